@@ -1,0 +1,105 @@
+/**
+ * The consumer-group coordinator contract, shaped after Kafka's JoinGroup / SyncGroup / Heartbeat /
+ * LeaveGroup / DescribeGroups / ListGroups / OffsetCommit semantics. The wire handlers translate protocol
+ * messages to these calls; the coordinator knows nothing of the wire.
+ */
+import type { ErrorCodeValue } from "../protocol/error-codes";
+
+export interface GroupProtocol {
+  name: string;
+  metadata: Buffer;
+}
+
+export interface JoinGroupRequest {
+  groupId: string;
+  sessionTimeoutMs: number;
+  /** -1 when the client's version has none: then the session timeout is used. */
+  rebalanceTimeoutMs: number;
+  /** "" for a member joining for the first time. */
+  memberId: string;
+  groupInstanceId: string | null;
+  protocolType: string;
+  protocols: GroupProtocol[];
+  clientId: string;
+  clientHost: string;
+  /** JoinGroup v4+: a new member first gets MEMBER_ID_REQUIRED with its assigned id, then joins with it. */
+  requireKnownMemberId: boolean;
+}
+
+export interface JoinGroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  metadata: Buffer;
+}
+
+export interface JoinGroupResult {
+  errorCode: ErrorCodeValue;
+  generationId: number;
+  protocolType: string | null;
+  protocolName: string | null;
+  leader: string;
+  memberId: string;
+  /** Filled for the leader only, each with the metadata of the chosen protocol; empty for followers. */
+  members: JoinGroupMember[];
+}
+
+export interface SyncGroupRequest {
+  groupId: string;
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+  /** Sent by the leader only. */
+  assignments: { memberId: string; assignment: Buffer }[];
+}
+
+export interface SyncGroupResult {
+  errorCode: ErrorCodeValue;
+  assignment: Buffer;
+}
+
+export interface MemberRef {
+  groupId: string;
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
+export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
+
+export interface DescribedMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  metadata: Buffer;
+  assignment: Buffer;
+}
+
+export interface DescribedGroup {
+  errorCode: ErrorCodeValue;
+  groupId: string;
+  groupState: GroupState;
+  protocolType: string;
+  protocolData: string;
+  members: DescribedMember[];
+}
+
+export interface GroupCoordinator {
+  /** Resolves when the join phase completes (all known members rejoined, or the rebalance timeout passed). */
+  join(request: JoinGroupRequest): Promise<JoinGroupResult>;
+  /** Followers' promises resolve when the leader's assignment arrives. */
+  sync(request: SyncGroupRequest): Promise<SyncGroupResult>;
+  /** NONE, or REBALANCE_IN_PROGRESS / UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION. Resets the session timer. */
+  heartbeat(member: MemberRef): ErrorCodeValue;
+  /** Per member: NONE or UNKNOWN_MEMBER_ID. */
+  leave(groupId: string, memberIds: string[]): { memberId: string; errorCode: ErrorCodeValue }[];
+  describe(groupIds: string[]): DescribedGroup[];
+  list(): { groupId: string; protocolType: string; groupState: GroupState }[];
+  /**
+   * May this member commit offsets now? generationId -1 with memberId "" is a simple (non-group) commit
+   * and is allowed when the group has no members. Returns NONE or the error code a real broker returns.
+   */
+  validateOffsetCommit(member: MemberRef): ErrorCodeValue;
+  /** Cancels timers and fails pending joins/syncs with COORDINATOR_NOT_AVAILABLE. */
+  close(): void;
+}

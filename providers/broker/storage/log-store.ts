@@ -1,0 +1,103 @@
+/**
+ * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),
+ * and committed consumer-group offsets. Two implementations: memory (tests) and file (default).
+ * Offsets are bigint because Kafka's are int64.
+ */
+
+export interface TopicSettings {
+  partitions: number;
+  /** Batches whose max timestamp is older than this are deleted; null = keep forever. */
+  retentionMs: number | null;
+  /** A partition is trimmed (oldest segments first) to about this many bytes; null = unbounded. */
+  retentionBytes: number | null;
+}
+
+export interface AppendResult {
+  /** Offset the broker assigned to the batch's first record. */
+  baseOffset: bigint;
+  logStartOffset: bigint;
+}
+
+export interface TimestampLookup {
+  offset: bigint;
+  timestamp: bigint;
+}
+
+export interface PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  /** First offset still stored. */
+  logStartOffset(): bigint;
+  /** Offset the next appended record gets (also the high watermark on a single node). */
+  logEndOffset(): bigint;
+  /**
+   * Appends one record batch exactly as received, rewriting only its base offset field. Resolves once the
+   * bytes are handed to the operating system (file store), so an acknowledged batch survives a process kill.
+   * Rejects with BrokerError(CORRUPT_MESSAGE / INVALID_RECORD / UNSUPPORTED_FOR_MESSAGE_FORMAT) for a batch
+   * that is not a well-formed magic-2 batch with a valid CRC-32C.
+   */
+  append(batch: Buffer): Promise<AppendResult>;
+  /** Appends several batches in order (one produce request's records for this partition). */
+  appendAll(batches: Buffer[]): Promise<AppendResult>;
+  /**
+   * Whole batches, concatenated, starting with the batch that contains `offset`, adding batches while the
+   * total stays within `maxBytes` — but always at least one batch when one exists at or after `offset`.
+   * Empty buffer when offset == logEndOffset(). Rejects with BrokerError(OFFSET_OUT_OF_RANGE) outside
+   * [logStartOffset, logEndOffset].
+   */
+  read(offset: bigint, maxBytes: number): Promise<Buffer>;
+  /** First offset whose batch max timestamp is >= timestamp, or null when there is none. */
+  offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
+  /** Bytes currently stored. */
+  sizeInBytes(): number;
+}
+
+export interface CommittedOffset {
+  offset: bigint;
+  metadata: string | null;
+  commitTimestamp: bigint;
+}
+
+export interface OffsetCommitEntry {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  metadata: string | null;
+}
+
+export interface OffsetStore {
+  /** Durable once resolved. */
+  commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void>;
+  fetch(groupId: string, topic: string, partition: number): CommittedOffset | undefined;
+  /** Every committed offset of a group: topic → partition → offset. */
+  groupOffsets(groupId: string): Map<string, Map<number, CommittedOffset>>;
+  groups(): string[];
+  /** Forgets the offsets of a deleted topic in every group. */
+  deleteTopic(topic: string): Promise<void>;
+}
+
+export interface LogStore {
+  open(): Promise<void>;
+  close(): Promise<void>;
+  topics(): ReadonlyMap<string, TopicSettings>;
+  /** Rejects with BrokerError(TOPIC_ALREADY_EXISTS) when it exists. */
+  createTopic(name: string, settings: TopicSettings): Promise<void>;
+  /** Rejects with BrokerError(UNKNOWN_TOPIC_OR_PARTITION) when it does not exist. */
+  deleteTopic(name: string): Promise<void>;
+  partition(topic: string, partition: number): PartitionLog | undefined;
+  readonly offsets: OffsetStore;
+  /** Deletes what retention allows; the broker calls it periodically. */
+  enforceRetention(nowMs: number): Promise<void>;
+  /** Called after every successful append, so the broker can wake long-polling fetches. */
+  onAppend(listener: (topic: string, partition: number) => void): void;
+}
+
+export interface LogStoreOptions {
+  /** Directory of the file store; ignored by the memory store. */
+  dataDir: string;
+  /** Roll a new segment file after this many bytes (file store). */
+  segmentBytes: number;
+  /** Defaults for topics created without explicit settings. */
+  defaultRetentionMs: number | null;
+  defaultRetentionBytes: number | null;
+}
