@@ -1,0 +1,218 @@
+/**
+ * State store interfaces of the streams runtime (Kafka Streams' `state` package).
+ *
+ * Two faces per store:
+ * - processor-facing stores are SYNCHRONOUS (processors are synchronous): reads see the task's uncommitted
+ *   writes first, then the committed data; writes are buffered and committed once per polled batch;
+ * - query-facing (`ReadOnly*`) stores are asynchronous and see COMMITTED data only (what was written by the
+ *   last commit, i.e. at most one polled batch behind the processors). Range results stream from LevelDB
+ *   iterators, so memory stays bounded whatever the store's size.
+ *
+ * Keys are compared as serialized bytes: every key range (from/to, key ranges of window and session
+ * queries) is in the byte order of the key serde's output, as in Kafka Streams. All bounds are inclusive;
+ * an omitted bound is open. Times are epoch milliseconds.
+ */
+
+import type { Serde } from "./serde";
+
+export type StoreType = "key_value" | "timestamped_key_value" | "window" | "timestamped_window" | "session";
+
+/** What a topology declares for each store; the runtime opens the store from it. */
+export interface StoreSpec<K = unknown, V = unknown> {
+  name: string;
+  type: StoreType;
+  keySerde: Serde<K>;
+  valueSerde: Serde<V>;
+  /** window and timestamped_window: the size of every window in the store (required for those types). */
+  windowSizeMs?: number;
+  /**
+   * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
+   * window start / session end written). Windows whose end is older than streamTime - retentionMs are no
+   * longer returned and are deleted at the next commit; writes to them are ignored. Default: one day.
+   */
+  retentionMs?: number;
+}
+
+export interface ValueAndTimestamp<V> {
+  value: V;
+  timestamp: number;
+}
+
+export interface KeyValue<K, V> {
+  key: K;
+  value: V;
+}
+
+/** One window of a window store, or one session of a session store. */
+export interface WindowedEntry<K, V> {
+  key: K;
+  /** Inclusive. */
+  windowStart: number;
+  /** Exclusive for windows (start + size); for sessions the timestamp of the session's last record. */
+  windowEnd: number;
+  value: V;
+}
+
+export interface TimestampedWindowedEntry<K, V> extends WindowedEntry<K, V> {
+  timestamp: number;
+}
+
+/** A session's identity in a session store: its key and the timestamps of its first and last record. */
+export interface SessionWindow<K> {
+  key: K;
+  start: number;
+  end: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processor-facing stores (synchronous)
+// ---------------------------------------------------------------------------------------------------------
+
+export interface StateStore {
+  readonly name: string;
+  readonly type: StoreType;
+}
+
+export interface KeyValueStore<K, V> extends StateStore {
+  get(key: K): V | undefined;
+  /** A null value deletes the key. */
+  put(key: K, value: V | null): void;
+  /** Writes only when the key has no value; returns the value that was already there, if any. */
+  putIfAbsent(key: K, value: V): V | undefined;
+  /** Returns the deleted value, if any. */
+  delete(key: K): V | undefined;
+}
+
+export interface TimestampedKeyValueStore<K, V> extends StateStore {
+  get(key: K): ValueAndTimestamp<V> | undefined;
+  /** A null value deletes the key. */
+  put(key: K, value: V | null, timestamp: number): void;
+  putIfAbsent(key: K, value: V, timestamp: number): ValueAndTimestamp<V> | undefined;
+  delete(key: K): ValueAndTimestamp<V> | undefined;
+}
+
+export interface WindowStore<K, V> extends StateStore {
+  readonly windowSizeMs: number;
+  /** A null value deletes the window. Writes to expired windows are ignored. */
+  put(key: K, value: V | null, windowStart: number): void;
+  fetch(key: K, windowStart: number): V | undefined;
+  /** The key's windows whose start is in [timeFrom, timeTo], by start time. */
+  fetchRange(key: K, timeFrom: number, timeTo: number): WindowedEntry<K, V>[];
+}
+
+export interface TimestampedWindowStore<K, V> extends StateStore {
+  readonly windowSizeMs: number;
+  put(key: K, value: V | null, windowStart: number, timestamp: number): void;
+  fetch(key: K, windowStart: number): ValueAndTimestamp<V> | undefined;
+  fetchRange(key: K, timeFrom: number, timeTo: number): TimestampedWindowedEntry<K, V>[];
+}
+
+export interface SessionStore<K, V> extends StateStore {
+  /** A null value removes the session. Writes to expired sessions are ignored. */
+  put(session: SessionWindow<K>, value: V | null): void;
+  remove(session: SessionWindow<K>): void;
+  fetchSession(key: K, sessionStart: number, sessionEnd: number): V | undefined;
+  /**
+   * The key's sessions that end at or after `earliestSessionEnd` and start at or before `latestSessionStart`
+   * (the sessions a record at time t with gap g merges with: findSessions(k, t - g, t + g)), ordered by end
+   * then start.
+   */
+  findSessions(key: K, earliestSessionEnd: number, latestSessionStart: number): WindowedEntry<K, V>[];
+}
+
+export type ProcessorStore =
+  | KeyValueStore<unknown, unknown>
+  | TimestampedKeyValueStore<unknown, unknown>
+  | WindowStore<unknown, unknown>
+  | TimestampedWindowStore<unknown, unknown>
+  | SessionStore<unknown, unknown>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Query-facing stores (asynchronous, committed data)
+// ---------------------------------------------------------------------------------------------------------
+
+export interface RangeOptions {
+  /** At most this many results. */
+  limit?: number;
+}
+
+export interface ReadOnlyKeyValueStore<K, V> {
+  get(key: K): Promise<V | undefined>;
+  /** Entries with from <= key <= to in key byte order. */
+  range(from?: K, to?: K, options?: RangeOptions): AsyncIterable<KeyValue<K, V>>;
+  all(options?: RangeOptions): AsyncIterable<KeyValue<K, V>>;
+  /** Number of entries at the last commit. */
+  approximateNumEntries(): Promise<number>;
+}
+
+/** `Found` is what a point lookup returns, `Entry` what a range yields. */
+export interface ReadOnlyWindowStoreOf<K, Found, Entry> {
+  /** The value of the key's window that starts at `windowStart`. */
+  fetch(key: K, windowStart: number): Promise<Found | undefined>;
+  /** The key's windows with timeFrom <= start <= timeTo, by start time. */
+  fetchTimeRange(key: K, timeFrom: number, timeTo: number, options?: RangeOptions): AsyncIterable<Entry>;
+  /** Windows of keys in [keyFrom, keyTo] with timeFrom <= start <= timeTo, by key then start time. */
+  fetchKeyRange(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, options?: RangeOptions): AsyncIterable<Entry>;
+  /** Windows of all keys with timeFrom <= start <= timeTo, by key then start time. */
+  fetchAll(timeFrom: number, timeTo: number, options?: RangeOptions): AsyncIterable<Entry>;
+  approximateNumEntries(): Promise<number>;
+}
+
+export type ReadOnlyWindowStore<K, V> = ReadOnlyWindowStoreOf<K, V, WindowedEntry<K, V>>;
+export type ReadOnlyTimestampedWindowStore<K, V> = ReadOnlyWindowStoreOf<K, ValueAndTimestamp<V>, TimestampedWindowedEntry<K, V>>;
+
+export interface ReadOnlySessionStore<K, V> {
+  /** All sessions of the key, ordered by end then start. */
+  fetch(key: K, options?: RangeOptions): AsyncIterable<WindowedEntry<K, V>>;
+  /** All sessions of keys in [keyFrom, keyTo], by key, then end, then start. */
+  fetchKeyRange(keyFrom: K | undefined, keyTo: K | undefined, options?: RangeOptions): AsyncIterable<WindowedEntry<K, V>>;
+  approximateNumEntries(): Promise<number>;
+}
+
+/** A query-facing store with its type, so a query engine can pick the right handler. */
+export type ReadOnlyStore =
+  | { type: "key_value"; store: ReadOnlyKeyValueStore<unknown, unknown> }
+  | { type: "timestamped_key_value"; store: ReadOnlyKeyValueStore<unknown, ValueAndTimestamp<unknown>> }
+  | { type: "window"; store: ReadOnlyWindowStore<unknown, unknown> }
+  | { type: "timestamped_window"; store: ReadOnlyTimestampedWindowStore<unknown, unknown> }
+  | { type: "session"; store: ReadOnlySessionStore<unknown, unknown> };
+
+// ---------------------------------------------------------------------------------------------------------
+// LevelDB tuning and statistics
+// ---------------------------------------------------------------------------------------------------------
+
+/** The classic-level open options a config setter may change (see classic-level's OpenOptions). */
+export interface LevelDbOptions {
+  cacheSize?: number;
+  writeBufferSize?: number;
+  blockSize?: number;
+  maxOpenFiles?: number;
+  blockRestartInterval?: number;
+  maxFileSize?: number;
+  compression?: boolean;
+}
+
+export interface LevelDbConfigContext {
+  applicationId: string;
+  taskId: string;
+  /** The stores that share this task's database. */
+  storeNames: string[];
+}
+
+/**
+ * `leveldb.config.setter`: tunes the options of each task's database before it opens, by changing `options`
+ * in place. Configured as `module#export` naming such a function.
+ */
+export type LevelDbConfigSetter = (options: LevelDbOptions, context: LevelDbConfigContext) => void;
+
+/** Per-store figures for `stats.enable` logging and store metrics. */
+export interface StoreStats {
+  name: string;
+  type: StoreType;
+  /** Entries (windows, sessions) at the last commit. */
+  entries: number;
+  /** LevelDB's estimate of the file system space used by the store's data. */
+  approximateSizeBytes: number;
+  /** Writes buffered since the last commit. */
+  uncommittedWrites: number;
+}
