@@ -1,0 +1,69 @@
+/**
+ * Every configuration key Sluice knows, with its type, default and documentation. config/README.md is
+ * generated from this table's content by hand; a test checks that every key here is documented there.
+ */
+
+export type ConfigType = "string" | "integer" | "number" | "boolean" | "string-list";
+export type ConfigValue = string | number | boolean | string[];
+
+export interface ConfigKeySpec {
+  key: string;
+  type: ConfigType;
+  default?: ConfigValue;
+  /** Allowed values for a string key. */
+  choices?: readonly string[];
+  doc: string;
+}
+
+/** Sections whose keys are validated: an unknown key in one of these stops startup. */
+export const KNOWN_SECTIONS = ["server", "broker", "streams", "applications", "examples", "log", "plugins"] as const;
+
+/** Keys under these prefixes are free-form strings (only their prefix is known). */
+export const OPEN_PREFIXES = ["server.info.", "streams.consumer.", "streams.producer.", "streams.admin."] as const;
+
+const STREAMS_KEYS: ConfigKeySpec[] = [
+  { key: "bootstrap.servers", type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
+  { key: "application.server", type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
+  { key: "state.dir", type: "string", default: ".sluice/state", doc: "Directory of the applications' local state stores." },
+  { key: "default.key.serde", type: "string", default: "string", doc: "Key serde: string, json, long, int, double, bytes, or module#export." },
+  { key: "default.value.serde", type: "string", default: "string", doc: "Value serde: string, json, long, int, double, bytes, or module#export." },
+  { key: "num.stream.threads", type: "integer", default: 1, doc: "Stream threads per application (Sluice runs one consumer per application)." },
+  { key: "commit.interval.ms", type: "integer", default: 100, doc: "Longest time between commits of consumed offsets." },
+  { key: "processing.error.policy", type: "string", default: "fail", choices: ["fail", "log_and_continue"], doc: "What a deserialization or processing error does: put the application in ERROR, or log it and skip the record." },
+  { key: "stats.enable", type: "boolean", default: false, doc: "Log store statistics periodically." },
+  { key: "stats.dumpPeriodSec", type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
+  { key: "log.dir", type: "string", default: "", doc: "Directory of the application's own log file; empty: no file." },
+  { key: "log.maxFileSize", type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates." },
+  { key: "leveldb.config.setter", type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
+  { key: "session.timeout.ms", type: "integer", default: 10_000, doc: "Consumer group session timeout." },
+  { key: "heartbeat.interval.ms", type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
+];
+
+export const CONFIG_SCHEMA: ConfigKeySpec[] = [
+  { key: "server.enable", type: "boolean", default: true, doc: "Serve the HTTP API." },
+  { key: "server.listener", type: "string", default: "127.0.0.1", doc: "Address the HTTP server listens on." },
+  { key: "server.port", type: "integer", default: 8080, doc: "HTTP port; 0 picks a free port (logged at startup)." },
+  { key: "server.headless", type: "boolean", default: false, doc: "Refuse operations that change applications (restart, stop) with 403." },
+  { key: "server.rest.extensions", type: "boolean", default: false, doc: "Load REST extensions (sluice.rest.RestExtension descriptors)." },
+  { key: "server.body.limit", type: "integer", default: 1_048_576, doc: "Largest request body in bytes; larger ones get 413." },
+  { key: "server.sse.keepalive.ms", type: "integer", default: 15_000, doc: "Interval of keep-alive comments on server-sent event streams." },
+  { key: "broker.listener", type: "string", default: "127.0.0.1", doc: "Address the embedded broker listens on." },
+  { key: "broker.port", type: "integer", default: 9092, doc: "Embedded broker port; 0 picks a free port." },
+  { key: "broker.data.dir", type: "string", default: ".sluice/broker", doc: "Directory of the embedded broker's logs and committed offsets." },
+  { key: "broker.storage", type: "string", default: "file", choices: ["file", "memory"], doc: "file: durable logs under broker.data.dir; memory: nothing kept (tests)." },
+  { key: "broker.auto.create.topics", type: "boolean", default: true, doc: "Create a topic when a client asks for metadata of an unknown one." },
+  { key: "broker.num.partitions", type: "integer", default: 1, doc: "Partitions of auto-created topics." },
+  { key: "broker.max.request.bytes", type: "integer", default: 104_857_600, doc: "Largest request frame; a larger one closes the connection." },
+  { key: "broker.retention.ms", type: "integer", default: 604_800_000, doc: "Delete log segments older than this; -1 keeps them forever." },
+  { key: "broker.retention.bytes", type: "integer", default: -1, doc: "Trim each partition to about this many bytes; -1 is unbounded." },
+  { key: "broker.segment.bytes", type: "integer", default: 134_217_728, doc: "Size at which a partition rolls to a new segment file." },
+  { key: "broker.worker", type: "boolean", default: true, doc: "Run the embedded broker in its own worker thread." },
+  ...STREAMS_KEYS.map((spec) => ({ ...spec, key: `streams.${spec.key}` })),
+  { key: "examples.feed", type: "boolean", default: false, doc: "Feed the example applications' input topics with sample data." },
+  { key: "examples.feed.interval.ms", type: "integer", default: 500, doc: "Interval between sample-data batches." },
+  { key: "log.level", type: "string", default: "info", choices: ["debug", "info", "warn", "error", "silent"], doc: "Lowest level of log lines written to stderr." },
+  { key: "plugins.packages", type: "string-list", default: [], doc: "Extra package folders whose META-INF/services descriptors are loaded (comma-separated)." },
+];
+
+/** Keys an application accepts under `applications.<application.id>.` (the streams keys, per application). */
+export const APPLICATION_KEYS: readonly ConfigKeySpec[] = STREAMS_KEYS;

@@ -1,0 +1,12 @@
+import type { ConfigSources } from "../config/load-config";
+
+/** Descriptor: META-INF/services/sluice.cli.Command — a `sluice <name>` command contributed by a package. */
+export const CLI_COMMAND_CONTRACT = "sluice.cli.Command";
+
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `sluice --help`. */
+  readonly summary: string;
+  /** Runs until the returned handle is closed (on SIGINT/SIGTERM). */
+  run(sources: Omit<ConfigSources, "env"> & { root: string }): Promise<{ close(): Promise<void> }>;
+}

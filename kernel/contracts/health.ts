@@ -1,0 +1,9 @@
+/** Container token under which components report application states for /health (multiple allowed). */
+export const HEALTH_INDICATOR = "sluice.kernel.HealthIndicator";
+
+export interface HealthIndicator {
+  /** application id → state name (RUNNING, ERROR, …). */
+  applicationStates(): Record<string, string>;
+  /** Applications that run but cannot serve yet (restoring): they make /health report not ready. */
+  notReady?(): string[];
+}

@@ -1,0 +1,20 @@
+import type { DependencyContainer } from "tsyringe";
+import type { FlatConfig } from "../config/sluice-config";
+import type { RouteRegistrar } from "../http/route-registry";
+
+/** Descriptor: META-INF/services/sluice.rest.RestExtension, loaded only when server.rest.extensions is true. */
+export const REST_EXTENSION_CONTRACT = "sluice.rest.RestExtension";
+
+export interface RestExtensionContext {
+  /** Resolves components (contracts registered by Sluice and its plugins). */
+  components: DependencyContainer;
+  /** The same router as the built-in routes, with the same JSON and error handling. */
+  routes: RouteRegistrar;
+}
+
+export interface RestExtension {
+  /** Receives the `server` section, keys relative to it (`port`, `info.app.name`, …). */
+  configure?(serverConfig: FlatConfig): void | Promise<void>;
+  register(context: RestExtensionContext): void | Promise<void>;
+  close?(): void | Promise<void>;
+}

@@ -1,0 +1,4 @@
+/** Container tokens for what the kernel itself provides to plugins and extensions. */
+export const CONFIG = "sluice.kernel.Config";
+export const LOGGER = "sluice.kernel.Logger";
+export const KERNEL_INFO = "sluice.kernel.KernelInfo";

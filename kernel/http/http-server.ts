@@ -1,0 +1,92 @@
+/** The embedded HTTP server: polka, the body limit, request logging, and JSON 404/405 for unmatched paths. */
+import http, { type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import polka = require("polka");
+import { StartupError } from "../errors";
+import type { Logger } from "../logger";
+import { HttpError } from "./http-error";
+import { readBody, type SluiceRequest } from "./request";
+import { sendError } from "./responses";
+import { RouteRegistry } from "./route-registry";
+
+export interface HttpServerOptions {
+  bodyLimit: number;
+  logger: Logger;
+}
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export class HttpServer {
+  readonly routes: RouteRegistry;
+  private readonly app: ReturnType<typeof polka>;
+  private readonly server: http.Server;
+  private address: { host: string; port: number } | undefined;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.app = polka({
+      onNoMatch: (req, res) => this.noMatch(req as SluiceRequest, res),
+      onError: (error, req, res) => this.routes.fail(error, req as SluiceRequest, res),
+    });
+    this.routes = new RouteRegistry(this.app, options.logger);
+    this.app.use((req, res, next) => this.prepare(req as SluiceRequest, res, next));
+    this.server = http.createServer(this.app.handler as http.RequestListener);
+  }
+
+  async listen(host: string, port: number): Promise<{ host: string; port: number }> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        const reason = error.code === "EADDRINUSE" ? "the address is already in use" : error.message;
+        reject(new StartupError(`HTTP server cannot listen on ${host}:${port}: ${reason} (server.listener / server.port)`, { cause: error }));
+      };
+      this.server.once("error", onError);
+      this.server.listen(port, host, () => {
+        this.server.off("error", onError);
+        resolve();
+      });
+    });
+    const bound = this.server.address() as AddressInfo;
+    this.address = { host, port: bound.port };
+    return this.address;
+  }
+
+  /** Stops accepting connections and ends the open ones (keep-alive and streaming responses). */
+  async close(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
+    const started = process.hrtime.bigint();
+    res.once("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.options.logger.debug("request", { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 100) / 100 });
+    });
+    if (!METHODS_WITH_BODY.has(req.method ?? "")) {
+      req.rawBody = Buffer.alloc(0);
+      next();
+      return;
+    }
+    readBody(req, this.options.bodyLimit).then(
+      (body) => {
+        req.rawBody = body;
+        next();
+      },
+      (error: unknown) => {
+        if (error instanceof HttpError) res.setHeader("Connection", "close");
+        next(error);
+      },
+    );
+  }
+
+  private noMatch(req: SluiceRequest, res: ServerResponse): void {
+    const allowed = this.routes.methodsFor(req.path);
+    if (allowed.length > 0) {
+      res.setHeader("Allow", allowed.join(", "));
+      sendError(res, 405, `Method ${req.method} is not allowed on ${req.path}; allowed: ${allowed.join(", ")}`, req.path);
+      return;
+    }
+    sendError(res, 404, `No route for ${req.method} ${req.path}`, req.path);
+  }
+}

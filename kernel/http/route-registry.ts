@@ -1,0 +1,90 @@
+/**
+ * The one router every route goes through — built-in plugins and REST extensions alike: it records who owns
+ * each method + path (so a second owner is a startup error naming both), URL-decodes parameters, sends a
+ * handler's return value as JSON and turns thrown errors into the error shape of API.md §0.
+ */
+import type { ServerResponse } from "node:http";
+import type polka = require("polka");
+type Polka = ReturnType<typeof polka>;
+import { StartupError } from "../errors";
+import type { Logger } from "../logger";
+import { HttpError } from "./http-error";
+import type { SluiceRequest } from "./request";
+import { sendError, sendJson } from "./responses";
+
+export type RouteHandler = (req: SluiceRequest, res: ServerResponse) => unknown;
+
+export interface RouteRegistrar {
+  get(path: string, handler: RouteHandler): void;
+  post(path: string, handler: RouteHandler): void;
+  put(path: string, handler: RouteHandler): void;
+  patch(path: string, handler: RouteHandler): void;
+  delete(path: string, handler: RouteHandler): void;
+}
+
+export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof ROUTE_METHODS)[number];
+
+interface RouteOwner {
+  name: string;
+  builtIn: boolean;
+}
+
+export class RouteRegistry {
+  private readonly owners = new Map<string, RouteOwner>();
+
+  constructor(private readonly app: Polka, private readonly logger: Logger) {}
+
+  /** A registrar whose routes are recorded as owned by `owner`. */
+  registrar(owner: RouteOwner): RouteRegistrar {
+    const add = (method: Method) => (path: string, handler: RouteHandler) => this.add(owner, method, path, handler);
+    return { get: add("GET"), post: add("POST"), put: add("PUT"), patch: add("PATCH"), delete: add("DELETE") };
+  }
+
+  /** Methods that have a route matching `path` (for 405 answers). */
+  methodsFor(path: string): Method[] {
+    return ROUTE_METHODS.filter((method) => this.app.find(method, path) !== false);
+  }
+
+  private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler): void {
+    const key = `${method} ${path.replace(/:[^/]+/g, ":")}`;
+    const existing = this.owners.get(key);
+    if (existing) {
+      const kind = (o: RouteOwner) => `${o.builtIn ? "built-in" : "REST extension"} '${o.name}'`;
+      throw new StartupError(`${kind(owner)} cannot register ${method} ${path}: the route belongs to ${kind(existing)}`);
+    }
+    this.owners.set(key, owner);
+    this.app.add(method, path, (req, res) => this.dispatch(handler, req as SluiceRequest, res));
+  }
+
+  private async dispatch(handler: RouteHandler, req: SluiceRequest, res: ServerResponse): Promise<void> {
+    try {
+      req.params = decodeParams(req.params);
+      const result = await handler(req, res);
+      if (result !== undefined && !res.headersSent) sendJson(res, 200, result);
+    } catch (error) {
+      this.fail(error, req, res);
+    }
+  }
+
+  fail(error: unknown, req: SluiceRequest, res: ServerResponse): void {
+    if (error instanceof HttpError) {
+      sendError(res, error.status, error.message, req.path);
+      return;
+    }
+    this.logger.error("request failed", { method: req.method, path: req.path, error });
+    sendError(res, 500, "Internal server error", req.path);
+  }
+}
+
+function decodeParams(params: Record<string, string> | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      throw new HttpError(400, `Path parameter '${name}' is not valid URL encoding: '${value}'`);
+    }
+  }
+  return decoded;
+}

@@ -1,0 +1,162 @@
+/**
+ * The microkernel: loads configuration, discovers plugins and REST extensions through descriptors, drives their
+ * lifecycle (configure → HTTP listen → start; close in reverse) and owns the HTTP server. It imports no plugin.
+ */
+import "reflect-metadata";
+import fs from "node:fs";
+import path from "node:path";
+import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import { loadConfig, type ConfigSources } from "./config/load-config";
+import type { SluiceConfig } from "./config/sluice-config";
+import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
+import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
+import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
+import { StartupError } from "./errors";
+import { HttpServer } from "./http/http-server";
+import { createLogger, type Logger, type LogLevel } from "./logger";
+import { ServiceLoader, describeEntry, type LoadedService } from "./service-loader";
+
+export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
+export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUICE_ROOT, "package.json"), "utf8")).version;
+
+export interface KernelOptions extends Omit<ConfigSources, "root"> {
+  /** The application's folder; default: the current directory. */
+  root?: string;
+  /** Receives log lines instead of stderr (tests). */
+  logSink?: (line: string) => void;
+}
+
+interface Component<T> {
+  name: string;
+  instance: T;
+}
+
+export class Kernel implements KernelInfo {
+  readonly version = SLUICE_VERSION;
+  readonly root: string;
+  readonly components: DependencyContainer = rootContainer.createChildContainer();
+  private config!: SluiceConfig;
+  private logger!: Logger;
+  private http: HttpServer | undefined;
+  private address: { host: string; port: number } | undefined;
+  private plugins: Component<Plugin>[] = [];
+  private extensions: Component<RestExtension>[] = [];
+  private state: "new" | "starting" | "started" | "closing" | "closed" = "new";
+
+  constructor(private readonly options: KernelOptions = {}) {
+    this.root = path.resolve(options.root ?? process.cwd());
+  }
+
+  serverAddress(): string | undefined {
+    return this.address ? `${this.address.host}:${this.address.port}` : undefined;
+  }
+
+  /** The port the HTTP server listens on (useful with server.port 0). */
+  port(): number | undefined {
+    return this.address?.port;
+  }
+
+  configuration(): SluiceConfig {
+    return this.config;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== "new") throw new Error(`Kernel cannot start: it is ${this.state}`);
+    this.state = "starting";
+    try {
+      await this.boot();
+      this.state = "started";
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === "closing" || this.state === "closed") return;
+    this.state = "closing";
+    await this.http?.close();
+    for (const { name, instance } of [...this.extensions].reverse()) await this.closeQuietly(name, () => instance.close?.());
+    for (const { name, instance } of [...this.plugins].reverse()) await this.closeQuietly(name, () => instance.close?.());
+    this.state = "closed";
+    this.logger?.info("Sluice stopped");
+  }
+
+  private async boot(): Promise<void> {
+    this.config = await loadConfig({ ...this.options, root: this.root, env: this.options.env ?? process.env });
+    this.logger = createLogger(this.config.string("log.level") as LogLevel, {}, this.options.logSink);
+    this.components.register(CONFIG, { useValue: this.config });
+    this.components.register(LOGGER, { useValue: this.logger });
+    this.components.register(KERNEL_INFO, { useValue: this as KernelInfo });
+
+    const loader = new ServiceLoader({ root: this.root, sluiceRoot: SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
+    this.logger.debug("descriptor roots", { roots: loader.roots() });
+    if (this.config.boolean("server.enable")) {
+      this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger: this.logger.child({ component: "http" }) });
+    }
+
+    this.plugins = instantiate(await loader.load<Plugin>(PLUGIN_CONTRACT), this.components);
+    for (const { name, instance } of this.plugins) {
+      this.components.register(PLUGIN_CONTRACT, { useValue: instance });
+      await instance.configure?.({
+        config: this.config,
+        components: this.components,
+        routes: this.routesFor(name, true),
+        logger: this.logger.child({ plugin: name }),
+        kernel: this,
+      });
+    }
+    if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
+
+    if (this.http) {
+      this.address = await this.http.listen(this.config.string("server.listener"), this.config.number("server.port"));
+      this.logger.info("HTTP server listening", { address: `http://${this.serverAddress()}` });
+    }
+    for (const { name, instance } of this.plugins) {
+      try {
+        await instance.start?.();
+      } catch (error) {
+        if (error instanceof StartupError) throw error;
+        throw new StartupError(`Plugin ${name} failed to start: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    this.logger.info("Sluice started", { version: this.version, plugins: this.plugins.length, extensions: this.extensions.length });
+  }
+
+  private async loadExtensions(loader: ServiceLoader): Promise<void> {
+    this.extensions = instantiate(await loader.load<RestExtension>(REST_EXTENSION_CONTRACT), this.components);
+    const serverSection = this.config.section("server");
+    for (const { name, instance } of this.extensions) {
+      if (typeof instance.register !== "function") throw new StartupError(`REST extension ${name} has no register(context) method`);
+      await instance.configure?.(serverSection);
+      await instance.register({ components: this.components, routes: this.routesFor(name, false) });
+      this.logger.info("REST extension registered", { extension: name });
+    }
+  }
+
+  private routesFor(name: string, builtIn: boolean) {
+    if (this.http) return this.http.routes.registrar({ name, builtIn });
+    const ignore = () => undefined;
+    return { get: ignore, post: ignore, put: ignore, patch: ignore, delete: ignore };
+  }
+
+  private async closeQuietly(name: string, close: () => unknown): Promise<void> {
+    try {
+      await close();
+    } catch (error) {
+      this.logger.error("close failed", { component: name, error });
+    }
+  }
+}
+
+function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
+  return loaded.map(({ entry, exported }) => {
+    const name = describeEntry(entry);
+    try {
+      const instance = typeof exported === "function" ? components.resolve(exported as new () => T) : exported;
+      return { name, instance };
+    } catch (error) {
+      throw new StartupError(`${entry.file}:${entry.line}: cannot create ${entry.exportName}: ${(error as Error).message}`, { cause: error });
+    }
+  });
+}

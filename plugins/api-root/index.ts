@@ -1,0 +1,9 @@
+/** GET /api/v1: the Sluice version and whether the server is headless. */
+import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+
+export class ApiRootPlugin implements Plugin {
+  configure({ config, routes, kernel }: PluginContext): void {
+    const body = { version: kernel.version, headless: config.boolean("server.headless") };
+    routes.get("/api/v1", () => body);
+  }
+}

@@ -1,0 +1,23 @@
+/** GET /info: the `server.info.*` entries as nested JSON (`server.info.app.name: x` → `{"app":{"name":"x"}}`). */
+import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+
+export class InfoPlugin implements Plugin {
+  configure({ config, routes }: PluginContext): void {
+    const info = nest(config.section("server.info"));
+    routes.get("/info", () => info);
+  }
+}
+
+function nest(flat: Record<string, unknown>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split(".");
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      const child = node[part];
+      node = (typeof child === "object" && child !== null ? child : (node[part] = {})) as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1]] = value;
+  }
+  return root;
+}
