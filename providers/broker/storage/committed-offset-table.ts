@@ -1,0 +1,60 @@
+/** Committed consumer-group offsets in memory: group → topic → partition → offset. */
+import type { CommittedOffset, OffsetCommitEntry } from "./log-store";
+
+/** A change to the table, as the offset journal records it. */
+export type OffsetChange =
+  | { kind: "commit"; groupId: string; entries: OffsetCommitEntry[]; commitTimestamp: bigint }
+  | { kind: "deleteTopic"; topic: string };
+
+export class CommittedOffsetTable {
+  private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
+
+  applyChange(change: OffsetChange): void {
+    if (change.kind === "commit") this.apply(change.groupId, change.entries, change.commitTimestamp);
+    else this.deleteTopic(change.topic);
+  }
+
+  /** The whole table as commit changes, one per entry: replaying them rebuilds it. */
+  snapshot(): OffsetChange[] {
+    const changes: OffsetChange[] = [];
+    for (const [groupId, topics] of this.byGroup) {
+      for (const [topic, partitions] of topics) {
+        for (const [partition, { offset, metadata, commitTimestamp }] of partitions) {
+          changes.push({ kind: "commit", groupId, entries: [{ topic, partition, offset, metadata }], commitTimestamp });
+        }
+      }
+    }
+    return changes;
+  }
+
+  private apply(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): void {
+    let topics = this.byGroup.get(groupId);
+    if (topics === undefined) this.byGroup.set(groupId, (topics = new Map()));
+    for (const entry of entries) {
+      let partitions = topics.get(entry.topic);
+      if (partitions === undefined) topics.set(entry.topic, (partitions = new Map()));
+      partitions.set(entry.partition, { offset: entry.offset, metadata: entry.metadata, commitTimestamp });
+    }
+  }
+
+  fetch(groupId: string, topic: string, partition: number): CommittedOffset | undefined {
+    return this.byGroup.get(groupId)?.get(topic)?.get(partition);
+  }
+
+  /** A copy, so callers cannot change the table. */
+  groupOffsets(groupId: string): Map<string, Map<number, CommittedOffset>> {
+    const topics = this.byGroup.get(groupId);
+    return new Map([...(topics ?? [])].map(([topic, partitions]) => [topic, new Map(partitions)]));
+  }
+
+  groups(): string[] {
+    return [...this.byGroup.keys()];
+  }
+
+  private deleteTopic(topic: string): void {
+    for (const [groupId, topics] of this.byGroup) {
+      topics.delete(topic);
+      if (topics.size === 0) this.byGroup.delete(groupId);
+    }
+  }
+}

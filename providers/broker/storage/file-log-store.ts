@@ -1,0 +1,74 @@
+/**
+ * The durable LogStore under `dataDir`: `<topic>-<partition>/<20-digit base offset>.log` segments holding
+ * batches exactly as on the wire, `topics/<topic>.json` settings and the `committed-offsets.log` journal.
+ * Durability is against process death: an append or commit resolves once its write reached the OS.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import type { CommittedOffsetTable } from "./committed-offset-table";
+import { FileOffsetJournal } from "./file-offset-journal";
+import { openFilePartition, partitionDirName } from "./file-partition-loader";
+import type { TopicSettings } from "./log-store";
+import { PartitionedLogStore, type LogStoreBackend, type LogStoreConfig } from "./partitioned-log-store";
+import { silentLogger, type StorageLogger } from "./storage-logger";
+import { TopicSettingsFiles } from "./topic-settings-files";
+
+const OFFSETS_JOURNAL_FILE = "committed-offsets.log";
+const PARTITION_DIR = /^(.+)-(\d+)$/;
+
+class FileBackend implements LogStoreBackend {
+  private readonly settingsFiles: TopicSettingsFiles;
+
+  constructor(
+    private readonly config: LogStoreConfig,
+    private readonly logger: StorageLogger,
+  ) {
+    this.settingsFiles = new TopicSettingsFiles(config.dataDir, config, logger);
+  }
+
+  async loadTopics(): Promise<Map<string, TopicSettings>> {
+    const topics = await this.settingsFiles.loadAll();
+    await this.removeOrphanPartitionDirs(topics);
+    return topics;
+  }
+
+  async openOffsetJournal(table: CommittedOffsetTable): Promise<FileOffsetJournal> {
+    await fs.mkdir(this.config.dataDir, { recursive: true });
+    return FileOffsetJournal.open(path.join(this.config.dataDir, OFFSETS_JOURNAL_FILE), table, this.logger);
+  }
+
+  openPartition: LogStoreBackend["openPartition"] = (topic, partition, settings, context) =>
+    openFilePartition(this.config.dataDir, topic, partition, settings, context);
+
+  saveTopic(name: string, settings: TopicSettings): Promise<void> {
+    return this.settingsFiles.save(name, settings);
+  }
+
+  forgetTopic(name: string): Promise<void> {
+    return this.settingsFiles.remove(name);
+  }
+
+  async removeTopicData(name: string, partitions: number): Promise<void> {
+    for (let partition = 0; partition < partitions; partition++) {
+      await fs.rm(path.join(this.config.dataDir, partitionDirName(name, partition)), { recursive: true, force: true });
+    }
+  }
+
+  /** Partition directories no topic owns are what a deletion interrupted by a crash left behind. */
+  private async removeOrphanPartitionDirs(topics: Map<string, TopicSettings>): Promise<void> {
+    for (const entry of await fs.readdir(this.config.dataDir, { withFileTypes: true })) {
+      const match = entry.isDirectory() ? PARTITION_DIR.exec(entry.name) : null;
+      if (match === null) continue;
+      const settings = topics.get(match[1]);
+      if (settings !== undefined && Number(match[2]) < settings.partitions) continue;
+      this.logger.warn("removing partition directory of a deleted topic", { dir: entry.name });
+      await fs.rm(path.join(this.config.dataDir, entry.name), { recursive: true, force: true });
+    }
+  }
+}
+
+export class FileLogStore extends PartitionedLogStore {
+  constructor(options: LogStoreConfig) {
+    super(options, new FileBackend(options, options.logger ?? silentLogger));
+  }
+}

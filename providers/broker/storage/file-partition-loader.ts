@@ -1,0 +1,79 @@
+/**
+ * Opens one partition of the file store, `<dataDir>/<topic>-<partition>/<20-digit base offset>.log`:
+ * rebuilds each segment's index by scanning it, verifies the CRCs of the last (active) segment and
+ * truncates a torn tail away, logging what was cut.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import type { TopicSettings } from "./log-store";
+import { PositionalFile } from "./positional-file";
+import { Segment } from "./segment";
+import { scanSegment } from "./segment-recovery";
+import type { SegmentStorageFactory } from "./segment-storage";
+import { SegmentedPartitionLog, type PartitionLogContext } from "./segmented-partition-log";
+
+const OFFSET_DIGITS = 20;
+
+export function partitionDirName(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+export function segmentFileName(baseOffset: number): string {
+  return `${String(baseOffset).padStart(OFFSET_DIGITS, "0")}.log`;
+}
+
+/** The base offset a segment file name encodes, or undefined for any other file. */
+function parseSegmentFileName(name: string): number | undefined {
+  const match = /^(\d{20})\.log$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+export function fileSegmentStorageFactory(partitionDir: string): SegmentStorageFactory {
+  return { create: (baseOffset) => PositionalFile.open(path.join(partitionDir, segmentFileName(baseOffset))) };
+}
+
+export type FilePartitionContext = Omit<PartitionLogContext, "storageFactory">;
+
+export async function openFilePartition(
+  dataDir: string,
+  topic: string,
+  partition: number,
+  settings: TopicSettings,
+  context: FilePartitionContext,
+): Promise<SegmentedPartitionLog> {
+  const dir = path.join(dataDir, partitionDirName(topic, partition));
+  await fs.mkdir(dir, { recursive: true });
+  const logContext: PartitionLogContext = { ...context, storageFactory: fileSegmentStorageFactory(dir) };
+  const baseOffsets = (await fs.readdir(dir))
+    .map(parseSegmentFileName)
+    .filter((offset): offset is number => offset !== undefined)
+    .sort((a, b) => a - b);
+  if (baseOffsets.length === 0) return SegmentedPartitionLog.create(topic, partition, settings, logContext);
+  const segments: Segment[] = [];
+  for (const [i, baseOffset] of baseOffsets.entries()) {
+    segments.push(await openSegment(dir, baseOffset, i === baseOffsets.length - 1, context));
+  }
+  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext);
+}
+
+async function openSegment(
+  dir: string,
+  baseOffset: number,
+  isActive: boolean,
+  context: FilePartitionContext,
+): Promise<Segment> {
+  const file = await PositionalFile.open(path.join(dir, segmentFileName(baseOffset)));
+  const fileSize = await file.fileSize();
+  const scan = await scanSegment(file, baseOffset, isActive);
+  if (scan.problem !== undefined) {
+    context.logger.warn("truncating torn or corrupt tail of log segment", {
+      file: file.filePath,
+      problem: scan.problem,
+      validBytes: scan.validSize,
+      discardedBytes: fileSize - scan.validSize,
+      batchesKept: scan.index.count,
+    });
+    await file.truncate(scan.validSize);
+  }
+  return new Segment(baseOffset, file, scan.index, scan.validSize, await file.lastModifiedMs());
+}

@@ -1,0 +1,47 @@
+/** The OffsetStore: a table of committed offsets whose changes are first recorded by a journal. */
+import { CommittedOffsetTable, type OffsetChange } from "./committed-offset-table";
+import type { CommittedOffset, OffsetCommitEntry, OffsetStore } from "./log-store";
+
+/** Records a change durably (file store) or not at all (memory store) before it is applied. */
+export interface OffsetJournal {
+  record(change: OffsetChange): Promise<void>;
+}
+
+export const memoryOnlyJournal: OffsetJournal = { record: async () => undefined };
+
+export class JournaledOffsetStore implements OffsetStore {
+  constructor(
+    private readonly table: CommittedOffsetTable,
+    private readonly journal: OffsetJournal,
+    private readonly assertOpen: () => void,
+  ) {}
+
+  commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void> {
+    return this.change({ kind: "commit", groupId, entries: entries.map((entry) => ({ ...entry })), commitTimestamp });
+  }
+
+  fetch(groupId: string, topic: string, partition: number): CommittedOffset | undefined {
+    this.assertOpen();
+    return this.table.fetch(groupId, topic, partition);
+  }
+
+  groupOffsets(groupId: string): Map<string, Map<number, CommittedOffset>> {
+    this.assertOpen();
+    return this.table.groupOffsets(groupId);
+  }
+
+  groups(): string[] {
+    this.assertOpen();
+    return this.table.groups();
+  }
+
+  deleteTopic(topic: string): Promise<void> {
+    return this.change({ kind: "deleteTopic", topic });
+  }
+
+  private async change(change: OffsetChange): Promise<void> {
+    this.assertOpen();
+    await this.journal.record(change);
+    this.table.applyChange(change);
+  }
+}

@@ -1,0 +1,15 @@
+/** Where a segment's bytes live: a file (FileLogStore) or memory (MemoryLogStore). */
+export interface SegmentStorage {
+  /** Writes `chunks` back to back starting at `position` (the segment's current end). */
+  write(chunks: Buffer[], position: number): Promise<void>;
+  read(position: number, length: number): Promise<Buffer>;
+  /** Cuts the segment back to `size` bytes (undoing a failed or torn write). */
+  truncate(size: number): Promise<void>;
+  close(): Promise<void>;
+  /** Closes and deletes the segment. */
+  remove(): Promise<void>;
+}
+
+export interface SegmentStorageFactory {
+  create(baseOffset: number): Promise<SegmentStorage>;
+}

@@ -1,0 +1,48 @@
+/** One segment of a partition log: its bytes (a SegmentStorage) and the index of the batches in it. */
+import { BatchIndex } from "./batch-index";
+import type { SegmentStorage } from "./segment-storage";
+
+export class Segment {
+  /** Set once the segment is deleted, so a read racing with retention can tell why it failed. */
+  removed = false;
+
+  constructor(
+    readonly baseOffset: number,
+    readonly storage: SegmentStorage,
+    readonly index: BatchIndex,
+    /** Bytes of whole batches written. */
+    public size: number,
+    /** Wall-clock time of the last write: the retention age of a segment whose batches carry no timestamp. */
+    public lastWriteMs: number,
+  ) {}
+
+  /** Offset after the segment's last batch (its base offset while empty). */
+  endOffset(): number {
+    const count = this.index.count;
+    return count === 0 ? this.baseOffset : this.index.lastOffset(count - 1) + 1;
+  }
+
+  /** The time retention judges the segment by. */
+  retentionTimestamp(): number {
+    const largest = this.index.largestTimestamp();
+    return largest >= 0 ? largest : this.lastWriteMs;
+  }
+
+  /** End position of batch `i`. */
+  batchEnd(i: number): number {
+    return i + 1 < this.index.count ? this.index.position(i + 1) : this.size;
+  }
+
+  /** Batches from `first` on, as many as fit in `maxBytes` but at least one, read in one go. */
+  async readBatches(first: number, maxBytes: number): Promise<Buffer> {
+    const start = this.index.position(first);
+    let last = first;
+    while (last + 1 < this.index.count && this.batchEnd(last + 1) - start <= maxBytes) last++;
+    return this.storage.read(start, this.batchEnd(last) - start);
+  }
+
+  async remove(): Promise<void> {
+    this.removed = true;
+    await this.storage.remove();
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * A partition log made of segments: validates and appends batches through a serial, coalescing write queue,
+ * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention.
+ * The bytes live wherever the SegmentStorageFactory puts them (files or memory).
+ */
+import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
+import { BatchField, encodeBaseOffset, validateBatch } from "./record-batch";
+import { BatchIndex } from "./batch-index";
+import { Segment } from "./segment";
+import type { SegmentStorageFactory } from "./segment-storage";
+import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
+import type { StorageLogger } from "./storage-logger";
+
+interface ValidBatch {
+  bytes: Buffer;
+  lastOffsetDelta: number;
+  maxTimestamp: number;
+}
+
+/** One appendAll call: its batches land contiguously in one segment. */
+interface PendingAppend {
+  batches: ValidBatch[];
+  size: number;
+}
+
+export interface PartitionLogContext {
+  segmentBytes: number;
+  storageFactory: SegmentStorageFactory;
+  logger: StorageLogger;
+  /** Called after batches were written. */
+  onAppended(topic: string, partition: number): void;
+}
+
+type LogState = "open" | "closed" | "deleted";
+
+export class SegmentedPartitionLog implements PartitionLog {
+  private readonly queue = new SerialWriteQueue<PendingAppend, AppendResult>((items) => this.write(items));
+  private state: LogState = "open";
+
+  /** `segments` must be non-empty, ordered by base offset; the last one is the active segment. */
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    private readonly settings: TopicSettings,
+    private readonly segments: Segment[],
+    private readonly context: PartitionLogContext,
+  ) {
+    if (segments.length === 0) throw new Error(`partition ${topic}-${partition} needs at least one segment`);
+  }
+
+  static async create(
+    topic: string,
+    partition: number,
+    settings: TopicSettings,
+    context: PartitionLogContext,
+  ): Promise<SegmentedPartitionLog> {
+    const storage = await context.storageFactory.create(0);
+    return new SegmentedPartitionLog(topic, partition, settings, [new Segment(0, storage, new BatchIndex(), 0, Date.now())], context);
+  }
+
+  logStartOffset(): bigint {
+    return BigInt(this.segments[0].baseOffset);
+  }
+
+  logEndOffset(): bigint {
+    return BigInt(this.activeSegment().endOffset());
+  }
+
+  sizeInBytes(): number {
+    return this.segments.reduce((total, segment) => total + segment.size, 0);
+  }
+
+  append(batch: Buffer): Promise<AppendResult> {
+    return this.appendAll([batch]);
+  }
+
+  async appendAll(batches: Buffer[]): Promise<AppendResult> {
+    this.assertOpen();
+    if (batches.length === 0) throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, "no record batch to append");
+    const valid = batches.map((bytes): ValidBatch => {
+      const header = validateBatch(bytes);
+      return { bytes, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: Number(header.maxTimestamp) };
+    });
+    return this.queue.push({ batches: valid, size: valid.reduce((total, batch) => total + batch.bytes.length, 0) });
+  }
+
+  async read(offset: bigint, maxBytes: number): Promise<Buffer> {
+    this.assertOpen();
+    const start = this.logStartOffset();
+    const end = this.logEndOffset();
+    if (offset < start || offset > end) {
+      throw new BrokerError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} is outside [${start}, ${end}] of ${this.name()}`);
+    }
+    const target = Number(offset);
+    for (let s = this.segmentIndexFor(target); s < this.segments.length; s++) {
+      const segment = this.segments[s];
+      const first = segment.index.findByOffset(target);
+      if (first < 0) continue;
+      try {
+        return await segment.readBatches(first, maxBytes);
+      } catch (error) {
+        if (segment.removed) {
+          throw new BrokerError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${this.name()} was just deleted by retention`);
+        }
+        throw error;
+      }
+    }
+    return Buffer.alloc(0);
+  }
+
+  async offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null> {
+    this.assertOpen();
+    const target = Number(timestamp);
+    for (const segment of this.segments) {
+      const i = segment.index.findByTimestamp(target);
+      if (i >= 0) return { offset: BigInt(segment.index.baseOffset(i)), timestamp: BigInt(segment.index.maxTimestampUpTo(i)) };
+    }
+    return null;
+  }
+
+  /** Deletes leading segments past retention; waits for in-flight writes first. */
+  enforceRetention(nowMs: number): Promise<void> {
+    return this.queue.exclusive(async () => {
+      if (this.state !== "open") return;
+      await this.deleteExpiredSegments(nowMs);
+      await this.deleteSegmentsOverSize();
+    });
+  }
+
+  /** Finishes queued writes, then closes the segments; later calls reject. */
+  close(): Promise<void> {
+    return this.shutDown("closed", (segment) => segment.storage.close());
+  }
+
+  /** Finishes queued writes, then deletes every segment; later calls reject as an unknown partition. */
+  delete(): Promise<void> {
+    return this.shutDown("deleted", (segment) => segment.remove());
+  }
+
+  private async shutDown(state: LogState, release: (segment: Segment) => Promise<void>): Promise<void> {
+    if (this.state !== "open") return;
+    this.state = state;
+    await this.queue.exclusive(async () => {
+      for (const segment of this.segments) await release(segment);
+    });
+  }
+
+  private async deleteExpiredSegments(nowMs: number): Promise<void> {
+    const retentionMs = this.settings.retentionMs;
+    if (retentionMs === null) return;
+    const expired = (segment: Segment) => segment.index.count > 0 && segment.retentionTimestamp() < nowMs - retentionMs;
+    while (expired(this.segments[0])) {
+      // An expired active segment is replaced by an empty one first, so the log keeps its end offset.
+      if (this.segments.length === 1) await this.roll();
+      await this.deleteOldestSegment("time");
+    }
+  }
+
+  private async deleteSegmentsOverSize(): Promise<void> {
+    const retentionBytes = this.settings.retentionBytes;
+    if (retentionBytes === null) return;
+    while (this.segments.length > 1 && this.sizeInBytes() > retentionBytes) await this.deleteOldestSegment("size");
+  }
+
+  private async deleteOldestSegment(reason: string): Promise<void> {
+    const [oldest] = this.segments.splice(0, 1);
+    this.context.logger.debug("deleting log segment", {
+      topic: this.topic,
+      partition: this.partition,
+      baseOffset: oldest.baseOffset,
+      bytes: oldest.size,
+      reason,
+    });
+    await oldest.remove();
+  }
+
+  private async write(items: PendingAppend[]): Promise<WriteOutcome<AppendResult>[]> {
+    const outcomes: WriteOutcome<AppendResult>[] = [];
+    try {
+      while (outcomes.length < items.length) {
+        const group = await this.takeGroupForActiveSegment(items, outcomes.length);
+        outcomes.push(...(await this.writeGroup(group)));
+      }
+      this.context.onAppended(this.topic, this.partition);
+    } catch (error) {
+      while (outcomes.length < items.length) outcomes.push({ ok: false, error });
+      if (outcomes.some((outcome) => outcome.ok)) this.context.onAppended(this.topic, this.partition);
+    }
+    return outcomes;
+  }
+
+  /** The appends from `from` on that fit into the active segment (rolling it first if even the first does not). */
+  private async takeGroupForActiveSegment(items: PendingAppend[], from: number): Promise<PendingAppend[]> {
+    const limit = this.context.segmentBytes;
+    if (this.activeSegment().size > 0 && this.activeSegment().size + items[from].size > limit) await this.roll();
+    let bytes = this.activeSegment().size + items[from].size;
+    let to = from + 1;
+    while (to < items.length && bytes + items[to].size <= limit) bytes += items[to++].size;
+    return items.slice(from, to);
+  }
+
+  private async writeGroup(group: PendingAppend[]): Promise<WriteOutcome<AppendResult>[]> {
+    const segment = this.activeSegment();
+    const chunks: Buffer[] = [];
+    const placed: { offset: number; position: number; batch: ValidBatch }[] = [];
+    const baseOffsets: number[] = [];
+    let offset = segment.endOffset();
+    let position = segment.size;
+    for (const append of group) {
+      baseOffsets.push(offset);
+      for (const batch of append.batches) {
+        // The caller's buffer is not patched: a fresh base offset field goes in front of the rest of it.
+        chunks.push(encodeBaseOffset(BigInt(offset)), batch.bytes.subarray(BatchField.batchLength));
+        placed.push({ offset, position, batch });
+        offset += batch.lastOffsetDelta + 1;
+        position += batch.bytes.length;
+      }
+    }
+    try {
+      await segment.storage.write(chunks, segment.size);
+    } catch (error) {
+      this.context.logger.error("log write failed", { topic: this.topic, partition: this.partition, error: String(error) });
+      await segment.storage.truncate(segment.size);
+      throw error;
+    }
+    for (const { offset: batchOffset, position: batchPosition, batch } of placed) {
+      segment.index.add(batchOffset, batch.lastOffsetDelta, batchPosition, batch.maxTimestamp);
+    }
+    segment.size = position;
+    segment.lastWriteMs = Date.now();
+    const logStartOffset = this.logStartOffset();
+    return baseOffsets.map((baseOffset) => ({ ok: true, value: { baseOffset: BigInt(baseOffset), logStartOffset } }));
+  }
+
+  private async roll(): Promise<void> {
+    const baseOffset = this.activeSegment().endOffset();
+    const storage = await this.context.storageFactory.create(baseOffset);
+    this.segments.push(new Segment(baseOffset, storage, new BatchIndex(), 0, Date.now()));
+    this.context.logger.debug("rolled log segment", { topic: this.topic, partition: this.partition, baseOffset });
+  }
+
+  private activeSegment(): Segment {
+    return this.segments[this.segments.length - 1];
+  }
+
+  /** The last segment whose base offset is <= `offset`. */
+  private segmentIndexFor(offset: number): number {
+    let low = 0;
+    let high = this.segments.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.segments[mid].baseOffset <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  private assertOpen(): void {
+    if (this.state !== "open") throw this.closedError();
+  }
+
+  private closedError(): BrokerError {
+    return this.state === "deleted"
+      ? new BrokerError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `${this.name()} was deleted`)
+      : new BrokerError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `the log store holding ${this.name()} is closed`);
+  }
+
+  private name(): string {
+    return `${this.topic}-${this.partition}`;
+  }
+}
