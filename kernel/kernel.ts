@@ -22,6 +22,8 @@ export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUIC
 export interface KernelOptions extends Omit<ConfigSources, "root"> {
   /** The application's folder; default: the current directory. */
   root?: string;
+  /** Folder of Sluice's own package (its built-in descriptors); default: the package this kernel is in. */
+  sluiceRoot?: string;
   /** Receives log lines instead of stderr (tests). */
   logSink?: (line: string) => void;
 }
@@ -89,7 +91,7 @@ export class Kernel implements KernelInfo {
     this.components.register(LOGGER, { useValue: this.logger });
     this.components.register(KERNEL_INFO, { useValue: this as KernelInfo });
 
-    const loader = new ServiceLoader({ root: this.root, sluiceRoot: SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
+    const loader = new ServiceLoader({ root: this.root, sluiceRoot: this.options.sluiceRoot ?? SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
     this.logger.debug("descriptor roots", { roots: loader.roots() });
     if (this.config.boolean("server.enable")) {
       this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger: this.logger.child({ component: "http" }) });
