@@ -21,6 +21,20 @@ export interface ConfigSources {
 }
 
 const ENV_PREFIX = "SLUICE_";
+const SEARCH_PLACES = [
+  "package.json",
+  ".sluicerc",
+  ".sluicerc.json",
+  ".sluicerc.yaml",
+  ".sluicerc.yml",
+  ".sluicerc.js",
+  ".sluicerc.cjs",
+  "sluice.config.json",
+  "sluice.config.yaml",
+  "sluice.config.yml",
+  "sluice.config.js",
+  "sluice.config.cjs",
+];
 
 export async function loadConfig(sources: ConfigSources): Promise<SluiceConfig> {
   const values = new Map<string, ConfigValue>();
@@ -39,7 +53,7 @@ export async function loadConfig(sources: ConfigSources): Promise<SluiceConfig> 
 }
 
 async function readConfigFile(sources: ConfigSources): Promise<{ config: unknown; filepath: string } | null> {
-  const explorer = cosmiconfig("sluice", { stopDir: sources.root });
+  const explorer = cosmiconfig("sluice", { searchPlaces: SEARCH_PLACES, searchStrategy: "none" });
   try {
     const result = sources.configFile ? await explorer.load(sources.configFile) : await explorer.search(sources.root);
     return result && !result.isEmpty ? result : null;

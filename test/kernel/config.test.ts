@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { CONFIG_SCHEMA } from "../../config/schema";
+import { loadConfig, type ConfigSources } from "../../kernel/config/load-config";
+import { REPO_ROOT } from "../helpers/sluice";
+
+const config = suite<{ dir: string }>("configuration");
+
+config.before.each((context) => {
+  context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-config-"));
+});
+config.after.each(({ dir }) => fs.rmSync(dir, { recursive: true, force: true }));
+
+const load = (dir: string, sources: Partial<ConfigSources> = {}) => loadConfig({ root: dir, env: {}, ...sources });
+
+async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  await promise.then(
+    () => assert.unreachable("expected a configuration error"),
+    (error: Error) => assert.match(error.message, pattern),
+  );
+}
+
+config("typed defaults apply when nothing is configured", async ({ dir }) => {
+  const loaded = await load(dir);
+  assert.is(loaded.get("server.port"), 8080);
+  assert.is(loaded.get("server.listener"), "127.0.0.1");
+  assert.is(loaded.get("server.rest.extensions"), false);
+  assert.is(loaded.get("broker.port"), 9092);
+  assert.is(loaded.get("streams.bootstrap.servers"), undefined);
+});
+
+config("sluice.config.json is found and nested objects become dotted keys", async ({ dir }) => {
+  fs.writeFileSync(path.join(dir, "sluice.config.json"), JSON.stringify({ server: { port: 9000, info: { app: { name: "x" } } }, streams: { "state.dir": "/tmp/s" } }));
+  const loaded = await load(dir);
+  assert.is(loaded.get("server.port"), 9000);
+  assert.is(loaded.get("server.info.app.name"), "x");
+  assert.is(loaded.get("streams.state.dir"), "/tmp/s");
+  assert.equal(loaded.section("server.info"), { "app.name": "x" });
+});
+
+config(".sluicerc.yaml and package.json#sluice are found", async ({ dir }) => {
+  fs.writeFileSync(path.join(dir, ".sluicerc.yaml"), "server:\n  headless: true\n");
+  assert.is((await load(dir)).get("server.headless"), true);
+  fs.rmSync(path.join(dir, ".sluicerc.yaml"));
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", sluice: { "server.port": 7000 } }));
+  assert.is((await load(dir)).get("server.port"), 7000);
+});
+
+config("an explicit --config file is used", async ({ dir }) => {
+  const file = path.join(dir, "custom.json");
+  fs.writeFileSync(file, JSON.stringify({ server: { port: 1234 } }));
+  assert.is((await load(dir, { configFile: file })).get("server.port"), 1234);
+});
+
+config("environment variables override the file, flags override both", async ({ dir }) => {
+  fs.writeFileSync(path.join(dir, "sluice.config.json"), JSON.stringify({ server: { port: 9000, listener: "0.0.0.0" } }));
+  const env = { SLUICE_SERVER_PORT: "8081", SLUICE_STREAMS_STATS_DUMPPERIODSEC: "5", SLUICE_SERVER_INFO_APP_NAME: "envname", HOME: "/x" };
+  const loaded = await load(dir, { env, overrides: { "server.port": "8082" } });
+  assert.is(loaded.get("server.port"), 8082);
+  assert.is(loaded.get("server.listener"), "0.0.0.0");
+  assert.is(loaded.get("streams.stats.dumpPeriodSec"), 5);
+  assert.is(loaded.get("server.info.app.name"), "envname");
+});
+
+config("per-application keys are validated against the streams keys", async ({ dir }) => {
+  const loaded = await load(dir, { overrides: { "applications.wordcount.commit.interval.ms": "50" } });
+  assert.is(loaded.get("applications.wordcount.commit.interval.ms"), 50);
+  await rejects(load(dir, { overrides: { "applications.wordcount.no.such": "1" } }), /Unknown configuration key 'applications\.wordcount\.no\.such'/);
+});
+
+config("an unknown key in a known section stops with a message naming it", async ({ dir }) => {
+  await rejects(load(dir, { overrides: { "server.prot": "1" } }), /Unknown configuration key 'server\.prot' \(from command-line flag --server\.prot\)/);
+  fs.writeFileSync(path.join(dir, "sluice.config.json"), JSON.stringify({ broker: { colour: "red" } }));
+  await rejects(load(dir), /Unknown configuration key 'broker\.colour' \(from .*sluice\.config\.json\)/);
+  fs.rmSync(path.join(dir, "sluice.config.json"));
+  await rejects(load(dir, { env: { SLUICE_SERVER_NOPE: "1" } }), /Unknown configuration key 'server\.nope' \(from environment variable SLUICE_SERVER_NOPE\)/);
+});
+
+config("a value of the wrong type stops with a message naming the key", async ({ dir }) => {
+  await rejects(load(dir, { overrides: { "server.port": "eighty" } }), /'server\.port' \(from command-line flag --server\.port\) must be an integer, got "eighty"/);
+  await rejects(load(dir, { env: { SLUICE_SERVER_HEADLESS: "maybe" } }), /'server\.headless' \(from environment variable SLUICE_SERVER_HEADLESS\) must be true or false/);
+  await rejects(load(dir, { overrides: { "broker.storage": "tape" } }), /'broker\.storage' .* must be one of file, memory/);
+});
+
+config("keys outside the known sections are kept for extensions", async ({ dir }) => {
+  const loaded = await load(dir, { programmatic: { acme: { greeting: "hi" } } });
+  assert.is(loaded.get("acme.greeting"), "hi");
+});
+
+config("every key of the schema is documented in config/README.md", () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "config", "README.md"), "utf8");
+  const missing = CONFIG_SCHEMA.filter((spec) => !readme.includes(`\`${spec.key}\``)).map((spec) => spec.key);
+  assert.equal(missing, []);
+});
+
+config.run();
