@@ -1,0 +1,183 @@
+/**
+ * What the streams runtime exposes about each running application, for the REST plugins
+ * (API.md §1–§3). Shapes are data; the plugins turn them into the JSON of the API.
+ */
+import type { ReadOnlyStore, StoreType } from "./stores";
+import type { ConfigValue, EventStreamDeclaration, EventStreamLimitHandler } from "./topology-provider";
+
+export const STREAMS_RUNTIME_TOKEN = "sluice.streams.StreamsRuntime";
+
+export type ApplicationState = "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR";
+
+export interface StateChange {
+  applicationId: string;
+  from: ApplicationState;
+  to: ApplicationState;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+export interface TaskStatus {
+  taskId: string;
+  topicPartitions: TopicPartitionRef[];
+}
+
+export interface ThreadStatus {
+  name: string;
+  state: ApplicationState;
+  activeTasks: TaskStatus[];
+  standbyTasks: TaskStatus[];
+  clients: { consumerClientId: string; producerClientIds: string[]; adminClientId: string };
+}
+
+export interface ApplicationStatus {
+  id: string;
+  state: ApplicationState;
+  /** Empty unless RUNNING or REBALANCING. */
+  threads: ThreadStatus[];
+}
+
+/** -1 where a figure is not known. `lag = max(logEndOffset - (consumedOffset + 1), 0)`. */
+export interface PartitionPosition {
+  topic: string;
+  partition: number;
+  consumedOffset: number;
+  consumedTimestamp: number;
+  committedOffset: number;
+  committedTimestamp: number;
+  logEndOffset: number;
+  logStartOffset: number;
+  lag: number;
+}
+
+export interface ApplicationOffsets {
+  group: string;
+  consumers: { clientId: string; streamThread: string; positions: PartitionPosition[] }[];
+}
+
+export interface Metric {
+  name: string;
+  description: string;
+  tags: Record<string, string>;
+  value: number | string | null;
+}
+
+export interface MetricGroup {
+  name: string;
+  metrics: Metric[];
+}
+
+export type TopologyNodeType = "SOURCE" | "PROCESSOR" | "SINK";
+
+export interface TopologyNode {
+  type: TopologyNodeType;
+  name: string;
+  predecessors: string[];
+  successors: string[];
+  /** SOURCE only. */
+  topics?: string[];
+  /** SINK only. */
+  topic?: string;
+  /** PROCESSOR only (may be empty). */
+  stores?: string[];
+}
+
+export interface TopologyGraph {
+  version: string;
+  subTopologies: { id: number; nodes: TopologyNode[] }[];
+  globalStores: string[];
+}
+
+export interface InstanceInfo {
+  /** `host:port`, or null when that instance has no application.server. */
+  server: string | null;
+  isLocal: boolean;
+  stores: string[];
+  assignments: { topic: string; partitions: number[] }[];
+  standbyAssignments: { topic: string; partitions: number[] }[];
+}
+
+export interface KeyOwner {
+  partition: number;
+  /** The owning instance, or null when no member of the group owns that partition now. */
+  instance: InstanceInfo | null;
+}
+
+export interface StoreHandle {
+  name: string;
+  type: StoreType;
+  /** Partitions of this store hosted by this instance. */
+  localPartitions(): number[];
+  /** False while the application rebalances, restores or is not running. */
+  queryable(): boolean;
+  /** Undefined when that partition is not local or not queryable now. */
+  readOnly(partition: number): ReadOnlyStore | undefined;
+  /** Turns a JSON key of a query into the store's key type; throws when the serde cannot take it. */
+  keyFromJson(key: unknown): unknown;
+}
+
+export interface StorePartitionStatus {
+  store: string;
+  partition: number;
+  changelogTopic: string;
+  /** Last changelog offset applied locally; -1 when none. */
+  changelogPosition: number;
+  logEndOffset: number;
+  lag: number;
+  restoring: boolean;
+  restoredRecords: number;
+}
+
+export interface EventRecord {
+  type: string;
+  key: unknown;
+  value: unknown;
+  timestamp: number;
+}
+
+/** The per-application fan-out point the SSE plugin attaches to. */
+export interface EventStreamHub {
+  declarations(): readonly EventStreamDeclaration[];
+  /** Returns the unsubscribe function. Listeners run synchronously and must not block. */
+  subscribe(type: string, listener: (record: EventRecord) => void): () => void;
+  /** Called when the application stops: open streams should end. */
+  onClose(listener: () => void): () => void;
+}
+
+export interface ApplicationHandle {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly description: string | null;
+  /** Epoch ms when the instance (re)started. */
+  readonly since: number;
+  readonly state: ApplicationState;
+  readonly stateSince: number;
+  /** The recorded error, as `Name: message`, when there is one. */
+  readonly exception: string | null;
+  /** Flat map, secrets hidden, keys sorted. */
+  config(): Record<string, ConfigValue>;
+  status(): ApplicationStatus;
+  offsets(): Promise<ApplicationOffsets>;
+  metrics(): MetricGroup[];
+  topology(): TopologyGraph;
+  /** Resolves once NOT_RUNNING. */
+  stop(options?: { cleanup?: boolean; timeoutMs?: number }): Promise<void>;
+  /** Resolves once the new run has started (state no longer NOT_RUNNING). */
+  restart(options?: { timeoutMs?: number }): Promise<void>;
+  onStateChange(listener: (change: StateChange) => void): () => void;
+  instances(): Promise<InstanceInfo[]>;
+  ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner>;
+  store(name: string): StoreHandle | undefined;
+  storeNames(): string[];
+  storesStatus(): Promise<StorePartitionStatus[]>;
+  eventStreams(): readonly EventStreamDeclaration[];
+  eventHub(): EventStreamHub;
+}
+
+export type { ConfigValue, EventStreamDeclaration, EventStreamLimitHandler, StoreType };

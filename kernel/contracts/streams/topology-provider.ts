@@ -1,0 +1,31 @@
+/** What an application is: a named, versioned topology with its default configuration. */
+import type { StreamsBuilder } from "./dsl";
+
+export const TOPOLOGY_PROVIDER_CONTRACT = "sluice.streams.TopologyProvider";
+
+export type ConfigValue = string | number | boolean;
+
+/** What happens when an event stream's queue for a subscriber is full. */
+export type EventStreamLimitHandler = "drop_head" | "log_and_continue" | "throw";
+
+export interface EventStreamDeclaration {
+  type: string;
+  queueSize: number;
+  limitHandler: EventStreamLimitHandler;
+}
+
+export interface TopologyContext {
+  readonly applicationId: string;
+  /** The application's effective configuration (defaults, provider config, overrides merged). */
+  readonly config: Readonly<Record<string, ConfigValue>>;
+}
+
+export interface TopologyProvider {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  /** Must hold at least `application.id`. */
+  readonly config: Readonly<Record<string, ConfigValue>>;
+  readonly eventStreams?: readonly EventStreamDeclaration[];
+  topology(builder: StreamsBuilder, context: TopologyContext): void;
+}

@@ -1,0 +1,110 @@
+/**
+ * A topology ready to run for one application: the DSL definition with every serde resolved against the
+ * application's defaults, split into sub-topologies, with the names of its internal topics.
+ */
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
+import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
+import { resolveSerde } from "../serdes/serde-resolver";
+import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
+import { describeTopology } from "../topology/topology-graph";
+import type { SerdeSpec, TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
+
+export interface SerdePair {
+  key: Serde<any>;
+  value: Serde<any>;
+}
+
+export class CompiledTopology {
+  readonly subTopologies: SubTopology[];
+  private readonly serdes = new Map<string, SerdePair>();
+  private readonly storeSpecs = new Map<string, StoreSpec>();
+  private readonly topicToSubTopology = new Map<string, number>();
+  private readonly storeToSubTopology = new Map<string, number>();
+
+  constructor(
+    readonly applicationId: string,
+    readonly definition: TopologyDefinition,
+    defaultKeySerde: SerdeSpec,
+    defaultValueSerde: SerdeSpec,
+  ) {
+    this.subTopologies = splitSubTopologies(definition);
+    const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
+      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`),
+      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`),
+    });
+    for (const node of definition.nodes.values()) {
+      if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
+    }
+    for (const store of definition.stores.values()) {
+      const { key, value } = pair(store.keySerde, store.valueSerde, `store '${store.name}'`);
+      this.storeSpecs.set(store.name, { ...store, keySerde: key, valueSerde: value });
+    }
+    for (const sub of this.subTopologies) {
+      for (const topic of sub.sourceTopics) {
+        if (this.topicToSubTopology.has(topic)) throw new Error(`topic '${topic}' is read by two sub-topologies`);
+        this.topicToSubTopology.set(topic, sub.id);
+      }
+      for (const store of sub.stores) this.storeToSubTopology.set(store, sub.id);
+    }
+    for (const store of definition.stores.keys()) {
+      if (!this.storeToSubTopology.has(store)) throw new Error(`store '${store}' is declared but no processor uses it`);
+    }
+  }
+
+  node(name: string): TopologyNodeDef {
+    const node = this.definition.nodes.get(name);
+    if (!node) throw new Error(`unknown node '${name}'`);
+    return node;
+  }
+
+  serdesOf(nodeName: string): SerdePair {
+    return this.serdes.get(nodeName)!;
+  }
+
+  sourceTopics(): string[] {
+    return [...this.topicToSubTopology.keys()];
+  }
+
+  /** Source topics written by nobody in this topology: the application's inputs. */
+  externalSourceTopics(): string[] {
+    return this.sourceTopics().filter((topic) => !this.definition.repartitionTopics.has(topic));
+  }
+
+  subTopologyOfTopic(topic: string): number | undefined {
+    return this.topicToSubTopology.get(topic);
+  }
+
+  subTopologyOfStore(store: string): number | undefined {
+    return this.storeToSubTopology.get(store);
+  }
+
+  storeSpec(name: string): StoreSpec | undefined {
+    return this.storeSpecs.get(name);
+  }
+
+  storeNames(): string[] {
+    return [...this.storeSpecs.keys()];
+  }
+
+  storeSpecsOf(subTopologyId: number): StoreSpec[] {
+    return this.subTopologies[subTopologyId].stores.map((name) => this.storeSpecs.get(name)!);
+  }
+
+  changelogTopic(store: string): string {
+    return `${this.applicationId}-${store}-changelog`;
+  }
+
+  describe(version: string): TopologyGraph {
+    return describeTopology(this.definition, this.subTopologies, version);
+  }
+}
+
+export function taskIdOf(subTopologyId: number, partition: number): string {
+  return `${subTopologyId}_${partition}`;
+}
+
+export function parseTaskId(taskId: string): { subTopologyId: number; partition: number } {
+  const [sub, partition] = taskId.split("_").map(Number);
+  return { subTopologyId: sub, partition };
+}

@@ -1,0 +1,229 @@
+/**
+ * One task: the processors of one sub-topology for one partition. Records go through the nodes
+ * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
+ * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
+ */
+import type {
+  Cancellable,
+  Processor,
+  ProcessorContext,
+  PunctuationType,
+  RecordMetadata,
+  StreamRecord,
+} from "../../../kernel/contracts/streams/processor";
+import type { InternalProcessorContext } from "../topology/internal-context";
+import { type CompiledTopology, taskIdOf } from "./compiled-topology";
+
+export interface RawRecord {
+  key: Buffer | null;
+  value: Buffer | null;
+  timestamp: number;
+  offset: number;
+}
+
+export interface OutputRecord {
+  topic: string;
+  /** Set for changelogs; sinks leave it to the producer's partitioner. */
+  partition?: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  timestamp: number;
+}
+
+export interface TaskStores {
+  store(name: string): unknown;
+}
+
+export type ErrorPhase = "deserialization" | "processing" | "punctuation";
+
+export interface TaskEnvironment {
+  applicationId: string;
+  /** Receives sink outputs. */
+  emit(record: OutputRecord): void;
+  sendEvent(type: string, key: unknown, value: unknown, timestamp: number): void;
+  /** Decides the error policy: returns to skip the record, throws to fail the task. */
+  onError(error: unknown, phase: ErrorPhase, taskId: string): void;
+  now(): number;
+}
+
+export interface TaskCounters {
+  processed: number;
+  dropped: number;
+}
+
+interface Punctuator {
+  intervalMs: number;
+  next: number | undefined;
+  callback: (timestamp: number) => void;
+  node: NodeRuntime;
+  cancelled: boolean;
+}
+
+interface NodeRuntime {
+  name: string;
+  receive(record: StreamRecord<unknown, unknown>): void;
+  processor?: Processor<any, any, any, any>;
+}
+
+const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: null };
+
+export class StreamTask {
+  readonly id: string;
+  readonly counters: TaskCounters = { processed: 0, dropped: 0 };
+  private streamTime = -1;
+  private readonly nodes = new Map<string, NodeRuntime>();
+  private readonly sourcesByTopic = new Map<string, NodeRuntime>();
+  private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
+  private metadata: RecordMetadata = NO_METADATA;
+
+  constructor(
+    private readonly topology: CompiledTopology,
+    readonly subTopologyId: number,
+    readonly partition: number,
+    private readonly stores: TaskStores,
+    private readonly env: TaskEnvironment,
+  ) {
+    this.id = taskIdOf(subTopologyId, partition);
+    const sub = topology.subTopologies[subTopologyId];
+    // Children are built before parents so that each node can hold its children directly.
+    for (const name of [...sub.nodes].reverse()) this.nodes.set(name, this.buildNode(name));
+    for (const name of sub.nodes) this.nodes.get(name)!.processor?.init?.(this.contextFor(this.nodes.get(name)!) as ProcessorContext<any, any>);
+    this.metadata = NO_METADATA;
+  }
+
+  get currentStreamTime(): number {
+    return this.streamTime;
+  }
+
+  /** Processes one consumed record of `topic`; errors go through the environment's policy. */
+  process(topic: string, record: RawRecord): void {
+    const source = this.sourcesByTopic.get(topic);
+    if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
+    this.metadata = { topic, partition: this.partition, offset: record.offset };
+    if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
+    try {
+      (source as SourceRuntime).receiveRaw(record);
+      this.counters.processed++;
+    } catch (error) {
+      this.counters.dropped++;
+      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id);
+    }
+    this.punctuate("stream_time", this.streamTime);
+    this.metadata = NO_METADATA;
+  }
+
+  /** Runs the wall-clock punctuators that are due. */
+  punctuateWallClock(now: number): void {
+    this.punctuate("wall_clock_time", now);
+  }
+
+  close(): void {
+    for (const node of this.nodes.values()) node.processor?.close?.();
+  }
+
+  private punctuate(type: PunctuationType, time: number): void {
+    if (time < 0) return;
+    for (const punctuator of this.punctuators[type]) {
+      if (punctuator.cancelled) continue;
+      if (punctuator.next === undefined) {
+        punctuator.next = time + punctuator.intervalMs;
+        continue;
+      }
+      if (time < punctuator.next) continue;
+      punctuator.next = time + punctuator.intervalMs;
+      try {
+        punctuator.callback(time);
+      } catch (error) {
+        this.env.onError(error, "punctuation", this.id);
+      }
+    }
+  }
+
+  private buildNode(name: string): NodeRuntime {
+    const def = this.topology.node(name);
+    if (def.kind === "source") {
+      const runtime = new SourceRuntime(name, this.topology.serdesOf(name), () => this.childrenOf(def.successors));
+      for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
+      return runtime;
+    }
+    if (def.kind === "sink") {
+      const serdes = this.topology.serdesOf(name);
+      return {
+        name,
+        receive: (record) =>
+          this.env.emit({
+            topic: def.topic,
+            key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
+            value: record.value === null || record.value === undefined ? null : serdes.value.serialize(record.value),
+            timestamp: record.timestamp,
+          }),
+      };
+    }
+    const processor = def.supplier();
+    return { name, processor, receive: (record) => processor.process(record) };
+  }
+
+  private childrenOf(names: string[]): NodeRuntime[] {
+    return names.map((name) => this.nodes.get(name)!);
+  }
+
+  private contextFor(node: NodeRuntime): InternalProcessorContext {
+    const def = this.topology.node(node.name);
+    const children = def.kind === "processor" ? this.childrenOf(def.successors) : [];
+    const allowedStores = new Set(def.kind === "processor" ? def.stores : []);
+    return {
+      applicationId: this.env.applicationId,
+      taskId: this.id,
+      recordMetadata: () => this.metadata,
+      currentStreamTimeMs: () => this.streamTime,
+      currentSystemTimeMs: () => this.env.now(),
+      forward: (record, childName) => {
+        for (const child of children) if (childName === undefined || child.name === childName) child.receive(record);
+      },
+      getStateStore: <S>(storeName: string): S => {
+        if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
+        return this.stores.store(storeName) as S;
+      },
+      schedule: (intervalMs, type, callback): Cancellable => {
+        if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
+        const start = type === "wall_clock_time" ? this.env.now() + intervalMs : undefined;
+        const punctuator: Punctuator = { intervalMs, next: start, callback, node, cancelled: false };
+        this.punctuators[type].push(punctuator);
+        return { cancel: () => void (punctuator.cancelled = true) };
+      },
+      send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
+      recordDropped: () => void this.counters.dropped++,
+    };
+  }
+}
+
+export class DeserializationError extends Error {
+  override readonly name = "DeserializationError";
+}
+
+class SourceRuntime implements NodeRuntime {
+  private children: NodeRuntime[] | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly serdes: { key: { deserialize(bytes: Buffer): unknown }; value: { deserialize(bytes: Buffer): unknown } },
+    private readonly resolveChildren: () => NodeRuntime[],
+  ) {}
+
+  receiveRaw(raw: RawRecord): void {
+    let key: unknown;
+    let value: unknown;
+    try {
+      key = raw.key === null ? null : this.serdes.key.deserialize(raw.key);
+      value = raw.value === null ? null : this.serdes.value.deserialize(raw.value);
+    } catch (error) {
+      throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
+    }
+    this.receive({ key, value, timestamp: raw.timestamp });
+  }
+
+  receive(record: StreamRecord<unknown, unknown>): void {
+    this.children ??= this.resolveChildren();
+    for (const child of this.children) child.receive(record);
+  }
+}

@@ -1,0 +1,62 @@
+/** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
+import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { StoreType } from "../../../kernel/contracts/streams/stores";
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+
+/** A serde, a builtin name / `module#export`, undefined for the configured default, or a wrapper of the default. */
+export type SerdeSpec = Serde<any> | string | undefined | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec };
+
+export interface SourceNode {
+  kind: "source";
+  name: string;
+  topics: string[];
+  keySerde: SerdeSpec;
+  valueSerde: SerdeSpec;
+  successors: string[];
+}
+
+export interface ProcessorNode {
+  kind: "processor";
+  name: string;
+  supplier: ProcessorSupplier<any, any, any, any>;
+  stores: string[];
+  predecessors: string[];
+  successors: string[];
+}
+
+export interface SinkNode {
+  kind: "sink";
+  name: string;
+  topic: string;
+  keySerde: SerdeSpec;
+  valueSerde: SerdeSpec;
+  predecessors: string[];
+}
+
+export type TopologyNodeDef = SourceNode | ProcessorNode | SinkNode;
+
+export interface StoreDef {
+  name: string;
+  type: StoreType;
+  keySerde: SerdeSpec;
+  valueSerde: SerdeSpec;
+  windowSizeMs?: number;
+  retentionMs?: number;
+}
+
+export interface TopologyDefinition {
+  /** In creation order. */
+  nodes: Map<string, TopologyNodeDef>;
+  stores: Map<string, StoreDef>;
+  /** Full topic names of the repartition topics the topology writes and reads. */
+  repartitionTopics: Set<string>;
+  eventTypes: Set<string>;
+}
+
+export function predecessorsOf(node: TopologyNodeDef): string[] {
+  return node.kind === "source" ? [] : node.predecessors;
+}
+
+export function successorsOf(node: TopologyNodeDef): string[] {
+  return node.kind === "sink" ? [] : node.successors;
+}
