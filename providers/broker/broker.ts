@@ -1,0 +1,169 @@
+/** The embedded broker: storage, group coordinator, API handlers and the TCP server, wired together. */
+import { createHash } from "node:crypto";
+import { resolve } from "node:path";
+import { DefaultGroupCoordinator } from "./group/default-group-coordinator";
+import { AppendSignal } from "./handlers/append-signal";
+import { buildHandlerTable } from "./handlers/handler-table";
+import { TopicAdmin } from "./handlers/topic-admin";
+import { BrokerServer } from "./server/broker-server";
+import { type BrokerLogger, silentBrokerLogger } from "./server/broker-logger";
+import { RequestDispatcher } from "./server/request-dispatcher";
+import { FileLogStore } from "./storage/file-log-store";
+import type { LogStore, LogStoreOptions } from "./storage/log-store";
+import { MemoryLogStore } from "./storage/memory-log-store";
+
+/** How to run the embedded broker; every field has a default. */
+export interface BrokerOptions {
+  /** Address to listen on; default "127.0.0.1". */
+  listener?: string;
+  /** Default 9092; 0 picks an ephemeral port. */
+  port?: number;
+  /** Default "file"; "memory" keeps nothing across restarts (tests). */
+  storage?: "file" | "memory";
+  /** Where the file store keeps topics and committed offsets; required for file storage. */
+  dataDir?: string;
+  /** Create unknown topics a client asks Metadata for; default true. */
+  autoCreateTopics?: boolean;
+  /** Partitions of auto-created topics and of CreateTopics asking for the default; default 1. */
+  numPartitions?: number;
+  /** Larger request frames close their connection; default 100 MiB. */
+  maxRequestBytes?: number;
+  /** Default retention of a topic by age; default 7 days, null keeps batches forever. */
+  retentionMs?: number | null;
+  /** Default retention of a partition by size; default null (unbounded). */
+  retentionBytes?: number | null;
+  /** Size at which the file store rolls a new segment; default 128 MiB. */
+  segmentBytes?: number;
+  /** How often retention is enforced; default 5 minutes. */
+  retentionCheckIntervalMs?: number;
+  /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
+  initialRebalanceDelayMs?: number;
+  logger?: BrokerLogger;
+}
+
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs">> &
+  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs">;
+
+export interface RunningBroker {
+  /** The address clients connect to. */
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const DEFAULTS: ResolvedBrokerOptions = {
+  listener: "127.0.0.1",
+  port: 9092,
+  storage: "file",
+  autoCreateTopics: true,
+  numPartitions: 1,
+  maxRequestBytes: 100 * 1024 * 1024,
+  retentionMs: 7 * 24 * 60 * 60 * 1000,
+  retentionBytes: null,
+  segmentBytes: 128 * 1024 * 1024,
+  retentionCheckIntervalMs: 5 * 60 * 1000,
+  logger: silentBrokerLogger,
+};
+
+const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);
+
+export class Broker implements RunningBroker {
+  private retentionTimer: NodeJS.Timeout | null = null;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly options: ResolvedBrokerOptions,
+    private readonly store: LogStore,
+    private readonly coordinator: DefaultGroupCoordinator,
+    private readonly appends: AppendSignal,
+    private readonly server: BrokerServer,
+  ) {}
+
+  static async start(given: BrokerOptions = {}): Promise<Broker> {
+    const options = withDefaults(given);
+    const store = createStore(options);
+    await store.open();
+    const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
+    const appends = new AppendSignal(store);
+    const services = {
+      store,
+      coordinator,
+      appends,
+      topics: new TopicAdmin(store, options),
+      clusterId: clusterIdOf(options),
+      logger: options.logger,
+    };
+    const server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), options);
+    try {
+      await server.listen();
+    } catch (error) {
+      coordinator.close();
+      await store.close();
+      throw error;
+    }
+    const broker = new Broker(options, store, coordinator, appends, server);
+    broker.scheduleRetention();
+    options.logger.info("broker listening", { host: broker.host, port: broker.port, storage: options.storage });
+    return broker;
+  }
+
+  get host(): string {
+    return WILDCARD_LISTENERS.has(this.options.listener) ? "127.0.0.1" : this.options.listener;
+  }
+
+  get port(): number {
+    return this.server.port;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    this.appends.close();
+    this.coordinator.close();
+    await this.server.close();
+    await this.store.close();
+  }
+
+  private scheduleRetention(): void {
+    let running = false;
+    this.retentionTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.store
+        .enforceRetention(Date.now())
+        .catch((error: unknown) => this.options.logger.error("enforcing retention failed", { error }))
+        .finally(() => {
+          running = false;
+        });
+    }, this.options.retentionCheckIntervalMs);
+    this.retentionTimer.unref();
+  }
+}
+
+function withDefaults(given: BrokerOptions): ResolvedBrokerOptions {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  const options: ResolvedBrokerOptions = { ...DEFAULTS, ...defined };
+  if (options.storage === "file" && !options.dataDir) throw new Error("the broker's file storage needs a dataDir");
+  return options;
+}
+
+function createStore(options: ResolvedBrokerOptions): LogStore {
+  const storeOptions: LogStoreOptions & { logger: BrokerLogger } = {
+    dataDir: options.dataDir ?? "",
+    segmentBytes: options.segmentBytes,
+    defaultRetentionMs: options.retentionMs,
+    defaultRetentionBytes: options.retentionBytes,
+    logger: options.logger,
+  };
+  return options.storage === "memory" ? new MemoryLogStore(storeOptions) : new FileLogStore(storeOptions);
+}
+
+/** Stable for a data directory, so clients that remember the cluster id see the same cluster after a restart. */
+function clusterIdOf(options: ResolvedBrokerOptions): string {
+  const identity = options.storage === "file" ? `file:${resolve(options.dataDir!)}` : "memory";
+  return createHash("sha256").update(`sluice-broker:${identity}`).digest("base64url").slice(0, 22);
+}

@@ -1,0 +1,17 @@
+/** What the API handlers share: storage, the group coordinator and the broker's identity. */
+import type { GroupCoordinator } from "../group/group-coordinator";
+import type { BrokerLogger } from "../server/broker-logger";
+import type { LogStore } from "../storage/log-store";
+import type { AppendSignal } from "./append-signal";
+import type { TopicAdmin } from "./topic-admin";
+
+export const BROKER_NODE_ID = 0;
+
+export interface BrokerServices {
+  readonly store: LogStore;
+  readonly coordinator: GroupCoordinator;
+  readonly topics: TopicAdmin;
+  readonly appends: AppendSignal;
+  readonly clusterId: string;
+  readonly logger: BrokerLogger;
+}

@@ -1,0 +1,89 @@
+import { ErrorCode } from "../protocol/error-codes";
+import { Fetch } from "../protocol/messages/fetch";
+import type { RequestOf, ResponseOf } from "../protocol/schema";
+import { defineHandler, type RegisteredHandler } from "./api-handler";
+import type { BrokerServices } from "./broker-services";
+import { errorCodeOf } from "./error-code-of";
+
+type FetchRequest = RequestOf<typeof Fetch>;
+type TopicResponse = ResponseOf<typeof Fetch>["responses"][number];
+type PartitionResponse = TopicResponse["partitions"][number];
+
+interface FetchRound {
+  responses: TopicResponse[];
+  bytes: number;
+  failed: boolean;
+}
+
+const NO_RECORDS = Buffer.alloc(0);
+
+/**
+ * Reads whole batches within max_bytes and each partition's max bytes (only the first non-empty partition
+ * may exceed them, with its first batch, so a client always makes progress), and long-polls until
+ * min_bytes are there or max_wait_ms has passed. Every partition's last stable offset is its high watermark:
+ * this broker has no transactions.
+ */
+export function fetchHandler({ store, appends, logger }: BrokerServices): RegisteredHandler {
+  const readPartition = async (
+    topic: string,
+    { partition, fetchOffset, partitionMaxBytes }: FetchRequest["topics"][number]["partitions"][number],
+    budget: { left: number; first: boolean },
+  ): Promise<PartitionResponse> => {
+    const log = store.partition(topic, partition);
+    const answer = (errorCode: PartitionResponse["errorCode"], records: Buffer): PartitionResponse => ({
+      partitionIndex: partition,
+      errorCode,
+      highWatermark: log ? log.logEndOffset() : -1n,
+      lastStableOffset: log ? log.logEndOffset() : -1n,
+      logStartOffset: log ? log.logStartOffset() : -1n,
+      records,
+    });
+    if (!log) return answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, NO_RECORDS);
+    if (fetchOffset < log.logStartOffset() || fetchOffset > log.logEndOffset()) return answer(ErrorCode.OFFSET_OUT_OF_RANGE, NO_RECORDS);
+    const limit = Math.min(partitionMaxBytes, budget.left);
+    if (fetchOffset === log.logEndOffset() || (limit <= 0 && !budget.first)) return answer(ErrorCode.NONE, NO_RECORDS);
+    try {
+      const records = await log.read(fetchOffset, Math.max(limit, 0));
+      if (records.length > limit && !budget.first) return answer(ErrorCode.NONE, NO_RECORDS);
+      if (records.length > 0) budget.first = false;
+      budget.left -= records.length;
+      return answer(ErrorCode.NONE, records);
+    } catch (error) {
+      return answer(errorCodeOf(error, logger, `reading ${topic}-${partition}`), NO_RECORDS);
+    }
+  };
+
+  const readAll = async (request: FetchRequest): Promise<FetchRound> => {
+    const budget = { left: request.maxBytes, first: true };
+    const responses: TopicResponse[] = [];
+    let bytes = 0;
+    let failed = false;
+    // In order, because each partition's share depends on what the ones before it took.
+    for (const { topic, partitions } of request.topics) {
+      const answered: PartitionResponse[] = [];
+      for (const partition of partitions) {
+        const response = await readPartition(topic, partition, budget);
+        bytes += response.records?.length ?? 0;
+        failed ||= response.errorCode !== ErrorCode.NONE;
+        answered.push(response);
+      }
+      responses.push({ topic, partitions: answered });
+    }
+    return { responses, bytes, failed };
+  };
+
+  return defineHandler(Fetch, async (request) => {
+    const deadline = Date.now() + Math.max(0, request.maxWaitMs);
+    const watched = request.topics.flatMap(({ topic, partitions }) => partitions.map(({ partition }) => ({ topic, partition })));
+    for (;;) {
+      const watch = appends.watch(watched);
+      const round = await readAll(request);
+      if (round.bytes >= request.minBytes || round.failed || Date.now() >= deadline || appends.closed) {
+        watch.cancel();
+        return { responses: round.responses };
+      }
+      await watch.until(deadline);
+      if (appends.closed) return { responses: round.responses };
+    }
+  });
+}

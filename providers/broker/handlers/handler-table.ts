@@ -1,0 +1,47 @@
+/** The broker's APIs: api key → handler. Adding an API is adding a line here. */
+import type { RegisteredHandler } from "./api-handler";
+import { apiVersionsHandler } from "./api-versions-handler";
+import type { BrokerServices } from "./broker-services";
+import { createTopicsHandler } from "./create-topics-handler";
+import { deleteTopicsHandler } from "./delete-topics-handler";
+import { describeGroupsHandler } from "./describe-groups-handler";
+import { fetchHandler } from "./fetch-handler";
+import { findCoordinatorHandler } from "./find-coordinator-handler";
+import { heartbeatHandler } from "./heartbeat-handler";
+import { joinGroupHandler } from "./join-group-handler";
+import { leaveGroupHandler } from "./leave-group-handler";
+import { listGroupsHandler } from "./list-groups-handler";
+import { listOffsetsHandler } from "./list-offsets-handler";
+import { metadataHandler } from "./metadata-handler";
+import { offsetCommitHandler } from "./offset-commit-handler";
+import { offsetFetchHandler } from "./offset-fetch-handler";
+import { produceHandler } from "./produce-handler";
+import { syncGroupHandler } from "./sync-group-handler";
+
+export interface HandlerTableOptions {
+  autoCreateTopics: boolean;
+}
+
+export function buildHandlerTable(services: BrokerServices, options: HandlerTableOptions): ReadonlyMap<number, RegisteredHandler> {
+  const table = new Map<number, RegisteredHandler>();
+  const handlers = [
+    apiVersionsHandler(() => table.values()),
+    metadataHandler(services, options.autoCreateTopics),
+    createTopicsHandler(services),
+    deleteTopicsHandler(services),
+    produceHandler(services),
+    fetchHandler(services),
+    listOffsetsHandler(services),
+    findCoordinatorHandler(),
+    joinGroupHandler(services),
+    syncGroupHandler(services),
+    heartbeatHandler(services),
+    leaveGroupHandler(services),
+    offsetCommitHandler(services),
+    offsetFetchHandler(services),
+    describeGroupsHandler(services),
+    listGroupsHandler(services),
+  ];
+  for (const handler of handlers) table.set(handler.api.apiKey, handler);
+  return table;
+}

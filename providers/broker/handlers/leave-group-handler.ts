@@ -1,0 +1,23 @@
+import { ErrorCode } from "../protocol/error-codes";
+import { LeaveGroup } from "../protocol/messages/leave-group";
+import { defineHandler, type RegisteredHandler } from "./api-handler";
+import type { BrokerServices } from "./broker-services";
+
+/** Before v3 one member leaves and the top-level error is its own; from v3 each member has its own error. */
+const BATCHED_VERSION = 3;
+
+export function leaveGroupHandler({ coordinator }: BrokerServices): RegisteredHandler {
+  return defineHandler(LeaveGroup, (request, { apiVersion }) => {
+    const leaving = apiVersion >= BATCHED_VERSION ? request.members : [{ memberId: request.memberId, groupInstanceId: null }];
+    const results = new Map(coordinator.leave(request.groupId, leaving.map(({ memberId }) => memberId)).map((r) => [r.memberId, r.errorCode]));
+    const members = leaving.map(({ memberId, groupInstanceId }) => ({
+      memberId,
+      groupInstanceId,
+      errorCode: results.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID,
+    }));
+    return {
+      errorCode: apiVersion >= BATCHED_VERSION ? ErrorCode.NONE : members[0].errorCode,
+      members,
+    };
+  });
+}

@@ -1,0 +1,49 @@
+import { ErrorCode } from "../protocol/error-codes";
+import { ListOffsets } from "../protocol/messages/list-offsets";
+import type { ResponseOf } from "../protocol/schema";
+import { defineHandler, type RegisteredHandler } from "./api-handler";
+import type { BrokerServices } from "./broker-services";
+import { errorCodeOf } from "./error-code-of";
+
+type PartitionResponse = ResponseOf<typeof ListOffsets>["topics"][number]["partitions"][number];
+
+const LATEST = -1n;
+const EARLIEST = -2n;
+
+export function listOffsetsHandler({ store, logger }: BrokerServices): RegisteredHandler {
+  const lookUp = async (topic: string, partitionIndex: number, timestamp: bigint): Promise<PartitionResponse> => {
+    const found = (offset: bigint, at: bigint): PartitionResponse => ({
+      partitionIndex,
+      errorCode: ErrorCode.NONE,
+      oldStyleOffsets: [offset],
+      timestamp: at,
+      offset,
+    });
+    const missing = (errorCode: PartitionResponse["errorCode"]): PartitionResponse => ({
+      partitionIndex,
+      errorCode,
+      oldStyleOffsets: [],
+      timestamp: -1n,
+      offset: -1n,
+    });
+    const log = store.partition(topic, partitionIndex);
+    if (!log) return missing(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    if (timestamp === LATEST) return found(log.logEndOffset(), -1n);
+    if (timestamp === EARLIEST) return found(log.logStartOffset(), -1n);
+    try {
+      const match = await log.offsetForTimestamp(timestamp);
+      return match ? found(match.offset, match.timestamp) : missing(ErrorCode.NONE);
+    } catch (error) {
+      return missing(errorCodeOf(error, logger, `looking up ${topic}-${partitionIndex} by timestamp`));
+    }
+  };
+
+  return defineHandler(ListOffsets, async (request) => ({
+    topics: await Promise.all(
+      request.topics.map(async ({ name, partitions }) => ({
+        name,
+        partitions: await Promise.all(partitions.map(({ partitionIndex, timestamp }) => lookUp(name, partitionIndex, timestamp))),
+      })),
+    ),
+  }));
+}

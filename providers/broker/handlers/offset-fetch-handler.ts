@@ -1,0 +1,28 @@
+import { ErrorCode } from "../protocol/error-codes";
+import { OffsetFetch } from "../protocol/messages/offset-fetch";
+import { defineHandler, type RegisteredHandler } from "./api-handler";
+import type { BrokerServices } from "./broker-services";
+
+/** A partition without a committed offset answers -1, as Kafka does. Null topics (v2+): everything committed. */
+export function offsetFetchHandler({ store }: BrokerServices): RegisteredHandler {
+  const { offsets } = store;
+  return defineHandler(OffsetFetch, (request) => {
+    const asked =
+      request.topics ??
+      [...offsets.groupOffsets(request.groupId)].map(([name, partitions]) => ({ name, partitionIndexes: [...partitions.keys()] }));
+    return {
+      topics: asked.map(({ name, partitionIndexes }) => ({
+        name,
+        partitions: partitionIndexes.map((partitionIndex) => {
+          const committed = offsets.fetch(request.groupId, name, partitionIndex);
+          return {
+            partitionIndex,
+            committedOffset: committed?.offset ?? -1n,
+            metadata: committed ? committed.metadata : "",
+            errorCode: ErrorCode.NONE,
+          };
+        }),
+      })),
+    };
+  });
+}

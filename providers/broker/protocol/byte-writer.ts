@@ -1,0 +1,93 @@
+/**
+ * Big-endian writes into a growing buffer. Large byte values (record sets) are kept as separate chunks
+ * instead of being copied, so a fetch response goes to the socket without duplicating its batches.
+ */
+
+const INITIAL_SIZE = 256;
+const BY_REFERENCE_THRESHOLD = 4096;
+
+export class ByteWriter {
+  private readonly chunks: Buffer[] = [];
+  private current = Buffer.allocUnsafe(INITIAL_SIZE);
+  private position = 0;
+  private flushedBytes = 0;
+
+  get length(): number {
+    return this.flushedBytes + this.position;
+  }
+
+  private reserve(length: number): number {
+    if (this.position + length > this.current.length) {
+      const size = Math.max(this.current.length * 2, this.position + length);
+      const grown = Buffer.allocUnsafe(size);
+      this.current.copy(grown, 0, 0, this.position);
+      this.current = grown;
+    }
+    const at = this.position;
+    this.position += length;
+    return at;
+  }
+
+  int8(value: number): void {
+    this.current.writeInt8(value, this.reserve(1));
+  }
+
+  int16(value: number): void {
+    this.current.writeInt16BE(value, this.reserve(2));
+  }
+
+  int32(value: number): void {
+    this.current.writeInt32BE(value, this.reserve(4));
+  }
+
+  int64(value: bigint): void {
+    this.current.writeBigInt64BE(value, this.reserve(8));
+  }
+
+  boolean(value: boolean): void {
+    this.int8(value ? 1 : 0);
+  }
+
+  nullableString(value: string | null): void {
+    if (value === null) {
+      this.int16(-1);
+      return;
+    }
+    const length = Buffer.byteLength(value, "utf8");
+    this.int16(length);
+    this.current.write(value, this.reserve(length), length, "utf8");
+  }
+
+  nullableBytes(value: Buffer | null): void {
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
+    this.int32(value.length);
+    if (value.length < BY_REFERENCE_THRESHOLD) {
+      value.copy(this.current, this.reserve(value.length));
+      return;
+    }
+    this.flushCurrent();
+    this.chunks.push(value);
+    this.flushedBytes += value.length;
+  }
+
+  private flushCurrent(): void {
+    if (this.position === 0) return;
+    this.chunks.push(this.current.subarray(0, this.position));
+    this.flushedBytes += this.position;
+    this.current = Buffer.allocUnsafe(INITIAL_SIZE);
+    this.position = 0;
+  }
+
+  /**
+   * The written bytes as chunks, in order, with the int32 written first overwritten by the length of
+   * everything after it (a frame's size prefix). The writer must not be used afterwards.
+   */
+  finishFrame(): Buffer[] {
+    this.flushCurrent();
+    this.chunks[0].writeInt32BE(this.flushedBytes - 4, 0);
+    return this.chunks;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The one encoder and decoder for every API: it walks a message declaration, compiled once per version
+ * into the fields present in that version (and the defaults of those that are not).
+ */
+import type { ByteReader } from "./byte-reader";
+import type { ByteWriter } from "./byte-writer";
+import { MalformedMessageError } from "./malformed-message-error";
+import type { FieldSpec, ScalarType } from "./schema";
+import { inRange, parseVersionRange } from "./version-range";
+
+interface CompiledField {
+  readonly name: string;
+  readonly type: ScalarType;
+  readonly array: boolean;
+  readonly nullable: boolean;
+  /** For an array of structs. */
+  readonly struct: CompiledStruct | null;
+  /** What an omitted value (encoding) or a field absent from this version (decoding) stands for. */
+  readonly defaultValue: () => unknown;
+}
+
+interface CompiledStruct {
+  readonly present: readonly CompiledField[];
+  readonly absent: readonly CompiledField[];
+}
+
+const TYPE_DEFAULTS: Record<ScalarType, () => unknown> = {
+  int8: () => 0,
+  int16: () => 0,
+  int32: () => 0,
+  int64: () => 0n,
+  boolean: () => false,
+  string: () => "",
+  bytes: () => Buffer.alloc(0),
+  records: () => null,
+};
+
+function defaultOf(field: FieldSpec): () => unknown {
+  if (field.default !== undefined) {
+    const value = field.default;
+    return Array.isArray(value) ? () => [] : () => value;
+  }
+  if (field.nullableVersions !== undefined) return () => null;
+  if ("fields" in field || field.array) return () => [];
+  return TYPE_DEFAULTS[field.type];
+}
+
+function compileStruct(fields: readonly FieldSpec[], version: number): CompiledStruct {
+  const present: CompiledField[] = [];
+  const absent: CompiledField[] = [];
+  for (const field of fields) {
+    const isStructArray = "fields" in field;
+    const compiled: CompiledField = {
+      name: field.name,
+      type: isStructArray ? "int8" : field.type,
+      array: isStructArray || field.array === true,
+      nullable: field.nullableVersions !== undefined && inRange(parseVersionRange(field.nullableVersions), version),
+      struct: isStructArray ? compileStruct(field.fields, version) : null,
+      defaultValue: defaultOf(field),
+    };
+    (inRange(parseVersionRange(field.versions ?? "0+"), version) ? present : absent).push(compiled);
+  }
+  return { present, absent };
+}
+
+/** Reads and writes the values of one declaration (a request or a response) at any of its versions. */
+export class MessageCodec {
+  private readonly compiled = new Map<number, CompiledStruct>();
+
+  constructor(
+    private readonly name: string,
+    private readonly fields: readonly FieldSpec[],
+  ) {}
+
+  private at(version: number): CompiledStruct {
+    let struct = this.compiled.get(version);
+    if (!struct) {
+      struct = compileStruct(this.fields, version);
+      this.compiled.set(version, struct);
+    }
+    return struct;
+  }
+
+  decode(reader: ByteReader, version: number): Record<string, unknown> {
+    return decodeStruct(reader, this.at(version));
+  }
+
+  encode(writer: ByteWriter, version: number, value: object): void {
+    encodeStruct(writer, this.at(version), value as Record<string, unknown>, this.name);
+  }
+}
+
+function decodeStruct(reader: ByteReader, struct: CompiledStruct): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  for (const field of struct.present) value[field.name] = decodeField(reader, field);
+  for (const field of struct.absent) value[field.name] = field.defaultValue();
+  return value;
+}
+
+function decodeField(reader: ByteReader, field: CompiledField): unknown {
+  if (!field.array) return decodeScalar(reader, field.type, field.nullable, field.name);
+  const count = reader.arrayLength();
+  if (count === null) return nullOrReject(field.nullable, field.name);
+  const items = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) {
+    items[i] = field.struct ? decodeStruct(reader, field.struct) : decodeScalar(reader, field.type, false, field.name);
+  }
+  return items;
+}
+
+function nullOrReject(nullable: boolean, name: string): null {
+  if (!nullable) throw new MalformedMessageError(`${name} is null where it may not be`);
+  return null;
+}
+
+function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, name: string): unknown {
+  switch (type) {
+    case "int8":
+      return reader.int8();
+    case "int16":
+      return reader.int16();
+    case "int32":
+      return reader.int32();
+    case "int64":
+      return reader.int64();
+    case "boolean":
+      return reader.boolean();
+    case "string":
+      return reader.nullableString() ?? nullOrReject(nullable, name);
+    case "bytes":
+    case "records":
+      return reader.nullableBytes() ?? nullOrReject(nullable, name);
+  }
+}
+
+function encodeStruct(writer: ByteWriter, struct: CompiledStruct, value: Record<string, unknown>, path: string): void {
+  for (const field of struct.present) {
+    const given = value[field.name];
+    encodeField(writer, field, given === undefined ? field.defaultValue() : given, `${path}.${field.name}`);
+  }
+}
+
+function encodeField(writer: ByteWriter, field: CompiledField, value: unknown, path: string): void {
+  if (value === null && !field.nullable) throw new Error(`${path} may not be null in this version`);
+  if (!field.array) {
+    encodeScalar(writer, field.type, value);
+    return;
+  }
+  if (value === null) {
+    writer.int32(-1);
+    return;
+  }
+  const items = value as unknown[];
+  writer.int32(items.length);
+  for (const item of items) {
+    if (field.struct) encodeStruct(writer, field.struct, item as Record<string, unknown>, path);
+    else encodeScalar(writer, field.type, item);
+  }
+}
+
+function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown): void {
+  switch (type) {
+    case "int8":
+      return writer.int8(value as number);
+    case "int16":
+      return writer.int16(value as number);
+    case "int32":
+      return writer.int32(value as number);
+    case "int64":
+      return writer.int64(value as bigint);
+    case "boolean":
+      return writer.boolean(value as boolean);
+    case "string":
+      return writer.nullableString(value as string | null);
+    case "bytes":
+    case "records":
+      return writer.nullableBytes(value as Buffer | null);
+  }
+}

@@ -1,0 +1,46 @@
+import { defineApi } from "../schema";
+
+export const OffsetCommit = defineApi({
+  name: "OffsetCommit",
+  apiKey: 8,
+  versions: "0-7",
+  request: [
+    { name: "groupId", type: "string" },
+    { name: "generationId", type: "int32", versions: "1+", default: -1 },
+    { name: "memberId", type: "string", versions: "1+" },
+    { name: "groupInstanceId", type: "string", versions: "7+", nullableVersions: "7+" },
+    { name: "retentionTimeMs", type: "int64", versions: "2-4", default: -1n },
+    {
+      name: "topics",
+      fields: [
+        { name: "name", type: "string" },
+        {
+          name: "partitions",
+          fields: [
+            { name: "partitionIndex", type: "int32" },
+            { name: "committedOffset", type: "int64" },
+            { name: "committedLeaderEpoch", type: "int32", versions: "6+", default: -1 },
+            { name: "commitTimestamp", type: "int64", versions: "1", default: -1n },
+            { name: "committedMetadata", type: "string", nullableVersions: "0+" },
+          ],
+        },
+      ],
+    },
+  ],
+  response: [
+    { name: "throttleTimeMs", type: "int32", versions: "3+", default: 0 },
+    {
+      name: "topics",
+      fields: [
+        { name: "name", type: "string" },
+        {
+          name: "partitions",
+          fields: [
+            { name: "partitionIndex", type: "int32" },
+            { name: "errorCode", type: "int16" },
+          ],
+        },
+      ],
+    },
+  ],
+});

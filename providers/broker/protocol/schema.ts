@@ -1,0 +1,90 @@
+/**
+ * The declarative shape of a Kafka message: fields carrying the version ranges they exist in and the
+ * ranges in which they may be null. Request and response types are derived from these declarations.
+ */
+
+export type ScalarType = "int8" | "int16" | "int32" | "int64" | "boolean" | "string" | "bytes" | "records";
+
+interface ScalarValues {
+  int8: number;
+  int16: number;
+  int32: number;
+  int64: bigint;
+  boolean: boolean;
+  string: string;
+  bytes: Buffer;
+  /** A record set: concatenated record batches, kept as raw bytes. */
+  records: Buffer;
+}
+
+interface FieldCommon {
+  readonly name: string;
+  /** Versions the field is present in; "0+" when omitted. */
+  readonly versions?: string;
+  /** Versions in which the value may be null (strings, bytes, records, arrays). */
+  readonly nullableVersions?: string;
+}
+
+/** A single value, or with `array: true` an array of values. */
+export interface ScalarField extends FieldCommon {
+  readonly type: ScalarType;
+  readonly array?: boolean;
+  /** Used when decoding a version without the field, and when encoding an omitted value. */
+  readonly default?: unknown;
+}
+
+/** An array of structs. */
+export interface StructArrayField extends FieldCommon {
+  readonly fields: readonly FieldSpec[];
+  readonly default?: readonly never[] | null;
+}
+
+export type FieldSpec = ScalarField | StructArrayField;
+
+export interface ApiSpec<Req extends readonly FieldSpec[] = readonly FieldSpec[], Res extends readonly FieldSpec[] = readonly FieldSpec[]> {
+  readonly name: string;
+  readonly apiKey: number;
+  /** The request versions this broker implements completely; all of them non-flexible. */
+  readonly versions: string;
+  readonly request: Req;
+  readonly response: Res;
+}
+
+/** Keeps the literal types of a declaration so that its request and response types can be derived. */
+export function defineApi<const Req extends readonly FieldSpec[], const Res extends readonly FieldSpec[]>(
+  spec: ApiSpec<Req, Res>,
+): ApiSpec<Req, Res> {
+  return spec;
+}
+
+type BaseValue<F> = F extends { readonly fields: infer S extends readonly FieldSpec[] }
+  ? StructOf<S>[]
+  : F extends { readonly type: infer T extends ScalarType }
+    ? F extends { readonly array: true }
+      ? ScalarValues[T][]
+      : ScalarValues[T]
+    : never;
+
+type FieldValue<F> = F extends { readonly nullableVersions: string } ? BaseValue<F> | null : BaseValue<F>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** Fields with a declared default may be omitted when encoding; decoding always fills them. */
+export type StructOf<S extends readonly FieldSpec[]> = Simplify<
+  { -readonly [F in S[number] as F extends { readonly default: unknown } ? never : F["name"]]: FieldValue<F> } & {
+    -readonly [F in S[number] as F extends { readonly default: unknown } ? F["name"] : never]?: FieldValue<F>;
+  }
+>;
+
+/** What decoding yields: every field present. */
+export type DecodedStructOf<S extends readonly FieldSpec[]> = Simplify<{
+  -readonly [F in S[number] as F["name"]]: DecodedValue<F>;
+}>;
+
+type DecodedBase<F> = F extends { readonly fields: infer S extends readonly FieldSpec[] }
+  ? DecodedStructOf<S>[]
+  : BaseValue<F>;
+type DecodedValue<F> = F extends { readonly nullableVersions: string } ? DecodedBase<F> | null : DecodedBase<F>;
+
+export type RequestOf<A extends ApiSpec> = DecodedStructOf<A["request"]>;
+export type ResponseOf<A extends ApiSpec> = StructOf<A["response"]>;

@@ -1,0 +1,68 @@
+/** The TCP side of the broker: accepts connections and hands each its own Connection. */
+import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import type { BrokerLogger } from "./broker-logger";
+import { Connection } from "./connection";
+import type { ConnectionAddress, RequestDispatcher } from "./request-dispatcher";
+
+export interface BrokerServerOptions {
+  listener: string;
+  port: number;
+  maxRequestBytes: number;
+  logger: BrokerLogger;
+}
+
+const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);
+
+export class BrokerServer {
+  private readonly server: Server;
+  private readonly connections = new Set<Connection>();
+
+  constructor(
+    private readonly dispatcher: RequestDispatcher,
+    private readonly options: BrokerServerOptions,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.options.port, this.options.listener, () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+    this.server.on("error", (error) => this.options.logger.error("broker server error", { error }));
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.close();
+    this.connections.clear();
+    await closed;
+  }
+
+  private accept(socket: Socket): void {
+    const connection = new Connection(socket, this.dispatcher, this.addressOf(socket), this.options.maxRequestBytes, this.options.logger);
+    this.connections.add(connection);
+    socket.on("close", () => this.connections.delete(connection));
+  }
+
+  /** Behind a wildcard listener, clients are told the address they connected to. */
+  private addressOf(socket: Socket): ConnectionAddress {
+    const listener = this.options.listener;
+    return {
+      clientHost: `/${unmapIPv4(socket.remoteAddress ?? "")}`,
+      advertisedHost: WILDCARD_LISTENERS.has(listener) ? unmapIPv4(socket.localAddress ?? "127.0.0.1") : listener,
+      advertisedPort: this.port,
+    };
+  }
+}
+
+function unmapIPv4(address: string): string {
+  return address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+}
