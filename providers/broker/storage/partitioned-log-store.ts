@@ -79,7 +79,7 @@ export class PartitionedLogStore implements LogStore {
     return this.settingsByTopic;
   }
 
-  createTopic(name: string, settings: TopicSettings): Promise<void> {
+  async createTopic(name: string, settings: TopicSettings): Promise<void> {
     this.assertOpen();
     return this.serializeAdmin(async () => {
       this.assertOpen();
@@ -94,7 +94,7 @@ export class PartitionedLogStore implements LogStore {
     });
   }
 
-  deleteTopic(name: string): Promise<void> {
+  async deleteTopic(name: string): Promise<void> {
     this.assertOpen();
     return this.serializeAdmin(async () => {
       this.assertOpen();
@@ -115,7 +115,7 @@ export class PartitionedLogStore implements LogStore {
     return this.logsByTopic.get(topic)?.[partition];
   }
 
-  enforceRetention(nowMs: number): Promise<void> {
+  async enforceRetention(nowMs: number): Promise<void> {
     this.assertOpen();
     return this.serializeAdmin(async () => {
       const logs = [...this.logsByTopic.values()].flat();
