@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<void> {
     const commands = await contributedCommands();
     if (args.version) return void process.stdout.write(`${SLUICE_VERSION}\n`);
     if (args.help || args.command === undefined) {
-      const listed = commands.map((c) => `  ${c.name.padEnd(40)} ${c.summary}`).join("\n");
+      const listed = commands.map((c) => `  ${`${c.name} ${c.usage}`.padEnd(40)}  ${c.summary}`).join("\n");
       process.stdout.write(USAGE.replace("  <contributed commands, listed below>", listed || "  (none)"));
       if (!args.help) process.exitCode = 1;
       return;

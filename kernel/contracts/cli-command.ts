@@ -5,6 +5,8 @@ export const CLI_COMMAND_CONTRACT = "sluice.cli.Command";
 
 export interface CliCommand {
   readonly name: string;
+  /** Arguments and options, for `sluice --help`. */
+  readonly usage: string;
   /** One line for `sluice --help`. */
   readonly summary: string;
   /** Runs until the returned handle is closed (on SIGINT/SIGTERM). */

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { eventually } from "../../helpers/eventually";
+import { startSluice } from "../../helpers/sluice";
+import { runSluice } from "../../helpers/sluice-process";
+
+const plugin = suite("embedded broker inside Sluice");
+
+plugin("with no bootstrap.servers Sluice starts the broker in a worker and kafkajs can use it", async () => {
+  const sluice = await startSluice({ overrides: { "broker.port": "0", "broker.storage": "memory" } });
+  const kafka = new Kafka({ brokers: sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers(), logLevel: logLevel.NOTHING });
+  const producer = kafka.producer();
+  const admin = kafka.admin();
+  try {
+    await producer.connect();
+    await producer.send({ topic: "plugin-topic", messages: [{ key: "k", value: "v" }] });
+    await admin.connect();
+    assert.ok((await admin.listTopics()).includes("plugin-topic"));
+    const offsets = await admin.fetchTopicOffsets("plugin-topic");
+    assert.equal(offsets.map((o) => o.high), ["1"]);
+  } finally {
+    await producer.disconnect();
+    await admin.disconnect();
+    await sluice.close();
+  }
+});
+
+plugin("a configured bootstrap.servers starts no broker", async () => {
+  const sluice = await startSluice({ overrides: { "streams.bootstrap.servers": "kafka.example:9092", "broker.port": "0" } });
+  try {
+    assert.is(sluice.kernel.components.isRegistered(KAFKA_BOOTSTRAP, true), false);
+  } finally {
+    await sluice.close();
+  }
+});
+
+plugin("sluice broker runs the broker alone, keeps data in broker.data.dir, and exits 0 on SIGTERM", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-broker-cli-"));
+  const run = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${dataDir}`]);
+  try {
+    const listening = await eventually(() => run.logs().find((line) => line.msg === "broker listening"), { what: "the broker to listen" });
+    const kafka = new Kafka({ brokers: [`127.0.0.1:${listening.port}`], logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: "standalone", numPartitions: 2 }] });
+    await admin.disconnect();
+    assert.ok(fs.readdirSync(dataDir, { recursive: true }).some((entry) => String(entry).startsWith("standalone-1")));
+    run.child.kill("SIGTERM");
+    assert.equal(await run.exited, { code: 0, signal: null });
+  } finally {
+    run.child.kill("SIGKILL");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+plugin.run();
