@@ -1,0 +1,86 @@
+/** Processor-facing key_value and timestamped_key_value stores: serdes over KeyValueBytes. */
+
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueBytes } from "./key-value-bytes";
+import type { StoredValue } from "./value-layout";
+
+/** The shared part; `Found` is what a read returns (the value, or the value and its timestamp). */
+abstract class TypedKeyValue<K, V, Found> {
+  constructor(
+    protected readonly bytes: KeyValueBytes,
+    private readonly keySerde: Serde<K>,
+    protected readonly valueSerde: Serde<V>,
+  ) {}
+
+  get name(): string {
+    return this.bytes.name;
+  }
+
+  get(key: K): Found | undefined {
+    const stored = this.bytes.read(this.keySerde.serialize(key));
+    return stored === undefined ? undefined : this.view(stored);
+  }
+
+  protected abstract view(stored: StoredValue): Found;
+
+  protected writeAt(key: K, value: V | null, timestamp: number): void {
+    this.bytes.write(this.keySerde.serialize(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
+  }
+
+  protected putIfAbsentAt(key: K, value: V, timestamp: number): Found | undefined {
+    const existing = this.get(key);
+    if (existing === undefined) this.writeAt(key, value, timestamp);
+    return existing;
+  }
+
+  protected deleteAt(key: K, timestamp: (existing: Found) => number): Found | undefined {
+    const existing = this.get(key);
+    if (existing !== undefined) this.writeAt(key, null, timestamp(existing));
+    return existing;
+  }
+}
+
+export class LevelKeyValueStore<K, V> extends TypedKeyValue<K, V, V> implements KeyValueStore<K, V> {
+  readonly type = "key_value";
+
+  constructor(bytes: KeyValueBytes, keySerde: Serde<K>, valueSerde: Serde<V>, private readonly currentTimestamp: () => number) {
+    super(bytes, keySerde, valueSerde);
+  }
+
+  put(key: K, value: V | null): void {
+    this.writeAt(key, value, this.currentTimestamp());
+  }
+
+  putIfAbsent(key: K, value: V): V | undefined {
+    return this.putIfAbsentAt(key, value, this.currentTimestamp());
+  }
+
+  delete(key: K): V | undefined {
+    return this.deleteAt(key, () => this.currentTimestamp());
+  }
+
+  protected view(stored: StoredValue): V {
+    return this.valueSerde.deserialize(stored.value);
+  }
+}
+
+export class LevelTimestampedKeyValueStore<K, V> extends TypedKeyValue<K, V, ValueAndTimestamp<V>> implements TimestampedKeyValueStore<K, V> {
+  readonly type = "timestamped_key_value";
+
+  put(key: K, value: V | null, timestamp: number): void {
+    this.writeAt(key, value, timestamp);
+  }
+
+  putIfAbsent(key: K, value: V, timestamp: number): ValueAndTimestamp<V> | undefined {
+    return this.putIfAbsentAt(key, value, timestamp);
+  }
+
+  delete(key: K): ValueAndTimestamp<V> | undefined {
+    return this.deleteAt(key, (existing) => existing.timestamp);
+  }
+
+  protected view(stored: StoredValue): ValueAndTimestamp<V> {
+    return { value: this.valueSerde.deserialize(stored.value), timestamp: stored.timestamp };
+  }
+}

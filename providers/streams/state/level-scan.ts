@@ -1,0 +1,30 @@
+/** Streams a key range of the task's database (committed data), mapping and filtering each row. */
+
+import type { TaskDatabase } from "./write-cache";
+
+export interface ScanRange {
+  gte: Buffer;
+  lt?: Buffer;
+  lte?: Buffer;
+}
+
+/**
+ * Yields `pick(key, value)` for each row in the range, skipping undefined, at most `limit` results. The
+ * iterator reads ahead a bounded number of bytes, so memory does not grow with the range; leaving the loop
+ * early closes it.
+ */
+export async function* scanRange<T>(
+  db: TaskDatabase,
+  range: ScanRange,
+  pick: (key: Buffer, value: Buffer) => T | undefined,
+  limit = Number.POSITIVE_INFINITY,
+): AsyncGenerator<T> {
+  if (limit <= 0) return;
+  let yielded = 0;
+  for await (const [key, value] of db.iterator(range)) {
+    const picked = pick(key, value);
+    if (picked === undefined) continue;
+    yield picked;
+    if (++yielded >= limit) return;
+  }
+}

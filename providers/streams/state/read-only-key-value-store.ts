@@ -1,0 +1,43 @@
+/** Query-facing key_value and timestamped_key_value stores over the committed data. */
+
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { KeyValue, RangeOptions, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import { prefixEnd } from "./key-layout";
+import type { KeyValueBytes } from "./key-value-bytes";
+import { scanRange, type ScanRange } from "./level-scan";
+import type { StoredValue } from "./value-layout";
+import type { TaskDatabase } from "./write-cache";
+
+export class LevelReadOnlyKeyValueStore<K, Found> implements ReadOnlyKeyValueStore<K, Found> {
+  constructor(
+    private readonly db: TaskDatabase,
+    private readonly bytes: KeyValueBytes,
+    private readonly keySerde: Serde<K>,
+    private readonly found: (stored: StoredValue) => Found,
+  ) {}
+
+  async get(key: K): Promise<Found | undefined> {
+    const stored = await this.db.get(this.bytes.dataKey(this.keySerde.serialize(key)));
+    return stored === undefined ? undefined : this.found(this.bytes.values.decode(stored));
+  }
+
+  range(from?: K, to?: K, options: RangeOptions = {}): AsyncIterable<KeyValue<K, Found>> {
+    const data = this.bytes.areas.data;
+    const range: ScanRange = { gte: from === undefined ? data : this.bytes.dataKey(this.keySerde.serialize(from)) };
+    if (to === undefined) range.lt = prefixEnd(data);
+    else range.lte = this.bytes.dataKey(this.keySerde.serialize(to));
+    const pick = (key: Buffer, value: Buffer) => ({
+      key: this.keySerde.deserialize(key.subarray(data.length)),
+      value: this.found(this.bytes.values.decode(value)),
+    });
+    return scanRange(this.db, range, pick, options.limit);
+  }
+
+  all(options: RangeOptions = {}): AsyncIterable<KeyValue<K, Found>> {
+    return this.range(undefined, undefined, options);
+  }
+
+  async approximateNumEntries(): Promise<number> {
+    return this.bytes.counters.entries;
+  }
+}

@@ -1,0 +1,19 @@
+/** What every store of a task shares: the write cache, the changelog buffer and the record clock. */
+
+import type { WriteCache } from "./write-cache";
+
+/** One store write, to be produced to `<applicationId>-<store>-changelog`. */
+export interface ChangelogRecord {
+  store: string;
+  key: Buffer;
+  /** null: a tombstone. */
+  value: Buffer | null;
+  timestamp: number;
+}
+
+export interface StoreContext {
+  readonly cache: WriteCache;
+  emit(record: ChangelogRecord): void;
+  /** Timestamp of the record being processed, for changelog records of writes that carry none. */
+  currentTimestamp(): number;
+}

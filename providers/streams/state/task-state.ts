@@ -1,0 +1,307 @@
+/** One task's state: its classic-level database, its stores, the write cache, changelog buffer and checkpoint. */
+
+import { rm, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ClassicLevel } from "classic-level";
+import type { Logger } from "../../../kernel/logger";
+import type {
+  KeyValueStore,
+  LevelDbConfigSetter,
+  LevelDbOptions,
+  ProcessorStore,
+  ReadOnlyStore,
+  SessionStore,
+  StoreSpec,
+  StoreStats,
+  StoreType,
+  TimestampedKeyValueStore,
+  TimestampedWindowStore,
+  WindowStore,
+} from "../../../kernel/contracts/streams/stores";
+import { decodeCheckpoint, encodeCheckpoint, type Checkpoint, type StoredCheckpoint } from "./checkpoint";
+import { countEntryChanges } from "./entry-counting";
+import { CHECKPOINT_KEY, prefixEnd, storeAreas, type StoreAreas } from "./key-layout";
+import { sweepExpired } from "./retention-sweep";
+import type { ChangelogRecord, StoreContext } from "./store-context";
+import { openStoreFaces, type StoreFaces } from "./store-openers";
+import { WriteCache, type StoreCounters, type TaskDatabase } from "./write-cache";
+
+export type StateLogger = Pick<Logger, "debug" | "info" | "warn" | "error">;
+
+export interface TaskStateOptions {
+  stateDir: string;
+  applicationId: string;
+  taskId: string;
+  stores: StoreSpec[];
+  /** `leveldb.config.setter`, already resolved to a function. */
+  configSetter?: LevelDbConfigSetter;
+  /** Timestamp of the record being processed, used for changelog records of writes without one. Default: now. */
+  currentTimestamp?: () => number;
+  logger?: StateLogger;
+}
+
+/** A changelog record read back from Kafka, to restore a store. */
+export interface RestoreRecord {
+  key: Buffer;
+  /** null: a tombstone. */
+  value: Buffer | null;
+  timestamp: number;
+}
+
+/** What a commit records; each map is merged into the checkpoint (entries not given keep their value). */
+export interface CommitPositions {
+  inputPositions?: Record<string, string>;
+  changelogPositions?: Record<string, string>;
+}
+
+/** LevelDB's own defaults, spelled out so a config setter sees what it changes. */
+export const DEFAULT_LEVELDB_OPTIONS: Readonly<Required<LevelDbOptions>> = {
+  cacheSize: 8 * 1024 * 1024,
+  writeBufferSize: 4 * 1024 * 1024,
+  blockSize: 4096,
+  maxOpenFiles: 1000,
+  blockRestartInterval: 16,
+  maxFileSize: 2 * 1024 * 1024,
+  compression: true,
+};
+
+interface OpenedStore extends StoreFaces {
+  spec: StoreSpec;
+  areas: StoreAreas;
+  counters: StoreCounters;
+}
+
+const silentLogger: StateLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export class TaskState {
+  private changelog: ChangelogRecord[] = [];
+  private commitInFlight: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly directory: string,
+    readonly taskId: string,
+    private readonly db: TaskDatabase,
+    private readonly cache: WriteCache,
+    private readonly stores: Map<string, OpenedStore>,
+    private saved: StoredCheckpoint,
+    private readonly logger: StateLogger,
+  ) {}
+
+  static async open(options: TaskStateOptions): Promise<TaskState> {
+    const { stateDir, applicationId, taskId, stores: specs } = options;
+    const names = specs.map((spec) => spec.name);
+    const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+    if (duplicate !== undefined) throw new Error(`task ${taskId} declares store ${duplicate} twice`);
+    const areas = specs.map((spec) => storeAreas(spec.name));
+
+    const directory = join(stateDir, applicationId, taskId);
+    await mkdir(directory, { recursive: true });
+    const levelOptions: LevelDbOptions = { ...DEFAULT_LEVELDB_OPTIONS };
+    options.configSetter?.(levelOptions, { applicationId, taskId, storeNames: names });
+    const db: TaskDatabase = new ClassicLevel<Buffer, Buffer>(directory, { ...levelOptions, keyEncoding: "buffer", valueEncoding: "buffer" });
+    await db.open();
+    try {
+      const saved = decodeCheckpoint(await db.get(CHECKPOINT_KEY));
+      const cache = new WriteCache(db);
+      const state = new TaskState(directory, taskId, db, cache, new Map(), saved, options.logger ?? silentLogger);
+      const context: StoreContext = {
+        cache,
+        emit: (record) => state.changelog.push(record),
+        currentTimestamp: options.currentTimestamp ?? Date.now,
+      };
+      specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
+      state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });
+      return state;
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+  }
+
+  private addStore(spec: StoreSpec, areas: StoreAreas, context: StoreContext): void {
+    const saved = this.saved.stores[spec.name];
+    const counters: StoreCounters = { entries: saved?.entries ?? 0, uncommittedWrites: 0 };
+    const time = saved?.streamTime ?? Number.MIN_SAFE_INTEGER;
+    const faces = openStoreFaces({ spec, db: this.db, context, areas, counters, streamTime: { live: time, committed: time } });
+    this.stores.set(spec.name, { spec, areas, counters, ...faces });
+  }
+
+  storeNames(): string[] {
+    return [...this.stores.keys()];
+  }
+
+  spec(name: string): StoreSpec {
+    return this.opened(name).spec;
+  }
+
+  /** The processor-facing store; narrow it by `type`, or use the typed accessors below. */
+  store(name: string): ProcessorStore {
+    return this.opened(name).processor;
+  }
+
+  keyValueStore<K, V>(name: string): KeyValueStore<K, V> {
+    return this.typed(name, "key_value") as KeyValueStore<K, V>;
+  }
+
+  timestampedKeyValueStore<K, V>(name: string): TimestampedKeyValueStore<K, V> {
+    return this.typed(name, "timestamped_key_value") as TimestampedKeyValueStore<K, V>;
+  }
+
+  windowStore<K, V>(name: string): WindowStore<K, V> {
+    return this.typed(name, "window") as WindowStore<K, V>;
+  }
+
+  timestampedWindowStore<K, V>(name: string): TimestampedWindowStore<K, V> {
+    return this.typed(name, "timestamped_window") as TimestampedWindowStore<K, V>;
+  }
+
+  sessionStore<K, V>(name: string): SessionStore<K, V> {
+    return this.typed(name, "session") as SessionStore<K, V>;
+  }
+
+  /** The query-facing store (committed data only). */
+  readOnly(name: string): ReadOnlyStore {
+    return this.opened(name).readOnly;
+  }
+
+  /** The changelog records of the writes since the last drain, in write order. */
+  drainChangelog(): ChangelogRecord[] {
+    const drained = this.changelog;
+    this.changelog = [];
+    return drained;
+  }
+
+  /** Writes since the last commit began, all stores together. */
+  uncommittedWrites(): number {
+    return [...this.stores.values()].reduce((sum, store) => sum + store.counters.uncommittedWrites, 0);
+  }
+
+  /** What the last commit recorded. */
+  checkpoint(): Checkpoint {
+    return { inputPositions: { ...this.saved.inputPositions }, changelogPositions: { ...this.saved.changelogPositions } };
+  }
+
+  /**
+   * Writes the buffered writes, the positions and the expiry of old windows/sessions in one atomic batch,
+   * then clears the cache. Writes made while it runs belong to the next commit. One commit at a time.
+   */
+  async commit(positions: CommitPositions = {}): Promise<void> {
+    this.assertOpen();
+    if (this.commitInFlight) throw new Error(`task ${this.taskId}: commit() called while a commit is in progress`);
+    this.commitInFlight = this.writeCommit(positions);
+    try {
+      await this.commitInFlight;
+    } finally {
+      this.commitInFlight = undefined;
+    }
+  }
+
+  /**
+   * Applies changelog records of one store (read from its changelog topic, in order) and records
+   * `lastOffset` as the store's changelog position, atomically. Only between commits with nothing buffered.
+   */
+  async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string): Promise<void> {
+    this.assertOpen();
+    const store = this.opened(storeName);
+    if (this.cache.size > 0 || this.commitInFlight) {
+      throw new Error(`task ${this.taskId}: restoreBatch(${storeName}) needs a task without uncommitted writes`);
+    }
+    for (const record of records) store.applyChangelog(record.key, record.value, record.timestamp);
+    await this.commit({ changelogPositions: { [storeName]: lastOffset } });
+    this.logger.debug("store restored from changelog", { store: storeName, records: records.length, lastOffset });
+  }
+
+  async stats(): Promise<StoreStats[]> {
+    this.assertOpen();
+    return Promise.all(
+      [...this.stores.values()].map(async ({ spec, areas, counters }) => ({
+        name: spec.name,
+        type: spec.type,
+        entries: counters.entries,
+        approximateSizeBytes: await this.db.approximateSize(areas.store, prefixEnd(areas.store)),
+        uncommittedWrites: counters.uncommittedWrites,
+      })),
+    );
+  }
+
+  /** Waits for a commit in flight, drops uncommitted writes and closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.commitInFlight?.catch(() => undefined);
+    this.cache.discard();
+    this.changelog = [];
+    await this.db.close();
+  }
+
+  /** Closes and deletes the task's directory. */
+  async destroy(): Promise<void> {
+    await this.close();
+    await rm(this.directory, { recursive: true, force: true });
+  }
+
+  private async writeCommit(positions: CommitPositions): Promise<void> {
+    const layer = this.cache.beginCommit();
+    const windowed = [...this.stores.values()].flatMap(({ windowed }) => (windowed ? [windowed] : []));
+    const streamTimes = new Map(windowed.map((store) => [store, store.streamTime.live]));
+    for (const store of this.stores.values()) store.counters.uncommittedWrites = 0;
+    try {
+      let expired = 0;
+      for (const [store, streamTime] of streamTimes) expired += await sweepExpired(this.db, this.cache, layer, store, streamTime);
+      const entryChanges = countEntryChanges(this.db, layer);
+      const next = this.nextCheckpoint(positions, entryChanges, streamTimes);
+      const operations = [...layer.values()].map(({ key, value }) =>
+        value === null ? { type: "del" as const, key } : { type: "put" as const, key, value },
+      );
+      operations.push({ type: "put", key: CHECKPOINT_KEY, value: encodeCheckpoint(next) });
+      await this.db.batch(operations);
+
+      for (const [counters, change] of entryChanges) counters.entries += change;
+      for (const [store, streamTime] of streamTimes) store.streamTime.committed = streamTime;
+      this.saved = next;
+      this.cache.endCommit();
+      if (expired > 0) this.logger.debug("expired windows deleted", { task: this.taskId, expired });
+    } catch (error) {
+      this.cache.abortCommit();
+      throw error;
+    }
+  }
+
+  private nextCheckpoint(
+    positions: CommitPositions,
+    entryChanges: Map<StoreCounters, number>,
+    streamTimes: Map<NonNullable<OpenedStore["windowed"]>, number>,
+  ): StoredCheckpoint {
+    const stores: StoredCheckpoint["stores"] = {};
+    for (const { spec, counters, windowed } of this.stores.values()) {
+      const streamTime = windowed ? streamTimes.get(windowed) ?? windowed.streamTime.committed : Number.MIN_SAFE_INTEGER;
+      stores[spec.name] = { entries: counters.entries + (entryChanges.get(counters) ?? 0), streamTime };
+    }
+    return {
+      inputPositions: { ...this.saved.inputPositions, ...positions.inputPositions },
+      changelogPositions: { ...this.saved.changelogPositions, ...positions.changelogPositions },
+      stores,
+    };
+  }
+
+  private opened(name: string): OpenedStore {
+    const store = this.stores.get(name);
+    if (!store) throw new Error(`task ${this.taskId} has no store ${JSON.stringify(name)} (stores: ${this.storeNames().join(", ")})`);
+    return store;
+  }
+
+  private typed(name: string, type: StoreType): ProcessorStore {
+    const store = this.opened(name);
+    if (store.spec.type !== type) throw new Error(`store ${name} is a ${store.spec.type} store, not ${type}`);
+    return store.processor;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`task ${this.taskId}: state is closed`);
+  }
+}
+
+export function openTaskState(options: TaskStateOptions): Promise<TaskState> {
+  return TaskState.open(options);
+}
