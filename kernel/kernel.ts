@@ -106,6 +106,7 @@ export class Kernel implements KernelInfo {
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,
+        services: { load: async <T>(contract: string) => instantiate(await loader.load<T>(contract), this.components) },
       });
     }
     if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
@@ -151,7 +152,7 @@ export class Kernel implements KernelInfo {
   }
 }
 
-function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
+export function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
   return loaded.map(({ entry, exported }) => {
     const name = describeEntry(entry);
     try {

@@ -15,6 +15,12 @@ export interface KernelInfo {
   serverAddress(): string | undefined;
 }
 
+/** Loads the implementations listed in descriptors of any contract, the way the kernel loads plugins. */
+export interface ServiceDiscovery {
+  /** Instances in discovery order, each named by its descriptor file, line and `module#export`. */
+  load<T>(contract: string): Promise<{ name: string; instance: T }[]>;
+}
+
 export interface PluginContext {
   config: SluiceConfig;
   /** The component container: resolve contracts, register the ones this plugin provides. */
@@ -22,6 +28,7 @@ export interface PluginContext {
   routes: RouteRegistrar;
   logger: Logger;
   kernel: KernelInfo;
+  services: ServiceDiscovery;
 }
 
 /**
