@@ -4,7 +4,6 @@ import * as assert from "uvu/assert";
 import { crc32c } from "../../../../providers/broker/storage/crc32c";
 
 // kafkajs's own (byte-at-a-time) CRC-32C serves as an independent reference.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const kafkajsCrc32c = require("kafkajs/src/protocol/recordBatch/crc32C") as (data: Buffer) => number;
 
 const test = suite("crc32c");
