@@ -5,5 +5,5 @@ export interface HealthIndicator {
   /** application id → state name (RUNNING, ERROR, …). */
   applicationStates(): Record<string, string>;
   /** Applications that run but cannot serve yet (restoring): they make /health report not ready. */
-  notReady?(): string[];
+  notReady?(): string[] | Promise<string[]>;
 }

@@ -13,13 +13,13 @@ export class HealthPlugin implements Plugin {
     routes.get("/health", (_req, res) => this.report(components, res));
   }
 
-  private report(components: DependencyContainer, res: ServerResponse): void {
+  private async report(components: DependencyContainer, res: ServerResponse): Promise<void> {
     const indicators = components.isRegistered(HEALTH_INDICATOR, true) ? components.resolveAll<HealthIndicator>(HEALTH_INDICATOR) : [];
     const applications: Record<string, string> = {};
     const notReady: string[] = [];
     for (const indicator of indicators) {
       Object.assign(applications, indicator.applicationStates());
-      notReady.push(...(indicator.notReady?.() ?? []));
+      notReady.push(...((await indicator.notReady?.()) ?? []));
     }
     const down = Object.values(applications).includes("ERROR");
     const sorted = Object.fromEntries(Object.entries(applications).sort(([a], [b]) => a.localeCompare(b)));
