@@ -1,0 +1,49 @@
+/**
+ * Sluice with the example applications on an embedded in-memory broker, for tests of the runtime's REST
+ * surface: HTTP on port 0, broker on an ephemeral port, state in a temp folder removed at close.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kafka, logLevel, type Message } from "kafkajs";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
+import { REPO_ROOT, startSluice, type RunningSluice } from "./sluice";
+
+export const EXAMPLES_PACKAGE = path.join(REPO_ROOT, "dist", "providers", "examples");
+
+export interface SluiceWithExamples extends RunningSluice {
+  kafka: Kafka;
+  brokers: string[];
+  stateDir: string;
+  /** Produces with a shared producer (acks=all). */
+  produce(topic: string, messages: Message[]): Promise<void>;
+}
+
+export async function startSluiceWithExamples(overrides: Record<string, string> = {}): Promise<SluiceWithExamples> {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
+  const sluice = await startSluice({
+    overrides: {
+      "plugins.packages": EXAMPLES_PACKAGE,
+      "broker.port": "0",
+      "broker.storage": "memory",
+      "streams.state.dir": stateDir,
+      ...overrides,
+    },
+  });
+  const brokers = overrides["streams.bootstrap.servers"]?.split(",") ?? sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+  const kafka = new Kafka({ clientId: "test-client", brokers, logLevel: logLevel.NOTHING });
+  const producer = kafka.producer();
+  await producer.connect();
+  return {
+    ...sluice,
+    kafka,
+    brokers,
+    stateDir,
+    produce: async (topic, messages) => void (await producer.send({ topic, messages, acks: -1 })),
+    close: async () => {
+      await producer.disconnect();
+      await sluice.close();
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
