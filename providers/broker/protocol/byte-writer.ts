@@ -16,6 +16,7 @@ export class ByteWriter {
     return this.flushedBytes + this.position;
   }
 
+  /** Makes room and returns where to write; callers must take `this.current` only after calling it. */
   private reserve(length: number): number {
     if (this.position + length > this.current.length) {
       const size = Math.max(this.current.length * 2, this.position + length);
@@ -29,19 +30,23 @@ export class ByteWriter {
   }
 
   int8(value: number): void {
-    this.current.writeInt8(value, this.reserve(1));
+    const at = this.reserve(1);
+    this.current.writeInt8(value, at);
   }
 
   int16(value: number): void {
-    this.current.writeInt16BE(value, this.reserve(2));
+    const at = this.reserve(2);
+    this.current.writeInt16BE(value, at);
   }
 
   int32(value: number): void {
-    this.current.writeInt32BE(value, this.reserve(4));
+    const at = this.reserve(4);
+    this.current.writeInt32BE(value, at);
   }
 
   int64(value: bigint): void {
-    this.current.writeBigInt64BE(value, this.reserve(8));
+    const at = this.reserve(8);
+    this.current.writeBigInt64BE(value, at);
   }
 
   boolean(value: boolean): void {
@@ -55,7 +60,8 @@ export class ByteWriter {
     }
     const length = Buffer.byteLength(value, "utf8");
     this.int16(length);
-    this.current.write(value, this.reserve(length), length, "utf8");
+    const at = this.reserve(length);
+    this.current.write(value, at, length, "utf8");
   }
 
   nullableBytes(value: Buffer | null): void {
@@ -65,7 +71,8 @@ export class ByteWriter {
     }
     this.int32(value.length);
     if (value.length < BY_REFERENCE_THRESHOLD) {
-      value.copy(this.current, this.reserve(value.length));
+      const at = this.reserve(value.length);
+      value.copy(this.current, at);
       return;
     }
     this.flushCurrent();

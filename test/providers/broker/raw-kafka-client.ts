@@ -1,0 +1,82 @@
+/**
+ * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
+ * unsupported versions. It encodes requests and decodes responses with the broker's own declarations.
+ */
+import { connect, type Socket } from "node:net";
+import { ByteReader } from "../../../providers/broker/protocol/byte-reader";
+import { ByteWriter } from "../../../providers/broker/protocol/byte-writer";
+import { MessageCodec } from "../../../providers/broker/protocol/codec";
+import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/broker/protocol/messages/request-header";
+import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/broker/protocol/schema";
+import { FrameSplitter } from "../../../providers/broker/server/frame-splitter";
+
+export interface RawResponse {
+  correlationId: number;
+  body: ByteReader;
+}
+
+const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
+
+export class RawKafkaClient {
+  private readonly responses: RawResponse[] = [];
+  private readonly waiting: ((response: RawResponse) => void)[] = [];
+  private readonly frames = new FrameSplitter(1 << 30);
+  private nextCorrelationId = 1;
+  readonly closed: Promise<void>;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on("data", (chunk) => {
+      for (const frame of this.frames.push(chunk)) {
+        const reader = new ByteReader(frame);
+        const response = { correlationId: reader.int32(), body: reader };
+        const waiter = this.waiting.shift();
+        if (waiter) waiter(response);
+        else this.responses.push(response);
+      }
+    });
+    socket.on("error", () => undefined);
+    this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
+  }
+
+  static connect(port: number, host = "127.0.0.1"): Promise<RawKafkaClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, host, () => resolve(new RawKafkaClient(socket)));
+      socket.once("error", reject);
+    });
+  }
+
+  /** Sends a request and returns its correlation id. */
+  send<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): number {
+    const correlationId = this.nextCorrelationId++;
+    const writer = new ByteWriter();
+    writer.int32(0);
+    headerCodec.encode(writer, REQUEST_HEADER_VERSION, { apiKey, apiVersion: version, correlationId, clientId: "raw-test" });
+    new MessageCodec(api.name, api.request).encode(writer, version, body);
+    this.writeRaw(Buffer.concat(writer.finishFrame()));
+    return correlationId;
+  }
+
+  writeRaw(bytes: Buffer): void {
+    this.socket.write(bytes);
+  }
+
+  /** The next response off the wire, in arrival order. */
+  next(): Promise<RawResponse> {
+    const ready = this.responses.shift();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  static decode<A extends ApiSpec>(api: A, version: number, response: RawResponse): DecodedStructOf<A["response"]> {
+    return new MessageCodec(api.name, api.response).decode(response.body, version) as DecodedStructOf<A["response"]>;
+  }
+
+  async request<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>): Promise<DecodedStructOf<A["response"]>> {
+    this.send(api, version, body);
+    return RawKafkaClient.decode(api, version, await this.next());
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
