@@ -1,0 +1,15 @@
+/**
+ * The streams runtime's face: the runtime the kernel plugin drives, the in-process test driver, and the
+ * public surface topology providers compile against (DSL, Processor API, store interfaces, serdes).
+ */
+export { StreamsRuntime, type StreamsRuntimeOptions } from "./streams-runtime";
+export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./testing/topology-test-driver";
+export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
+export { windowedSerde } from "./serdes/windowed-serde";
+export type { Logger } from "./logger";
+export type * from "../../kernel/contracts/streams/dsl";
+export type * from "../../kernel/contracts/streams/processor";
+export type * from "../../kernel/contracts/streams/stores";
+export type * from "../../kernel/contracts/streams/topology-provider";
+export { TOPOLOGY_PROVIDER_CONTRACT } from "../../kernel/contracts/streams/topology-provider";
+export type * from "../../kernel/contracts/streams/runtime";

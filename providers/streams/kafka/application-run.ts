@@ -1,0 +1,319 @@
+/**
+ * One run of an application on Kafka: its consumer group, producer and admin client, its tasks, and the
+ * per-batch protocol — process the polled batch, drain the changelog, produce changelog and sink records
+ * (awaited, in one request), commit the stores with their input and changelog positions in one atomic
+ * write, then resolve the batch so that kafkajs commits the consumer offset.
+ */
+import { Partitioners, type Admin, type Batch, type Consumer, type Kafka, type Message, type Producer } from "kafkajs";
+import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
+import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
+import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
+import { errorPolicy } from "../engine/error-policy";
+import type { OutputRecord } from "../engine/stream-task";
+import type { LocalEventStreamHub } from "../events/event-stream-hub";
+import type { Logger } from "../logger";
+import type { RunMetrics } from "../metrics/run-metrics";
+import { restoreFromChangelogs } from "./changelog-restorer";
+import { ensureTopics } from "./internal-topics";
+import { openRunTask, planRestore, type RunTask } from "./run-task";
+import { streamsAssignor } from "./streams-assignor";
+
+export interface RunOptions {
+  kafka: Kafka;
+  topology: CompiledTopology;
+  config: Readonly<Record<string, ConfigValue>>;
+  server: string | null;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  hub: LocalEventStreamHub;
+  metrics: RunMetrics;
+  logger: Logger;
+  clientIdPrefix: string;
+  onRebalancing(): void;
+  onRunning(): void;
+  onFatal(error: unknown): void;
+}
+
+export interface PositionFigures {
+  consumedOffset: number;
+  consumedTimestamp: number;
+  committedOffset: number;
+  committedTimestamp: number;
+}
+
+const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string, fallback: number): number => {
+  const value = Number(config[key] ?? fallback);
+  return Number.isFinite(value) ? value : fallback;
+};
+
+export class ApplicationRun {
+  readonly consumerClientId: string;
+  readonly producerClientId: string;
+  readonly adminClientId: string;
+  memberId: string | null = null;
+  readonly tasks = new Map<string, RunTask>();
+  readonly positions = new Map<string, PositionFigures>();
+  partitionCounts = new Map<string, number>();
+  private consumer?: Consumer;
+  private producer?: Producer;
+  private admin?: Admin;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pendingOutputs: OutputRecord[] = [];
+  private failed = false;
+  private stopped = false;
+  private generation = 0;
+  private wallClockTimer?: NodeJS.Timeout;
+  private readonly onError;
+
+  constructor(private readonly options: RunOptions) {
+    this.consumerClientId = `${options.clientIdPrefix}-StreamThread-1-consumer`;
+    this.producerClientId = `${options.clientIdPrefix}-StreamThread-1-producer`;
+    this.adminClientId = `${options.clientIdPrefix}-admin`;
+    this.onError = errorPolicy(options.config, options.logger);
+  }
+
+  get adminClient(): Admin | undefined {
+    return this.admin;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, topology, config } = this.options;
+    this.admin = kafka.admin();
+    await this.admin.connect();
+    this.partitionCounts = await ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1));
+    this.producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    await this.producer.connect();
+    const consumer = kafka.consumer({
+      groupId: topology.applicationId,
+      partitionAssigners: [streamsAssignor(topology, this.options.server, () => this.partitionCounts)],
+      sessionTimeout: numberConfig(config, "session.timeout.ms", 10_000),
+      heartbeatInterval: numberConfig(config, "heartbeat.interval.ms", 1_000),
+      maxWaitTimeInMs: 200,
+      allowAutoTopicCreation: false,
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.REBALANCING, () => {
+      this.generation++;
+      this.options.onRebalancing();
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.memberId = payload.memberId;
+      const generation = ++this.generation;
+      this.serially(() => this.reconcile(payload.memberAssignment))
+        .then(() => {
+          if (generation === this.generation && !this.stopped && !this.failed) this.options.onRunning();
+        })
+        .catch((error) => this.fail(error));
+    });
+    consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+      const now = Date.now();
+      for (const { topic, partitions } of payload.topics) {
+        for (const { partition, offset } of partitions) {
+          const figures = this.figures(`${topic}:${partition}`);
+          figures.committedOffset = Number(offset);
+          figures.committedTimestamp = now;
+        }
+      }
+      this.options.metrics.commit();
+    });
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.options.metrics.lag(Number(payload.offsetLag)));
+    consumer.on(consumer.events.FETCH, () => this.options.metrics.poll());
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !this.stopped) this.fail(payload.error);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: topology.sourceTopics(), fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      autoCommitInterval: numberConfig(config, "commit.interval.ms", 100),
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: ({ batch, resolveOffset, isRunning, isStale }) =>
+        this.serially(async () => {
+          if (this.failed || this.stopped || !isRunning() || isStale()) return;
+          try {
+            await this.processBatch(batch);
+          } catch (error) {
+            this.fail(error);
+            return;
+          }
+          resolveOffset(batch.lastOffset());
+        }),
+    });
+    this.wallClockTimer = setInterval(() => this.punctuateWallClock(), numberConfig(config, "commit.interval.ms", 100));
+    this.wallClockTimer.unref();
+  }
+
+  /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.wallClockTimer);
+    await this.consumer?.disconnect().catch((error) => this.options.logger.warn("consumer disconnect failed", { error: String(error) }));
+    await this.serially(() => this.closeTasks([...this.tasks.keys()]));
+    await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
+  }
+
+  /** Tasks that are ready (restored) for queries. */
+  readyTasks(): RunTask[] {
+    return [...this.tasks.values()].filter((task) => !task.restoring);
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed || this.stopped) return;
+    this.failed = true;
+    this.options.onFatal(error);
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private figures(key: string): PositionFigures {
+    let figures = this.positions.get(key);
+    if (!figures) {
+      figures = { consumedOffset: -1, consumedTimestamp: -1, committedOffset: -1, committedTimestamp: -1 };
+      this.positions.set(key, figures);
+    }
+    return figures;
+  }
+
+  private async reconcile(assignment: Record<string, number[]>): Promise<void> {
+    const { topology } = this.options;
+    const wanted = new Set<string>();
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      const sub = topology.subTopologyOfTopic(topic);
+      if (sub !== undefined) for (const partition of partitions) wanted.add(taskIdOf(sub, partition));
+    }
+    for (const key of [...this.positions.keys()]) {
+      const [topic, partition] = [key.slice(0, key.lastIndexOf(":")), Number(key.slice(key.lastIndexOf(":") + 1))];
+      if (!assignment[topic]?.includes(partition)) this.positions.delete(key);
+    }
+    await this.closeTasks([...this.tasks.keys()].filter((id) => !wanted.has(id)));
+    const opened: RunTask[] = [];
+    for (const id of wanted) {
+      if (this.tasks.has(id)) continue;
+      const { subTopologyId, partition } = parseTaskId(id);
+      const task = await openRunTask({
+        topology,
+        subTopologyId,
+        partition,
+        stateDir: this.options.stateDir,
+        configSetter: this.options.configSetter,
+        env: {
+          applicationId: topology.applicationId,
+          emit: (record) => this.pendingOutputs.push(record),
+          sendEvent: (type, key, value, timestamp) => this.options.hub.send(type, key, value, timestamp),
+          onError: this.onError,
+          now: Date.now,
+        },
+        counters: this.options.metrics.storeCounters(),
+        logger: this.options.logger,
+      });
+      task.restoring = true;
+      this.tasks.set(id, task);
+      this.options.metrics.task(id, () => task.task.counters.dropped);
+      opened.push(task);
+    }
+    const targets = (await Promise.all(opened.map((task) => planRestore(this.admin!, topology, task)))).flat();
+    await restoreFromChangelogs(this.options.kafka, this.admin!, topology.applicationId, targets, this.options.logger);
+    for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
+    for (const task of opened) {
+      for (const [store, position] of Object.entries(task.state.checkpoint().changelogPositions)) task.changelogPositions[store] = position;
+      task.restoring = false;
+    }
+  }
+
+  private async closeTasks(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      if (!task) continue;
+      this.tasks.delete(id);
+      task.task.close();
+      await task.state.close();
+      this.options.metrics.taskRemoved(id);
+    }
+  }
+
+  private async processBatch(batch: Batch): Promise<void> {
+    const { topic, partition } = batch;
+    const sub = this.options.topology.subTopologyOfTopic(topic);
+    const task = sub === undefined ? undefined : this.tasks.get(taskIdOf(sub, partition));
+    if (!task) throw new Error(`no task for ${topic}:${partition}`);
+    const positionKey = `${topic}:${partition}`;
+    const applied = Number(task.inputPositions[positionKey] ?? -1);
+    const figures = this.figures(positionKey);
+    const metrics = this.options.metrics;
+    let processed = 0;
+    let bytes = 0;
+    for (const message of batch.messages) {
+      const offset = Number(message.offset);
+      if (offset < applied) continue;
+      const timestamp = Number(message.timestamp);
+      task.task.process(topic, { key: message.key, value: message.value, timestamp, offset });
+      processed++;
+      bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
+      figures.consumedOffset = offset;
+      figures.consumedTimestamp = timestamp;
+    }
+    task.inputPositions[positionKey] = String(Number(batch.lastOffset()) + 1);
+    metrics.consumed(task.id, processed, bytes);
+    await this.flush([task]);
+  }
+
+  private punctuateWallClock(): void {
+    if (this.stopped || this.failed) return;
+    this.serially(async () => {
+      if (this.stopped || this.failed) return;
+      const now = Date.now();
+      const ready = this.readyTasks();
+      for (const task of ready) task.task.punctuateWallClock(now);
+      await this.flush(ready.filter((task) => task.state.uncommittedWrites() > 0), true);
+    }).catch((error) => this.fail(error));
+  }
+
+  /** Produces outputs and changelogs of `tasks`, then commits their stores with their positions. */
+  private async flush(tasks: RunTask[], onlyIfPending = false): Promise<void> {
+    if (onlyIfPending && tasks.length === 0 && this.pendingOutputs.length === 0) return;
+    const { topology, metrics } = this.options;
+    const byTopic = new Map<string, Message[]>();
+    const add = (topic: string, message: Message) => {
+      const list = byTopic.get(topic);
+      if (list) list.push(message);
+      else byTopic.set(topic, [message]);
+    };
+    for (const output of this.pendingOutputs) add(output.topic, { key: output.key, value: output.value, timestamp: String(output.timestamp) });
+    const sent = this.pendingOutputs.length;
+    this.pendingOutputs = [];
+    const changelogCounts = new Map<string, { task: RunTask; store: string; count: number }>();
+    for (const task of tasks) {
+      for (const change of task.state.drainChangelog()) {
+        const changelog = topology.changelogTopic(change.store);
+        add(changelog, { key: change.key, value: change.value, partition: task.partition, timestamp: String(change.timestamp) });
+        const key = `${changelog}:${task.partition}`;
+        const entry = changelogCounts.get(key) ?? { task, store: change.store, count: 0 };
+        entry.count++;
+        changelogCounts.set(key, entry);
+      }
+    }
+    const started = Date.now();
+    if (byTopic.size > 0) {
+      const results = await this.producer!.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+      metrics.sent(sent);
+      for (const result of results) {
+        const entry = changelogCounts.get(`${result.topicName}:${result.partition}`);
+        if (entry) entry.task.changelogPositions[entry.store] = String(Number(result.baseOffset) + entry.count - 1);
+      }
+    }
+    for (const task of tasks) {
+      await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
+    }
+    metrics.storeCommit(Date.now() - started);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * A task as the Kafka runner holds it: the stream task, its local state, the input positions it has
+ * applied, and the plan to bring its stores up to date from their changelogs.
+ */
+import type { Admin } from "kafkajs";
+import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
+import { type CompiledTopology, taskIdOf } from "../engine/compiled-topology";
+import { countingStore } from "../engine/counting-store";
+import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
+import type { Logger } from "../logger";
+import { openTaskState, type TaskState } from "../state/task-state";
+import type { RestoreTarget } from "./changelog-restorer";
+
+export interface StoreCounters {
+  read(store: string): void;
+  write(store: string): void;
+}
+
+export interface RunTask {
+  id: string;
+  subTopologyId: number;
+  partition: number;
+  task: StreamTask;
+  state: TaskState;
+  /** `topic:partition` → next offset to apply. */
+  inputPositions: Record<string, string>;
+  changelogPositions: Record<string, string>;
+  restoring: boolean;
+  restored: Map<string, { records: number }>;
+}
+
+export interface OpenTaskOptions {
+  topology: CompiledTopology;
+  subTopologyId: number;
+  partition: number;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  env: TaskEnvironment;
+  counters: StoreCounters;
+  logger: Logger;
+}
+
+export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
+  const { topology, subTopologyId, partition } = options;
+  const id = taskIdOf(subTopologyId, partition);
+  let currentTimestamp = () => Date.now();
+  const state = await openTaskState({
+    stateDir: options.stateDir,
+    applicationId: topology.applicationId,
+    taskId: id,
+    stores: topology.storeSpecsOf(subTopologyId),
+    configSetter: options.configSetter,
+    currentTimestamp: () => currentTimestamp(),
+    logger: options.logger,
+  });
+  const stores = {
+    store: (name: string) =>
+      countingStore(
+        state.store(name),
+        () => options.counters.read(name),
+        () => options.counters.write(name),
+      ),
+  };
+  const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
+  currentTimestamp = () => Math.max(task.currentStreamTime, 0);
+  const checkpoint = state.checkpoint();
+  return {
+    id,
+    subTopologyId,
+    partition,
+    task,
+    state,
+    inputPositions: { ...checkpoint.inputPositions },
+    changelogPositions: { ...checkpoint.changelogPositions },
+    restoring: false,
+    restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
+  };
+}
+
+/**
+ * What to read from each changelog. Intact local state that is at or ahead of the group's committed input
+ * offsets is authoritative: a changelog tail beyond its checkpoint comes from a batch that was never
+ * committed and will be processed again, so applying it would count that batch twice. Otherwise (no local
+ * state, or another instance moved the task on meanwhile) the store replays its changelog from its checkpoint.
+ */
+export async function planRestore(admin: Admin, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
+  const sub = topology.subTopologies[task.subTopologyId];
+  if (sub.stores.length === 0) return [];
+  const hasLocalState = Object.keys(task.inputPositions).length > 0;
+  let localIsCurrent = false;
+  if (hasLocalState) {
+    const committed = await admin.fetchOffsets({ groupId: topology.applicationId, topics: sub.sourceTopics });
+    localIsCurrent = committed.every(({ topic, partitions }) =>
+      partitions
+        .filter((entry) => entry.partition === task.partition)
+        .every((entry) => Number(entry.offset) <= Number(task.inputPositions[`${topic}:${task.partition}`] ?? -1)),
+    );
+  }
+  const targets: RestoreTarget[] = [];
+  for (const store of sub.stores) {
+    const topic = topology.changelogTopic(store);
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const end = Number(offsets.find((entry) => entry.partition === task.partition)?.high ?? 0);
+    const position = task.changelogPositions[store];
+    const from = localIsCurrent ? end : position === undefined ? 0 : Number(position) + 1;
+    targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)! });
+  }
+  return targets;
+}

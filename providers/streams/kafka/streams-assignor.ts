@@ -1,0 +1,116 @@
+/**
+ * The partition assignor of a streams application. Each member's subscription carries its
+ * `application.server`; the leader assigns whole tasks (the same partition of every topic of a
+ * sub-topology, so co-partitioned sources stay together), spreading partition numbers over the members.
+ * Followers never see the assignment's user data in kafkajs, so the group's layout is read back from
+ * DescribeGroups (see `decodeGroupMembers`).
+ */
+import { AssignerProtocol, type Assigner, type GroupMemberAssignment, type PartitionAssigner } from "kafkajs";
+import type { CompiledTopology } from "../engine/compiled-topology";
+
+export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
+const VERSION = 1;
+
+export interface MemberInfo {
+  server: string | null;
+}
+
+export interface DecodedMember {
+  memberId: string;
+  clientId: string;
+  server: string | null;
+  assignment: Record<string, number[]>;
+}
+
+export function streamsAssignor(
+  topology: CompiledTopology,
+  server: string | null,
+  knownPartitions: () => ReadonlyMap<string, number>,
+): PartitionAssigner {
+  return ({ cluster }): Assigner => ({
+    name: STREAMS_ASSIGNOR_NAME,
+    version: VERSION,
+    protocol: ({ topics }) => ({
+      name: STREAMS_ASSIGNOR_NAME,
+      metadata: AssignerProtocol.MemberMetadata.encode({
+        version: VERSION,
+        topics,
+        userData: Buffer.from(JSON.stringify({ server } satisfies MemberInfo)),
+      }),
+    }),
+    assign: async ({ members }): Promise<GroupMemberAssignment[]> => {
+      const partitionsOf = (topic: string): number => {
+        try {
+          const metadata = cluster.findTopicPartitionMetadata(topic);
+          if (metadata.length > 0) return metadata.length;
+        } catch {
+          // Not in the leader's metadata yet: fall back to what the runtime created.
+        }
+        return knownPartitions().get(topic) ?? 0;
+      };
+      const memberIds = members.map((member) => member.memberId).sort();
+      const assignments = new Map<string, Record<string, number[]>>(memberIds.map((id) => [id, {}]));
+      for (const sub of topology.subTopologies) {
+        const counts = sub.sourceTopics.map(partitionsOf);
+        const tasks = Math.max(0, ...counts);
+        for (let partition = 0; partition < tasks; partition++) {
+          const owner = assignments.get(memberIds[partition % memberIds.length])!;
+          sub.sourceTopics.forEach((topic, index) => {
+            if (partition < counts[index]) (owner[topic] ??= []).push(partition);
+          });
+        }
+      }
+      return memberIds.map((memberId) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: VERSION,
+          assignment: assignments.get(memberId)!,
+          userData: Buffer.alloc(0),
+        }),
+      }));
+    },
+  });
+}
+
+/** Reads each member's server and assignment from a DescribeGroups answer. */
+export function decodeGroupMembers(
+  members: { memberId: string; clientId: string; memberMetadata: Buffer; memberAssignment: Buffer }[],
+): DecodedMember[] {
+  return members.map((member) => {
+    let server: string | null = null;
+    let assignment: Record<string, number[]> = {};
+    try {
+      const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata);
+      server = metadata?.userData?.length ? (JSON.parse(metadata.userData.toString()) as MemberInfo).server : null;
+    } catch {
+      server = null;
+    }
+    try {
+      assignment = member.memberAssignment.length > 0 ? AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment ?? {} : {};
+    } catch {
+      assignment = {};
+    }
+    return { memberId: member.memberId, clientId: member.clientId, server, assignment };
+  });
+}
+
+/** Assigns exactly the given partitions to the only member: kafkajs has no manual assignment. */
+export function fixedAssignor(partitions: Record<string, number[]>): PartitionAssigner {
+  return (): Assigner => ({
+    name: "sluice-fixed",
+    version: VERSION,
+    protocol: ({ topics }) => ({
+      name: "sluice-fixed",
+      metadata: AssignerProtocol.MemberMetadata.encode({ version: VERSION, topics, userData: Buffer.alloc(0) }),
+    }),
+    assign: async ({ members }) =>
+      members.map((member, index) => ({
+        memberId: member.memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: VERSION,
+          assignment: index === 0 ? partitions : {},
+          userData: Buffer.alloc(0),
+        }),
+      })),
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * One application's metrics (API.md §1.5): named metrics in groups, with description and tags. Totals are
+ * counters, rates are moving-window rates, the rest are gauges read when a snapshot is taken.
+ */
+import type { MetricGroup } from "../../../kernel/contracts/streams/runtime";
+import { MovingRate } from "./moving-rate";
+
+type Tags = Record<string, string>;
+
+interface Registered {
+  group: string;
+  name: string;
+  description: string;
+  tags: Tags;
+  read(): number | string | null;
+}
+
+export interface Counter {
+  add(amount?: number): void;
+  readonly value: number;
+}
+
+/** A `-rate` and its `-total` recorded together. */
+export interface RateAndTotal {
+  record(amount?: number): void;
+}
+
+export class MetricsRegistry {
+  private readonly metrics = new Map<string, Registered>();
+
+  gauge(group: string, name: string, description: string, tags: Tags, read: () => number | string | null): void {
+    this.metrics.set(`${group}\u0000${name}\u0000${JSON.stringify(tags)}`, { group, name, description, tags, read });
+  }
+
+  counter(group: string, name: string, description: string, tags: Tags): Counter {
+    const counter = { value: 0, add: (amount = 1) => void (counter.value += amount) };
+    this.gauge(group, name, description, tags, () => counter.value);
+    return counter;
+  }
+
+  rate(group: string, name: string, description: string, tags: Tags): MovingRate {
+    const rate = new MovingRate();
+    this.gauge(group, name, description, tags, () => rate.rate());
+    return rate;
+  }
+
+  /** `<base>-rate` and `<base>-total`. */
+  rateAndTotal(group: string, base: string, what: string, tags: Tags): RateAndTotal {
+    const rate = this.rate(group, `${base}-rate`, `${what} per second`, tags);
+    const total = this.counter(group, `${base}-total`, `Total ${what.toLowerCase()}`, tags);
+    return {
+      record: (amount = 1) => {
+        rate.record(amount);
+        total.add(amount);
+      },
+    };
+  }
+
+  /** Forgets every metric whose tags include all of `tags` (for tasks and stores that went away). */
+  removeTagged(tags: Tags): void {
+    for (const [key, metric] of this.metrics) {
+      if (Object.entries(tags).every(([tag, value]) => metric.tags[tag] === value)) this.metrics.delete(key);
+    }
+  }
+
+  snapshot(): MetricGroup[] {
+    const groups = new Map<string, MetricGroup>();
+    for (const metric of this.metrics.values()) {
+      const group = groups.get(metric.group) ?? { name: metric.group, metrics: [] };
+      group.metrics.push({ name: metric.name, description: metric.description, tags: { ...metric.tags }, value: metric.read() });
+      groups.set(metric.group, group);
+    }
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    for (const group of groups.values()) {
+      group.metrics.sort((a, b) => byText(a.name, b.name) || byText(JSON.stringify(a.tags), JSON.stringify(b.tags)));
+    }
+    return [...groups.values()].sort((a, b) => byText(a.name, b.name));
+  }
+}

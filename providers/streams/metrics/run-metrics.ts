@@ -1,0 +1,104 @@
+/**
+ * The metrics of one application run (API.md §1.5 groups and names), recorded by the runner as it works
+ * and read through the registry.
+ */
+import type { MetricsRegistry, RateAndTotal, Counter } from "./metrics-registry";
+import type { MovingRate } from "./moving-rate";
+
+export class RunMetrics {
+  private readonly threadTags: Record<string, string>;
+  private readonly processed: RateAndTotal;
+  private readonly polls: MovingRate;
+  private readonly commits: RateAndTotal;
+  private readonly consumedRecords: RateAndTotal;
+  private readonly consumedBytes: Counter;
+  private readonly sentRecords: RateAndTotal;
+  private readonly commitLatency = { count: 0, sum: 0, max: 0 };
+  private lagMax = 0;
+  private readonly tasks = new Map<string, { processed: MovingRate; dropped: () => number }>();
+  private readonly stores = new Map<string, { puts: MovingRate; gets: MovingRate; restored: Counter }>();
+
+  constructor(private readonly registry: MetricsRegistry, threadId: string, consumerClientId: string, producerClientId: string) {
+    this.threadTags = { "thread-id": threadId };
+    const thread = "stream-thread-metrics";
+    this.processed = registry.rateAndTotal(thread, "process", "Records processed", this.threadTags);
+    this.polls = registry.rate(thread, "poll-rate", "Fetch requests per second", this.threadTags);
+    this.commits = registry.rateAndTotal(thread, "commit", "Offset commits", this.threadTags);
+    registry.gauge(thread, "commit-latency-avg", "Average time of a batch commit (produce and store write), ms", this.threadTags, () =>
+      this.commitLatency.count === 0 ? 0 : this.commitLatency.sum / this.commitLatency.count,
+    );
+    registry.gauge(thread, "commit-latency-max", "Longest batch commit (produce and store write), ms", this.threadTags, () => this.commitLatency.max);
+    const consumerTags = { "client-id": consumerClientId };
+    const fetch = "consumer-fetch-manager-metrics";
+    this.consumedRecords = registry.rateAndTotal(fetch, "records-consumed", "Records consumed", consumerTags);
+    this.consumedBytes = registry.counter(fetch, "bytes-consumed-total", "Total bytes of keys and values consumed", consumerTags);
+    registry.gauge(fetch, "records-lag-max", "Largest partition lag seen in the last fetched batch", consumerTags, () => this.lagMax);
+    this.sentRecords = registry.rateAndTotal("producer-metrics", "record-send", "Records sent", { "client-id": producerClientId });
+  }
+
+  /** Registers a task's metrics the first time it is seen; `dropped` reads its counter. */
+  task(taskId: string, dropped: () => number): void {
+    if (this.tasks.has(taskId)) return;
+    const tags = { "thread-id": this.threadTags["thread-id"], "task-id": taskId };
+    const processed = this.registry.rate("stream-task-metrics", "process-rate", "Records processed per second by the task", tags);
+    this.registry.gauge("stream-task-metrics", "dropped-records-total", "Records the task dropped (errors skipped, late or keyless records)", tags, dropped);
+    this.tasks.set(taskId, { processed, dropped });
+  }
+
+  taskRemoved(taskId: string): void {
+    this.tasks.delete(taskId);
+    this.registry.removeTagged({ "task-id": taskId });
+  }
+
+  consumed(taskId: string, records: number, bytes: number): void {
+    this.processed.record(records);
+    this.consumedRecords.record(records);
+    this.consumedBytes.add(bytes);
+    this.tasks.get(taskId)?.processed.record(records);
+  }
+
+  poll(): void {
+    this.polls.record();
+  }
+
+  commit(): void {
+    this.commits.record();
+  }
+
+  storeCommit(ms: number): void {
+    this.commitLatency.count++;
+    this.commitLatency.sum += ms;
+    this.commitLatency.max = Math.max(this.commitLatency.max, ms);
+  }
+
+  lag(offsetLag: number): void {
+    if (Number.isFinite(offsetLag)) this.lagMax = offsetLag;
+  }
+
+  sent(records: number): void {
+    this.sentRecords.record(records);
+  }
+
+  private store(name: string) {
+    let store = this.stores.get(name);
+    if (!store) {
+      const tags = { "thread-id": this.threadTags["thread-id"], "store-name": name };
+      const group = "stream-state-metrics";
+      store = {
+        puts: this.registry.rate(group, "put-rate", "Store writes per second", tags),
+        gets: this.registry.rate(group, "get-rate", "Store reads per second", tags),
+        restored: this.registry.counter(group, "restore-total", "Records restored from the changelog", tags),
+      };
+      this.stores.set(name, store);
+    }
+    return store;
+  }
+
+  storeCounters() {
+    return { read: (name: string) => this.store(name).gets.record(), write: (name: string) => this.store(name).puts.record() };
+  }
+
+  restored(store: string, records: number): void {
+    this.store(store).restored.add(records);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The streams runtime the kernel plugin drives: it hosts every application of the added topology
+ * providers, each with configuration = streams defaults + provider config + per-application overrides.
+ */
+import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import type { ConfigValue, TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import { StreamsApplication } from "./application/streams-application";
+import { silentLogger, type Logger } from "./logger";
+
+export interface StreamsRuntimeOptions {
+  bootstrapServers: string[];
+  /** `streams.*` defaults, without the prefix. */
+  streamsConfig: Record<string, ConfigValue>;
+  /** Per-application overrides, by application.id. */
+  applicationConfig?: (applicationId: string) => Record<string, ConfigValue>;
+  /** host:port other instances reach this one at; unset when there is no server. */
+  applicationServer?: string | null;
+  logger?: Logger;
+}
+
+export class StreamsRuntime {
+  private readonly apps = new Map<string, StreamsApplication>();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: StreamsRuntimeOptions) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Compiles the provider's topology; throws on a bad topology or a duplicate application.id. */
+  addProvider(provider: TopologyProvider): ApplicationHandle {
+    const providerId = String(provider.config["application.id"] ?? "");
+    const overrides = providerId ? this.options.applicationConfig?.(providerId) ?? {} : {};
+    const config: Record<string, ConfigValue> = { ...this.options.streamsConfig, ...provider.config, ...overrides };
+    if (this.options.applicationServer && config["application.server"] === undefined) config["application.server"] = this.options.applicationServer;
+    config["bootstrap.servers"] ??= this.options.bootstrapServers.join(",");
+    const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
+    if (this.apps.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
+    this.apps.set(app.id, app);
+    return app;
+  }
+
+  /** Starts every application; one application's failure leaves it in ERROR and the others running. */
+  async start(): Promise<void> {
+    await Promise.all([...this.apps.values()].map((app) => app.start()));
+  }
+
+  async close(timeoutMs = 30_000): Promise<void> {
+    await Promise.all([...this.apps.values()].map((app) => app.stop({ timeoutMs })));
+  }
+
+  applications(): ApplicationHandle[] {
+    return [...this.apps.values()];
+  }
+
+  application(id: string): ApplicationHandle | undefined {
+    return this.apps.get(id);
+  }
+}
