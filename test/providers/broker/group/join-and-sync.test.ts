@@ -72,6 +72,19 @@ test("the protocol is the one most members prefer among those every member suppo
   }
 });
 
+test("a tie in votes goes to the protocol the earliest member prefers", async () => {
+  const coordinator = new DefaultGroupCoordinator();
+  try {
+    const [a] = await joinAll(coordinator, [
+      joinRequest({ protocols: [protocol("roundrobin", "a-rr"), protocol("range", "a-range")] }),
+      joinRequest({ protocols: [protocol("range", "b-range"), protocol("roundrobin", "b-rr")] }),
+    ]);
+    assert.is(a.protocolName, "roundrobin");
+  } finally {
+    coordinator.close();
+  }
+});
+
 test("followers wait for the leader's sync; each gets its own bytes and an unassigned member an empty buffer", async () => {
   const coordinator = new DefaultGroupCoordinator();
   try {
