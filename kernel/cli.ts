@@ -1,6 +1,7 @@
 /** The `sluice` command line: `start`, `--help`, `--version`, and commands contributed through descriptors. */
 import { StartupError } from "./errors";
-import { Kernel, SLUICE_ROOT, SLUICE_VERSION } from "./kernel";
+import { Sluice } from "./embedding/sluice";
+import { SLUICE_ROOT, SLUICE_VERSION } from "./kernel";
 import { CLI_COMMAND_CONTRACT, type CliCommand } from "./contracts/cli-command";
 import { ServiceLoader } from "./service-loader";
 
@@ -60,11 +61,10 @@ export async function main(argv: string[]): Promise<void> {
       if (!args.help) process.exitCode = 1;
       return;
     }
-    const kernel = new Kernel({ configFile: args.configFile, overrides: args.overrides });
-    if (args.command === "start") return await runUntilSignal(kernel);
+    if (args.command === "start") return await runUntilSignal(Sluice.forCommandLine({ configFile: args.configFile, overrides: args.overrides }));
     const command = commands.find((c) => c.name === args.command);
     if (!command) throw new StartupError(`Unknown command '${args.command}'; see sluice --help`);
-    const running = await command.run({ root: kernel.root, configFile: args.configFile, overrides: args.overrides });
+    const running = await command.run({ root: process.cwd(), configFile: args.configFile, overrides: args.overrides });
     await runUntilSignal({ start: async () => undefined, close: () => running.close() });
   } catch (error) {
     reportFatal(error);

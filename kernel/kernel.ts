@@ -24,6 +24,8 @@ export interface KernelOptions extends Omit<ConfigSources, "root"> {
   root?: string;
   /** Folder of Sluice's own package (its built-in descriptors); default: the package this kernel is in. */
   sluiceRoot?: string;
+  /** Implementations given by the program, per contract id, served after the discovered ones. */
+  services?: Record<string, unknown[]>;
   /** Receives log lines instead of stderr (tests). */
   logSink?: (line: string) => void;
 }
@@ -97,7 +99,7 @@ export class Kernel implements KernelInfo {
       this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger: this.logger.child({ component: "http" }) });
     }
 
-    this.plugins = instantiate(await loader.load<Plugin>(PLUGIN_CONTRACT), this.components);
+    this.plugins = await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT);
     for (const { name, instance } of this.plugins) {
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
@@ -106,7 +108,7 @@ export class Kernel implements KernelInfo {
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,
-        services: { load: async <T>(contract: string) => instantiate(await loader.load<T>(contract), this.components) },
+        services: { load: <T>(contract: string) => this.loadServices<T>(loader, contract) },
       });
     }
     if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
@@ -126,8 +128,14 @@ export class Kernel implements KernelInfo {
     this.logger.info("Sluice started", { version: this.version, plugins: this.plugins.length, extensions: this.extensions.length });
   }
 
+  private async loadServices<T>(loader: ServiceLoader, contract: string): Promise<Component<T>[]> {
+    const discovered = instantiate(await loader.load<T>(contract), this.components);
+    const given = (this.options.services?.[contract] ?? []).map((instance, index) => ({ name: `${contract} given by the program #${index + 1}`, instance: instance as T }));
+    return [...discovered, ...given];
+  }
+
   private async loadExtensions(loader: ServiceLoader): Promise<void> {
-    this.extensions = instantiate(await loader.load<RestExtension>(REST_EXTENSION_CONTRACT), this.components);
+    this.extensions = await this.loadServices<RestExtension>(loader, REST_EXTENSION_CONTRACT);
     const serverSection = this.config.section("server");
     for (const { name, instance } of this.extensions) {
       if (typeof instance.register !== "function") throw new StartupError(`REST extension ${name} has no register(context) method`);
@@ -152,7 +160,7 @@ export class Kernel implements KernelInfo {
   }
 }
 
-export function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
+function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
   return loaded.map(({ entry, exported }) => {
     const name = describeEntry(entry);
     try {

@@ -1,5 +1,6 @@
 /**
- * Where configuration comes from, lowest precedence first: defaults (config/schema.ts), the file cosmiconfig
+ * Where configuration comes from, lowest precedence first: defaults (config/schema.ts), defaults of the caller
+ * (the CLI and the embedding API differ on server.enable), the file cosmiconfig
  * finds (sluice.config.*, .sluicerc*, package.json#sluice) or the one named by --config, a programmatic object,
  * environment variables SLUICE_<SECTION>_<KEY>, and command-line --a.b.c=value overrides.
  */
@@ -13,6 +14,8 @@ export interface ConfigSources {
   root: string;
   /** Explicit config file; when set, no search happens. */
   configFile?: string;
+  /** Caller defaults, below the file: same forms as `programmatic`. */
+  defaults?: Record<string, unknown>;
   /** Nested or dotted object, e.g. `{ server: { port: 0 } }` or `{ "server.port": 0 }`. */
   programmatic?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -39,6 +42,7 @@ const SEARCH_PLACES = [
 export async function loadConfig(sources: ConfigSources): Promise<SluiceConfig> {
   const values = new Map<string, ConfigValue>();
   const file = await readConfigFile(sources);
+  if (sources.defaults) mergeObject(values, sources.defaults, "the caller's defaults", false);
   if (file) mergeObject(values, file.config, file.filepath, false);
   if (sources.programmatic) mergeObject(values, sources.programmatic, "the program's configuration", false);
   for (const [name, raw] of Object.entries(sources.env ?? {})) {
