@@ -1,0 +1,34 @@
+/** The event channels of every application, one per declared event stream, attached to the application's hub. */
+import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import { EventChannel } from "./event-channel";
+
+export class ApplicationChannels {
+  private readonly byApplication = new Map<string, Map<string, EventChannel>>();
+
+  constructor(private readonly historySize: number) {}
+
+  /**
+   * The channels of `application`, created for each declared type on first use and kept across restarts, so
+   * ids keep increasing and history survives; re-attached when the application's hub is a new one.
+   */
+  of(application: ApplicationHandle): ReadonlyMap<string, EventChannel> {
+    let channels = this.byApplication.get(application.id);
+    if (!channels) this.byApplication.set(application.id, (channels = new Map()));
+    const hub = application.eventHub();
+    for (const { type } of hub.declarations()) {
+      let channel = channels.get(type);
+      if (!channel) channels.set(type, (channel = new EventChannel(type, this.historySize)));
+      channel.attach(hub);
+    }
+    return channels;
+  }
+
+  *all(): IterableIterator<EventChannel> {
+    for (const channels of this.byApplication.values()) yield* channels.values();
+  }
+
+  detachAll(): void {
+    for (const channel of this.all()) channel.detach();
+    this.byApplication.clear();
+  }
+}

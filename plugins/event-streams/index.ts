@@ -1,0 +1,102 @@
+/**
+ * GET /api/v1/streams/{id}/subscribe/{eventType}: the application's event stream as server-sent events
+ * (API.md §3). Every stream keeps its last `server.sse.history.size` events for clients that reconnect with
+ * Last-Event-ID; every subscriber has a buffer of `server.sse.buffer.size` frames; idle connections get a
+ * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
+ */
+import type { ServerResponse } from "node:http";
+import type { DependencyContainer } from "tsyringe";
+import type { SluiceConfig } from "../../kernel/config/sluice-config";
+import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
+import { StartupError } from "../../kernel/errors";
+import { notFound } from "../../kernel/http/http-error";
+import type { SluiceRequest } from "../../kernel/http/request";
+import type { Logger } from "../../kernel/logger";
+import { ApplicationChannels } from "./application-channels";
+import { SseSubscriber } from "./sse-subscriber";
+
+export const SUBSCRIBE_PATH = "/api/v1/streams/:id/subscribe/:eventType";
+
+interface SseSettings {
+  bufferSize: number;
+  historySize: number;
+  keepAliveMs: number;
+}
+
+export class EventStreamsPlugin implements Plugin {
+  private components!: DependencyContainer;
+  private logger!: Logger;
+  private settings!: SseSettings;
+  private channels!: ApplicationChannels;
+  private keepAliveTimer: NodeJS.Timeout | undefined;
+
+  configure({ config, components, routes, logger }: PluginContext): void {
+    this.settings = readSettings(config);
+    this.components = components;
+    this.logger = logger.child({ plugin: "event-streams" });
+    this.channels = new ApplicationChannels(this.settings.historySize);
+    routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
+  }
+
+  /** Attaches to the applications already running, so their history starts before the first subscriber. */
+  start(): void {
+    for (const application of this.registry()?.applications() ?? []) this.channels.of(application);
+    this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
+    this.keepAliveTimer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.keepAliveTimer);
+    for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.end();
+    this.channels.detachAll();
+  }
+
+  private subscribe(req: SluiceRequest, res: ServerResponse): void {
+    const { id, eventType } = req.params;
+    const application = this.registry()?.application(id);
+    if (!application) throw notFound(`Unknown application '${id}'`);
+    const channel = this.channels.of(application).get(eventType);
+    if (!channel) throw notFound(`Application '${id}' has no event stream '${eventType}'`);
+
+    const subscriber = new SseSubscriber(res, this.settings.bufferSize);
+    const leave = channel.join(subscriber, lastEventId(req));
+    const stopWaitingForStop = application.eventHub().onClose(() => subscriber.end());
+    this.logger.debug("subscriber connected", { application: id, type: eventType });
+    res.once("close", () => {
+      leave();
+      stopWaitingForStop();
+      this.logger.debug("subscriber released", { application: id, type: eventType, dropped: subscriber.dropped });
+    });
+  }
+
+  private keepAlive(): void {
+    for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.keepAlive();
+  }
+
+  private registry(): ApplicationRegistry | undefined {
+    if (!this.components.isRegistered(STREAMS_RUNTIME_TOKEN, true)) return undefined;
+    return this.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN);
+  }
+}
+
+function readSettings(config: SluiceConfig): SseSettings {
+  const settings = {
+    bufferSize: config.number("server.sse.buffer.size"),
+    historySize: config.number("server.sse.history.size"),
+    keepAliveMs: config.number("server.sse.keepalive.ms"),
+  };
+  if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
+  if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);
+  if (settings.keepAliveMs < 1) throw new StartupError(`server.sse.keepalive.ms must be at least 1, got ${settings.keepAliveMs}`);
+  return settings;
+}
+
+/** The Last-Event-ID a reconnecting client sends; an id this server cannot have written resumes nothing. */
+function lastEventId(req: SluiceRequest): number | undefined {
+  const header = req.headers["last-event-id"];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}

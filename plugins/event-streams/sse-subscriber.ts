@@ -1,0 +1,75 @@
+/**
+ * One open server-sent event response. Frames wait in the subscriber's own bounded buffer while its socket
+ * cannot take more (the response's write returned false), so a slow or stalled client loses its oldest frames
+ * instead of growing memory or holding anyone else back.
+ */
+import type { ServerResponse } from "node:http";
+import { BoundedQueue } from "./bounded-queue";
+import { KEEP_ALIVE_FRAME, RETRY_FRAME } from "./sse-frames";
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache",
+  Connection: "keep-alive",
+  // Proxies such as nginx would otherwise hold events back.
+  "X-Accel-Buffering": "no",
+} as const;
+
+export class SseSubscriber {
+  private readonly buffer: BoundedQueue<string>;
+  private waitingForDrain = false;
+  private flushScheduled = false;
+  private ended = false;
+  private droppedFrames = 0;
+
+  constructor(private readonly response: ServerResponse, bufferSize: number) {
+    this.buffer = new BoundedQueue(bufferSize);
+    response.once("close", () => (this.ended = true));
+    response.writeHead(200, SSE_HEADERS);
+    response.write(RETRY_FRAME);
+  }
+
+  /** Frames this subscriber lost because its buffer was full. */
+  get dropped(): number {
+    return this.droppedFrames;
+  }
+
+  /** Frames waiting for the socket. */
+  get buffered(): number {
+    return this.buffer.size;
+  }
+
+  push(frame: string): void {
+    if (this.ended) return;
+    if (this.buffer.push(frame)) this.droppedFrames++;
+    if (!this.flushScheduled && !this.waitingForDrain) {
+      this.flushScheduled = true;
+      // Frames sent in one burst (a polled batch) leave in one write.
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Skipped while frames are waiting: they keep the connection alive themselves. */
+  keepAlive(): void {
+    if (this.ended || this.waitingForDrain || this.buffer.size > 0) return;
+    this.response.write(KEEP_ALIVE_FRAME);
+  }
+
+  /** Sends what is still buffered, then ends the response. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.response.end(this.buffer.drain().join(""));
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.ended || this.waitingForDrain || this.buffer.size === 0) return;
+    if (this.response.write(this.buffer.drain().join(""))) return;
+    this.waitingForDrain = true;
+    this.response.once("drain", () => {
+      this.waitingForDrain = false;
+      this.flush();
+    });
+  }
+}
