@@ -18,8 +18,10 @@ export interface SluiceProcess {
   url(timeoutMs?: number): Promise<string>;
 }
 
+/** `start` runs get an ephemeral in-memory embedded broker unless the arguments say otherwise. */
 export function runSluice(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SluiceProcess {
-  const child = spawn(process.execPath, [SLUICE_BIN, ...args], {
+  const brokerDefaults = args[0] === "start" ? ["--broker.port=0", "--broker.storage=memory"].filter((flag) => !args.some((arg) => arg.startsWith(flag.split("=")[0]))) : [];
+  const child = spawn(process.execPath, [SLUICE_BIN, ...args, ...brokerDefaults], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

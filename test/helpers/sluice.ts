@@ -16,7 +16,7 @@ export async function startSluice(options: KernelOptions & { overrides?: Record<
     env: {},
     root: FIXTURES,
     ...options,
-    overrides: { "server.port": "0", "log.level": "silent", ...options.overrides },
+    overrides: { "server.port": "0", "log.level": "silent", "broker.port": "0", "broker.storage": "memory", ...options.overrides },
   });
   await kernel.start();
   return { kernel, url: `http://${kernel.serverAddress()}`, close: () => kernel.close() };

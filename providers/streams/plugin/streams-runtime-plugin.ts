@@ -1,0 +1,77 @@
+/**
+ * Wires the streams runtime into the kernel: loads every topology provider found through
+ * `sluice.streams.TopologyProvider` descriptors, runs them on the configured Kafka (or the embedded broker),
+ * and offers the running applications to the REST plugins (ApplicationRegistry) and to /health.
+ */
+import path from "node:path";
+import type { DependencyContainer } from "tsyringe";
+import type { SluiceConfig } from "../../../kernel/config/sluice-config";
+import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import type { KernelInfo, Plugin, PluginContext } from "../../../kernel/contracts/plugin";
+import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
+import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
+import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
+import { StartupError } from "../../../kernel/errors";
+import type { Logger } from "../../../kernel/logger";
+import { StreamsRuntime } from "../index";
+
+export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
+  private config!: SluiceConfig;
+  private components!: DependencyContainer;
+  private kernel!: KernelInfo;
+  private logger!: Logger;
+  private providers: TopologyProvider[] = [];
+  private runtime: StreamsRuntime | undefined;
+
+  async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
+    this.config = config;
+    this.components = components;
+    this.kernel = kernel;
+    this.logger = logger;
+    this.providers = (await services.load<TopologyProvider>(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
+    components.register(HEALTH_INDICATOR, { useValue: this });
+  }
+
+  async start(): Promise<void> {
+    const streamsConfig = { ...this.config.section("streams") } as Record<string, string | number | boolean>;
+    streamsConfig["state.dir"] = path.resolve(this.kernel.root, this.config.string("streams.state.dir"));
+    const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.serverAddress();
+    this.runtime = new StreamsRuntime({
+      bootstrapServers: this.bootstrapServers(),
+      streamsConfig,
+      applicationConfig: (id: string) => this.config.section(`applications.${id}`) as Record<string, string | number | boolean>,
+      applicationServer,
+      logger: this.logger,
+    });
+    for (const provider of this.providers) this.runtime.addProvider(provider);
+    await this.runtime.start();
+    this.logger.info("applications started", { applications: this.applications().map((app) => app.id) });
+  }
+
+  async close(): Promise<void> {
+    await this.runtime?.close();
+  }
+
+  applications(): ApplicationHandle[] {
+    return [...(this.runtime?.applications() ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  application(id: string): ApplicationHandle | undefined {
+    return this.runtime?.application(id);
+  }
+
+  applicationStates(): Record<string, string> {
+    return Object.fromEntries(this.applications().map((app) => [app.id, app.state]));
+  }
+
+  private bootstrapServers(): string[] {
+    const configured = this.config.optionalString("streams.bootstrap.servers");
+    if (configured !== undefined) return configured.split(",").map((s) => s.trim()).filter(Boolean);
+    if (!this.components.isRegistered(KAFKA_BOOTSTRAP, true)) {
+      throw new StartupError("No Kafka to run the applications on: set streams.bootstrap.servers, or keep the embedded broker's descriptor line");
+    }
+    return this.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+  }
+}
