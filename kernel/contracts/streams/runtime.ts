@@ -131,6 +131,8 @@ export interface StorePartitionStatus {
   lag: number;
   restoring: boolean;
   restoredRecords: number;
+  /** Records restored per second in the current (or last) restoration of this partition; 0 before any. */
+  restoreRate?: number;
 }
 
 export interface EventRecord {

@@ -1,0 +1,20 @@
+/**
+ * Renders an application's metric groups in one output format (the `format` query value of API.md §1.5).
+ * One implementation per format, each listed in META-INF/services/sluice.metrics.MetricsFormatter, so a new
+ * format is one more descriptor line.
+ */
+import type { MetricGroup } from "./streams/runtime";
+
+export const METRICS_FORMATTER_CONTRACT = "sluice.metrics.MetricsFormatter";
+
+/** The format used when the request names none. */
+export const DEFAULT_METRICS_FORMAT = "json";
+
+export interface MetricsFormatter {
+  /** The `format` query value this formatter answers, e.g. `json`, `prometheus`. */
+  readonly format: string;
+  /** The Content-Type header of the rendered body. */
+  readonly contentType: string;
+  /** `groups` are already selected and sorted (groups by name, metrics by name then tags). */
+  render(applicationId: string, groups: readonly MetricGroup[]): string;
+}

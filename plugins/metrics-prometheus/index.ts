@@ -1,0 +1,1 @@
+export { PrometheusMetricsFormatter } from "./prometheus-formatter";

@@ -1,0 +1,50 @@
+/**
+ * POST /restart and DELETE|POST /stop (API.md §1.6): synchronous, bounded by server.operation.timeout.ms,
+ * 409 while the instance is already shutting down, 403 when the server is headless.
+ */
+import type { RouteRegistrar } from "../../kernel/http/route-registry";
+import { conflict, HttpError } from "../../kernel/http/http-error";
+import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
+import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationLookup } from "./application-lookup";
+import { TIMED_OUT, withinDeadline } from "./operation-deadline";
+import { parseStopRequest } from "./stop-request";
+import { instanceDescription } from "./streams-json";
+
+export interface LifecycleOptions {
+  headless: boolean;
+  timeoutMs: number;
+}
+
+const BASE = "/api/v1/streams/:id";
+
+export function registerLifecycleRoutes(routes: RouteRegistrar, lookup: ApplicationLookup, options: LifecycleOptions): void {
+  const restart = (req: SluiceRequest) => {
+    const application = changeable(req, lookup, options, "restart");
+    return finish(application, "restart", application.restart({ timeoutMs: options.timeoutMs }), options.timeoutMs);
+  };
+  const stop = (req: SluiceRequest) => {
+    const application = changeable(req, lookup, options, "stop");
+    const { cleanup } = parseStopRequest(jsonBody(req));
+    return finish(application, "stop", application.stop({ cleanup, timeoutMs: options.timeoutMs }), options.timeoutMs);
+  };
+  routes.post(`${BASE}/restart`, restart);
+  routes.delete(`${BASE}/stop`, stop);
+  routes.post(`${BASE}/stop`, stop);
+}
+
+function changeable(req: SluiceRequest, lookup: ApplicationLookup, options: LifecycleOptions, operation: string): ApplicationHandle {
+  if (options.headless) throw new HttpError(403, `Cannot ${operation} applications: the server is headless (server.headless)`);
+  const application = lookup.require(req.params.id);
+  if (application.state === "PENDING_SHUTDOWN") {
+    throw conflict(`Application '${application.id}' cannot ${operation} now: it is shutting down (PENDING_SHUTDOWN)`);
+  }
+  return application;
+}
+
+async function finish(application: ApplicationHandle, operation: string, work: Promise<void>, timeoutMs: number): Promise<Record<string, unknown>> {
+  if ((await withinDeadline(work, timeoutMs)) === TIMED_OUT) {
+    throw new HttpError(503, `Application '${application.id}' did not ${operation} within ${timeoutMs} ms (server.operation.timeout.ms); it is ${application.state}`);
+  }
+  return instanceDescription(application);
+}

@@ -1,0 +1,49 @@
+/** Choosing metrics for the metrics endpoints (API.md §1.5): by group and name, `filter_empty`, sorting, value text. */
+import { notFound } from "../../kernel/http/http-error";
+import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
+
+export interface MetricsSelection {
+  group?: string;
+  name?: string;
+  /** Leaves out metrics whose value is null, NaN, "" or 0, and groups left empty. */
+  filterEmpty: boolean;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const tagsText = (tags: Record<string, string>) =>
+  Object.entries(tags)
+    .sort(([a], [b]) => byText(a, b))
+    .map(([tag, value]) => `${tag}\u0000${value}`)
+    .join("\u0001");
+
+/** Groups sorted by name, metrics by name then tags. A named group or metric that does not exist is a 404. */
+export function selectMetrics(applicationId: string, groups: readonly MetricGroup[], selection: MetricsSelection): MetricGroup[] {
+  let selected = groups.map((group) => ({ name: group.name, metrics: group.metrics }));
+  if (selection.group !== undefined) {
+    selected = selected.filter((group) => group.name === selection.group);
+    if (selected.length === 0) throw notFound(`Application '${applicationId}' has no metric group '${selection.group}'`);
+  }
+  if (selection.name !== undefined) {
+    selected = selected.map((group) => ({ name: group.name, metrics: group.metrics.filter((metric) => metric.name === selection.name) }));
+    if (selected.every((group) => group.metrics.length === 0)) {
+      throw notFound(`Application '${applicationId}' has no metric '${selection.name}' in group '${selection.group}'`);
+    }
+  }
+  if (selection.filterEmpty) {
+    selected = selected.map((group) => ({ name: group.name, metrics: group.metrics.filter((metric) => !isEmpty(metric)) })).filter((group) => group.metrics.length > 0);
+  }
+  return selected
+    .sort((a, b) => byText(a.name, b.name))
+    .map((group) => ({ name: group.name, metrics: [...group.metrics].sort((a, b) => byText(a.name, b.name) || byText(tagsText(a.tags), tagsText(b.tags))) }));
+}
+
+function isEmpty(metric: Metric): boolean {
+  const value = metric.value;
+  return value === null || value === "" || value === 0 || (typeof value === "number" && Number.isNaN(value));
+}
+
+/** A metric value as text: numbers in their shortest form (`42`, `0.5`), strings as they are, null as "". */
+export function metricValueText(value: Metric["value"]): string {
+  if (value === null) return "";
+  return String(value);
+}

@@ -1,0 +1,19 @@
+/** The read-only endpoints of API.md §1: ids, description, status, config, offsets, topology, subscriptions, stores. */
+import type { RouteRegistrar } from "../../kernel/http/route-registry";
+import type { ApplicationLookup } from "./application-lookup";
+import { storesJson } from "./stores-json";
+import { instanceDescription, offsetsJson, statusJson, topologyJson } from "./streams-json";
+
+const BASE = "/api/v1/streams";
+
+export function registerReadRoutes(routes: RouteRegistrar, lookup: ApplicationLookup): void {
+  const application = (id: string) => lookup.require(id);
+  routes.get(BASE, () => lookup.ids());
+  routes.get(`${BASE}/:id`, (req) => instanceDescription(application(req.params.id)));
+  routes.get(`${BASE}/:id/status`, (req) => statusJson(application(req.params.id).status()));
+  routes.get(`${BASE}/:id/config`, (req) => application(req.params.id).config());
+  routes.get(`${BASE}/:id/offsets`, async (req) => offsetsJson(await application(req.params.id).offsets()));
+  routes.get(`${BASE}/:id/topology`, (req) => topologyJson(application(req.params.id).topology()));
+  routes.get(`${BASE}/:id/subscriptions`, (req) => application(req.params.id).eventStreams().map((declaration) => declaration.type).sort());
+  routes.get(`${BASE}/:id/stores`, (req) => storesJson(application(req.params.id)));
+}

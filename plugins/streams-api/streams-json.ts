@@ -1,0 +1,80 @@
+/** The runtime's shapes as the JSON bodies of API.md §1.1–§1.4 and §2.2 (snake_case, sorted where the API says). */
+import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus, TopologyGraph, TopologyNode } from "../../kernel/contracts/streams/runtime";
+import { formatZonedDateTime } from "./zoned-date-time";
+
+export function instanceDescription(application: ApplicationHandle): Record<string, unknown> {
+  const description: Record<string, unknown> = {
+    id: application.id,
+    name: application.name,
+    version: application.version,
+    description: application.description,
+    since: formatZonedDateTime(application.since),
+    state: { state: application.state, since: formatZonedDateTime(application.stateSince) },
+    config: application.config(),
+  };
+  if (application.exception !== null) description.exception = application.exception;
+  return description;
+}
+
+export function statusJson(status: ApplicationStatus): Record<string, unknown> {
+  return {
+    id: status.id,
+    state: status.state,
+    threads: status.threads.map((thread) => ({
+      name: thread.name,
+      state: thread.state,
+      active_tasks: thread.activeTasks.map(taskJson),
+      standby_tasks: thread.standbyTasks.map(taskJson),
+      clients: {
+        consumer_client_id: thread.clients.consumerClientId,
+        producer_client_ids: thread.clients.producerClientIds,
+        admin_client_id: thread.clients.adminClientId,
+      },
+    })),
+  };
+}
+
+function taskJson(task: TaskStatus): Record<string, unknown> {
+  return { task_id: task.taskId, topic_partitions: task.topicPartitions.map(({ topic, partition }) => ({ topic, partition })) };
+}
+
+export function offsetsJson(offsets: ApplicationOffsets): Record<string, unknown> {
+  return {
+    group: offsets.group,
+    consumers: offsets.consumers.map((consumer) => ({
+      client_id: consumer.clientId,
+      stream_thread: consumer.streamThread,
+      positions: consumer.positions.map((position) => ({
+        topic: position.topic,
+        partition: position.partition,
+        consumed_offset: position.consumedOffset,
+        consumed_timestamp: position.consumedTimestamp,
+        committed_offset: position.committedOffset,
+        committed_timestamp: position.committedTimestamp,
+        log_end_offset: position.logEndOffset,
+        log_start_offset: position.logStartOffset,
+        lag: position.lag,
+      })),
+    })),
+  };
+}
+
+const byName = (a: TopologyNode, b: TopologyNode) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export function topologyJson(graph: TopologyGraph): Record<string, unknown> {
+  return {
+    version: graph.version,
+    sub_topologies: [...graph.subTopologies]
+      .sort((a, b) => a.id - b.id)
+      .map((sub) => ({ id: sub.id, nodes: [...sub.nodes].sort(byName).map(nodeJson) })),
+    global_stores: graph.globalStores,
+  };
+}
+
+function nodeJson(node: TopologyNode): Record<string, unknown> {
+  const json: Record<string, unknown> = { type: node.type, name: node.name, predecessors: node.predecessors, successors: node.successors };
+  if (node.topics !== undefined) json.topics = node.topics;
+  if (node.stores !== undefined) json.stores = node.stores;
+  if (node.topic !== undefined) json.topic = node.topic;
+  return json;
+}
