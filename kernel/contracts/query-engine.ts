@@ -1,0 +1,77 @@
+/**
+ * Interactive queries (API.md §2.3): one engine per store family, found through
+ * META-INF/services/sluice.query.QueryEngine. An engine declares the store types it answers and, for each
+ * query, its parameters; the applications plugin validates requests against those declarations, routes them
+ * and runs the query on the local partitions. A new store type or query is one more engine (descriptor line).
+ */
+import type { ReadOnlyStore, StoreType } from "./streams/stores";
+
+export const QUERY_ENGINE_CONTRACT = "sluice.query.QueryEngine";
+
+/**
+ * How a parameter is validated and decoded: `key` with the store's key serde (a JSON value), `time` as an
+ * integer of epoch milliseconds (a JSON number or its string form).
+ */
+export type QueryParameterKind = "key" | "time";
+
+export interface QueryParameter {
+  name: string;
+  kind: QueryParameterKind;
+}
+
+/** Parameters after validation: keys decoded for the store, times as integers. */
+export type QueryArguments = Readonly<Record<string, unknown>>;
+
+/**
+ * One record of an answer as it goes out in JSON: window and session stores give the key as
+ * `{key, window_start, window_end}`; timestamped stores add `timestamp`.
+ */
+export interface QueryRecord {
+  key: unknown;
+  value: unknown;
+  timestamp?: number;
+}
+
+export interface QueryDefinition {
+  /** The name in the request's `query` object, e.g. `get`, `fetch_key_range`. */
+  readonly name: string;
+  /** Exactly these parameters, all required. */
+  readonly parameters: readonly QueryParameter[];
+  /** Pairs of parameters `[lower, upper]` where lower must not be greater than upper. */
+  readonly ordered?: readonly (readonly [string, string])[];
+  /**
+   * The key parameter whose partition holds the whole answer: the query then runs only on that partition,
+   * and with remote access on the instance that owns it. Queries without one run on every partition.
+   */
+  readonly routingKey?: string;
+  /**
+   * The records this instance holds, from the given local partitions of the store (for a routed query, the
+   * key's partition only). Stops after `limit` records when given. Records stream: nothing is buffered.
+   */
+  execute(stores: readonly ReadOnlyStore[], args: QueryArguments, limit: number | undefined): AsyncIterable<QueryRecord>;
+}
+
+export interface QueryEngine {
+  /** Store types this engine answers; each (type, query name) pair may be declared by one engine only. */
+  readonly storeTypes: readonly StoreType[];
+  readonly queries: readonly QueryDefinition[];
+}
+
+/**
+ * The records of several partitions one after the other, at most `limit` in all: each partition's scan is
+ * asked for no more than what is still missing, so a store iterator never reads past the limit.
+ */
+export async function* concatPartitions<S>(
+  stores: readonly S[],
+  scan: (store: S, remaining: number | undefined) => AsyncIterable<QueryRecord>,
+  limit: number | undefined,
+): AsyncIterable<QueryRecord> {
+  let remaining = limit;
+  for (const store of stores) {
+    if (remaining === 0) return;
+    for await (const record of scan(store, remaining)) {
+      yield record;
+      if (remaining !== undefined && --remaining === 0) return;
+    }
+  }
+}

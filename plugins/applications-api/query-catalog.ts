@@ -1,0 +1,41 @@
+/** Which query definitions each store type has, gathered from the query engines found through descriptors. */
+import type { QueryDefinition, QueryEngine } from "../../kernel/contracts/query-engine";
+import type { StoreType } from "../../kernel/contracts/streams/stores";
+import { StartupError } from "../../kernel/errors";
+
+export const STORE_TYPES: readonly StoreType[] = ["key_value", "timestamped_key_value", "window", "timestamped_window", "session"];
+
+export class QueryCatalog {
+  private readonly byType = new Map<StoreType, Map<string, QueryDefinition>>();
+
+  constructor(engines: readonly { name: string; instance: QueryEngine }[]) {
+    const declaredBy = new Map<string, string>();
+    for (const { name, instance } of engines) {
+      for (const type of instance.storeTypes) {
+        const queries = this.byType.get(type) ?? new Map<string, QueryDefinition>();
+        this.byType.set(type, queries);
+        for (const definition of instance.queries) {
+          const id = `${type}/${definition.name}`;
+          const previous = declaredBy.get(id);
+          if (previous) throw new StartupError(`Query '${definition.name}' of store type '${type}' is declared by both ${previous} and ${name}`);
+          declaredBy.set(id, name);
+          queries.set(definition.name, definition);
+        }
+      }
+    }
+  }
+
+  definition(type: StoreType, query: string): QueryDefinition | undefined {
+    return this.byType.get(type)?.get(query);
+  }
+
+  /** Query names of a store type, in declaration order. */
+  queriesOf(type: StoreType): string[] {
+    return [...(this.byType.get(type)?.keys() ?? [])];
+  }
+
+  /** Whether some store type has a query of this name. */
+  knows(query: string): boolean {
+    return [...this.byType.values()].some((queries) => queries.has(query));
+  }
+}

@@ -1,0 +1,58 @@
+/** `set_options` of a query request (API.md §2.3): values may be JSON numbers/booleans or their string forms. */
+import { badRequest } from "../../kernel/http/http-error";
+
+export interface QueryOptions {
+  retries: number;
+  retryBackoffMs: number;
+  queryTimeoutMs: number;
+  remoteAccessAllowed: boolean;
+  /** At most this many records in total; undefined: no limit. */
+  limit?: number;
+}
+
+function integer(name: string, value: unknown, minimum: number): number {
+  const parsed = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof parsed !== "number" || !Number.isSafeInteger(parsed) || parsed < minimum) {
+    const bound = minimum === 0 ? ">= 0" : "> 0";
+    throw badRequest(`Option 'set_options.${name}' must be an integer ${bound}, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
+
+function boolean(name: string, value: unknown): boolean {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  throw badRequest(`Option 'set_options.${name}' must be a boolean, got ${JSON.stringify(value)}`);
+}
+
+const OPTION_SETTERS: Record<string, (options: QueryOptions, value: unknown) => void> = {
+  retries: (options, value) => (options.retries = integer("retries", value, 0)),
+  retry_backoff_ms: (options, value) => (options.retryBackoffMs = integer("retry_backoff_ms", value, 0)),
+  query_timeout_ms: (options, value) => (options.queryTimeoutMs = integer("query_timeout_ms", value, 1)),
+  remote_access_allowed: (options, value) => (options.remoteAccessAllowed = boolean("remote_access_allowed", value)),
+  limit: (options, value) => (options.limit = integer("limit", value, 1)),
+};
+
+export function parseQueryOptions(raw: unknown, defaultTimeoutMs: number): QueryOptions {
+  const options: QueryOptions = { retries: 0, retryBackoffMs: 100, queryTimeoutMs: defaultTimeoutMs, remoteAccessAllowed: false };
+  if (raw === undefined || raw === null) return options;
+  if (typeof raw !== "object" || Array.isArray(raw)) throw badRequest(`Field 'set_options' must be an object, got ${JSON.stringify(raw)}`);
+  for (const [name, value] of Object.entries(raw)) {
+    const set = Object.hasOwn(OPTION_SETTERS, name) ? OPTION_SETTERS[name] : undefined;
+    if (!set) throw badRequest(`Unknown option 'set_options.${name}'; expected one of ${Object.keys(OPTION_SETTERS).join(", ")}`);
+    set(options, value);
+  }
+  return options;
+}
+
+/** The options as a forwarded request carries them: never remote, bounded by what is left of the time. */
+export function forwardedOptions(options: QueryOptions, remainingMs: number, limit: number | undefined): Record<string, unknown> {
+  const forwarded: Record<string, unknown> = {
+    retries: options.retries,
+    retry_backoff_ms: options.retryBackoffMs,
+    query_timeout_ms: Math.max(1, Math.floor(remainingMs)),
+    remote_access_allowed: false,
+  };
+  if (limit !== undefined) forwarded.limit = limit;
+  return forwarded;
+}

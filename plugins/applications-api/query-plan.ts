@@ -1,0 +1,73 @@
+/**
+ * Where a query runs (API.md §2.4): a keyed query on the partition of its key — here, or with remote access
+ * on the instance that owns it; the others on this instance's partitions — and with remote access on every
+ * instance hosting the store. A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
+ * apart, within the query's deadline.
+ */
+import type { ApplicationHandle, StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { QueryRequest } from "./query-request";
+
+export type QueryPlan =
+  | { outcome: "NO_RESULT" | "NOT_AVAILABLE" }
+  | {
+      outcome: "RUN";
+      /** Local partitions to read; `ready: false` when the local store stayed unqueryable (a failure entry). */
+      local?: { partitions: number[]; ready: boolean };
+      /** Servers of the other instances to ask (null: an instance that has no application.server). */
+      remotes: (string | null)[];
+    };
+
+interface PlanContext {
+  application: ApplicationHandle;
+  store: StoreHandle;
+  request: QueryRequest;
+}
+
+/** One try: a plan, or undefined when the store is not ready and another try may be made. */
+type Attempt = (context: PlanContext, last: boolean) => Promise<QueryPlan | undefined>;
+
+const localReadable = (store: StoreHandle, partitions: number[]) =>
+  partitions.length > 0 && partitions.every((partition) => store.readOnly(partition) !== undefined);
+
+const keyedLocal: Attempt = async ({ application, store, request }, last) => {
+  const { partition } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
+  if (localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
+  if (application.state === "RUNNING" && store.queryable()) return { outcome: "NO_RESULT" };
+  return last ? { outcome: "NOT_AVAILABLE" } : undefined;
+};
+
+const keyedRemote: Attempt = async ({ application, store, request }, last) => {
+  const { partition, instance } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
+  if (instance && !instance.isLocal) return { outcome: "RUN", remotes: [instance.server] };
+  if (instance && localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
+  return last ? { outcome: "NOT_AVAILABLE" } : undefined;
+};
+
+const spreadLocal: Attempt = async ({ store }, last) => {
+  const partitions = store.localPartitions();
+  if (store.queryable() && localReadable(store, partitions)) return { outcome: "RUN", local: { partitions, ready: true }, remotes: [] };
+  return last ? { outcome: "NOT_AVAILABLE" } : undefined;
+};
+
+const spreadRemote: Attempt = async ({ application, store }, last) => {
+  const hosts = (await application.instances()).filter((instance) => instance.stores.includes(store.name));
+  if (hosts.length === 0) return last ? { outcome: "NOT_AVAILABLE" } : undefined;
+  const remotes = hosts.filter((instance) => !instance.isLocal).map((instance) => instance.server);
+  if (!hosts.some((instance) => instance.isLocal)) return { outcome: "RUN", remotes };
+  const partitions = store.localPartitions();
+  const ready = store.queryable() && localReadable(store, partitions);
+  if (!ready && !last) return undefined;
+  return { outcome: "RUN", local: { partitions, ready }, remotes };
+};
+
+export async function planQuery(context: PlanContext, deadline: number): Promise<QueryPlan> {
+  const { routingKey } = context.request.definition;
+  const { remoteAccessAllowed, retries, retryBackoffMs } = context.request.options;
+  const attempt = routingKey ? (remoteAccessAllowed ? keyedRemote : keyedLocal) : remoteAccessAllowed ? spreadRemote : spreadLocal;
+  for (let tries = 0; ; tries++) {
+    const last = tries >= retries || Date.now() + retryBackoffMs >= deadline;
+    const plan = await attempt(context, last);
+    if (plan) return plan;
+    await new Promise((resolve) => setTimeout(resolve, retryBackoffMs));
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Writes a query result (API.md §2.4) as it is produced: the local server's records go out while the store is
+ * scanned, so a result of any size takes bounded memory. The fields known only at the end (totals, `took`,
+ * `status`) come after the records; JSON does not order an object's fields.
+ */
+import { once } from "node:events";
+import type { ServerResponse } from "node:http";
+import type { QueryRecord } from "../../kernel/contracts/query-engine";
+import { JSON_CONTENT_TYPE } from "../../kernel/http/responses";
+
+export type QueryStatus = "SUCCESS" | "PARTIAL" | "ERROR" | "NO_RESULT" | "NOT_AVAILABLE";
+
+export interface SuccessEntry {
+  server: string;
+  remote: boolean;
+  total: number;
+  records: QueryRecord[];
+}
+
+export interface FailureEntry {
+  server: string;
+  remote: boolean;
+  errors: { message: string }[];
+}
+
+export interface ResultTail {
+  total: number;
+  failure: FailureEntry[];
+  took: number;
+  timeout: boolean;
+  status: QueryStatus;
+}
+
+const FLUSH_BYTES = 64 * 1024;
+
+export class QueryResponseWriter {
+  private pending = "";
+  private entries = 0;
+  private recordsInEntry = 0;
+  private inEntry = false;
+
+  constructor(private readonly res: ServerResponse, server: string) {
+    res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE });
+    this.pending = `{"server":${JSON.stringify(server)},"result":{"success":[`;
+  }
+
+  /** Whether records of a streamed entry have gone out (an error then can no longer become a clean answer). */
+  get streaming(): boolean {
+    return this.inEntry;
+  }
+
+  async openEntry(server: string, remote: boolean): Promise<void> {
+    this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${JSON.stringify(server)},"remote":${remote},"records":[`;
+    this.inEntry = true;
+    this.recordsInEntry = 0;
+    await this.flushIfFull();
+  }
+
+  async record(record: QueryRecord): Promise<void> {
+    this.pending += (this.recordsInEntry++ > 0 ? "," : "") + JSON.stringify(record);
+    await this.flushIfFull();
+  }
+
+  async closeEntry(total: number): Promise<void> {
+    this.pending += `],"total":${total}}`;
+    this.inEntry = false;
+    await this.flushIfFull();
+  }
+
+  async entry(entry: SuccessEntry): Promise<void> {
+    await this.openEntry(entry.server, entry.remote);
+    for (const record of entry.records) await this.record(record);
+    await this.closeEntry(entry.total);
+  }
+
+  async finish(tail: ResultTail): Promise<void> {
+    this.pending += `],"failure":${JSON.stringify(tail.failure)},"total":${tail.total}},"took":${tail.took},"timeout":${tail.timeout},"status":"${tail.status}"}`;
+    const last = this.pending;
+    this.pending = "";
+    await new Promise<void>((resolve) => this.res.end(last, () => resolve()));
+  }
+
+  private async flushIfFull(): Promise<void> {
+    if (this.pending.length < FLUSH_BYTES) return;
+    const chunk = this.pending;
+    this.pending = "";
+    if (this.res.destroyed) throw new Error("the client closed the connection");
+    if (!this.res.write(chunk)) await drained(this.res);
+  }
+}
+
+async function drained(res: ServerResponse): Promise<void> {
+  const listeners = new AbortController();
+  const closed = once(res, "close", { signal: listeners.signal }).then(() => {
+    throw new Error("the client closed the connection");
+  });
+  try {
+    await Promise.race([once(res, "drain", { signal: listeners.signal }), closed]);
+  } finally {
+    listeners.abort();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Queries of key_value and timestamped_key_value stores: get, range, all, count. One engine answers both
+ * types because their queries and parameters are the same; only the record differs (the timestamped store
+ * adds `timestamp`).
+ */
+import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
+import type { KeyValue, ReadOnlyKeyValueStore, ReadOnlyStore, StoreType, ValueAndTimestamp } from "../../kernel/contracts/streams/stores";
+
+interface KeyValueSource {
+  timestamped: boolean;
+  store: ReadOnlyKeyValueStore<unknown, unknown>;
+}
+
+function sources(stores: readonly ReadOnlyStore[]): KeyValueSource[] {
+  return stores.map((entry) => {
+    if (entry.type !== "key_value" && entry.type !== "timestamped_key_value") {
+      throw new Error(`the key-value query engine cannot read a ${entry.type} store`);
+    }
+    return { timestamped: entry.type === "timestamped_key_value", store: entry.store };
+  });
+}
+
+function toRecord(source: KeyValueSource, key: unknown, value: unknown): QueryRecord {
+  if (!source.timestamped) return { key, value };
+  const stamped = value as ValueAndTimestamp<unknown>;
+  return { key, value: stamped.value, timestamp: stamped.timestamp };
+}
+
+async function* records(source: KeyValueSource, entries: AsyncIterable<KeyValue<unknown, unknown>>): AsyncIterable<QueryRecord> {
+  for await (const entry of entries) yield toRecord(source, entry.key, entry.value);
+}
+
+const get: QueryDefinition = {
+  name: "get",
+  parameters: [{ name: "key", kind: "key" }],
+  routingKey: "key",
+  async *execute(stores, { key }) {
+    for (const source of sources(stores)) {
+      const value = await source.store.get(key);
+      if (value !== undefined) {
+        yield toRecord(source, key, value);
+        return;
+      }
+    }
+  },
+};
+
+const range: QueryDefinition = {
+  name: "range",
+  parameters: [
+    { name: "key_from", kind: "key" },
+    { name: "key_to", kind: "key" },
+  ],
+  ordered: [["key_from", "key_to"]],
+  execute: (stores, { key_from, key_to }, limit) =>
+    concatPartitions(sources(stores), (source, remaining) => records(source, source.store.range(key_from, key_to, { limit: remaining })), limit),
+};
+
+const all: QueryDefinition = {
+  name: "all",
+  parameters: [],
+  execute: (stores, _args, limit) =>
+    concatPartitions(sources(stores), (source, remaining) => records(source, source.store.all({ limit: remaining })), limit),
+};
+
+const count: QueryDefinition = {
+  name: "count",
+  parameters: [],
+  async *execute(stores) {
+    let total = 0;
+    for (const source of sources(stores)) total += await source.store.approximateNumEntries();
+    yield { key: "count", value: total };
+  },
+};
+
+export class KeyValueQueryEngine implements QueryEngine {
+  readonly storeTypes: readonly StoreType[] = ["key_value", "timestamped_key_value"];
+  readonly queries: readonly QueryDefinition[] = [get, range, all, count];
+}

@@ -1,0 +1,41 @@
+/** Queries of session stores: fetch (every session of a key) and fetch_key_range. */
+import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
+import type { ReadOnlySessionStore, ReadOnlyStore, StoreType, WindowedEntry } from "../../kernel/contracts/streams/stores";
+
+type SessionSource = ReadOnlySessionStore<unknown, unknown>;
+
+function sources(stores: readonly ReadOnlyStore[]): SessionSource[] {
+  return stores.map((entry) => {
+    if (entry.type !== "session") throw new Error(`the session query engine cannot read a ${entry.type} store`);
+    return entry.store;
+  });
+}
+
+async function* records(sessions: AsyncIterable<WindowedEntry<unknown, unknown>>): AsyncIterable<QueryRecord> {
+  for await (const session of sessions) {
+    yield { key: { key: session.key, window_start: session.windowStart, window_end: session.windowEnd }, value: session.value };
+  }
+}
+
+const fetch: QueryDefinition = {
+  name: "fetch",
+  parameters: [{ name: "key", kind: "key" }],
+  routingKey: "key",
+  execute: (stores, { key }, limit) => concatPartitions(sources(stores), (store, remaining) => records(store.fetch(key, { limit: remaining })), limit),
+};
+
+const fetchKeyRange: QueryDefinition = {
+  name: "fetch_key_range",
+  parameters: [
+    { name: "key_from", kind: "key" },
+    { name: "key_to", kind: "key" },
+  ],
+  ordered: [["key_from", "key_to"]],
+  execute: (stores, { key_from, key_to }, limit) =>
+    concatPartitions(sources(stores), (store, remaining) => records(store.fetchKeyRange(key_from, key_to, { limit: remaining })), limit),
+};
+
+export class SessionQueryEngine implements QueryEngine {
+  readonly storeTypes: readonly StoreType[] = ["session"];
+  readonly queries: readonly QueryDefinition[] = [fetch, fetchKeyRange];
+}
