@@ -154,6 +154,25 @@ test("a session expiry while others wait for their assignment answers their sync
   }
 });
 
+test("a member waiting for its assignment outlives its session timeout", async () => {
+  const coordinator = new DefaultGroupCoordinator({ minSessionTimeoutMs: 10 });
+  try {
+    const [leader, follower] = await within(
+      Promise.all([coordinator.join(joinRequest({ sessionTimeoutMs: 10_000 })), coordinator.join(joinRequest({ sessionTimeoutMs: 40 }))]),
+    );
+    const followerSync = track(coordinator.sync(syncRequest(follower)));
+    // A member of another group with a longer session, left silent, shows when the follower's session has passed.
+    await formStableGroup(coordinator, [joinRequest({ groupId: "clock", sessionTimeoutMs: 80 })]);
+    await eventually(() => coordinator.describe(["clock"])[0].members.length === 0, { timeoutMs: 3_000, what: "the clock member to expire" });
+    assert.not.ok(followerSync.settled);
+
+    await within(coordinator.sync(syncRequest(leader, [{ memberId: follower.memberId, assignment: Buffer.from("yours") }])));
+    assert.equal(await within(followerSync.promise), { errorCode: ErrorCode.NONE, assignment: Buffer.from("yours") });
+  } finally {
+    coordinator.close();
+  }
+});
+
 test("members that never ask for their assignment within the rebalance timeout are removed", async () => {
   const coordinator = new DefaultGroupCoordinator();
   try {
