@@ -1,0 +1,23 @@
+/** pageviews: JSON `{"user","page"}` keyed by user → views per page in 1-minute tumbling windows. */
+import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
+import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+
+export interface PageView {
+  user: string;
+  page: string;
+}
+
+export class PageViewsProvider implements TopologyProvider {
+  readonly name = "PageViews";
+  readonly version = "1.0.0";
+  readonly description = "Counts page views per page in one-minute windows";
+  readonly config = { "application.id": "pageviews" };
+
+  topology(builder: StreamsBuilder): void {
+    builder
+      .stream<string, PageView>("pageviews", { keySerde: "string", valueSerde: "json" })
+      .groupBy((_user, view) => view.page, { keySerde: "string", valueSerde: "json", name: "views-by-page" })
+      .windowedBy({ type: "tumbling", sizeMs: 60_000 })
+      .count({ storeName: "views-per-minute", keySerde: "string", valueSerde: "long" });
+  }
+}

@@ -1,0 +1,18 @@
+/** sessions: clicks keyed by user → session windows with a 5-minute gap, counted in `user-sessions`. */
+import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
+import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+
+export class SessionsProvider implements TopologyProvider {
+  readonly name = "Sessions";
+  readonly version = "1.0.0";
+  readonly description = "Counts each user's clicks per session (5-minute inactivity gap)";
+  readonly config = { "application.id": "sessions" };
+
+  topology(builder: StreamsBuilder): void {
+    builder
+      .stream<string, string>("clicks", { keySerde: "string", valueSerde: "string" })
+      .groupByKey()
+      .windowedBy({ type: "session", gapMs: 5 * 60_000 })
+      .count({ storeName: "user-sessions", keySerde: "string", valueSerde: "long" });
+  }
+}
