@@ -122,7 +122,7 @@ test("the last member leaving empties the group and ends its generation", async 
 test("a member whose session expires is removed and the others rebalance", async () => {
   const coordinator = new DefaultGroupCoordinator({ minSessionTimeoutMs: 10 });
   try {
-    const request = joinRequest({ sessionTimeoutMs: 150 });
+    const request = joinRequest({ sessionTimeoutMs: 300 });
     const [a, b] = await formStableGroup(coordinator, [request, request]);
     // a keeps heartbeating; b stays silent.
     await eventually(() => coordinator.heartbeat(memberRef(a)) === ErrorCode.REBALANCE_IN_PROGRESS, {
@@ -142,7 +142,7 @@ test("a session expiry while others wait for their assignment answers their sync
   const coordinator = new DefaultGroupCoordinator({ minSessionTimeoutMs: 10 });
   try {
     const [leader, follower] = await within(
-      Promise.all([coordinator.join(joinRequest({ sessionTimeoutMs: 100 })), coordinator.join(joinRequest({ sessionTimeoutMs: 10_000 }))]),
+      Promise.all([coordinator.join(joinRequest({ sessionTimeoutMs: 200 })), coordinator.join(joinRequest({ sessionTimeoutMs: 10_000 }))]),
     );
     // The follower waits for an assignment the silent leader never sends.
     const followerSync = await within(coordinator.sync(syncRequest(follower)));
@@ -158,11 +158,11 @@ test("a member waiting for its assignment outlives its session timeout", async (
   const coordinator = new DefaultGroupCoordinator({ minSessionTimeoutMs: 10 });
   try {
     const [leader, follower] = await within(
-      Promise.all([coordinator.join(joinRequest({ sessionTimeoutMs: 10_000 })), coordinator.join(joinRequest({ sessionTimeoutMs: 40 }))]),
+      Promise.all([coordinator.join(joinRequest({ sessionTimeoutMs: 10_000 })), coordinator.join(joinRequest({ sessionTimeoutMs: 150 }))]),
     );
     const followerSync = track(coordinator.sync(syncRequest(follower)));
     // A member of another group with a longer session, left silent, shows when the follower's session has passed.
-    await formStableGroup(coordinator, [joinRequest({ groupId: "clock", sessionTimeoutMs: 80 })]);
+    await formStableGroup(coordinator, [joinRequest({ groupId: "clock", sessionTimeoutMs: 250 })]);
     await eventually(() => coordinator.describe(["clock"])[0].members.length === 0, { timeoutMs: 3_000, what: "the clock member to expire" });
     assert.not.ok(followerSync.settled);
 
@@ -176,7 +176,7 @@ test("a member waiting for its assignment outlives its session timeout", async (
 test("members that never ask for their assignment within the rebalance timeout are removed", async () => {
   const coordinator = new DefaultGroupCoordinator();
   try {
-    const request = joinRequest({ rebalanceTimeoutMs: 80 });
+    const request = joinRequest({ rebalanceTimeoutMs: 200 });
     const [leader, follower] = await within(Promise.all([coordinator.join(request), coordinator.join(request)]));
     await within(coordinator.sync(syncRequest(leader, [{ memberId: leader.memberId, assignment: Buffer.from("all") }])));
     await eventually(() => coordinator.heartbeat(memberRef(leader)) === ErrorCode.REBALANCE_IN_PROGRESS, {
