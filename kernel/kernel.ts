@@ -8,6 +8,8 @@ import path from "node:path";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { loadConfig, type ConfigSources } from "./config/load-config";
 import type { SluiceConfig } from "./config/sluice-config";
+import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT, type SerializerModule } from "./contracts/json-serializer";
+import { ModuleJsonRenderer } from "./json/module-json-renderer";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
@@ -99,6 +101,8 @@ export class Kernel implements KernelInfo {
       this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger: this.logger.child({ component: "http" }) });
     }
 
+    const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);
+    this.components.register(JSON_RENDERER, { useValue: new ModuleJsonRenderer(serializerModules.map(({ instance }) => instance)) });
     this.plugins = await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT);
     for (const { name, instance } of this.plugins) {
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });

@@ -1,0 +1,17 @@
+import type { JsonValue, SerializationContext, SerializerModule } from "../../kernel/contracts/json-serializer";
+import { UnrepresentableValueError } from "../../kernel/contracts/json-serializer";
+
+/** Dates as ISO-8601 strings; an invalid Date is an error rather than `null`. */
+export class DateModule implements SerializerModule {
+  readonly name = "date";
+
+  handles(value: unknown): boolean {
+    return value instanceof Date;
+  }
+
+  serialize(value: unknown, context: SerializationContext): JsonValue {
+    const date = value as Date;
+    if (Number.isNaN(date.getTime())) throw new UnrepresentableValueError("Date (invalid)", context);
+    return date.toISOString();
+  }
+}
