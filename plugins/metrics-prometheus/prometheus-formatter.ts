@@ -24,7 +24,7 @@ export class PrometheusMetricsFormatter implements MetricsFormatter {
         if (metric.value === null) continue;
         const { name, per } = familyName(metric.name);
         const isInfo = typeof metric.value === "string";
-        const family = familyOf(families, isInfo ? `${name}_info` : name, isInfo ? "gauge" : typeOf(name), metric);
+        const family = familyOf(families, isInfo ? `${name}_info` : name, isInfo ? "gauge" : typeOf(name), helpOf(metric, name, per));
         const labels = labelSet(applicationId, group.name, metric, isInfo ? String(metric.value) : undefined);
         family.samples.push(`${isInfo ? `${name}_info` : name}{${labels}} ${isInfo ? "1" : sampleValue(Number(metric.value) / per)}`);
       }
@@ -41,10 +41,16 @@ function typeOf(name: string): Family["type"] {
   return name.endsWith("_total") ? "counter" : "gauge";
 }
 
-function familyOf(families: Map<string, Family>, name: string, type: Family["type"], metric: Metric): Family {
+/** The description, saying so when the value was converted to a base unit. */
+function helpOf(metric: Metric, family: string, per: number): string {
+  const help = metric.description || metric.name;
+  return per === 1 ? help : `${help} (as ${family.slice(family.lastIndexOf("_") + 1)} in this format)`;
+}
+
+function familyOf(families: Map<string, Family>, name: string, type: Family["type"], help: string): Family {
   let family = families.get(name);
   if (!family) {
-    family = { type, help: metric.description || metric.name, samples: [] };
+    family = { type, help, samples: [] };
     families.set(name, family);
   }
   return family;

@@ -66,6 +66,14 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     return Object.fromEntries(this.applications().map((app) => [app.id, app.state]));
   }
 
+  /** Applications with a store partition still restoring from its changelog: they run but cannot answer queries yet. */
+  async notReady(): Promise<string[]> {
+    const restoring = async (app: ApplicationHandle) => (await app.storesStatus().catch(() => [])).some((status) => status.restoring);
+    const applications = this.applications();
+    const flags = await Promise.all(applications.map(restoring));
+    return applications.filter((_app, index) => flags[index]).map((app) => app.id);
+  }
+
   private bootstrapServers(): string[] {
     const configured = this.config.optionalString("streams.bootstrap.servers");
     if (configured !== undefined) return configured.split(",").map((s) => s.trim()).filter(Boolean);
