@@ -38,6 +38,8 @@ export interface TaskStateOptions {
   /** Timestamp of the record being processed, used for changelog records of writes without one. Default: now. */
   currentTimestamp?: () => number;
   logger?: StateLogger;
+  /** How many committed or read values stay cached for processors' reads. Default: 50,000. */
+  cleanCacheEntries?: number;
 }
 
 /** A changelog record read back from Kafka, to restore a store. */
@@ -103,7 +105,7 @@ export class TaskState {
     await db.open();
     try {
       const saved = decodeCheckpoint(await db.get(CHECKPOINT_KEY));
-      const cache = new WriteCache(db);
+      const cache = new WriteCache(db, options.cleanCacheEntries);
       const state = new TaskState(directory, taskId, db, cache, new Map(), saved, options.logger ?? silentLogger);
       const context: StoreContext = {
         cache,
@@ -249,13 +251,16 @@ export class TaskState {
     try {
       let expired = 0;
       for (const [store, streamTime] of streamTimes) expired += await sweepExpired(this.db, this.cache, layer, store, streamTime);
-      const entryChanges = countEntryChanges(this.db, layer);
+      const entryChanges = await countEntryChanges(this.db, this.cache, layer);
       const next = this.nextCheckpoint(positions, entryChanges, streamTimes);
-      const operations = [...layer.values()].map(({ key, value }) =>
-        value === null ? { type: "del" as const, key } : { type: "put" as const, key, value },
-      );
-      operations.push({ type: "put", key: CHECKPOINT_KEY, value: encodeCheckpoint(next) });
-      await this.db.batch(operations);
+      // The chained form hands each operation straight to LevelDB's batch: markedly faster than an array.
+      const batch = this.db.batch();
+      for (const { key, value } of layer.values()) {
+        if (value === null) batch.del(key);
+        else batch.put(key, value);
+      }
+      batch.put(CHECKPOINT_KEY, encodeCheckpoint(next));
+      await batch.write();
 
       for (const [counters, change] of entryChanges) counters.entries += change;
       for (const [store, streamTime] of streamTimes) store.streamTime.committed = streamTime;

@@ -2,7 +2,8 @@
  * The task's write-back cache: processors' writes land here and are read back synchronously before the
  * database (classic-level's getSync). A commit takes the whole cache as one layer (`beginCommit`) and
  * writes it in one batch; writes made while that batch is in flight go to a fresh layer, and reads see
- * the newest layer first.
+ * the newest layer first. Committed values, and values read from the database, stay readable in a bounded
+ * clean cache (oldest written first out), so hot keys are not read from LevelDB again after each commit.
  */
 
 import type { ClassicLevel } from "classic-level";
@@ -27,11 +28,18 @@ export type CacheLayer = Map<string, CacheEntry>;
 
 export type TaskDatabase = ClassicLevel<Buffer, Buffer>;
 
+export const DEFAULT_CLEAN_CACHE_ENTRIES = 50_000;
+
 export class WriteCache {
   private live: CacheLayer = new Map();
   private committing: CacheLayer | undefined;
+  /** Exactly what the database holds for these keys (null: absent). */
+  private readonly clean = new Map<string, Buffer | null>();
 
-  constructor(private readonly db: TaskDatabase) {}
+  constructor(
+    private readonly db: TaskDatabase,
+    private readonly cleanEntries = DEFAULT_CLEAN_CACHE_ENTRIES,
+  ) {}
 
   get size(): number {
     return this.live.size;
@@ -41,7 +49,11 @@ export class WriteCache {
     const id = key.toString("latin1");
     const entry = this.live.get(id) ?? this.committing?.get(id);
     if (entry) return entry.value ?? undefined;
-    return this.db.getSync(key);
+    const known = this.clean.get(id);
+    if (known !== undefined) return known ?? undefined;
+    const stored = this.db.getSync(key);
+    this.remember(id, stored ?? null);
+    return stored;
   }
 
   write(key: Buffer, value: Buffer | null, counters?: StoreCounters): void {
@@ -53,6 +65,12 @@ export class WriteCache {
     return this.live.has(key.toString("latin1"));
   }
 
+  /** Whether the database holds the key, when the clean cache knows; undefined when it does not. */
+  committedPresence(id: string): boolean | undefined {
+    const known = this.clean.get(id);
+    return known === undefined ? undefined : known !== null;
+  }
+
   /** Hands the current writes to a commit; later writes start a new layer. */
   beginCommit(): CacheLayer {
     if (this.committing) throw new Error("a commit is already in progress");
@@ -61,7 +79,15 @@ export class WriteCache {
     return this.committing;
   }
 
+  /** The committing layer is in the database now. */
   endCommit(): void {
+    const layer = this.committing ?? new Map();
+    // Entries that would be evicted at once are only forgotten, so no stale value survives.
+    let forget = layer.size - this.cleanEntries;
+    for (const [id, entry] of layer) {
+      if (forget-- > 0) this.clean.delete(id);
+      else this.remember(id, entry.value);
+    }
     this.committing = undefined;
   }
 
@@ -74,5 +100,18 @@ export class WriteCache {
   /** Drops the writes not yet committed (close without commit). */
   discard(): void {
     this.live = new Map();
+  }
+
+  private remember(id: string, value: Buffer | null): void {
+    this.clean.delete(id);
+    this.clean.set(id, value);
+    // Evicting in bulk, a quarter over the bound, keeps this O(1) amortized: a Map scanned from its start
+    // after each single eviction would walk past every earlier deletion again.
+    if (this.clean.size <= this.cleanEntries + (this.cleanEntries >>> 2)) return;
+    let excess = this.clean.size - this.cleanEntries;
+    for (const oldest of this.clean.keys()) {
+      if (excess-- <= 0) return;
+      this.clean.delete(oldest);
+    }
   }
 }

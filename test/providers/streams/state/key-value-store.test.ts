@@ -96,6 +96,23 @@ test("every write yields a changelog record, drained once", async () => {
   assert.equal(state.drainChangelog(), []);
 });
 
+test("reads and entry counts stay exact when the cache of committed values is smaller than the store", async () => {
+  const state = await dir.open([keyValueSpec()], { cleanCacheEntries: 8 });
+  const counts = state.keyValueStore<string, number>("counts");
+  for (let i = 0; i < 100; i++) counts.put(`k${i}`, i);
+  await state.commit();
+  for (let i = 0; i < 100; i += 2) counts.put(`k${i}`, counts.get(`k${i}`)! + 1000);
+  for (let i = 1; i < 100; i += 4) counts.delete(`k${i}`);
+  await state.commit();
+  for (let i = 100; i < 110; i++) counts.put(`k${i}`, i);
+  await state.commit();
+  const expected = (i: number) => (i >= 100 ? i : i % 2 === 0 ? i + 1000 : i % 4 === 1 ? undefined : i);
+  for (let i = 0; i < 110; i++) assert.is(counts.get(`k${i}`), expected(i), `k${i}`);
+  const store = state.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>;
+  assert.is(await store.approximateNumEntries(), 110 - 25);
+  assert.is((await collect(store.all())).length, 85);
+});
+
 test("typed accessors refuse a store of another type or an unknown name", async () => {
   const state = await dir.open([keyValueSpec()]);
   assert.throws(() => state.windowStore("counts"), /key_value store, not window/);
