@@ -8,7 +8,8 @@
  * Processing (synchronous, per polled batch):
  *   state.keyValueStore<K, V>(name) / timestampedKeyValueStore / windowStore / timestampedWindowStore /
  *   sessionStore (or state.store(name), narrowed by `type`) — reads see this task's uncommitted writes first,
- *   then LevelDB (getSync); writes go to a write-back cache and each also yields a changelog record.
+ *   then a bounded cache of committed values (`cleanCacheEntries`, default 50,000), then LevelDB (getSync);
+ *   writes go to a write-back cache and each also yields a changelog record, kept until drained.
  * After the batch:
  *   const records = state.drainChangelog();      // ChangelogRecord { store, key, value | null, timestamp }
  *   produce each to changelogTopic(applicationId, record.store), partition = the task's partition;
@@ -36,6 +37,7 @@ export { openTaskState, TaskState, DEFAULT_LEVELDB_OPTIONS } from "./task-state"
 export type { TaskStateOptions, RestoreRecord, CommitPositions, StateLogger } from "./task-state";
 export type { ChangelogRecord } from "./store-context";
 export type { Checkpoint } from "./checkpoint";
+export { DEFAULT_CLEAN_CACHE_ENTRIES } from "./write-cache";
 export { DEFAULT_RETENTION_MS } from "./store-openers";
 
 /** The changelog topic of a store: `<applicationId>-<store>-changelog`. */

@@ -10,7 +10,6 @@ import type {
   ReadOnlyTimestampedWindowStore,
   ReadOnlyWindowStore,
   StoreSpec,
-  ValueAndTimestamp,
 } from "../../../../kernel/contracts/streams/stores";
 import { changelogTopic, DEFAULT_LEVELDB_OPTIONS, type ChangelogRecord, type TaskState } from "../../../../providers/streams/state";
 import { collect, jsonSerde, keyValueSpec, StateDir, stringSerde } from "./state-fixture";
