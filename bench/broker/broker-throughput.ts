@@ -1,0 +1,159 @@
+/**
+ * Produce and consume throughput of the embedded broker (in its own worker thread, file storage in a
+ * temporary directory) with kcat and with kafkajs, for 100-byte and 1 KiB values, and the process RSS.
+ *
+ *   node dist/bench/broker/broker-throughput.js [--mb=256] [--kafkajs-mb=64] [--storage=file|memory]
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+import { Kafka, logLevel } from "kafkajs";
+import { startBrokerInWorker } from "../../providers/broker";
+
+interface Row {
+  client: string;
+  direction: "produce" | "consume";
+  valueBytes: number;
+  records: number;
+  seconds: number;
+  peakRssMb: number;
+}
+
+function argument(name: string, fallback: string): string {
+  const prefix = `--${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
+}
+
+/** Samples RSS while `work` runs; returns its duration and the peak. */
+async function measure(work: () => Promise<void>): Promise<{ seconds: number; peakRssMb: number }> {
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  const start = process.hrtime.bigint();
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, peakRssMb: peak / 1024 / 1024 };
+}
+
+function kcat(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("kcat", args, { stdio: ["ignore", "ignore", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`kcat ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+async function writeValues(path: string, records: number, valueBytes: number): Promise<void> {
+  const out = createWriteStream(path);
+  const line = `${"x".repeat(valueBytes)}\n`;
+  const chunk = line.repeat(1000);
+  for (let written = 0; written < records; written += 1000) {
+    if (!out.write(chunk)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+}
+
+async function kcatRows(bootstrap: string, dir: string, valueBytes: number, megabytes: number): Promise<Row[]> {
+  const records = Math.ceil((megabytes * 1024 * 1024) / valueBytes / 1000) * 1000;
+  const topic = `kcat-${valueBytes}`;
+  const file = join(dir, `${topic}.values`);
+  await writeValues(file, records, valueBytes);
+  const produced = await measure(() => kcat(["-b", bootstrap, "-P", "-t", topic, "-l", file]));
+  const consumed = await measure(() => kcat(["-b", bootstrap, "-C", "-t", topic, "-e", "-o", "beginning", "-q", "-f", "%o\n"]));
+  await rm(file);
+  return [
+    { client: "kcat", direction: "produce", valueBytes, records, ...produced },
+    { client: "kcat", direction: "consume", valueBytes, records, ...consumed },
+  ];
+}
+
+async function kafkajsRows(bootstrap: string, valueBytes: number, megabytes: number): Promise<Row[]> {
+  const records = Math.ceil((megabytes * 1024 * 1024) / valueBytes / 1000) * 1000;
+  const topic = `kafkajs-${valueBytes}`;
+  const kafka = new Kafka({ clientId: "bench", brokers: [bootstrap], logLevel: logLevel.NOTHING });
+  const producer = kafka.producer();
+  await producer.connect();
+  const value = Buffer.alloc(valueBytes, 120);
+  const batch = Array.from({ length: 1000 }, () => ({ value }));
+  const produced = await measure(async () => {
+    // Several requests in flight, as a busy application has.
+    const inFlight = new Set<Promise<unknown>>();
+    for (let sent = 0; sent < records; sent += batch.length) {
+      const request = producer.send({ topic, acks: 1, messages: batch });
+      inFlight.add(request);
+      void request.finally(() => inFlight.delete(request));
+      if (inFlight.size >= 8) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  });
+  await producer.disconnect();
+
+  const consumer = kafka.consumer({ groupId: `bench-${valueBytes}`, maxBytes: 50 * 1024 * 1024 });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  const consumed = await measure(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        let count = 0;
+        consumer
+          .run({
+            eachBatch: async ({ batch: fetched }) => {
+              count += fetched.messages.length;
+              if (count >= records) resolve();
+            },
+          })
+          .catch(reject);
+      }),
+  );
+  await consumer.disconnect();
+  return [
+    { client: "kafkajs", direction: "produce", valueBytes, records, ...produced },
+    { client: "kafkajs", direction: "consume", valueBytes, records, ...consumed },
+  ];
+}
+
+function printTable(rows: Row[]): void {
+  const header = ["client", "direction", "value", "records", "seconds", "MB/s", "records/s", "peak RSS MB"];
+  const lines = rows.map((row) => [
+    row.client,
+    row.direction,
+    `${row.valueBytes} B`,
+    String(row.records),
+    row.seconds.toFixed(2),
+    ((row.records * row.valueBytes) / 1024 / 1024 / row.seconds).toFixed(1),
+    Math.round(row.records / row.seconds).toString(),
+    row.peakRssMb.toFixed(0),
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  for (const line of [header, ...lines]) process.stdout.write(`${line.map((cell, i) => cell.padStart(widths[i])).join("  ")}\n`);
+}
+
+async function main(): Promise<void> {
+  const megabytes = Number(argument("mb", "256"));
+  const kafkajsMegabytes = Number(argument("kafkajs-mb", "64"));
+  const storage = argument("storage", "file") as "file" | "memory";
+  const dir = await mkdtemp(join(tmpdir(), "sluice-broker-bench-"));
+  const broker = await startBrokerInWorker({ port: 0, storage, dataDir: join(dir, "data"), retentionMs: null });
+  const bootstrap = `${broker.host}:${broker.port}`;
+  try {
+    const rows: Row[] = [];
+    for (const valueBytes of [100, 1024]) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
+    for (const valueBytes of [100, 1024]) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
+    process.stdout.write(`broker: ${storage} storage, worker thread; RSS of this process (broker + kafkajs clients)\n`);
+    printTable(rows);
+  } finally {
+    await broker.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
