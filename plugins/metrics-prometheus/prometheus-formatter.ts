@@ -22,11 +22,12 @@ export class PrometheusMetricsFormatter implements MetricsFormatter {
     for (const group of groups) {
       for (const metric of group.metrics) {
         if (metric.value === null) continue;
-        const { name, per } = familyName(metric.name);
+        const { name, per, unit } = familyName(metric.name);
         const isInfo = typeof metric.value === "string";
-        const family = familyOf(families, isInfo ? `${name}_info` : name, isInfo ? "gauge" : typeOf(name), helpOf(metric, name, per));
+        const sampleName = isInfo ? `${name}_info` : name;
+        const family = familyOf(families, sampleName, isInfo ? "gauge" : typeOf(name), helpOf(metric, unit));
         const labels = labelSet(applicationId, group.name, metric, isInfo ? String(metric.value) : undefined);
-        family.samples.push(`${isInfo ? `${name}_info` : name}{${labels}} ${isInfo ? "1" : sampleValue(Number(metric.value) / per)}`);
+        family.samples.push(`${sampleName}{${labels}} ${isInfo ? "1" : sampleValue(Number(metric.value) / per)}`);
       }
     }
     let text = "";
@@ -41,10 +42,10 @@ function typeOf(name: string): Family["type"] {
   return name.endsWith("_total") ? "counter" : "gauge";
 }
 
-/** The description, saying so when the value was converted to a base unit. */
-function helpOf(metric: Metric, family: string, per: number): string {
+/** The description, saying so when the name was converted to a base unit. */
+function helpOf(metric: Metric, unit: string | undefined): string {
   const help = metric.description || metric.name;
-  return per === 1 ? help : `${help} (as ${family.slice(family.lastIndexOf("_") + 1)} in this format)`;
+  return unit === undefined ? help : `${help} (in ${unit} here)`;
 }
 
 function familyOf(families: Map<string, Family>, name: string, type: Family["type"], help: string): Family {

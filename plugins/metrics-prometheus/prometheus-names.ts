@@ -36,6 +36,8 @@ export interface FamilyName {
   name: string;
   /** The metric's value divided by this is in the family's unit. */
   per: number;
+  /** The base unit the name was converted to, if any. */
+  unit?: string;
 }
 
 export function sanitizeName(name: string): string {
@@ -44,17 +46,19 @@ export function sanitizeName(name: string): string {
 
 export function familyName(metricName: string): FamilyName {
   let per = 1;
+  let baseUnit: string | undefined;
   const words = sanitizeName(metricName)
     .split("_")
     .map((word) => {
       const unit = UNIT_WORDS[word.toLowerCase()];
       if (!unit) return word;
       per *= unit.per;
+      baseUnit = unit.unit;
       return unit.unit;
     });
   let name = FAMILY_PREFIX + words.join("_");
   if (RESERVED_SUFFIXES.some((suffix) => name.endsWith(suffix))) name += "_value";
-  return { name, per };
+  return { name, per, unit: baseUnit };
 }
 
 /** A label name: sanitized, and never starting with a digit. */
