@@ -24,7 +24,9 @@ test("topics are created, listed, described and deleted", async ({ broker }) => 
 
   const { topics } = await admin.fetchTopicMetadata({ topics: ["alpha", "beta"] });
   assert.equal(
-    topics.map(({ name, partitions }) => ({ name, partitions: partitions.map((p) => [p.partitionId, p.leader, p.replicas, p.isr]) })),
+    topics
+      .map(({ name, partitions }) => ({ name, partitions: partitions.map((p) => [p.partitionId, p.leader, p.replicas, p.isr]) }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     [
       { name: "alpha", partitions: [[0, 0, [0], [0]], [1, 0, [0], [0]], [2, 0, [0], [0]]] },
       { name: "beta", partitions: [[0, 0, [0], [0]]] },
