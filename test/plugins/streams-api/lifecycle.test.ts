@@ -1,0 +1,104 @@
+import fs from "node:fs";
+import path from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { eventually } from "../../helpers/eventually";
+import { http } from "../../helpers/sluice";
+import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { streamsClient, ZONED_DATE_TIME } from "./streams-client";
+
+interface Context {
+  sluice: SluiceWithExamples;
+  app: ReturnType<typeof streamsClient>;
+}
+
+const lifecycle = suite<Context>("restart and stop of wordcount");
+
+lifecycle.before(async (context) => {
+  context.sluice = await startSluiceWithExamples();
+  context.app = streamsClient(context.sluice.url, "wordcount");
+  await context.app.waitForState(["RUNNING"]);
+});
+lifecycle.after(async ({ sluice }) => sluice?.close());
+
+const countsPartition = async (app: Context["app"]) => (await app.json("/stores")).stores.find((store: { name: string }) => store.name === "counts").partitions[0];
+
+lifecycle("POST /restart answers a RUNNING or REBALANCING instance with a new since", async ({ app }) => {
+  const before = await app.json();
+  const res = await app.post("/restart");
+  assert.is(res.status, 200);
+  const body = res.json();
+  assert.ok(["RUNNING", "REBALANCING"].includes(body.state.state), body.state.state);
+  assert.match(body.since, ZONED_DATE_TIME);
+  assert.is.not(body.since, before.since);
+  assert.ok(Date.parse(body.since.replace(/\[.*\]$/, "")) > Date.parse(before.since.replace(/\[.*\]$/, "")));
+  await app.waitForState(["RUNNING"]);
+});
+
+lifecycle("a malformed stop body is a 400 naming the problem; a non-JSON content type is a 415; nothing stops", async ({ app }) => {
+  const cases: [string, RegExp][] = [
+    ["{not json", /not valid JSON/],
+    ['{"cleanup": "yes"}', /'cleanup' must be a boolean, got string/],
+    ['{"cleanup": null}', /'cleanup' must be a boolean, got null/],
+    ["[true]", /must be a JSON object/],
+    ['"cleanup"', /must be a JSON object/],
+    ['{"cleanup": true, "force": true}', /unknown field 'force'/],
+  ];
+  for (const [body, message] of cases) {
+    const res = await app.stop(body);
+    assert.is(res.status, 400, body);
+    assert.is(res.json().error_code, 400);
+    assert.is(res.json().path, "/api/v1/streams/wordcount/stop");
+    assert.match(res.json().message, message);
+  }
+  assert.is((await app.stop('{"cleanup": true}', "DELETE", "text/plain")).status, 415);
+  assert.is((await app.json()).state.state, "RUNNING");
+});
+
+lifecycle("DELETE /stop answers a NOT_RUNNING instance that stays listed; stopping again changes nothing", async ({ app, sluice }) => {
+  const res = await app.stop();
+  assert.is(res.status, 200);
+  const stopped = res.json();
+  assert.is(stopped.state.state, "NOT_RUNNING");
+  assert.ok((await http(`${sluice.url}/api/v1/streams`)).json().includes("wordcount"));
+  assert.equal(await app.json("/offsets"), { group: "wordcount", consumers: [] });
+  assert.equal((await app.json("/status")).threads, []);
+  assert.is((await http(`${sluice.url}/health`)).json().applications.wordcount, "NOT_RUNNING");
+  const again = await app.stop(undefined, "POST");
+  assert.is(again.status, 200);
+  assert.equal(again.json().state, stopped.state);
+  assert.is(again.json().since, stopped.since);
+});
+
+lifecycle("stop with cleanup removes the state directory, and the store is restored from its changelog after restart", async ({ app, sluice }) => {
+  assert.is((await app.post("/restart")).status, 200);
+  await app.waitForState(["RUNNING"]);
+  await sluice.produce("words", [{ value: "alpha beta gamma alpha" }]);
+  const written = await eventually(async () => {
+    const partition = await countsPartition(app);
+    return partition.changelog_position >= 3 && partition.lag === 0 && partition;
+  }, { what: "counts written to the changelog" });
+  const stateDir = path.join(sluice.stateDir, "wordcount");
+  assert.ok(fs.existsSync(stateDir), "state directory exists while running");
+
+  const stop = await app.stop('{"cleanup": true}');
+  assert.is(stop.status, 200);
+  assert.is(stop.json().state.state, "NOT_RUNNING");
+  assert.not.ok(fs.existsSync(stateDir), "state directory removed");
+
+  const restart = await app.post("/restart");
+  assert.is(restart.status, 200);
+  assert.ok(["RUNNING", "REBALANCING"].includes(restart.json().state.state));
+  const restored = await eventually(async () => {
+    const partition = await countsPartition(app);
+    return !partition.restoring && partition.queryable && partition.restore.records_restored > 0 && partition;
+  }, { what: "counts restored and queryable" });
+  assert.is(restored.restore.records_restored, written.changelog_position + 1);
+  assert.is(restored.restore.records_total, restored.restore.records_restored);
+  assert.is(restored.changelog_position, written.changelog_position);
+  assert.ok(fs.existsSync(stateDir), "state directory recreated");
+  assert.is(Number(await app.metricValue("stream-state-metrics", "restore-total")), restored.restore.records_restored);
+  assert.is((await http(`${sluice.url}/health`)).json().ready, true);
+});
+
+lifecycle.run();
