@@ -1,0 +1,138 @@
+import net from "node:net";
+import { Kafka, logLevel } from "kafkajs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { startBroker, type RunningBroker } from "../../../providers/broker";
+import { eventually } from "../../helpers/eventually";
+import { http } from "../../helpers/sluice";
+import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { query, recordsOf } from "./query-client";
+
+/*
+ * NO_RESULT, PARTIAL, ERROR, NOT_AVAILABLE and timeouts (API.md §2.4), with two instances of wordcount in
+ * this process on a broker whose `words` topic has 4 partitions: `here` is a plain instance; `there` joins the
+ * group but advertises the address of a server that accepts connections and never answers, so every
+ * request forwarded to it runs out of time.
+ */
+const test = suite("query statuses across instances");
+
+const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
+
+let broker: RunningBroker;
+let here: SluiceWithExamples;
+let there: SluiceWithExamples;
+let silent: net.Server;
+let silentAddress: string;
+const held = new Set<net.Socket>();
+const ownedThere: string[] = [];
+
+const counts = (url: string, body: object) => query(url, "wordcount", "counts", { type: "key_value", ...body });
+
+test.before(async () => {
+  silent = net.createServer((socket) => {
+    held.add(socket);
+    socket.on("close", () => held.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  silentAddress = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
+  const bootstrap = `127.0.0.1:${broker.port}`;
+  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: "words", numPartitions: 4 }], waitForLeaders: true });
+  await admin.disconnect();
+  here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
+  there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.application.server": silentAddress });
+  await eventually(
+    async () => {
+      const record = (await http(`${here.url}/api/v1/applications/wordcount`)).json();
+      return record.instances.length === 2 && record.instances.every((instance: { stores: string[] }) => instance.stores.includes("counts"));
+    },
+    { timeoutMs: 30_000, what: "both instances to host the counts store" },
+  );
+  await here.produce("words", WORDS.map((word) => ({ value: `${word} ${word}` })));
+  // Each instance answers for its own partitions: together they hold every word.
+  await eventually(
+    async () => {
+      const local = async (url: string) => recordsOf(await counts(url, { set_options: { retries: 5, retry_backoff_ms: 50 }, query: { all: {} } }));
+      const [mine, theirs] = await Promise.all([local(here.url), local(there.url)]);
+      if (mine.length + theirs.length !== WORDS.length || mine.length === 0 || theirs.length === 0) return false;
+      ownedThere.splice(0, ownedThere.length, ...theirs.map((record) => record.key));
+      return [...mine, ...theirs].every((record) => record.value === 2);
+    },
+    { timeoutMs: 30_000, what: "every word counted on one of the instances" },
+  );
+});
+
+test.after(async () => {
+  await there?.close();
+  await here?.close();
+  await broker?.close();
+  for (const socket of held) socket.destroy();
+  await new Promise((resolve) => silent?.close(resolve));
+});
+
+test("a key whose partition is on another instance is NO_RESULT without remote access", async () => {
+  const answer = await counts(here.url, { query: { get: { key: ownedThere[0] } } });
+  assert.is(answer.status, "NO_RESULT");
+  assert.equal(answer.result, { total: 0, failure: [], success: [] });
+});
+
+test("a key routed to an instance that does not answer in time is ERROR with a failure entry, and timeout", async () => {
+  const answer = await counts(here.url, { set_options: { remote_access_allowed: true, query_timeout_ms: 300 }, query: { get: { key: ownedThere[0] } } });
+  assert.is(answer.status, "ERROR");
+  assert.is(answer.timeout, true);
+  assert.equal(answer.result.success, []);
+  assert.is(answer.result.failure.length, 1);
+  assert.is(answer.result.failure[0].server, silentAddress);
+  assert.is(answer.result.failure[0].remote, true);
+  assert.match(answer.result.failure[0].errors[0].message, `no answer from ${silentAddress}`);
+  assert.ok(answer.took >= 300 && answer.took < 2_000, `took ${answer.took} ms`);
+});
+
+test("a fan-out with one silent instance is PARTIAL: the local answer and a failure entry for the other", async () => {
+  const answer = await counts(here.url, { set_options: { remote_access_allowed: true, query_timeout_ms: 300 }, query: { all: {} } });
+  assert.is(answer.status, "PARTIAL");
+  assert.is(answer.timeout, true);
+  assert.is(answer.result.success.length, 1);
+  assert.is(answer.result.success[0].server, answer.server);
+  assert.is(answer.result.success[0].remote, false);
+  const keys = recordsOf(answer).map((record) => record.key);
+  assert.is(keys.length, WORDS.length - ownedThere.length);
+  assert.ok(keys.every((key) => !ownedThere.includes(key)));
+  assert.is(answer.result.total, keys.length);
+  assert.equal(answer.result.failure.map((entry) => [entry.server, entry.remote]), [[silentAddress, true]]);
+});
+
+test("the servers record lists both instances with their stores and assignments", async () => {
+  const record = (await http(`${here.url}/api/v1/applications/wordcount`)).json();
+  assert.is(record.id, "wordcount");
+  const local = record.instances.find((instance: { is_local: boolean }) => instance.is_local);
+  const other = record.instances.find((instance: { is_local: boolean }) => !instance.is_local);
+  assert.is(local.server, here.url.replace("http://", ""));
+  assert.is(other.server, silentAddress);
+  for (const instance of [local, other]) {
+    assert.equal(instance.stores, ["counts"]);
+    assert.equal(instance.standby_assignments, []);
+    assert.ok(instance.assignments.some((entry: { topic: string; partitions: number[] }) => entry.topic === "words" && entry.partitions.length > 0));
+  }
+});
+
+test("a stopped application's store is NOT_AVAILABLE after the retries", async () => {
+  assert.is((await http(`${here.url}/api/v1/streams/wordcount/stop`, { method: "DELETE" })).status, 200);
+  const answer = await counts(here.url, { set_options: { retries: 2, retry_backoff_ms: 30 }, query: { count: {} } });
+  assert.is(answer.status, "NOT_AVAILABLE");
+  assert.equal(answer.result, { total: 0, failure: [], success: [] });
+  assert.ok(answer.took >= 60, `took ${answer.took} ms`);
+  const keyed = await counts(here.url, { set_options: { remote_access_allowed: true }, query: { get: { key: WORDS[0] } } });
+  assert.is(keyed.status, "NOT_AVAILABLE");
+});
+
+test("retries wait for a store that is not queryable yet", async () => {
+  assert.is((await http(`${here.url}/api/v1/streams/wordcount/restart`, { method: "POST" })).status, 200);
+  const answer = await counts(here.url, { set_options: { retries: 200, retry_backoff_ms: 50, query_timeout_ms: 20_000 }, query: { count: {} } });
+  assert.is(answer.status, "SUCCESS");
+  assert.is(answer.result.success.length, 1);
+});
+
+test.run();
