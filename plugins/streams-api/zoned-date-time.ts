@@ -6,8 +6,25 @@
 
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The process's time zone id (TZ), as Intl resolves it. */
+// Resolved once: building a DateTimeFormat costs far more than a whole request.
+const PROCESS_TIME_ZONE = resolveProcessTimeZone();
+
+/** The process's time zone id: TZ as given when it names a zone (as Java's default zone does), else Intl's. */
 export function processTimeZone(): string {
+  return PROCESS_TIME_ZONE;
+}
+
+function resolveProcessTimeZone(): string {
+  const fromEnvironment = process.env.TZ;
+  if (fromEnvironment) {
+    try {
+      // ICU resolves some ids to older aliases (Asia/Kathmandu → Asia/Katmandu); the id as configured is kept.
+      new Intl.DateTimeFormat("en-US", { timeZone: fromEnvironment });
+      return fromEnvironment;
+    } catch {
+      // Not a zone id (e.g. a POSIX rule): Intl's interpretation below.
+    }
+  }
   return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
 }
 
@@ -31,6 +48,11 @@ interface LocalFields {
 }
 
 function localFields(epochMs: number, timeZone: string): LocalFields {
+  if (timeZone === PROCESS_TIME_ZONE) {
+    // Date's local getters use the same zone as Intl's default and are much cheaper than formatToParts.
+    const date = new Date(epochMs);
+    return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate(), hour: date.getHours(), minute: date.getMinutes(), second: date.getSeconds() };
+  }
   let format = partFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {

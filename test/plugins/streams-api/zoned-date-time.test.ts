@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { formatZonedDateTime } from "../../../plugins/streams-api/zoned-date-time";
@@ -29,6 +30,12 @@ zoned("without a zone it uses the process's time zone id", () => {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   assert.ok(formatZonedDateTime(at).endsWith(`[${zone}]`));
   assert.is(formatZonedDateTime(at), formatZonedDateTime(at, zone));
+});
+
+zoned("a process running in a non-UTC zone prints that zone's offset and id", () => {
+  const script = `process.stdout.write(require(${JSON.stringify(require.resolve("../../../plugins/streams-api/zoned-date-time"))}).formatZonedDateTime(${at}))`;
+  const child = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, TZ: "Asia/Kathmandu" }, encoding: "utf8" });
+  assert.is(child.stdout, "2026-11-23T00:32:43.123+05:45[Asia/Kathmandu]", child.stderr);
 });
 
 zoned.run();
