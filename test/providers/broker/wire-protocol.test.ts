@@ -107,7 +107,7 @@ test("a produce request with acks=0 gets no response, and the next request's res
   await admin.createTopics({ topics: [{ topic: "fire-and-forget" }] });
   const client = await rawClient(context);
   client.send(Produce, 8, { transactionalId: null, acks: 0, timeoutMs: 1000, topicData: [{ name: "fire-and-forget", partitionData: [{ index: 0, records: null }] }] });
-  const metadataId = client.send(Metadata, 1, { topics: [] });
+  const metadataId = client.send(Metadata, 1, { topics: [], includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
   assert.is((await client.next()).correlationId, metadataId);
 });
 
