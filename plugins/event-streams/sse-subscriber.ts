@@ -34,18 +34,18 @@ export class SseSubscriber {
     return this.droppedFrames;
   }
 
-  /** Frames waiting for the socket. */
-  get buffered(): number {
-    return this.buffer.size;
-  }
-
   push(frame: string): void {
     if (this.ended) return;
+    // A full buffer is only a loss when the socket is backed up; otherwise it leaves now, whatever the burst size.
+    if (this.buffer.size === this.buffer.capacity && !this.waitingForDrain) this.flush();
     if (this.buffer.push(frame)) this.droppedFrames++;
     if (!this.flushScheduled && !this.waitingForDrain) {
       this.flushScheduled = true;
       // Frames sent in one burst (a polled batch) leave in one write.
-      setImmediate(() => this.flush());
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
     }
   }
 
@@ -63,7 +63,6 @@ export class SseSubscriber {
   }
 
   private flush(): void {
-    this.flushScheduled = false;
     if (this.ended || this.waitingForDrain || this.buffer.size === 0) return;
     if (this.response.write(this.buffer.drain().join(""))) return;
     this.waitingForDrain = true;
