@@ -73,11 +73,13 @@ lifecycle("DELETE /stop answers a NOT_RUNNING instance that stays listed; stoppi
 lifecycle("stop with cleanup removes the state directory, and the store is restored from its changelog after restart", async ({ app, sluice }) => {
   assert.is((await app.post("/restart")).status, 200);
   await app.waitForState(["RUNNING"]);
-  await sluice.produce("words", [{ value: "alpha beta gamma alpha" }]);
+  // Enough distinct words that restoring them takes a while, so /health can be seen reporting it.
+  const lines = Array.from({ length: 4 }, (_, line) => ({ value: Array.from({ length: 1000 }, (_, word) => `w${line}x${word}`).join(" ") }));
+  await sluice.produce("words", lines);
   const written = await eventually(async () => {
     const partition = await countsPartition(app);
-    return partition.changelog_position >= 3 && partition.lag === 0 && partition;
-  }, { what: "counts written to the changelog" });
+    return partition.changelog_position >= 3_999 && partition.lag === 0 && partition;
+  }, { what: "counts written to the changelog", timeoutMs: 30_000 });
   const stateDir = path.join(sluice.stateDir, "wordcount");
   assert.ok(fs.existsSync(stateDir), "state directory exists while running");
 
@@ -89,6 +91,12 @@ lifecycle("stop with cleanup removes the state directory, and the store is resto
   const restart = await app.post("/restart");
   assert.is(restart.status, 200);
   assert.ok(["RUNNING", "REBALANCING"].includes(restart.json().state.state));
+  const restoring = await eventually(async () => {
+    const health = (await http(`${sluice.url}/health`)).json();
+    return health.not_ready.includes("wordcount") && health;
+  }, { what: "/health reporting wordcount as not ready while it restores", intervalMs: 2 });
+  assert.is(restoring.ready, false);
+  assert.is(restoring.status, "UP");
   const restored = await eventually(async () => {
     const partition = await countsPartition(app);
     return !partition.restoring && partition.queryable && partition.restore.records_restored > 0 && partition;
