@@ -74,7 +74,7 @@ export function topologyJson(graph: TopologyGraph): Record<string, unknown> {
 function nodeJson(node: TopologyNode): Record<string, unknown> {
   const json: Record<string, unknown> = { type: node.type, name: node.name, predecessors: node.predecessors, successors: node.successors };
   if (node.topics !== undefined) json.topics = node.topics;
-  if (node.stores !== undefined) json.stores = node.stores;
   if (node.topic !== undefined) json.topic = node.topic;
+  if (node.stores !== undefined) json.stores = node.stores;
   return json;
 }

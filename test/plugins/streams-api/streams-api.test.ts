@@ -115,8 +115,10 @@ streams("GET /{id}/offsets moves as records are produced and consumed", async ({
   assert.ok(after.committed_timestamp >= before.committed_timestamp);
 });
 
-streams("GET /{id}/topology gives sub-topologies by id and nodes by name, with topics, stores and sink topic", async ({ app }) => {
-  const body = await app.json("/topology");
+streams("GET /{id}/topology gives sub-topologies by id and nodes by name, with topics, stores and sink topic", async ({ app, sluice }) => {
+  const res = await app.get("/topology");
+  assert.is(res.text, (await http(`${sluice.url}/api/v1/applications/wordcount/topology`)).text, "same body as /api/v1/applications/{id}/topology");
+  const body = res.json();
   assert.is(body.version, "1.0.0");
   assert.equal(body.global_stores, []);
   assert.equal(body.sub_topologies.map((sub: { id: number }) => sub.id), [0, 1]);
