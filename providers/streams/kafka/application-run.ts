@@ -13,6 +13,7 @@ import type { OutputRecord } from "../engine/stream-task";
 import type { LocalEventStreamHub } from "../events/event-stream-hub";
 import type { Logger } from "../logger";
 import type { RunMetrics } from "../metrics/run-metrics";
+import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
 import { openRunTask, planRestore, type RunTask } from "./run-task";
@@ -39,6 +40,20 @@ export interface PositionFigures {
   consumedTimestamp: number;
   committedOffset: number;
   committedTimestamp: number;
+}
+
+const PRODUCE_CHUNK = 2_000;
+
+/** A changelog is read back last-write-wins, so only the last write of each key in a batch is produced. */
+function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
+  if (changes.length < 2) return changes;
+  const latest = new Map<string, ChangelogRecord>();
+  for (const change of changes) {
+    const key = `${change.store}\u0000${change.key.toString("latin1")}`;
+    latest.delete(key);
+    latest.set(key, change);
+  }
+  return [...latest.values()];
 }
 
 const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string, fallback: number): number => {
@@ -279,38 +294,49 @@ export class ApplicationRun {
   private async flush(tasks: RunTask[], onlyIfPending = false): Promise<void> {
     if (onlyIfPending && tasks.length === 0 && this.pendingOutputs.length === 0) return;
     const { topology, metrics } = this.options;
-    const byTopic = new Map<string, Message[]>();
-    const add = (topic: string, message: Message) => {
-      const list = byTopic.get(topic);
-      if (list) list.push(message);
-      else byTopic.set(topic, [message]);
-    };
-    for (const output of this.pendingOutputs) add(output.topic, { key: output.key, value: output.value, timestamp: String(output.timestamp) });
+    const messages: { topic: string; message: Message; changelog?: { task: RunTask; store: string } }[] = [];
+    for (const output of this.pendingOutputs) {
+      messages.push({ topic: output.topic, message: { key: output.key, value: output.value, timestamp: String(output.timestamp) } });
+    }
     const sent = this.pendingOutputs.length;
     this.pendingOutputs = [];
-    const changelogCounts = new Map<string, { task: RunTask; store: string; count: number }>();
     for (const task of tasks) {
-      for (const change of task.state.drainChangelog()) {
-        const changelog = topology.changelogTopic(change.store);
-        add(changelog, { key: change.key, value: change.value, partition: task.partition, timestamp: String(change.timestamp) });
-        const key = `${changelog}:${task.partition}`;
-        const entry = changelogCounts.get(key) ?? { task, store: change.store, count: 0 };
-        entry.count++;
-        changelogCounts.set(key, entry);
+      for (const change of latestPerKey(task.state.drainChangelog())) {
+        messages.push({
+          topic: topology.changelogTopic(change.store),
+          message: { key: change.key, value: change.value, partition: task.partition, timestamp: String(change.timestamp) },
+          changelog: { task, store: change.store },
+        });
       }
     }
     const started = Date.now();
-    if (byTopic.size > 0) {
+    // kafkajs groups a request's messages per partition in quadratic time, so large flushes go in
+    // chunks, one request after the other to keep each partition's order.
+    for (let from = 0; from < messages.length; from += PRODUCE_CHUNK) {
+      const chunk = messages.slice(from, from + PRODUCE_CHUNK);
+      const byTopic = new Map<string, Message[]>();
+      const changelogCounts = new Map<string, { task: RunTask; store: string; count: number }>();
+      for (const { topic, message, changelog } of chunk) {
+        const list = byTopic.get(topic);
+        if (list) list.push(message);
+        else byTopic.set(topic, [message]);
+        if (changelog) {
+          const key = `${topic}:${message.partition}`;
+          const entry = changelogCounts.get(key) ?? { ...changelog, count: 0 };
+          entry.count++;
+          changelogCounts.set(key, entry);
+        }
+      }
       const results = await this.producer!.sendBatch({
         acks: -1,
-        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+        topicMessages: [...byTopic].map(([topic, topicMessages]) => ({ topic, messages: topicMessages })),
       });
-      metrics.sent(sent);
       for (const result of results) {
         const entry = changelogCounts.get(`${result.topicName}:${result.partition}`);
         if (entry) entry.task.changelogPositions[entry.store] = String(Number(result.baseOffset) + entry.count - 1);
       }
     }
+    if (sent > 0) metrics.sent(sent);
     for (const task of tasks) {
       await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
     }
