@@ -24,8 +24,12 @@ export class BoundedQueue<T> {
 
   /** Removes and returns every item, oldest first. */
   drain(): T[] {
-    const drained = [...this.values()];
-    this.items.fill(undefined);
+    const drained = new Array<T>(this.count);
+    for (let i = 0; i < this.count; i++) {
+      const slot = (this.head + i) % this.capacity;
+      drained[i] = this.items[slot] as T;
+      this.items[slot] = undefined;
+    }
     this.head = 0;
     this.count = 0;
     return drained;

@@ -10,7 +10,6 @@ import { KEEP_ALIVE_FRAME, RETRY_FRAME } from "./sse-frames";
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
   "Cache-Control": "no-cache",
-  Connection: "keep-alive",
   // Proxies such as nginx would otherwise hold events back.
   "X-Accel-Buffering": "no",
 } as const;
@@ -25,6 +24,9 @@ export class SseSubscriber {
   constructor(private readonly response: ServerResponse, bufferSize: number) {
     this.buffer = new BoundedQueue(bufferSize);
     response.once("close", () => (this.ended = true));
+    // The body ends with the connection: one plain write per flush instead of a chunk header, data and CRLF,
+    // which is most of the cost of fanning a record out to many subscribers.
+    response.useChunkedEncodingByDefault = false;
     response.writeHead(200, SSE_HEADERS);
     response.write(RETRY_FRAME);
   }
