@@ -27,7 +27,7 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "state.dir", type: "string", default: ".sluice/state", doc: "Directory of the applications' local state stores." },
   { key: "default.key.serde", type: "string", default: "string", doc: "Key serde: string, json, long, int, double, bytes, or module#export." },
   { key: "default.value.serde", type: "string", default: "string", doc: "Value serde: string, json, long, int, double, bytes, or module#export." },
-  { key: "num.stream.threads", type: "integer", default: 1, doc: "Stream threads per application (Sluice runs one consumer per application)." },
+  { key: "num.partitions", type: "integer", default: 1, doc: "Partitions of the input and output topics the runtime creates when they are missing." },
   { key: "commit.interval.ms", type: "integer", default: 100, doc: "Longest time between commits of consumed offsets." },
   { key: "processing.error.policy", type: "string", default: "fail", choices: ["fail", "log_and_continue"], doc: "What a deserialization or processing error does: put the application in ERROR, or log it and skip the record." },
   { key: "stats.enable", type: "boolean", default: false, doc: "Log store statistics periodically." },

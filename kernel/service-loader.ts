@@ -70,8 +70,9 @@ export class ServiceLoader {
   }
 }
 
+/** `module#Export`: how logs and messages name an implementation. */
 export function describeEntry(entry: DescriptorEntry): string {
-  return `${entry.file}:${entry.line} (${entry.modulePath}#${entry.exportName})`;
+  return `${entry.modulePath}#${entry.exportName}`;
 }
 
 function parseDescriptor(contract: string, file: string, packageRoot: string): DescriptorEntry[] {

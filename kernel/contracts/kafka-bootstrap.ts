@@ -1,3 +1,6 @@
+import type { DependencyContainer } from "tsyringe";
+import { StartupError } from "../errors";
+
 /**
  * Container token for where Kafka clients connect when `streams.bootstrap.servers` is not configured: the
  * embedded broker registers it in `configure` and can answer once it has started.
@@ -7,4 +10,14 @@ export const KAFKA_BOOTSTRAP = "sluice.kafka.Bootstrap";
 export interface KafkaBootstrap {
   /** `host:port` entries; throws when asked before the provider started. */
   servers(): string[];
+}
+
+/** `streams.bootstrap.servers` when configured, else the address of the provider registered under KAFKA_BOOTSTRAP. */
+export function resolveBootstrapServers(config: { optionalString(key: string): string | undefined }, components: DependencyContainer): string[] {
+  const configured = config.optionalString("streams.bootstrap.servers");
+  if (configured !== undefined) return configured.split(",").map((server) => server.trim()).filter(Boolean);
+  if (!components.isRegistered(KAFKA_BOOTSTRAP, true)) {
+    throw new StartupError("No Kafka to connect to: set streams.bootstrap.servers, or keep the embedded broker's descriptor line");
+  }
+  return components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
 }

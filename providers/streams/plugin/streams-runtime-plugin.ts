@@ -7,12 +7,11 @@ import path from "node:path";
 import type { DependencyContainer } from "tsyringe";
 import type { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
-import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
 import type { KernelInfo, Plugin, PluginContext } from "../../../kernel/contracts/plugin";
 import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
-import { StartupError } from "../../../kernel/errors";
 import type { Logger } from "../../../kernel/logger";
 import { StreamsRuntime } from "../index";
 
@@ -39,7 +38,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     streamsConfig["state.dir"] = path.resolve(this.kernel.root, this.config.string("streams.state.dir"));
     const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.serverAddress();
     this.runtime = new StreamsRuntime({
-      bootstrapServers: this.bootstrapServers(),
+      bootstrapServers: resolveBootstrapServers(this.config, this.components),
       streamsConfig,
       applicationConfig: (id: string) => this.config.section(`applications.${id}`) as Record<string, string | number | boolean>,
       applicationServer,
@@ -72,14 +71,5 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const applications = this.applications();
     const flags = await Promise.all(applications.map(restoring));
     return applications.filter((_app, index) => flags[index]).map((app) => app.id);
-  }
-
-  private bootstrapServers(): string[] {
-    const configured = this.config.optionalString("streams.bootstrap.servers");
-    if (configured !== undefined) return configured.split(",").map((s) => s.trim()).filter(Boolean);
-    if (!this.components.isRegistered(KAFKA_BOOTSTRAP, true)) {
-      throw new StartupError("No Kafka to run the applications on: set streams.bootstrap.servers, or keep the embedded broker's descriptor line");
-    }
-    return this.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
   }
 }

@@ -1,0 +1,31 @@
+/** Feeds the examples' input topics with sample data while `examples.feed` is true (the default of `npm start`). */
+import type { DependencyContainer } from "tsyringe";
+import type { SluiceConfig } from "../../kernel/config/sluice-config";
+import { resolveBootstrapServers } from "../../kernel/contracts/kafka-bootstrap";
+import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import type { Logger } from "../../kernel/logger";
+import { startExampleFeeder } from "./example-feeder";
+
+export class ExampleFeederPlugin implements Plugin {
+  private config!: SluiceConfig;
+  private components!: DependencyContainer;
+  private logger!: Logger;
+  private feeder: { stop(): Promise<void> } | undefined;
+
+  configure({ config, components, logger }: PluginContext): void {
+    this.config = config;
+    this.components = components;
+    this.logger = logger;
+  }
+
+  async start(): Promise<void> {
+    if (!this.config.boolean("examples.feed")) return;
+    const bootstrapServers = resolveBootstrapServers(this.config, this.components);
+    this.feeder = await startExampleFeeder({ bootstrapServers, intervalMs: this.config.number("examples.feed.interval.ms") });
+    this.logger.info("feeding the example applications with sample data", { intervalMs: this.config.number("examples.feed.interval.ms") });
+  }
+
+  async close(): Promise<void> {
+    await this.feeder?.stop();
+  }
+}
