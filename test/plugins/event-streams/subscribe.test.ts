@@ -7,14 +7,14 @@ import { STREAMS_RUNTIME_TOKEN } from "../../../kernel/contracts/streams/runtime
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { EXAMPLES_PACKAGE, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
-import { writeBurstPackage, type BurstRequest } from "./burst-provider";
+import { writeProviderPackage, type BurstRequest } from "./fixture-providers";
 import { openSse, openStalledSubscriber, type SseEvent } from "./sse-reader";
 
 const BUFFER_SIZE = 100;
 const test = suite<{ sluice: SluiceWithExamples; burstPackage: string; stream: string; firehose: string }>("event streams over SSE");
 
 test.before(async (context) => {
-  context.burstPackage = writeBurstPackage();
+  context.burstPackage = writeProviderPackage("BurstProvider");
   context.sluice = await startSluiceWithExamples({
     "plugins.packages": `${EXAMPLES_PACKAGE},${context.burstPackage}`,
     "server.sse.keepalive.ms": "100",

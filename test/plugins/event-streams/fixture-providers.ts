@@ -1,8 +1,4 @@
-/**
- * A test application, `bursts`: each record of topic `bursts` (JSON `{ stream, count, size }`) makes the
- * topology send `count` events of `size` characters into the named event stream in one go, so the tests can
- * produce floods and bursts with little Kafka traffic.
- */
+/** Topology providers of the event stream tests, and the package folder that lists them. */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +15,10 @@ export interface BurstRequest {
 /** Queue size of the three limit-handler streams. */
 export const LIMITED_QUEUE_SIZE = 5;
 
+/**
+ * `bursts`: each record of topic `bursts` (JSON `{ stream, count, size }`) makes the topology send `count`
+ * events of `size` characters into the named event stream in one go: floods and bursts with little Kafka traffic.
+ */
 export class BurstProvider implements TopologyProvider {
   readonly name = "Bursts";
   readonly version = "1.0.0";
@@ -41,10 +41,26 @@ export class BurstProvider implements TopologyProvider {
   }
 }
 
-/** A package folder whose descriptor lists BurstProvider, for `plugins.packages`; removed by the caller. */
-export function writeBurstPackage(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bursts-"));
+/** Declares the same event stream type twice. */
+export class DuplicateTypeProvider implements TopologyProvider {
+  readonly name = "DuplicateType";
+  readonly version = "1.0.0";
+  readonly config = { "application.id": "duplicate-type" };
+  readonly eventStreams: EventStreamDeclaration[] = [
+    { type: "twice", queueSize: 10, limitHandler: "drop_head" },
+    { type: "twice", queueSize: 20, limitHandler: "throw" },
+  ];
+
+  topology(builder: StreamsBuilder): void {
+    builder.stream<string, string>("duplicate-type-input", { keySerde: "string", valueSerde: "string" }).toEventStream("twice");
+  }
+}
+
+/** A package folder whose descriptor lists the named providers of this module, for `plugins.packages`; removed by the caller. */
+export function writeProviderPackage(...exportNames: ("BurstProvider" | "DuplicateTypeProvider")[]): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-event-streams-"));
   fs.mkdirSync(path.join(folder, "META-INF", "services"), { recursive: true });
-  fs.writeFileSync(path.join(folder, "META-INF", "services", TOPOLOGY_PROVIDER_CONTRACT), `${path.join(__dirname, "burst-provider")}#BurstProvider\n`);
+  const lines = exportNames.map((name) => `${path.join(__dirname, "fixture-providers")}#${name}\n`).join("");
+  fs.writeFileSync(path.join(folder, "META-INF", "services", TOPOLOGY_PROVIDER_CONTRACT), lines);
   return folder;
 }
