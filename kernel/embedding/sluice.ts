@@ -6,6 +6,7 @@
  *   await app.start();
  *   await app.close();
  */
+import { resolveBootstrapServers } from "../contracts/kafka-bootstrap";
 import { PLUGIN_CONTRACT, type Plugin } from "../contracts/plugin";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "../contracts/rest-extension";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../contracts/streams/topology-provider";
@@ -83,10 +84,19 @@ export class Sluice {
     return this.kernel?.serverAddress();
   }
 
+  /** Where Kafka clients reach the brokers the applications use: the embedded broker unless bootstrap.servers is set. */
+  kafkaBootstrapServers(): string[] {
+    return resolveBootstrapServers(this.started().configuration(), this.started().components);
+  }
+
   /** The kernel's component container (contracts registered by plugins), once started. */
   get components() {
+    return this.started().components;
+  }
+
+  private started(): Kernel {
     if (!this.kernel) throw new Error("Sluice has not been started");
-    return this.kernel.components;
+    return this.kernel;
   }
 
   private add(contract: string, implementation: unknown): this {

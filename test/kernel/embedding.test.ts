@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { Sluice } from "../../index";
+import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
+import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
+import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import { eventually } from "../helpers/eventually";
+import { FIXTURES, http, REPO_ROOT } from "../helpers/sluice";
+
+class GreetingsProvider implements TopologyProvider {
+  readonly name = "Greetings";
+  readonly version = "2.0.0";
+  readonly config = { "application.id": "greetings" };
+
+  topology(builder: StreamsBuilder): void {
+    builder
+      .stream<string | null, string>("names")
+      .groupBy((_key, name) => name, { keySerde: "string", valueSerde: "string" })
+      .count({ storeName: "greeting-counts", keySerde: "string", valueSerde: "long" });
+  }
+}
+
+const embedding = suite<{ stateDir: string }>("embedding Sluice in a program");
+
+embedding.before.each((context) => {
+  context.stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-embed-"));
+});
+embedding.after.each(({ stateDir }) => fs.rmSync(stateDir, { recursive: true, force: true }));
+
+const baseConfig = (stateDir: string) => ({ broker: { port: 0, storage: "memory" }, streams: { "state.dir": stateDir }, log: { level: "silent" } });
+
+async function greet(app: Sluice, names: string[]): Promise<void> {
+  const producer = new Kafka({ brokers: app.kafkaBootstrapServers(), logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  await producer.send({ topic: "names", messages: names.map((value) => ({ value })) });
+  await producer.disconnect();
+}
+
+embedding("with the server disabled the applications run, no port opens, application.server is unset", async ({ stateDir }) => {
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
+  app.register(new GreetingsProvider());
+  await app.start();
+  try {
+    assert.is(app.serverAddress(), undefined);
+    const greetings = app.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN).application("greetings");
+    assert.ok(greetings, "the programmatic provider runs");
+    assert.is(greetings.config()["application.server"], undefined);
+    await greet(app, ["ada", "alan", "ada"]);
+    const count = await eventually(
+      async () => {
+        const store = greetings.store("greeting-counts")?.readOnly(0);
+        return store?.type === "key_value" ? (await store.store.get("ada")) === 2 : false;
+      },
+      { what: "ada's count to reach 2", timeoutMs: 20_000 },
+    );
+    assert.ok(count);
+  } finally {
+    await app.close();
+  }
+});
+
+embedding("a programmatic listener and port turn the server on and set application.server", async ({ stateDir }) => {
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config: { ...baseConfig(stateDir), server: { listener: "127.0.0.1", port: 0 } } });
+  app.register(new GreetingsProvider());
+  await app.start();
+  try {
+    const address = app.serverAddress();
+    assert.match(String(address), /^127\.0\.0\.1:\d+$/);
+    assert.equal((await http(`http://${address}/api/v1/streams`)).json(), ["greetings"]);
+    const described = (await http(`http://${address}/api/v1/streams/greetings`)).json();
+    assert.is(described.version, "2.0.0");
+    assert.is(described.config["application.server"], address);
+  } finally {
+    await app.close();
+  }
+});
+
+embedding("server.enable false wins over a given listener and port", async ({ stateDir }) => {
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config: { ...baseConfig(stateDir), server: { enable: false, listener: "127.0.0.1", port: 0 } } });
+  await app.start();
+  try {
+    assert.is(app.serverAddress(), undefined);
+  } finally {
+    await app.close();
+  }
+});
+
+embedding("registering after start is refused", async ({ stateDir }) => {
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
+  await app.start();
+  try {
+    assert.throws(() => app.register(new GreetingsProvider()), /before start\(\)/);
+  } finally {
+    await app.close();
+  }
+});
+
+embedding("the README's embedding example compiles against the package and runs", () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Use Sluice from your own program"));
+  const source = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(source, "README has the example");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-readme-"));
+  try {
+    fs.mkdirSync(path.join(dir, "node_modules"));
+    fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "sluice"));
+    for (const dependency of ["kafkajs", "@types"]) fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
+    fs.writeFileSync(path.join(dir, "example.ts"), source);
+    const compilerOptions = { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] };
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["example.ts"] }));
+    execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { stdio: "pipe" });
+    const output = execFileSync(process.execPath, [path.join(dir, "example.js")], { cwd: dir, env: { PATH: process.env.PATH }, timeout: 60_000 }).toString();
+    assert.is(output.trim(), "ada was greeted 2 times");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+embedding.run();
