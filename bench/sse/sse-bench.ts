@@ -111,6 +111,7 @@ async function run(scenario: Scenario): Promise<void> {
     console.log(`  records sent            ${sent} in ${seconds} s (${(sent / seconds).toFixed(0)}/s), deliveries ${report.received} of ${expected}`);
     console.log(`  delivery latency        p50 ${report.p50.toFixed(2)} ms   p99 ${report.p99.toFixed(2)} ms   max ${report.max.toFixed(2)} ms`);
     console.log(`  Sluice CPU              ${(((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100).toFixed(1)} % of one core (user ${(cpu.user / 1e6).toFixed(2)} s, system ${(cpu.system / 1e6).toFixed(2)} s over ${elapsedSeconds.toFixed(1)} s)`);
+    console.log(`  subscribers' process    ${((report.cpuSeconds / elapsedSeconds) * 100).toFixed(1)} % of one core (parsing every event of every subscription)`);
     console.log(`  Sluice RSS              idle ${mib(rssIdle).toFixed(1)} MiB, subscribed ${mib(rssBefore).toFixed(1)} MiB, peak ${mib(rssPeak).toFixed(1)} MiB, end ${mib(rssAfter).toFixed(1)} MiB, growth ${mib(rssPeak - rssIdle).toFixed(1)} MiB`);
     console.log(`  subscribers missing     ${missing.length} of ${scenario.subscribers}${missing.length ? ` (most lost by one: ${Math.max(...missing)})` : ""}`);
     fleet.send("exit");

@@ -17,12 +17,15 @@ export interface FleetReport {
   received: number;
   /** Events each subscriber received. */
   perSubscriber: number[];
+  /** CPU seconds this process used since its subscriptions were open: its share of the latency. */
+  cpuSeconds: number;
 }
 
 const [url, countText] = process.argv.slice(2);
 const count = Number(countText);
 const latencies: number[] = [];
 const perSubscriber = new Array<number>(count).fill(0);
+let cpuAtReady: NodeJS.CpuUsage | undefined;
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
 function subscribe(index: number): Promise<void> {
@@ -55,7 +58,8 @@ function subscribe(index: number): Promise<void> {
 function report(): FleetReport {
   const sorted = Float64Array.from(latencies).sort();
   const at = (p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]);
-  return { p50: at(0.5), p99: at(0.99), max: at(1), received: sorted.length, perSubscriber };
+  const cpu = process.cpuUsage(cpuAtReady);
+  return { p50: at(0.5), p99: at(0.99), max: at(1), received: sorted.length, perSubscriber, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 async function main(): Promise<void> {
@@ -66,6 +70,7 @@ async function main(): Promise<void> {
     if (message === "report") process.send!({ report: report() });
     if (message === "exit") process.exit(0);
   });
+  cpuAtReady = process.cpuUsage();
   process.send!({ ready: true });
 }
 

@@ -15,6 +15,7 @@ import { notFound } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
 import type { Logger } from "../../kernel/logger";
 import { ApplicationChannels } from "./application-channels";
+import { FlushScheduler } from "./flush-scheduler";
 import { SseSubscriber } from "./sse-subscriber";
 
 export const SUBSCRIBE_PATH = "/api/v1/streams/:id/subscribe/:eventType";
@@ -31,6 +32,7 @@ export class EventStreamsPlugin implements Plugin {
   private settings!: SseSettings;
   private channels!: ApplicationChannels;
   private keepAliveTimer: NodeJS.Timeout | undefined;
+  private readonly flushes = new FlushScheduler();
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
@@ -60,7 +62,7 @@ export class EventStreamsPlugin implements Plugin {
     const channel = this.channels.of(application).get(eventType);
     if (!channel) throw notFound(`Application '${id}' has no event stream '${eventType}'`);
 
-    const subscriber = new SseSubscriber(res, this.settings.bufferSize);
+    const subscriber = new SseSubscriber(res, this.settings.bufferSize, this.flushes);
     const leave = channel.join(subscriber, lastEventId(req));
     const stopWaitingForStop = application.eventHub().onClose(() => subscriber.end());
     this.logger.debug("subscriber connected", { application: id, type: eventType });

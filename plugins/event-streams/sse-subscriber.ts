@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { BoundedQueue } from "./bounded-queue";
+import type { Flushable, FlushScheduler } from "./flush-scheduler";
 import { KEEP_ALIVE_FRAME, RETRY_FRAME } from "./sse-frames";
 
 export const SSE_HEADERS = {
@@ -14,14 +15,13 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 } as const;
 
-export class SseSubscriber {
+export class SseSubscriber implements Flushable {
   private readonly buffer: BoundedQueue<string>;
   private waitingForDrain = false;
-  private flushScheduled = false;
   private ended = false;
   private droppedFrames = 0;
 
-  constructor(private readonly response: ServerResponse, bufferSize: number) {
+  constructor(private readonly response: ServerResponse, bufferSize: number, private readonly scheduler: FlushScheduler) {
     this.buffer = new BoundedQueue(bufferSize);
     response.once("close", () => (this.ended = true));
     // The body ends with the connection: one plain write per flush instead of a chunk header, data and CRLF,
@@ -41,14 +41,7 @@ export class SseSubscriber {
     // A full buffer is only a loss when the socket is backed up; otherwise it leaves now, whatever the burst size.
     if (this.buffer.size === this.buffer.capacity && !this.waitingForDrain) this.flush();
     if (this.buffer.push(frame)) this.droppedFrames++;
-    if (!this.flushScheduled && !this.waitingForDrain) {
-      this.flushScheduled = true;
-      // Frames sent in one burst (a polled batch) leave in one write.
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flush();
-      });
-    }
+    if (!this.waitingForDrain) this.scheduler.request(this);
   }
 
   /** Skipped while frames are waiting: they keep the connection alive themselves. */
@@ -64,7 +57,8 @@ export class SseSubscriber {
     this.response.end(this.buffer.drain().join(""));
   }
 
-  private flush(): void {
+  /** Writes the buffered frames, unless the socket has not taken the previous ones yet. */
+  flush(): void {
     if (this.ended || this.waitingForDrain || this.buffer.size === 0) return;
     if (this.response.write(this.buffer.drain().join(""))) return;
     this.waitingForDrain = true;
