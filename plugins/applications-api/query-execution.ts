@@ -32,15 +32,20 @@ interface LocalOutcome {
 export async function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
   const { request, server, startedAt } = execution;
   const deadline = startedAt + request.options.queryTimeoutMs;
-  const plan = await planQuery(execution, deadline);
   const writer = new QueryResponseWriter(res, server);
   const took = () => Date.now() - startedAt;
+  const found = await probeLocally(execution, writer, deadline);
+  if (found) {
+    await writer.finish({ total: found.total, failure: [], took: took(), timeout: found.timeout, status: "SUCCESS" });
+    return;
+  }
+  const plan = await planQuery(execution, deadline);
   if (plan.outcome !== "RUN") {
     await writer.finish({ total: 0, failure: [], took: took(), timeout: false, status: plan.outcome });
     return;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await streamLocal(execution, plan.local, writer, deadline) : undefined;
+  const local = plan.local ? await streamLocal(execution, plan.local, writer, deadline, true) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -59,6 +64,20 @@ export async function executeQuery(execution: QueryExecution, res: ServerRespons
   }
   const timeout = (local?.timeout ?? false) || remotes.some((answer) => answer.timeout);
   await writer.finish({ total, failure, took: took(), timeout, status: statusOf(successes, failure.length) });
+}
+
+/**
+ * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
+ * record found here answers it without asking the group who owns the key (a network round trip). Undefined
+ * when nothing was found (or the store is not queryable): the query is then planned by the key's owner.
+ */
+async function probeLocally(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome | undefined> {
+  const { store, request } = execution;
+  if (!request.definition.routingKey || !store.queryable()) return undefined;
+  const partitions = store.localPartitions();
+  if (partitions.length === 0) return undefined;
+  const outcome = await streamLocal(execution, { partitions, ready: true }, writer, deadline, false);
+  return outcome.total > 0 ? outcome : undefined;
 }
 
 function statusOf(successes: number, failures: number): QueryStatus {
@@ -81,14 +100,16 @@ function ask({ application, store, request }: QueryExecution, server: string | n
 }
 
 /**
- * Streams this instance's records into the writer. A failure before the first record becomes a failure
- * entry; once records are out, the response can only be cut (the error is rethrown).
+ * Streams this instance's records into the writer, as one success entry (also when empty if `keepEmpty`). A
+ * failure before the first record becomes a failure entry; once records are out, the response can only be
+ * cut (the error is rethrown).
  */
 async function streamLocal(
   { store, request, server, logger }: QueryExecution,
   local: { partitions: number[]; ready: boolean },
   writer: QueryResponseWriter,
   deadline: number,
+  keepEmpty: boolean,
 ): Promise<LocalOutcome> {
   const notQueryable = (message: string): LocalOutcome => ({ total: 0, timeout: false, failure: { server, remote: false, errors: [{ message }] } });
   const stores = local.partitions.map((partition) => store.readOnly(partition));
@@ -114,6 +135,7 @@ async function streamLocal(
   } finally {
     await records.return?.();
   }
+  if (total === 0 && !keepEmpty) return { total, timeout };
   if (!writer.streaming) await writer.openEntry(server, false);
   await writer.closeEntry(total);
   return { total, timeout };

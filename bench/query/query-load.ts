@@ -1,0 +1,82 @@
+/**
+ * Load for interactive queries, from a forked child so it never shares the server's event loop: POSTs query
+ * bodies (taken round-robin) over keep-alive connections, either paced at a fixed rate (open loop: a request
+ * leaves every 1/rate s whatever the answers) or back to back on `connections` sockets (closed loop).
+ */
+import http from "node:http";
+
+export interface QueryLoadRequest {
+  url: string;
+  bodies: string[];
+  seconds: number;
+  connections: number;
+  /** Requests per second; omitted: closed loop. */
+  rate?: number;
+}
+
+export interface QueryLoadResult {
+  requests: number;
+  errors: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export async function runQueryLoad({ url, bodies, seconds, connections, rate }: QueryLoadRequest): Promise<QueryLoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const send = () =>
+    new Promise<void>((resolve) => {
+      const body = bodies[next++ % bodies.length];
+      const sent = process.hrtime.bigint();
+      const request = http.request(url, { method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => {
+          if (res.statusCode === 200 && text.includes('"status":"SUCCESS"')) latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
+          else errors++;
+          resolve();
+        });
+      });
+      request.on("error", () => {
+        errors++;
+        resolve();
+      });
+      request.end(body);
+    });
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(Math.round(seconds * 1e9));
+  if (rate === undefined) {
+    const loop = async () => {
+      while (process.hrtime.bigint() < deadline) await send();
+    };
+    await Promise.all(Array.from({ length: connections }, loop));
+  } else {
+    const inFlight: Promise<void>[] = [];
+    const total = Math.round(rate * seconds);
+    for (let index = 0; index < total; index++) {
+      const due = started + BigInt(Math.round((index * 1e9) / rate));
+      const wait = Number(due - process.hrtime.bigint()) / 1e6;
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      inFlight.push(send());
+    }
+    await Promise.all(inFlight);
+  }
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+  return { requests: latencies.length, errors, requestsPerSecond: latencies.length / elapsed, p50Ms: percentile(0.5), p99Ms: percentile(0.99), maxMs: latencies[latencies.length - 1] ?? NaN };
+}
+
+if (require.main === module && process.send) {
+  process.on("message", (request: QueryLoadRequest) => {
+    void runQueryLoad(request).then((result) => {
+      process.send?.(result);
+      process.disconnect();
+    });
+  });
+}
