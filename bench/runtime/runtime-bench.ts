@@ -1,33 +1,39 @@
 /**
- * Streams runtime figures on the embedded broker (prints, never asserts):
+ * Streams runtime figures on the embedded broker, run as Sluice runs it (its own worker thread, file store):
  * - records/s of a stateless topology (mapValues + filter → topic) next to a bare kafkajs consumer reading the
  *   same input and doing nothing (the ceiling), and their ratio;
  * - words/s of `wordcount` fed lines of 10 words, end to end;
- * - RSS at start and end.
- * Usage: node dist/bench/runtime/runtime-bench.js [records=500000] [lines=50000]
+ * - RSS at start, after each tenth of the stateless run, and at the end.
+ * Prints, never asserts.
+ * Usage: node dist/bench/runtime/runtime-bench.js [records=500000] [lines=50000] [storage=file|memory]
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Kafka, Partitioners, logLevel } from "kafkajs";
+import { Kafka, logLevel, type Message, type Producer } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import { startBroker } from "../../providers/broker";
+import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
 
 const records = Number(process.argv[2] ?? 500_000);
 const lines = Number(process.argv[3] ?? 50_000);
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const storage = process.argv[4] === "memory" ? "memory" : "file";
+const PARTITIONS = 4;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-async function produce(kafka: Kafka, topic: string, count: number, value: (i: number) => string): Promise<void> {
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  const chunk = 5_000;
-  for (let start = 0; start < count; start += chunk) {
-    const messages = Array.from({ length: Math.min(chunk, count - start) }, (_, i) => ({ key: `k${(start + i) % 1000}`, value: value(start + i) }));
-    await producer.send({ topic, messages });
+/** Input goes in per-partition requests of 1,000 (kafkajs groups a request's messages in quadratic time), several in flight. */
+async function produce(producer: Producer, topic: string, count: number, value: (i: number) => string): Promise<void> {
+  const perRequest = 1_000;
+  const inFlight: Promise<unknown>[] = [];
+  for (let start = 0; start < count; start += perRequest) {
+    const partition = (start / perRequest) % PARTITIONS;
+    const messages: Message[] = [];
+    for (let i = start; i < Math.min(start + perRequest, count); i++) messages.push({ key: `k${i % 1000}`, value: value(i), partition });
+    inFlight.push(producer.send({ topic, messages }));
+    if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
   }
-  await producer.disconnect();
+  await Promise.all(inFlight);
 }
 
 async function bareConsumer(kafka: Kafka, topic: string, count: number): Promise<number> {
@@ -54,25 +60,35 @@ function processedTotal(runtime: StreamsRuntime, id: string): number {
   return Number(thread?.metrics.find((metric) => metric.name === "process-total")?.value ?? 0);
 }
 
-async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number): Promise<number> {
+/** Seconds until the application has processed `expected` records; `progress` sees each tenth. */
+async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number, progress: (tenth: number) => void = () => undefined): Promise<number> {
   const started = Date.now();
   await runtime.start();
-  while (processedTotal(runtime, id) < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+  let tenth = 0;
+  for (;;) {
+    const done = processedTotal(runtime, id);
+    while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
+    if (done >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return (Date.now() - started) / 1000;
 }
 
 async function main(): Promise<void> {
   const rssStart = process.memoryUsage().rss;
-  const broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bench-broker-"));
+  const broker = await startBrokerInWorker({ port: 0, storage, dataDir, initialRebalanceDelayMs: 0 });
   const bootstrap = [`${broker.host}:${broker.port}`];
   const kafka = new Kafka({ clientId: "bench", brokers: bootstrap, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "bench-in", numPartitions: 4 }, { topic: "words", numPartitions: 4 }] });
+  await admin.createTopics({ topics: [{ topic: "bench-in", numPartitions: PARTITIONS }, { topic: "words", numPartitions: PARTITIONS }] });
   await admin.disconnect();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bench-"));
+  const producer = kafka.producer();
+  await producer.connect();
 
-  await produce(kafka, "bench-in", records, (i) => `record number ${i} with some payload text`);
+  await produce(producer, "bench-in", records, (i) => `record number ${i} with some payload text`);
   const ceiling = await bareConsumer(kafka, "bench-in", records);
 
   const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -84,24 +100,28 @@ async function main(): Promise<void> {
       builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to("bench-out");
     },
   });
-  const statelessSeconds = await timeRuntime(stateless, "bench-stateless", records);
+  const rssSteps: number[] = [];
+  const statelessSeconds = await timeRuntime(stateless, "bench-stateless", records, () => rssSteps.push(process.memoryUsage().rss));
   await stateless.close();
   const statelessRate = records / statelessSeconds;
 
   const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
-  await produce(kafka, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
+  await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
+  await producer.disconnect();
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
   wordcount.addProvider(new WordCountProvider());
   const wordSeconds = await timeRuntime(wordcount, "wordcount", lines + lines * 10);
   await wordcount.close();
+  const rssEnd = process.memoryUsage().rss;
 
   await broker.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
-  const rssEnd = process.memoryUsage().rss;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
   console.log(`bare kafkajs consumer: ${Math.round(ceiling)} records/s (${records} records)`);
   console.log(`stateless topology:    ${Math.round(statelessRate)} records/s (${((statelessRate / ceiling) * 100).toFixed(1)} % of the bare consumer)`);
   console.log(`wordcount:             ${Math.round((lines * 10) / wordSeconds)} words/s end to end (${lines} lines of 10 words)`);
-  console.log(`RSS: start ${mb(rssStart)}, end ${mb(rssEnd)}`);
+  console.log(`RSS: start ${mib(rssStart)}; stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
 }
 
 main().catch((error) => {

@@ -4,7 +4,7 @@
  * (awaited, in one request), commit the stores with their input and changelog positions in one atomic
  * write, then resolve the batch so that kafkajs commits the consumer offset.
  */
-import { Partitioners, type Admin, type Batch, type Consumer, type Kafka, type Message, type Producer } from "kafkajs";
+import { Partitioners, type Admin, type Batch, type Consumer, type Kafka, type Producer } from "kafkajs";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -16,6 +16,7 @@ import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
+import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
 import { openRunTask, planRestore, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 
@@ -41,8 +42,6 @@ export interface PositionFigures {
   committedOffset: number;
   committedTimestamp: number;
 }
-
-const PRODUCE_CHUNK = 2_000;
 
 /** A changelog is read back last-write-wins, so only the last write of each key in a batch is produced. */
 function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
@@ -79,6 +78,7 @@ export class ApplicationRun {
   private generation = 0;
   private wallClockTimer?: NodeJS.Timeout;
   private readonly onError;
+  private readonly requests = new ProduceRequestBuilder((topic) => this.partitionCounts.get(topic));
 
   constructor(private readonly options: RunOptions) {
     this.consumerClientId = `${options.clientIdPrefix}-StreamThread-1-consumer`;
@@ -294,46 +294,24 @@ export class ApplicationRun {
   private async flush(tasks: RunTask[], onlyIfPending = false): Promise<void> {
     if (onlyIfPending && tasks.length === 0 && this.pendingOutputs.length === 0) return;
     const { topology, metrics } = this.options;
-    const messages: { topic: string; message: Message; changelog?: { task: RunTask; store: string } }[] = [];
-    for (const output of this.pendingOutputs) {
-      messages.push({ topic: output.topic, message: { key: output.key, value: output.value, timestamp: String(output.timestamp) } });
-    }
-    const sent = this.pendingOutputs.length;
+    const outgoing: OutgoingRecord[] = this.pendingOutputs;
+    const sent = outgoing.length;
     this.pendingOutputs = [];
+    const changelogOwners = new Map<string, { task: RunTask; store: string }>();
     for (const task of tasks) {
       for (const change of latestPerKey(task.state.drainChangelog())) {
-        messages.push({
-          topic: topology.changelogTopic(change.store),
-          message: { key: change.key, value: change.value, partition: task.partition, timestamp: String(change.timestamp) },
-          changelog: { task, store: change.store },
-        });
+        const topic = topology.changelogTopic(change.store);
+        outgoing.push({ topic, partition: task.partition, key: change.key, value: change.value, timestamp: change.timestamp });
+        changelogOwners.set(`${topic}:${task.partition}`, { task, store: change.store });
       }
     }
     const started = Date.now();
-    // kafkajs groups a request's messages per partition in quadratic time, so large flushes go in
-    // chunks, one request after the other to keep each partition's order.
-    for (let from = 0; from < messages.length; from += PRODUCE_CHUNK) {
-      const chunk = messages.slice(from, from + PRODUCE_CHUNK);
-      const byTopic = new Map<string, Message[]>();
-      const changelogCounts = new Map<string, { task: RunTask; store: string; count: number }>();
-      for (const { topic, message, changelog } of chunk) {
-        const list = byTopic.get(topic);
-        if (list) list.push(message);
-        else byTopic.set(topic, [message]);
-        if (changelog) {
-          const key = `${topic}:${message.partition}`;
-          const entry = changelogCounts.get(key) ?? { ...changelog, count: 0 };
-          entry.count++;
-          changelogCounts.set(key, entry);
-        }
-      }
-      const results = await this.producer!.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, topicMessages]) => ({ topic, messages: topicMessages })),
-      });
-      for (const result of results) {
-        const entry = changelogCounts.get(`${result.topicName}:${result.partition}`);
-        if (entry) entry.task.changelogPositions[entry.store] = String(Number(result.baseOffset) + entry.count - 1);
+    for (const request of this.requests.build(outgoing)) {
+      const results = await this.producer!.sendBatch({ acks: -1, topicMessages: request.topicMessages });
+      for (const slice of request.slices) {
+        const owner = changelogOwners.get(`${slice.topic}:${slice.partition}`);
+        const result = owner && results.find((entry) => entry.topicName === slice.topic && entry.partition === slice.partition);
+        if (owner && result) owner.task.changelogPositions[owner.store] = String(Number(result.baseOffset) + slice.count - 1);
       }
     }
     if (sent > 0) metrics.sent(sent);
