@@ -19,7 +19,7 @@ export interface SseReader {
   events: SseEvent[];
   comments: string[];
   ended: boolean;
-  /** Waits until `count` events have arrived; returns them. */
+  /** Waits until `count` events have arrived; returns the first `count`. */
   waitForEvents(count: number, timeoutMs?: number): Promise<SseEvent[]>;
   close(): void;
 }
@@ -38,7 +38,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         comments: [],
         ended: false,
         waitForEvents: (count, timeoutMs = 10_000) =>
-          eventually(() => reader.events.length >= count && reader.events, { timeoutMs, what: `${count} events (got ${reader.events.length})` }),
+          eventually(() => reader.events.length >= count && reader.events.slice(0, count), { timeoutMs, what: `${count} events (got ${reader.events.length})` }),
         close: () => request.destroy(),
       };
       response.on("data", (chunk: string) => {
