@@ -1,8 +1,11 @@
 /**
  * Produce and consume throughput of the embedded broker (in its own worker thread, file storage in a
- * temporary directory) with kcat and with kafkajs, for 100-byte and 1 KiB values, and the process RSS.
+ * temporary directory) with kcat and with kafkajs, for 100-byte and 1 KiB values, and the process RSS at the
+ * start and end of each run and its peak during it (memory must stay flat however much streams through).
  *
- *   node dist/bench/broker/broker-throughput.js [--mb=256] [--kafkajs-mb=64] [--storage=file|memory]
+ *   node dist/bench/broker/broker-throughput.js [--mb=256] [--kafkajs-mb=64] [--values=100,1024] [--storage=file|memory]
+ *
+ * --kafkajs-mb=0 skips kafkajs; --mb=5120 --values=1024 streams 5 GB through the broker with kcat.
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -19,7 +22,9 @@ interface Row {
   valueBytes: number;
   records: number;
   seconds: number;
+  startRssMb: number;
   peakRssMb: number;
+  endRssMb: number;
 }
 
 function argument(name: string, fallback: string): string {
@@ -27,9 +32,14 @@ function argument(name: string, fallback: string): string {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-/** Samples RSS while `work` runs; returns its duration and the peak. */
-async function measure(work: () => Promise<void>): Promise<{ seconds: number; peakRssMb: number }> {
-  let peak = process.memoryUsage.rss();
+type Measured = Pick<Row, "seconds" | "startRssMb" | "peakRssMb" | "endRssMb">;
+
+const megabytesOf = (bytes: number) => bytes / 1024 / 1024;
+
+/** Samples RSS while `work` runs; returns its duration and the RSS at its start, peak and end. */
+async function measure(work: () => Promise<void>): Promise<Measured> {
+  const startRss = process.memoryUsage.rss();
+  let peak = startRss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const start = process.hrtime.bigint();
   try {
@@ -37,7 +47,9 @@ async function measure(work: () => Promise<void>): Promise<{ seconds: number; pe
   } finally {
     clearInterval(sampler);
   }
-  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, peakRssMb: peak / 1024 / 1024 };
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const endRss = process.memoryUsage.rss();
+  return { seconds, startRssMb: megabytesOf(startRss), peakRssMb: megabytesOf(Math.max(peak, endRss)), endRssMb: megabytesOf(endRss) };
 }
 
 function kcat(args: string[]): Promise<void> {
@@ -119,7 +131,7 @@ async function kafkajsRows(bootstrap: string, valueBytes: number, megabytes: num
 }
 
 function printTable(rows: Row[]): void {
-  const header = ["client", "direction", "value", "records", "seconds", "MB/s", "records/s", "peak RSS MB"];
+  const header = ["client", "direction", "value", "records", "seconds", "MB/s", "records/s", "RSS MB start/peak/end"];
   const lines = rows.map((row) => [
     row.client,
     row.direction,
@@ -128,7 +140,7 @@ function printTable(rows: Row[]): void {
     row.seconds.toFixed(2),
     ((row.records * row.valueBytes) / 1024 / 1024 / row.seconds).toFixed(1),
     Math.round(row.records / row.seconds).toString(),
-    row.peakRssMb.toFixed(0),
+    [row.startRssMb, row.peakRssMb, row.endRssMb].map((mb) => mb.toFixed(0)).join("/"),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
   for (const line of [header, ...lines]) process.stdout.write(`${line.map((cell, i) => cell.padStart(widths[i])).join("  ")}\n`);
@@ -137,14 +149,17 @@ function printTable(rows: Row[]): void {
 async function main(): Promise<void> {
   const megabytes = Number(argument("mb", "256"));
   const kafkajsMegabytes = Number(argument("kafkajs-mb", "64"));
+  const valueSizes = argument("values", "100,1024").split(",").map(Number);
   const storage = argument("storage", "file") as "file" | "memory";
   const dir = await mkdtemp(join(tmpdir(), "sluice-broker-bench-"));
   const broker = await startBrokerInWorker({ port: 0, storage, dataDir: join(dir, "data"), retentionMs: null });
   const bootstrap = `${broker.host}:${broker.port}`;
   try {
     const rows: Row[] = [];
-    for (const valueBytes of [100, 1024]) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
-    for (const valueBytes of [100, 1024]) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
+    for (const valueBytes of valueSizes) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
+    if (kafkajsMegabytes > 0) {
+      for (const valueBytes of valueSizes) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
+    }
     process.stdout.write(`broker: ${storage} storage, worker thread; RSS of this process (broker + kafkajs clients)\n`);
     printTable(rows);
   } finally {

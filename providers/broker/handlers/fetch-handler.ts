@@ -1,3 +1,4 @@
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import { ErrorCode } from "../protocol/error-codes";
 import { Fetch } from "../protocol/messages/fetch";
 import type { RequestOf, ResponseOf } from "../protocol/schema";
@@ -15,7 +16,6 @@ interface FetchRound {
   failed: boolean;
 }
 
-const NO_RECORDS = Buffer.alloc(0);
 
 /**
  * Reads whole batches within max_bytes and each partition's max bytes (only the first non-empty partition
@@ -30,7 +30,7 @@ export function fetchHandler({ store, appends, logger }: BrokerServices): Regist
     budget: { left: number; first: boolean },
   ): Promise<PartitionResponse> => {
     const log = store.partition(topic, partition);
-    const answer = (errorCode: PartitionResponse["errorCode"], records: Buffer): PartitionResponse => ({
+    const answer = (errorCode: PartitionResponse["errorCode"], records: ChunkedBytes): PartitionResponse => ({
       partitionIndex: partition,
       errorCode,
       highWatermark: log ? log.logEndOffset() : -1n,
@@ -38,18 +38,18 @@ export function fetchHandler({ store, appends, logger }: BrokerServices): Regist
       logStartOffset: log ? log.logStartOffset() : -1n,
       records,
     });
-    if (!log) return answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, NO_RECORDS);
-    if (fetchOffset < log.logStartOffset() || fetchOffset > log.logEndOffset()) return answer(ErrorCode.OFFSET_OUT_OF_RANGE, NO_RECORDS);
+    if (!log) return answer(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ChunkedBytes.EMPTY);
+    if (fetchOffset < log.logStartOffset() || fetchOffset > log.logEndOffset()) return answer(ErrorCode.OFFSET_OUT_OF_RANGE, ChunkedBytes.EMPTY);
     const limit = Math.min(partitionMaxBytes, budget.left);
-    if (fetchOffset === log.logEndOffset() || (limit <= 0 && !budget.first)) return answer(ErrorCode.NONE, NO_RECORDS);
+    if (fetchOffset === log.logEndOffset() || (limit <= 0 && !budget.first)) return answer(ErrorCode.NONE, ChunkedBytes.EMPTY);
     try {
       const records = await log.read(fetchOffset, Math.max(limit, 0));
-      if (records.length > limit && !budget.first) return answer(ErrorCode.NONE, NO_RECORDS);
+      if (records.length > limit && !budget.first) return answer(ErrorCode.NONE, ChunkedBytes.EMPTY);
       if (records.length > 0) budget.first = false;
       budget.left -= records.length;
       return answer(ErrorCode.NONE, records);
     } catch (error) {
-      return answer(errorCodeOf(error, logger, `reading ${topic}-${partition}`), NO_RECORDS);
+      return answer(errorCodeOf(error, logger, `reading ${topic}-${partition}`), ChunkedBytes.EMPTY);
     }
   };
 

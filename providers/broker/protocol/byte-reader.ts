@@ -1,11 +1,25 @@
-/** Bounds-checked big-endian reads over one request frame; slices share the frame's memory. */
+/**
+ * Bounds-checked big-endian reads over one frame, which may span several socket chunks; slices share the
+ * frame's memory. A value split across two chunks is copied into a buffer of its own.
+ */
+import { ChunkedBytes } from "./chunked-bytes";
 import { MalformedMessageError } from "./malformed-message-error";
 
 export class ByteReader {
-  private position: number;
+  private readonly chunks: readonly Buffer[];
+  private readonly length: number;
+  /** Absolute read position, and the same as chunk number and position within it. */
+  private position = 0;
+  private chunkIndex = 0;
+  private inChunk = 0;
+  /** The buffer the last `take` made its bytes readable in. */
+  private view: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly buffer: Buffer, start = 0) {
-    this.position = start;
+  constructor(bytes: Buffer | ChunkedBytes) {
+    const chunked = bytes instanceof ChunkedBytes ? bytes : ChunkedBytes.of(bytes);
+    this.chunks = chunked.chunks;
+    this.length = chunked.length;
+    this.advance(0);
   }
 
   get offset(): number {
@@ -13,32 +27,71 @@ export class ByteReader {
   }
 
   remaining(): number {
-    return this.buffer.length - this.position;
+    return this.length - this.position;
   }
 
+  /** Consumes `length` bytes and returns where they start in `this.view`. */
   private take(length: number): number {
-    if (length < 0 || this.position + length > this.buffer.length) {
-      throw new MalformedMessageError(`needs ${length} bytes at offset ${this.position}, frame has ${this.buffer.length}`);
+    this.ensure(length);
+    const chunk = this.chunks[this.chunkIndex];
+    if (chunk !== undefined && this.inChunk + length <= chunk.length) {
+      const at = this.inChunk;
+      this.view = chunk;
+      this.advance(length);
+      return at;
     }
-    const at = this.position;
+    this.view = Buffer.concat(this.slice(length).chunks, length);
+    return 0;
+  }
+
+  /** Consumes `length` bytes and returns them as views of the chunks they lie in. */
+  private slice(length: number): ChunkedBytes {
+    this.ensure(length);
+    const parts: Buffer[] = [];
+    let left = length;
+    while (left > 0) {
+      const chunk = this.chunks[this.chunkIndex];
+      const used = Math.min(chunk.length - this.inChunk, left);
+      parts.push(chunk.subarray(this.inChunk, this.inChunk + used));
+      this.advance(used);
+      left -= used;
+    }
+    return new ChunkedBytes(parts);
+  }
+
+  private ensure(length: number): void {
+    if (length < 0 || this.position + length > this.length) {
+      throw new MalformedMessageError(`needs ${length} bytes at offset ${this.position}, frame has ${this.length}`);
+    }
+  }
+
+  private advance(length: number): void {
     this.position += length;
-    return at;
+    this.inChunk += length;
+    while (this.chunkIndex < this.chunks.length - 1 && this.inChunk >= this.chunks[this.chunkIndex].length) {
+      this.inChunk -= this.chunks[this.chunkIndex].length;
+      this.chunkIndex++;
+    }
   }
 
   int8(): number {
-    return this.buffer.readInt8(this.take(1));
+    const at = this.take(1);
+    return this.view.readInt8(at);
   }
 
   int16(): number {
-    return this.buffer.readInt16BE(this.take(2));
+    const at = this.take(2);
+    return this.view.readInt16BE(at);
   }
 
   int32(): number {
-    return this.buffer.readInt32BE(this.take(4));
+    const at = this.take(4);
+    return this.view.readInt32BE(at);
   }
 
   int64(): bigint {
-    return this.buffer.readBigInt64BE(this.take(8));
+    const at = this.take(8);
+    return this.view.readBigInt64BE(at);
   }
 
   boolean(): boolean {
@@ -50,15 +103,22 @@ export class ByteReader {
     const length = this.int16();
     if (length === -1) return null;
     const at = this.take(length);
-    return this.buffer.toString("utf8", at, at + length);
+    return this.view.toString("utf8", at, at + length);
   }
 
-  /** Bytes with an int32 length; null when the length is -1. */
+  /** Bytes with an int32 length, in one buffer; null when the length is -1. */
   nullableBytes(): Buffer | null {
     const length = this.int32();
     if (length === -1) return null;
     const at = this.take(length);
-    return this.buffer.subarray(at, at + length);
+    return this.view.subarray(at, at + length);
+  }
+
+  /** A record set with an int32 length, left in the chunks it arrived in; null when the length is -1. */
+  nullableRecords(): ChunkedBytes | null {
+    const length = this.int32();
+    if (length === -1) return null;
+    return this.slice(length);
   }
 
   /** An array length; null for -1. Rejects counts that cannot fit in what is left of the frame. */

@@ -2,6 +2,7 @@
  * Big-endian writes into a growing buffer. Large byte values (record sets) are kept as separate chunks
  * instead of being copied, so a fetch response goes to the socket without duplicating its batches.
  */
+import type { ChunkedBytes } from "./chunked-bytes";
 
 const INITIAL_SIZE = 256;
 const BY_REFERENCE_THRESHOLD = 4096;
@@ -70,14 +71,27 @@ export class ByteWriter {
       return;
     }
     this.int32(value.length);
-    if (value.length < BY_REFERENCE_THRESHOLD) {
-      const at = this.reserve(value.length);
-      value.copy(this.current, at);
+    this.append(value);
+  }
+
+  nullableRecords(value: ChunkedBytes | null): void {
+    if (value === null) {
+      this.int32(-1);
+      return;
+    }
+    this.int32(value.length);
+    for (const chunk of value.chunks) this.append(chunk);
+  }
+
+  private append(bytes: Buffer): void {
+    if (bytes.length < BY_REFERENCE_THRESHOLD) {
+      const at = this.reserve(bytes.length);
+      bytes.copy(this.current, at);
       return;
     }
     this.flushCurrent();
-    this.chunks.push(value);
-    this.flushedBytes += value.length;
+    this.chunks.push(bytes);
+    this.flushedBytes += bytes.length;
   }
 
   private flushCurrent(): void {

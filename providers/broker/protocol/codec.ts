@@ -4,6 +4,7 @@
  */
 import type { ByteReader } from "./byte-reader";
 import type { ByteWriter } from "./byte-writer";
+import type { ChunkedBytes } from "./chunked-bytes";
 import { MalformedMessageError } from "./malformed-message-error";
 import type { FieldSpec, ScalarType } from "./schema";
 import { inRange, parseVersionRange } from "./version-range";
@@ -128,8 +129,9 @@ function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, n
     case "string":
       return reader.nullableString() ?? nullOrReject(nullable, name);
     case "bytes":
-    case "records":
       return reader.nullableBytes() ?? nullOrReject(nullable, name);
+    case "records":
+      return reader.nullableRecords() ?? nullOrReject(nullable, name);
   }
 }
 
@@ -173,7 +175,8 @@ function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown): voi
     case "string":
       return writer.nullableString(value as string | null);
     case "bytes":
-    case "records":
       return writer.nullableBytes(value as Buffer | null);
+    case "records":
+      return writer.nullableRecords(value as ChunkedBytes | null);
   }
 }

@@ -3,6 +3,8 @@
  * ranges in which they may be null. Request and response types are derived from these declarations.
  */
 
+import type { ChunkedBytes } from "./chunked-bytes";
+
 export type ScalarType = "int8" | "int16" | "int32" | "int64" | "boolean" | "string" | "bytes" | "records";
 
 interface ScalarValues {
@@ -13,8 +15,8 @@ interface ScalarValues {
   boolean: boolean;
   string: string;
   bytes: Buffer;
-  /** A record set: concatenated record batches, kept as raw bytes. */
-  records: Buffer;
+  /** A record set: concatenated record batches, kept as raw bytes in the chunks they arrived or are stored in. */
+  records: ChunkedBytes;
 }
 
 interface FieldCommon {

@@ -3,6 +3,7 @@
  * Anything a client does wrong ends only its own connection.
  */
 import type { Socket } from "node:net";
+import type { ChunkedBytes } from "../protocol/chunked-bytes";
 import type { BrokerLogger } from "./broker-logger";
 import { FrameSplitter, OversizeFrameError } from "./frame-splitter";
 import { OrderedResponses } from "./ordered-responses";
@@ -43,7 +44,7 @@ export class Connection {
 
   private receive(chunk: Buffer): void {
     if (this.closed) return;
-    let frames: Buffer[];
+    let frames: ChunkedBytes[];
     try {
       frames = this.frames.push(chunk);
     } catch (error) {
@@ -57,7 +58,7 @@ export class Connection {
     this.pauseIfFull();
   }
 
-  private handle(frame: Buffer): void {
+  private handle(frame: ChunkedBytes): void {
     let response: Promise<Buffer[] | null>;
     try {
       response = this.dispatcher.dispatch(frame, this.address);

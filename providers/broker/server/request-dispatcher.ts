@@ -1,6 +1,7 @@
 /** Turns one request frame into its (eventual) response frame through the table of handlers. */
 import type { RegisteredHandler, RequestContext } from "../handlers/api-handler";
 import { ByteReader } from "../protocol/byte-reader";
+import type { ChunkedBytes } from "../protocol/chunked-bytes";
 import { MessageCodec } from "../protocol/codec";
 import { MalformedMessageError } from "../protocol/malformed-message-error";
 import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../protocol/messages/request-header";
@@ -28,7 +29,7 @@ export class RequestDispatcher {
   constructor(private readonly handlers: ReadonlyMap<number, RegisteredHandler>) {}
 
   /** Throws ProtocolViolation (synchronously) for a request that must close the connection. */
-  dispatch(frame: Buffer, address: ConnectionAddress): Promise<Buffer[] | null> {
+  dispatch(frame: ChunkedBytes, address: ConnectionAddress): Promise<Buffer[] | null> {
     const reader = new ByteReader(frame);
     const header = this.readHeader(reader);
     const handler = this.handlers.get(header.apiKey);

@@ -59,7 +59,7 @@ export class FileOffsetJournal implements OffsetJournal {
   /** Replays the journal at `filePath` into `table`, cutting off a torn or unreadable tail. */
   static async open(filePath: string, table: CommittedOffsetTable, logger: StorageLogger): Promise<FileOffsetJournal> {
     const file = await PositionalFile.open(filePath);
-    const content = await file.read(0, await file.fileSize());
+    const content = await file.readBytes(0, await file.fileSize());
     let validSize = 0;
     while (validSize < content.length) {
       const newline = content.indexOf(0x0a, validSize);

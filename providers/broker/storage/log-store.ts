@@ -1,3 +1,5 @@
+import type { ChunkedBytes } from "../protocol/chunked-bytes";
+
 /**
  * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),
  * and committed consumer-group offsets. Two implementations: memory (tests) and file (default).
@@ -37,15 +39,15 @@ export interface PartitionLog {
    * that is not a well-formed magic-2 batch with a valid CRC-32C.
    */
   append(batch: Buffer): Promise<AppendResult>;
-  /** Appends several batches in order (one produce request's records for this partition). */
-  appendAll(batches: Buffer[]): Promise<AppendResult>;
+  /** Appends several batches in order (one produce request's records for this partition, as received). */
+  appendAll(batches: ChunkedBytes[]): Promise<AppendResult>;
   /**
    * Whole batches, concatenated, starting with the batch that contains `offset`, adding batches while the
    * total stays within `maxBytes` — but always at least one batch when one exists at or after `offset`.
-   * Empty buffer when offset == logEndOffset(). Rejects with BrokerError(OFFSET_OUT_OF_RANGE) outside
+   * Empty when offset == logEndOffset(). Rejects with BrokerError(OFFSET_OUT_OF_RANGE) outside
    * [logStartOffset, logEndOffset].
    */
-  read(offset: bigint, maxBytes: number): Promise<Buffer>;
+  read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
   /** First offset whose batch max timestamp is >= timestamp, or null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
   /** Bytes currently stored. */

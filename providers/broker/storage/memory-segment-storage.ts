@@ -1,4 +1,5 @@
-/** Segment bytes kept in memory as the list of written chunks, for the memory store. */
+/** Segment bytes kept in memory as the written chunks themselves (views of the requests they came in). */
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import type { SegmentStorage, SegmentStorageFactory } from "./segment-storage";
 
 export class MemorySegmentStorage implements SegmentStorage {
@@ -9,20 +10,22 @@ export class MemorySegmentStorage implements SegmentStorage {
 
   async write(chunks: Buffer[], position: number): Promise<void> {
     if (position !== this.size) throw new Error(`memory segment write at ${position}, but its end is ${this.size}`);
-    const chunk = Buffer.concat(chunks);
-    this.chunks.push(chunk);
-    this.starts.push(this.size);
-    this.size += chunk.length;
+    for (const chunk of chunks) {
+      if (chunk.length === 0) continue;
+      this.chunks.push(chunk);
+      this.starts.push(this.size);
+      this.size += chunk.length;
+    }
   }
 
-  async read(position: number, length: number): Promise<Buffer> {
+  async read(position: number, length: number): Promise<ChunkedBytes> {
     const end = Math.min(position + length, this.size);
     const parts: Buffer[] = [];
     for (let i = this.chunkAt(position); i < this.chunks.length && this.starts[i] < end; i++) {
       const from = Math.max(position - this.starts[i], 0);
       parts.push(this.chunks[i].subarray(from, Math.min(end - this.starts[i], this.chunks[i].length)));
     }
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    return new ChunkedBytes(parts);
   }
 
   async truncate(size: number): Promise<void> {

@@ -1,5 +1,6 @@
 /** A file written and read at explicit positions: a log segment, or the committed-offsets log. */
 import { constants, promises as fs } from "node:fs";
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import type { SegmentStorage } from "./segment-storage";
 
 export class PositionalFile implements SegmentStorage {
@@ -31,7 +32,11 @@ export class PositionalFile implements SegmentStorage {
     }
   }
 
-  async read(position: number, length: number): Promise<Buffer> {
+  async read(position: number, length: number): Promise<ChunkedBytes> {
+    return ChunkedBytes.of(await this.readBytes(position, length));
+  }
+
+  async readBytes(position: number, length: number): Promise<Buffer> {
     const buffer = Buffer.allocUnsafe(length);
     let filled = 0;
     while (filled < length) {

@@ -1,9 +1,10 @@
 /**
- * Kafka RecordBatch v2 (magic 2) headers: parsing, validation and base-offset rewriting.
+ * Kafka RecordBatch v2 (magic 2) headers: parsing, validation, splitting a record set into its batches.
  * Records stay opaque bytes (possibly compressed): the broker never decodes or decompresses them.
  */
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import { BrokerError, ErrorCode } from "../protocol/error-codes";
-import { crc32c } from "./crc32c";
+import { crc32cOfChunks } from "./crc32c";
 
 /** Byte positions of the v2 header fields. */
 export const BatchField = {
@@ -85,18 +86,18 @@ export function readBatchHeader(batch: Buffer, position = 0): RecordBatchHeader 
  * Throws UNSUPPORTED_FOR_MESSAGE_FORMAT for another magic, CORRUPT_MESSAGE for a bad length or checksum,
  * INVALID_RECORD when the record count and offset delta disagree.
  */
-export function validateBatch(batch: Buffer): RecordBatchHeader {
+export function validateBatch(batch: ChunkedBytes): RecordBatchHeader {
   if (batch.length < BATCH_LOG_OVERHEAD + 5) {
     throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, `record batch of ${batch.length} bytes is too short`);
   }
-  const magic = batch.readInt8(BatchField.magic);
+  const magic = batch.contiguous(BatchField.magic, 1).readInt8(0);
   if (magic !== CURRENT_MAGIC) {
     throw new BrokerError(
       ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT,
       `record batch magic ${magic} is not supported (only ${CURRENT_MAGIC})`,
     );
   }
-  const header = readBatchHeader(batch);
+  const header = readBatchHeader(batch.contiguous(0, Math.min(batch.length, BATCH_HEADER_SIZE)));
   const declared = header.batchLength + BATCH_LOG_OVERHEAD;
   if (header.batchLength < BATCH_HEADER_SIZE - BATCH_LOG_OVERHEAD || declared !== batch.length) {
     throw new BrokerError(
@@ -104,7 +105,7 @@ export function validateBatch(batch: Buffer): RecordBatchHeader {
       `record batch declares ${declared} bytes but has ${batch.length}`,
     );
   }
-  const actualCrc = crc32c(batch, BatchField.attributes);
+  const actualCrc = crc32cOfChunks(batch.slice(BatchField.attributes).chunks);
   if (actualCrc !== header.crc) {
     throw new BrokerError(
       ErrorCode.CORRUPT_MESSAGE,
@@ -124,22 +125,22 @@ export function validateBatch(batch: Buffer): RecordBatchHeader {
  * Splits a Produce request's records field into its batches (as views, not copies).
  * Throws CORRUPT_MESSAGE when a batch is truncated or its length field is impossible.
  */
-export function splitBatches(records: Buffer): Buffer[] {
-  const batches: Buffer[] = [];
+export function splitBatches(records: ChunkedBytes): ChunkedBytes[] {
+  const batches: ChunkedBytes[] = [];
   let position = 0;
   while (position < records.length) {
     const remaining = records.length - position;
     if (remaining < BATCH_LOG_OVERHEAD) {
       throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, `${remaining} trailing bytes are not a record batch`);
     }
-    const size = batchSize(records, position);
+    const size = batchSize(records.contiguous(position, BATCH_LOG_OVERHEAD));
     if (size < BATCH_HEADER_SIZE || size > remaining) {
       throw new BrokerError(
         ErrorCode.CORRUPT_MESSAGE,
         `record batch at byte ${position} declares ${size} bytes, ${remaining} available`,
       );
     }
-    batches.push(records.subarray(position, position + size));
+    batches.push(records.slice(position, position + size));
     position += size;
   }
   return batches;
@@ -150,11 +151,4 @@ export function encodeBaseOffset(offset: bigint): Buffer {
   const field = Buffer.allocUnsafe(8);
   field.writeBigInt64BE(offset);
   return field;
-}
-
-/** A copy of `batch` with its base offset set to `offset` (the CRC does not cover that field). */
-export function withBaseOffset(batch: Buffer, offset: bigint): Buffer {
-  const copy = Buffer.from(batch);
-  copy.writeBigInt64BE(offset, BatchField.baseOffset);
-  return copy;
 }

@@ -3,6 +3,7 @@
  * (short header, length past the end of the file, bad magic, offsets going backwards or, where checked,
  * a bad CRC) marks the end of what may be served.
  */
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import { BrokerError } from "../protocol/error-codes";
 import { BatchIndex } from "./batch-index";
 import type { PositionalFile } from "./positional-file";
@@ -33,7 +34,7 @@ class ScanWindow {
   async bytes(position: number, length: number): Promise<Buffer> {
     if (position < this.start || position + length > this.start + this.buffer.length) {
       this.start = position;
-      this.buffer = await this.storage.read(position, Math.max(length, Math.min(SCAN_WINDOW_BYTES, this.fileSize - position)));
+      this.buffer = await this.storage.readBytes(position, Math.max(length, Math.min(SCAN_WINDOW_BYTES, this.fileSize - position)));
     }
     return this.buffer.subarray(position - this.start, position - this.start + length);
   }
@@ -62,7 +63,7 @@ export async function scanSegment(
     if (batchOffset < expectedOffset) return stop(`batch offset ${batchOffset} goes back before ${expectedOffset}`);
     if (verifyChecksums) {
       try {
-        validateBatch(await window.bytes(position, size));
+        validateBatch(ChunkedBytes.of(await window.bytes(position, size)));
       } catch (error) {
         if (error instanceof BrokerError) return stop(error.message);
         throw error;

@@ -1,8 +1,10 @@
 /** Where a segment's bytes live: a file (FileLogStore) or memory (MemoryLogStore). */
+import type { ChunkedBytes } from "../protocol/chunked-bytes";
+
 export interface SegmentStorage {
-  /** Writes `chunks` back to back starting at `position` (the segment's current end). */
+  /** Writes `chunks` back to back starting at `position` (the segment's current end); they are not changed later. */
   write(chunks: Buffer[], position: number): Promise<void>;
-  read(position: number, length: number): Promise<Buffer>;
+  read(position: number, length: number): Promise<ChunkedBytes>;
   /** Cuts the segment back to `size` bytes (undoing a failed or torn write). */
   truncate(size: number): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 /** One segment of a partition log: its bytes (a SegmentStorage) and the index of the batches in it. */
+import type { ChunkedBytes } from "../protocol/chunked-bytes";
 import { BatchIndex } from "./batch-index";
 import type { SegmentStorage } from "./segment-storage";
 
@@ -34,7 +35,7 @@ export class Segment {
   }
 
   /** Batches from `first` on, as many as fit in `maxBytes` but at least one, read in one go. */
-  async readBatches(first: number, maxBytes: number): Promise<Buffer> {
+  async readBatches(first: number, maxBytes: number): Promise<ChunkedBytes> {
     const start = this.index.position(first);
     let last = first;
     while (last + 1 < this.index.count && this.batchEnd(last + 1) - start <= maxBytes) last++;

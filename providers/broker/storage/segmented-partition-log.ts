@@ -3,6 +3,7 @@
  * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention.
  * The bytes live wherever the SegmentStorageFactory puts them (files or memory).
  */
+import { ChunkedBytes } from "../protocol/chunked-bytes";
 import { BrokerError, ErrorCode } from "../protocol/error-codes";
 import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
 import { BatchField, encodeBaseOffset, validateBatch } from "./record-batch";
@@ -13,7 +14,7 @@ import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
 import type { StorageLogger } from "./storage-logger";
 
 interface ValidBatch {
-  bytes: Buffer;
+  bytes: ChunkedBytes;
   lastOffsetDelta: number;
   maxTimestamp: number;
 }
@@ -72,10 +73,10 @@ export class SegmentedPartitionLog implements PartitionLog {
   }
 
   append(batch: Buffer): Promise<AppendResult> {
-    return this.appendAll([batch]);
+    return this.appendAll([ChunkedBytes.of(batch)]);
   }
 
-  async appendAll(batches: Buffer[]): Promise<AppendResult> {
+  async appendAll(batches: ChunkedBytes[]): Promise<AppendResult> {
     this.assertOpen();
     if (batches.length === 0) throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, "no record batch to append");
     const valid = batches.map((bytes): ValidBatch => {
@@ -85,7 +86,7 @@ export class SegmentedPartitionLog implements PartitionLog {
     return this.queue.push({ batches: valid, size: valid.reduce((total, batch) => total + batch.bytes.length, 0) });
   }
 
-  async read(offset: bigint, maxBytes: number): Promise<Buffer> {
+  async read(offset: bigint, maxBytes: number): Promise<ChunkedBytes> {
     this.assertOpen();
     const start = this.logStartOffset();
     const end = this.logEndOffset();
@@ -106,7 +107,7 @@ export class SegmentedPartitionLog implements PartitionLog {
         throw error;
       }
     }
-    return Buffer.alloc(0);
+    return ChunkedBytes.EMPTY;
   }
 
   async offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null> {
@@ -211,7 +212,7 @@ export class SegmentedPartitionLog implements PartitionLog {
       baseOffsets.push(offset);
       for (const batch of append.batches) {
         // The caller's buffer is not patched: a fresh base offset field goes in front of the rest of it.
-        chunks.push(encodeBaseOffset(BigInt(offset)), batch.bytes.subarray(BatchField.batchLength));
+        chunks.push(encodeBaseOffset(BigInt(offset)), ...batch.bytes.slice(BatchField.batchLength).chunks);
         placed.push({ offset, position, batch });
         offset += batch.lastOffsetDelta + 1;
         position += batch.bytes.length;

@@ -38,7 +38,7 @@ test("every acknowledged append and commit survives a kill -9 mid-write", async 
       let batches = 0;
       while (offset < log.logEndOffset()) {
         for (const batch of splitBatches(await log.read(offset, 1 << 20))) {
-          const header = readBatchHeader(batch);
+          const header = readBatchHeader(batch.toBuffer());
           assert.is(header.baseOffset, offset);
           offset += BigInt(header.recordCount);
           batches++;

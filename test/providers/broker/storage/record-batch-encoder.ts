@@ -66,7 +66,7 @@ export function encodeBatch(batch: TestBatch): Buffer {
   header.writeInt32BE(-1, 53);
   header.writeInt32BE(batch.records.length, 57);
   const bytes = Buffer.concat([header, payload]);
-  bytes.writeUInt32BE(crc32c(bytes, 21), 17);
+  bytes.writeUInt32BE(crc32c(bytes.subarray(21)), 17);
   return bytes;
 }
 
