@@ -59,18 +59,20 @@ export interface QueryEngine {
 
 /**
  * The records of several partitions one after the other, at most `limit` in all: each partition's scan is
- * asked for no more than what is still missing, so a store iterator never reads past the limit.
+ * asked for no more than what is still missing, so a store iterator never reads past the limit. `toRecord`
+ * turns a store entry into its record here rather than in another generator (one layer less per record).
  */
-export async function* concatPartitions<S>(
+export async function* concatPartitions<S, E>(
   stores: readonly S[],
-  scan: (store: S, remaining: number | undefined) => AsyncIterable<QueryRecord>,
+  scan: (store: S, remaining: number | undefined) => AsyncIterable<E>,
+  toRecord: (entry: E, store: S) => QueryRecord,
   limit: number | undefined,
 ): AsyncIterable<QueryRecord> {
   let remaining = limit;
   for (const store of stores) {
     if (remaining === 0) return;
-    for await (const record of scan(store, remaining)) {
-      yield record;
+    for await (const entry of scan(store, remaining)) {
+      yield toRecord(entry, store);
       if (remaining !== undefined && --remaining === 0) return;
     }
   }

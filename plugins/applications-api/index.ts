@@ -25,6 +25,8 @@ export class ApplicationsApiPlugin implements Plugin {
   private logger!: Logger;
   private catalog!: QueryCatalog;
   private defaultTimeoutMs = 30_000;
+  /** Each application's `application.server`: fixed for its lifetime, and reading its config view is not free. */
+  private readonly servers = new WeakMap<ApplicationHandle, string>();
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
     this.components = components;
@@ -47,8 +49,17 @@ export class ApplicationsApiPlugin implements Plugin {
     const store = application.store(req.params.name);
     if (!store) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), store, application.id, this.catalog, this.defaultTimeoutMs);
-    const server = String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
+    const server = this.serverOf(application);
     await executeQuery({ application, store, request, server, startedAt, logger: this.logger }, res);
+  }
+
+  private serverOf(application: ApplicationHandle): string {
+    let server = this.servers.get(application);
+    if (server === undefined) {
+      server = String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
+      this.servers.set(application, server);
+    }
+    return server;
   }
 
   private registry(): ApplicationRegistry | undefined {

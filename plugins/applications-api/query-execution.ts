@@ -121,7 +121,8 @@ async function streamLocal(
     let next: IteratorResult<QueryRecord>;
     while (!(next = await records.next()).done) {
       if (!writer.streaming) await writer.openEntry(server, false);
-      await writer.record(next.value);
+      const flushing = writer.record(next.value);
+      if (flushing) await flushing;
       total++;
       if (Date.now() > deadline) {
         timeout = true;

@@ -56,9 +56,10 @@ export class QueryResponseWriter {
     await this.flushIfFull();
   }
 
-  async record(record: QueryRecord): Promise<void> {
+  /** Adds a record; a promise only when the buffer went out and the connection must drain first. */
+  record(record: QueryRecord): Promise<void> | undefined {
     this.pending += (this.recordsInEntry++ > 0 ? "," : "") + JSON.stringify(record);
-    await this.flushIfFull();
+    return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
   }
 
   async closeEntry(total: number): Promise<void> {
@@ -81,7 +82,10 @@ export class QueryResponseWriter {
   }
 
   private async flushIfFull(): Promise<void> {
-    if (this.pending.length < FLUSH_BYTES) return;
+    if (this.pending.length >= FLUSH_BYTES) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
     const chunk = this.pending;
     this.pending = "";
     if (this.res.destroyed) throw new Error("the client closed the connection");

@@ -26,9 +26,7 @@ function toRecord(source: KeyValueSource, key: unknown, value: unknown): QueryRe
   return { key, value: stamped.value, timestamp: stamped.timestamp };
 }
 
-async function* records(source: KeyValueSource, entries: AsyncIterable<KeyValue<unknown, unknown>>): AsyncIterable<QueryRecord> {
-  for await (const entry of entries) yield toRecord(source, entry.key, entry.value);
-}
+const entryRecord = (entry: KeyValue<unknown, unknown>, source: KeyValueSource) => toRecord(source, entry.key, entry.value);
 
 const get: QueryDefinition = {
   name: "get",
@@ -53,14 +51,14 @@ const range: QueryDefinition = {
   ],
   ordered: [["key_from", "key_to"]],
   execute: (stores, { key_from, key_to }, limit) =>
-    concatPartitions(sources(stores), (source, remaining) => records(source, source.store.range(key_from, key_to, { limit: remaining })), limit),
+    concatPartitions(sources(stores), (source, remaining) => source.store.range(key_from, key_to, { limit: remaining }), entryRecord, limit),
 };
 
 const all: QueryDefinition = {
   name: "all",
   parameters: [],
   execute: (stores, _args, limit) =>
-    concatPartitions(sources(stores), (source, remaining) => records(source, source.store.all({ limit: remaining })), limit),
+    concatPartitions(sources(stores), (source, remaining) => source.store.all({ limit: remaining }), entryRecord, limit),
 };
 
 const count: QueryDefinition = {

@@ -11,17 +11,16 @@ function sources(stores: readonly ReadOnlyStore[]): SessionSource[] {
   });
 }
 
-async function* records(sessions: AsyncIterable<WindowedEntry<unknown, unknown>>): AsyncIterable<QueryRecord> {
-  for await (const session of sessions) {
-    yield { key: { key: session.key, window_start: session.windowStart, window_end: session.windowEnd }, value: session.value };
-  }
-}
+const sessionRecord = (session: WindowedEntry<unknown, unknown>): QueryRecord => ({
+  key: { key: session.key, window_start: session.windowStart, window_end: session.windowEnd },
+  value: session.value,
+});
 
 const fetch: QueryDefinition = {
   name: "fetch",
   parameters: [{ name: "key", kind: "key" }],
   routingKey: "key",
-  execute: (stores, { key }, limit) => concatPartitions(sources(stores), (store, remaining) => records(store.fetch(key, { limit: remaining })), limit),
+  execute: (stores, { key }, limit) => concatPartitions(sources(stores), (store, remaining) => store.fetch(key, { limit: remaining }), sessionRecord, limit),
 };
 
 const fetchKeyRange: QueryDefinition = {
@@ -32,7 +31,7 @@ const fetchKeyRange: QueryDefinition = {
   ],
   ordered: [["key_from", "key_to"]],
   execute: (stores, { key_from, key_to }, limit) =>
-    concatPartitions(sources(stores), (store, remaining) => records(store.fetchKeyRange(key_from, key_to, { limit: remaining })), limit),
+    concatPartitions(sources(stores), (store, remaining) => store.fetchKeyRange(key_from, key_to, { limit: remaining }), sessionRecord, limit),
 };
 
 export class SessionQueryEngine implements QueryEngine {

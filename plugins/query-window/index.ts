@@ -17,12 +17,10 @@ function sources(stores: readonly ReadOnlyStore[]): WindowSource[] {
   });
 }
 
-async function* records(entries: AsyncIterable<WindowEntry>): AsyncIterable<QueryRecord> {
-  for await (const entry of entries) {
-    const record: QueryRecord = { key: { key: entry.key, window_start: entry.windowStart, window_end: entry.windowEnd }, value: entry.value };
-    if (entry.timestamp !== undefined) record.timestamp = entry.timestamp;
-    yield record;
-  }
+function windowRecord(entry: WindowEntry): QueryRecord {
+  const record: QueryRecord = { key: { key: entry.key, window_start: entry.windowStart, window_end: entry.windowEnd }, value: entry.value };
+  if (entry.timestamp !== undefined) record.timestamp = entry.timestamp;
+  return record;
 }
 
 /** A query that scans every given partition with one store call. */
@@ -38,7 +36,7 @@ function scanning(
     parameters,
     ordered,
     routingKey,
-    execute: (stores, args, limit) => concatPartitions(sources(stores), (store, remaining) => records(scan(store, args, { limit: remaining })), limit),
+    execute: (stores, args, limit) => concatPartitions(sources(stores), (store, remaining) => scan(store, args, { limit: remaining }), windowRecord, limit),
   };
 }
 
