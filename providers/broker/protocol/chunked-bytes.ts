@@ -21,6 +21,7 @@ export class ChunkedBytes {
   /** The bytes `[start, end)`, sharing memory with these. */
   slice(start: number, end = this.length): ChunkedBytes {
     if (start === 0 && end === this.length) return this;
+    if (start >= end) return ChunkedBytes.EMPTY;
     const parts: Buffer[] = [];
     let chunkStart = 0;
     for (const chunk of this.chunks) {

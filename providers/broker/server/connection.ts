@@ -9,8 +9,13 @@ import { FrameSplitter, OversizeFrameError } from "./frame-splitter";
 import { OrderedResponses } from "./ordered-responses";
 import { type ConnectionAddress, ProtocolViolation, type RequestDispatcher } from "./request-dispatcher";
 
-/** Stop reading while this many requests await their responses or this many bytes await the socket. */
+/**
+ * Stop reading while this many requests, or requests of this many bytes, await their responses, or this
+ * many response bytes await the socket: a client pipelining 1 MB produce requests holds at most that much
+ * of the broker's memory, however fast it sends.
+ */
 const MAX_IN_FLIGHT_REQUESTS = 1000;
+const MAX_IN_FLIGHT_REQUEST_BYTES = 32 * 1024 * 1024;
 const MAX_BUFFERED_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export class Connection {
@@ -18,6 +23,7 @@ export class Connection {
   private readonly responses: OrderedResponses;
   private closed = false;
   private readingPaused = false;
+  private inFlightRequestBytes = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -67,8 +73,10 @@ export class Connection {
       return this.fail(error);
     }
     const deliver = this.responses.reserve();
+    this.inFlightRequestBytes += frame.length;
     response.then(
       (frames) => {
+        this.inFlightRequestBytes -= frame.length;
         deliver(frames);
         this.resumeIfRoom();
       },
@@ -85,7 +93,7 @@ export class Connection {
 
   private pauseIfFull(): void {
     if (this.readingPaused || this.closed) return;
-    if (this.responses.inFlight >= MAX_IN_FLIGHT_REQUESTS || this.socket.writableLength >= MAX_BUFFERED_RESPONSE_BYTES) {
+    if (!this.hasRoom()) {
       this.readingPaused = true;
       this.socket.pause();
     }
@@ -93,10 +101,18 @@ export class Connection {
 
   private resumeIfRoom(): void {
     if (!this.readingPaused || this.closed) return;
-    if (this.responses.inFlight < MAX_IN_FLIGHT_REQUESTS && this.socket.writableLength < MAX_BUFFERED_RESPONSE_BYTES) {
+    if (this.hasRoom()) {
       this.readingPaused = false;
       this.socket.resume();
     }
+  }
+
+  private hasRoom(): boolean {
+    return (
+      this.responses.inFlight < MAX_IN_FLIGHT_REQUESTS &&
+      this.inFlightRequestBytes < MAX_IN_FLIGHT_REQUEST_BYTES &&
+      this.socket.writableLength < MAX_BUFFERED_RESPONSE_BYTES
+    );
   }
 
   /** The client broke the protocol. */

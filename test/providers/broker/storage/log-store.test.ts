@@ -45,6 +45,19 @@ for (const kind of STORE_KINDS) {
       assert.equal(baseOffsetsOf(await log.read(0n, 1 << 20)), [0n, 3n, 5n, 6n]);
     }));
 
+  test("a batch that arrived in several chunks is stored with its offset and read back byte for byte", () =>
+    withStore(kind, async (store) => {
+      const log = await topicPartition(store);
+      await log.append(batchOf(2));
+      const batch = batchOf(3, "chunked", 500);
+      // Cut inside the base offset field (which the log rewrites), inside the header and inside the records.
+      const chunks = new ChunkedBytes([batch.subarray(0, 5), batch.subarray(5, 30), batch.subarray(30, 900), batch.subarray(900)]);
+      assert.is((await log.appendAll([chunks])).baseOffset, 2n);
+      const [, stored] = splitBatches(await log.read(0n, 1 << 20));
+      assert.is(readBatchHeader(stored.toBuffer()).baseOffset, 2n);
+      assert.ok(stored.toBuffer().subarray(8).equals(batch.subarray(8)));
+    }));
+
   test("concurrent appends get distinct offsets in call order", () =>
     withStore(kind, async (store) => {
       const log = await topicPartition(store);
