@@ -38,7 +38,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         comments: [],
         ended: false,
         waitForEvents: (count, timeoutMs = 10_000) =>
-          eventually(() => reader.events.length >= count && reader.events.slice(0, count), { timeoutMs, what: `${count} events (got ${reader.events.length})` }),
+          eventually(() => reader.events.length >= count && reader.events.slice(0, count), { timeoutMs, what: `${count} events` }),
         close: () => request.destroy(),
       };
       response.on("data", (chunk: string) => {

@@ -141,13 +141,24 @@ test("idle streams get keep-alive comments", async ({ stream }) => {
   }
 });
 
+test("a subscriber that keeps up gets every record of a burst ten times its buffer", async ({ sluice, firehose }) => {
+  const reader = await openSse(firehose);
+  try {
+    await burst(sluice, { stream: "firehose", count: 10 * BUFFER_SIZE, size: 500 });
+    const values = (await reader.waitForEvents(10 * BUFFER_SIZE)).map((event) => String(event.data.value).split(":")[0]);
+    assert.equal(values, Array.from({ length: 10 * BUFFER_SIZE }, (_, i) => String(i)));
+  } finally {
+    reader.close();
+  }
+});
+
 test("a stalled subscriber does not delay another one, and loses its own oldest records", async ({ sluice, firehose }) => {
   const stalled = await openStalledSubscriber(firehose);
   const live = await openSse(firehose);
   try {
-    // About 10 MB of frames, more than the socket buffers of a loopback connection hold (about 4 MB); bursts of
+    // About 13 MB of frames, more than the socket buffers of a loopback connection hold (about 4 MB); bursts of
     // at most BUFFER_SIZE events, each once the live subscriber has the previous one, so it keeps up.
-    const rounds = 6;
+    const rounds = 8;
     const stallStarted = Date.now();
     for (let round = 1; round <= rounds; round++) {
       await burst(sluice, { stream: "firehose", count: BUFFER_SIZE, size: 16_000 });
