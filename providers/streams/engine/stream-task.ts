@@ -12,6 +12,7 @@ import type {
   StreamRecord,
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
+import { originStamp } from "../kafka/repartition-origin";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 
 export interface RawRecord {
@@ -28,6 +29,8 @@ export interface OutputRecord {
   key: Buffer | null;
   value: Buffer | null;
   timestamp: number;
+  /** For repartition topics: which input record this output comes from (see kafka/repartition-origin). */
+  origin?: string;
 }
 
 export interface TaskStores {
@@ -75,6 +78,8 @@ export class StreamTask {
   private readonly sourcesByTopic = new Map<string, NodeRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
   private metadata: RecordMetadata = NO_METADATA;
+  /** Outputs to repartition topics of the record in process so far. */
+  private repartitionRank = 0;
 
   constructor(
     private readonly topology: CompiledTopology,
@@ -100,6 +105,7 @@ export class StreamTask {
     const source = this.sourcesByTopic.get(topic);
     if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
     this.metadata = { topic, partition: this.partition, offset: record.offset };
+    this.repartitionRank = 0;
     if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
       (source as SourceRuntime).receiveRaw(record);
@@ -148,6 +154,7 @@ export class StreamTask {
     }
     if (def.kind === "sink") {
       const serdes = this.topology.serdesOf(name);
+      const repartition = this.topology.definition.repartitionTopics.has(def.topic);
       return {
         name,
         receive: (record) =>
@@ -156,11 +163,18 @@ export class StreamTask {
             key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
             value: record.value === null || record.value === undefined ? null : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
+            origin: repartition ? this.originOfOutput() : undefined,
           }),
       };
     }
     const processor = def.supplier();
     return { name, processor, receive: (record) => processor.process(record) };
+  }
+
+  /** Outputs of punctuations have no input record, hence no origin. */
+  private originOfOutput(): string | undefined {
+    const { topic, offset } = this.metadata;
+    return topic === null || offset === null ? undefined : originStamp(topic, this.partition, offset, this.repartitionRank++);
   }
 
   private childrenOf(names: string[]): NodeRuntime[] {

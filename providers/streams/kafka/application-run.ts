@@ -16,6 +16,7 @@ import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
+import { firstApplication, ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
 import { openRunTask, planRestore, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
@@ -267,6 +268,8 @@ export class ApplicationRun {
     for (const message of batch.messages) {
       const offset = Number(message.offset);
       if (offset < applied) continue;
+      const origin = message.headers?.[ORIGIN_HEADER];
+      if (origin !== undefined && !firstApplication(String(origin), task.inputPositions)) continue;
       const timestamp = Number(message.timestamp);
       task.task.process(topic, { key: message.key, value: message.value, timestamp, offset });
       processed++;

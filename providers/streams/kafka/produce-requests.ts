@@ -8,6 +8,7 @@
  */
 import type { Message, TopicMessages } from "kafkajs";
 import { partitionForKey } from "../engine/key-partitioner";
+import { ORIGIN_HEADER } from "./repartition-origin";
 
 export interface OutgoingRecord {
   topic: string;
@@ -16,6 +17,8 @@ export interface OutgoingRecord {
   key: Buffer | null;
   value: Buffer | null;
   timestamp: number;
+  /** Sent as header ORIGIN_HEADER. */
+  origin?: string;
 }
 
 export interface RequestLimits {
@@ -63,7 +66,8 @@ export class ProduceRequestBuilder {
         queue = { topic: record.topic, partition, messages: [], next: 0 };
         queues.set(id, queue);
       }
-      queue.messages.push({ key: record.key, value: record.value, partition, timestamp: String(record.timestamp) });
+      const headers = record.origin === undefined ? undefined : { [ORIGIN_HEADER]: record.origin };
+      queue.messages.push({ key: record.key, value: record.value, partition, timestamp: String(record.timestamp), headers });
     }
     const requests: ProduceRequest[] = [];
     let open = [...queues.values()];

@@ -1,0 +1,116 @@
+/**
+ * wordcount run as users run it: a standalone `sluice broker` child (file store) and `sluice start` children
+ * with the example applications pointed at it, each with its own state dir; counts read back over HTTP.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import { eventually } from "../../helpers/eventually";
+import { http } from "../../helpers/sluice";
+import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
+import { EXAMPLES_PACKAGE } from "../../helpers/streams";
+
+export interface WordcountCluster {
+  bootstrap: string;
+  kafka: Kafka;
+  /** Starts `sluice start` running the examples on `stateDir` (a new temp dir by default); resolves once it serves HTTP. */
+  start(stateDir?: string): Promise<WordcountInstance>;
+  /** Stops every child (instances first, then the broker) and removes their folders. */
+  close(): Promise<void>;
+}
+
+export interface WordcountInstance {
+  process: SluiceProcess;
+  url: string;
+  /** host:port, as other instances list it. */
+  server: string;
+  stateDir: string;
+}
+
+export async function stopProcess(process: SluiceProcess, signal: NodeJS.Signals): Promise<void> {
+  if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill(signal);
+  await process.exited;
+}
+
+/** A broker child on an ephemeral port with `words` created with `partitions` partitions. */
+export async function startWordcountCluster(partitions: number): Promise<WordcountCluster> {
+  const dirs: string[] = [];
+  const tempDir = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+  const children: SluiceProcess[] = [];
+  const broker = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${tempDir("sluice-broker-")}`]);
+  children.push(broker);
+  const close = async () => {
+    for (const child of [...children].reverse()) await stopProcess(child, "SIGTERM");
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const port = await eventually(
+      () => {
+        if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
+        return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
+      },
+      { timeoutMs: 15_000, what: "the broker to listen" },
+    );
+    const bootstrap = `127.0.0.1:${port}`;
+    const kafka = new Kafka({ clientId: "wordcount-processes-test", brokers: [bootstrap], logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: "words", numPartitions: partitions }], waitForLeaders: true });
+    await admin.disconnect();
+    return {
+      bootstrap,
+      kafka,
+      start: async (stateDir = tempDir("sluice-state-")) => {
+        const process = runSluice([
+          "start",
+          "--server.port=0",
+          `--plugins.packages=${EXAMPLES_PACKAGE}`,
+          `--streams.bootstrap.servers=${bootstrap}`,
+          `--streams.state.dir=${stateDir}`,
+          // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
+          "--streams.session.timeout.ms=3000",
+        ]);
+        children.push(process);
+        const url = await process.url(30_000);
+        return { process, url, server: url.replace("http://", ""), stateDir };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Every count of the `counts` store as one instance answers `all` (other instances' partitions included). */
+export async function countsOf(url: string): Promise<Record<string, number> | undefined> {
+  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "key_value", set_options: { remote_access_allowed: true }, query: { all: {} } }),
+  });
+  if (response.status !== 200) return undefined;
+  const answer = response.json() as { status: string; result: { success: { records: { key: string; value: number }[] }[] } };
+  if (answer.status !== "SUCCESS") return undefined;
+  const counts: Record<string, number> = {};
+  for (const entry of answer.result.success) for (const record of entry.records) counts[record.key] = record.value;
+  return counts;
+}
+
+/** The true counts of `lines`, split as wordcount splits them. */
+export function trueCounts(lines: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) {
+    for (const word of line.toLowerCase().split(/[^\p{L}\p{N}']+/u)) if (word.length > 0) counts[word] = (counts[word] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Keys in sorted order, so that two count maps compare equal regardless of insertion order. */
+export const sorted = (counts: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
