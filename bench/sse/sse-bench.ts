@@ -70,9 +70,10 @@ async function startSluice(root: string, stateDir: string): Promise<Kernel> {
 async function run(scenario: Scenario): Promise<void> {
   const root = writeTicksPackage();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-sse-bench-state-"));
-  const kernel = await startSluice(root, stateDir);
   const children: ChildProcess[] = [];
+  let kernel: Kernel | undefined;
   try {
+    kernel = await startSluice(root, stateDir);
     const rssIdle = process.memoryUsage.rss();
     const url = `http://${kernel.serverAddress()}/api/v1/streams/${APPLICATION_ID}/subscribe/${EVENT_TYPE}`;
     const fleet = fork(path.join(__dirname, "subscriber-fleet.js"), [url, String(scenario.subscribers)]);
@@ -117,7 +118,7 @@ async function run(scenario: Scenario): Promise<void> {
     fleet.send("exit");
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill();
-    await kernel.close();
+    await kernel?.close();
     fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
