@@ -1,0 +1,131 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import type { ApplicationHandle, StoreHandle } from "../../../kernel/contracts/streams/runtime";
+import type { KeyValue, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import { silentLogger } from "../../../kernel/logger";
+import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
+import { executeQuery } from "../../../plugins/applications-api/query-execution";
+import { parseQueryRequest } from "../../../plugins/applications-api/query-request";
+import { KeyValueQueryEngine } from "../../../plugins/query-key-value";
+import { eventually } from "../../helpers/eventually";
+
+/*
+ * Large answers stream from the store's iterator to the socket: the client gets records while the scan is
+ * still under way, and a client that goes away stops the scan. The store here pauses half-way through its
+ * scan until the test lets it go on, so an implementation that buffered the answer would never send a byte.
+ */
+const test = suite("streamed query results");
+
+const ENTRIES = 200_000;
+const HALF = ENTRIES / 2;
+
+interface Scan {
+  pulled: number;
+  closed: boolean;
+  resume: () => void;
+}
+
+let scan: Scan;
+let server: http.Server;
+let url: string;
+
+function pausingStore(): ReadOnlyKeyValueStore<unknown, unknown> {
+  async function* all(): AsyncIterable<KeyValue<unknown, unknown>> {
+    try {
+      for (let i = 0; i < ENTRIES; i++) {
+        if (i === HALF) await new Promise<void>((resolve) => (scan.resume = resolve));
+        scan.pulled++;
+        yield { key: `key-${String(i).padStart(6, "0")}`, value: i };
+      }
+    } finally {
+      scan.closed = true;
+    }
+  }
+  return { get: async () => undefined, range: all, all, approximateNumEntries: async () => ENTRIES };
+}
+
+const store: StoreHandle = {
+  name: "big",
+  type: "key_value",
+  localPartitions: () => [0],
+  queryable: () => true,
+  readOnly: () => ({ type: "key_value", store: pausingStore() }),
+  keyFromJson: (key) => key,
+};
+const application = { id: "big-app", state: "RUNNING" } as ApplicationHandle;
+const catalog = new QueryCatalog([{ name: "key-value", instance: new KeyValueQueryEngine() }]);
+
+test.before.each(() => {
+  scan = { pulled: 0, closed: false, resume: () => undefined };
+});
+
+test.before(async () => {
+  server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
+      executeQuery({ application, store, request, server: "test:1", startedAt: Date.now(), logger: silentLogger }, res).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+test.after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A buffering server would send nothing before the scan ends, and the scan waits for this read: bound it. */
+async function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`nothing within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const post = (signal?: AbortSignal) =>
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ type: "key_value", query: { all: {} } }), signal });
+
+test("records reach the client while the store is still being scanned, and the whole answer follows", async () => {
+  const response = await withinSeconds(post(), 5);
+  assert.is(response.headers.get("content-length"), null);
+  const reader = response.body!.getReader();
+  const first = await withinSeconds(reader.read(), 5);
+  assert.ok(!first.done && first.value.length > 0);
+  assert.ok(scan.pulled <= HALF && !scan.closed, `the scan had pulled ${scan.pulled} entries`);
+  const chunks = [Buffer.from(first.value)];
+  await eventually(() => scan.pulled === HALF, { what: "the scan to reach its pause" });
+  scan.resume();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(Buffer.from(next.value));
+  const answer = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  assert.is(answer.status, "SUCCESS");
+  assert.is(answer.server, "test:1");
+  assert.is(answer.result.total, ENTRIES);
+  assert.is(answer.result.success[0].total, ENTRIES);
+  assert.is(answer.result.success[0].records.length, ENTRIES);
+  assert.equal(answer.result.success[0].records[ENTRIES - 1], { key: "key-199999", value: 199_999 });
+});
+
+test("a client that goes away stops the scan", async () => {
+  const abort = new AbortController();
+  const response = await withinSeconds(post(abort.signal), 5);
+  const reader = response.body!.getReader();
+  await withinSeconds(reader.read(), 5);
+  await eventually(() => scan.pulled === HALF, { what: "the scan to reach its pause" });
+  abort.abort();
+  await reader.cancel().catch(() => undefined);
+  scan.resume();
+  await eventually(() => scan.closed, { what: "the store iterator to be closed" });
+  assert.ok(scan.pulled < ENTRIES, `the scan went on to ${scan.pulled} entries`);
+});
+
+test.run();
