@@ -29,24 +29,19 @@ type Attempt = (context: PlanContext, last: boolean) => Promise<QueryPlan | unde
 const localReadable = (store: StoreHandle, partitions: number[]) =>
   partitions.length > 0 && partitions.every((partition) => store.readOnly(partition) !== undefined);
 
-const keyedLocal: Attempt = async ({ application, store, request }, last) => {
-  const { partition } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
-  if (localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
-  if (application.state === "RUNNING" && store.queryable()) return { outcome: "NO_RESULT" };
-  return last ? { outcome: "NOT_AVAILABLE" } : undefined;
-};
-
-const keyedRemote: Attempt = async ({ application, store, request }, last) => {
+const keyed: Attempt = async ({ application, store, request }, last) => {
   const { partition, instance } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
-  if (instance && !instance.isLocal) return { outcome: "RUN", remotes: [instance.server] };
-  if (instance && localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
+  if (localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
+  if (instance && !instance.isLocal) return request.options.remoteAccessAllowed ? { outcome: "RUN", remotes: [instance.server] } : { outcome: "NO_RESULT" };
   return last ? { outcome: "NOT_AVAILABLE" } : undefined;
 };
 
-const spreadLocal: Attempt = async ({ store }, last) => {
+// A running instance that hosts no partition of the store has nothing to answer with (NO_RESULT).
+const spreadLocal: Attempt = async ({ application, store }, last) => {
   const partitions = store.localPartitions();
   if (store.queryable() && localReadable(store, partitions)) return { outcome: "RUN", local: { partitions, ready: true }, remotes: [] };
-  return last ? { outcome: "NOT_AVAILABLE" } : undefined;
+  if (!last) return undefined;
+  return { outcome: application.state === "RUNNING" && partitions.length === 0 ? "NO_RESULT" : "NOT_AVAILABLE" };
 };
 
 const spreadRemote: Attempt = async ({ application, store }, last) => {
@@ -63,7 +58,7 @@ const spreadRemote: Attempt = async ({ application, store }, last) => {
 export async function planQuery(context: PlanContext, deadline: number): Promise<QueryPlan> {
   const { routingKey } = context.request.definition;
   const { remoteAccessAllowed, retries, retryBackoffMs } = context.request.options;
-  const attempt = routingKey ? (remoteAccessAllowed ? keyedRemote : keyedLocal) : remoteAccessAllowed ? spreadRemote : spreadLocal;
+  const attempt = routingKey ? keyed : remoteAccessAllowed ? spreadRemote : spreadLocal;
   for (let tries = 0; ; tries++) {
     const last = tries >= retries || Date.now() + retryBackoffMs >= deadline;
     const plan = await attempt(context, last);
