@@ -10,7 +10,7 @@ import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
-import { QueryResponseWriter, type FailureEntry, type QueryStatus, type SuccessEntry } from "./query-response-writer";
+import { QueryResponseWriter, type FailureEntry, type QueryStatus } from "./query-response-writer";
 import { askRemote, type RemoteAnswer } from "./remote-query";
 
 export interface QueryExecution {
@@ -111,9 +111,9 @@ async function streamLocal(
   deadline: number,
   keepEmpty: boolean,
 ): Promise<LocalOutcome> {
-  const notQueryable = (message: string): LocalOutcome => ({ total: 0, timeout: false, failure: { server, remote: false, errors: [{ message }] } });
+  const failed = (message: string): LocalOutcome => ({ total: 0, timeout: false, failure: { server, remote: false, errors: [{ message }] } });
   const stores = local.partitions.map((partition) => store.readOnly(partition));
-  if (!local.ready || stores.some((candidate) => candidate === undefined)) return notQueryable(`store '${store.name}' is not queryable now`);
+  if (!local.ready || stores.some((candidate) => candidate === undefined)) return failed(`store '${store.name}' is not queryable now`);
   let total = 0;
   let timeout = false;
   const records = request.definition.execute(stores as ReadOnlyStore[], request.args, request.options.limit)[Symbol.asyncIterator]();
@@ -132,7 +132,7 @@ async function streamLocal(
   } catch (error) {
     if (writer.streaming) throw error;
     logger.warn("local query failed", { store: store.name, error });
-    return notQueryable(`store '${store.name}' failed: ${(error as Error).message}`);
+    return failed(`store '${store.name}' failed: ${(error as Error).message}`);
   } finally {
     await records.return?.();
   }
