@@ -80,7 +80,7 @@ export class StreamsApplication implements ApplicationHandle {
     const config = options.config;
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
-    this.hub = new LocalEventStreamHub(options.provider.eventStreams ?? [], this.logger);
+    this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger);
     for (const type of this.topologyCompiled.definition.eventTypes) {
       if (!this.hub.declarations().some((declaration) => declaration.type === type)) {
         throw new Error(`application '${this.id}' sends to event stream '${type}' that its provider does not declare`);
