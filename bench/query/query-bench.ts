@@ -102,7 +102,10 @@ async function main(): Promise<void> {
     });
     const url = storeUrl(first);
     await load({ url, bodies: gets, seconds: 1, connections: CONNECTIONS });
-    report(`local get, paced at ${RATE} req/s`, await load({ url, bodies: gets, seconds: SECONDS, connections: 64, rate: RATE }));
+    report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
+    for (const rate of [RATE / 2, RATE]) {
+      report(`local get, paced at ${rate} req/s`, await load({ url, bodies: gets, seconds: SECONDS, connections: 64, rate }));
+    }
     report(`local get, closed loop, ${CONNECTIONS} connections`, await load({ url, bodies: gets, seconds: SECONDS, connections: CONNECTIONS }));
     report(`local range (100 keys), closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: ranges, seconds: SECONDS, connections: CONNECTIONS }));
 

@@ -7,6 +7,7 @@ import http from "node:http";
 
 export interface QueryLoadRequest {
   url: string;
+  /** Query bodies to POST; empty: plain GETs of `url` (a baseline of the HTTP pipeline alone). */
   bodies: string[];
   seconds: number;
   connections: number;
@@ -30,13 +31,14 @@ export async function runQueryLoad({ url, bodies, seconds, connections, rate }: 
   let next = 0;
   const send = () =>
     new Promise<void>((resolve) => {
-      const body = bodies[next++ % bodies.length];
+      const body = bodies.length > 0 ? bodies[next++ % bodies.length] : "";
+      const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
       const sent = process.hrtime.bigint();
-      const request = http.request(url, { method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+      const request = http.request(url, { method: body ? "POST" : "GET", agent, headers }, (res) => {
         let text = "";
         res.on("data", (chunk) => (text += chunk));
         res.on("end", () => {
-          if (res.statusCode === 200 && text.includes('"status":"SUCCESS"')) latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
+          if (res.statusCode === 200 && (!body || text.includes('"status":"SUCCESS"'))) latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
           else errors++;
           resolve();
         });
