@@ -22,6 +22,8 @@ interface Row {
   valueBytes: number;
   records: number;
   seconds: number;
+  /** CPU time of this process (the broker's worker, and the kafkajs clients in their runs). */
+  cpuSeconds: number;
   startRssMb: number;
   peakRssMb: number;
   endRssMb: number;
@@ -32,7 +34,7 @@ function argument(name: string, fallback: string): string {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-type Measured = Pick<Row, "seconds" | "startRssMb" | "peakRssMb" | "endRssMb">;
+type Measured = Pick<Row, "seconds" | "cpuSeconds" | "startRssMb" | "peakRssMb" | "endRssMb">;
 
 const megabytesOf = (bytes: number) => bytes / 1024 / 1024;
 
@@ -41,6 +43,7 @@ async function measure(work: () => Promise<void>): Promise<Measured> {
   const startRss = process.memoryUsage.rss();
   let peak = startRss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  const startCpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   try {
     await work();
@@ -48,8 +51,9 @@ async function measure(work: () => Promise<void>): Promise<Measured> {
     clearInterval(sampler);
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(startCpu);
   const endRss = process.memoryUsage.rss();
-  return { seconds, startRssMb: megabytesOf(startRss), peakRssMb: megabytesOf(Math.max(peak, endRss)), endRssMb: megabytesOf(endRss) };
+  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRssMb: megabytesOf(startRss), peakRssMb: megabytesOf(Math.max(peak, endRss)), endRssMb: megabytesOf(endRss) };
 }
 
 function kcat(args: string[]): Promise<void> {
@@ -77,7 +81,10 @@ async function kcatRows(bootstrap: string, dir: string, valueBytes: number, mega
   const file = join(dir, `${topic}.values`);
   await writeValues(file, records, valueBytes);
   const produced = await measure(() => kcat(["-b", bootstrap, "-P", "-t", topic, "-l", file]));
-  const consumed = await measure(() => kcat(["-b", bootstrap, "-C", "-t", topic, "-e", "-o", "beginning", "-q", "-f", "%o\n"]));
+  // -c rather than -e: kcat learns of the end only from an empty fetch, which waits out fetch.wait.max.ms.
+  const consumed = await measure(() =>
+    kcat(["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-c", String(records), "-q", "-f", "%o\n"]),
+  );
   await rm(file);
   return [
     { client: "kcat", direction: "produce", valueBytes, records, ...produced },
@@ -131,7 +138,7 @@ async function kafkajsRows(bootstrap: string, valueBytes: number, megabytes: num
 }
 
 function printTable(rows: Row[]): void {
-  const header = ["client", "direction", "value", "records", "seconds", "MB/s", "records/s", "RSS MB start/peak/end"];
+  const header = ["client", "direction", "value", "records", "seconds", "MB/s", "records/s", "CPU s", "RSS MB start/peak/end"];
   const lines = rows.map((row) => [
     row.client,
     row.direction,
@@ -140,6 +147,7 @@ function printTable(rows: Row[]): void {
     row.seconds.toFixed(2),
     ((row.records * row.valueBytes) / 1024 / 1024 / row.seconds).toFixed(1),
     Math.round(row.records / row.seconds).toString(),
+    row.cpuSeconds.toFixed(2),
     [row.startRssMb, row.peakRssMb, row.endRssMb].map((mb) => mb.toFixed(0)).join("/"),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
@@ -160,7 +168,7 @@ async function main(): Promise<void> {
     if (kafkajsMegabytes > 0) {
       for (const valueBytes of valueSizes) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
     }
-    process.stdout.write(`broker: ${storage} storage, worker thread; RSS of this process (broker + kafkajs clients)\n`);
+    process.stdout.write(`broker: ${storage} storage, worker thread; CPU and RSS of this process (broker + kafkajs clients)\n`);
     printTable(rows);
   } finally {
     await broker.close();
