@@ -15,6 +15,8 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface SerializationContext {
   application?: string;
   store?: string;
+  /** The event stream the value is sent to. */
+  stream?: string;
   /** Name of the serde the value was read with (`string`, `bytes`, `json`, …), when known. */
   serde?: string;
   /** Which part of a record: `key`, `value`, … */
@@ -37,7 +39,12 @@ export interface JsonRenderer {
 
 export class UnrepresentableValueError extends Error {
   constructor(readonly typeName: string, context: SerializationContext) {
-    const where = [context.application && `application '${context.application}'`, context.store && `store '${context.store}'`, context.field && `field '${context.field}'`]
+    const where = [
+      context.application && `application '${context.application}'`,
+      context.store && `store '${context.store}'`,
+      context.stream && `event stream '${context.stream}'`,
+      context.field && `field '${context.field}'`,
+    ]
       .filter(Boolean)
       .join(", ");
     super(`Cannot render a value of type ${typeName}${where ? ` (${where})` : ""} as JSON: no serializer module handles it`);

@@ -1,11 +1,14 @@
 /** The event channels of every application, one per declared event stream, attached to the application's hub. */
-import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, EventRecord } from "../../kernel/contracts/streams/runtime";
 import { EventChannel } from "./event-channel";
 
 export class ApplicationChannels {
   private readonly byApplication = new Map<string, Map<string, EventChannel>>();
 
-  constructor(private readonly historySize: number) {}
+  constructor(
+    private readonly historySize: number,
+    private readonly encode: (applicationId: string, record: EventRecord) => string | undefined,
+  ) {}
 
   /**
    * The channels of `application`, created for each declared type on first use and kept across restarts, so
@@ -17,7 +20,7 @@ export class ApplicationChannels {
     const hub = application.eventHub();
     for (const { type } of hub.declarations()) {
       let channel = channels.get(type);
-      if (!channel) channels.set(type, (channel = new EventChannel(type, this.historySize)));
+      if (!channel) channels.set(type, (channel = new EventChannel(type, this.historySize, (record) => this.encode(application.id, record))));
       channel.attach(hub);
     }
     return channels;

@@ -20,7 +20,8 @@ export class EventChannel {
   private hub: EventStreamHub | undefined;
   private detachFromHub: (() => void) | undefined;
 
-  constructor(readonly type: string, historySize: number) {
+  /** `encode` renders a record's data line, or returns undefined for a record that cannot be sent (it logs why). */
+  constructor(readonly type: string, historySize: number, private readonly encode: (record: EventRecord) => string | undefined) {
     this.history = new BoundedQueue(historySize);
   }
 
@@ -56,8 +57,10 @@ export class EventChannel {
   }
 
   private publish(record: EventRecord): void {
+    const data = this.encode(record);
+    if (data === undefined) return;
     const id = ++this.lastId;
-    const frame = eventFrame(id, record);
+    const frame = eventFrame(id, record.type, data);
     this.history.push({ id, frame });
     for (const subscriber of this.subscribers) subscriber.push(frame);
   }

@@ -9,7 +9,8 @@ import type { DependencyContainer } from "tsyringe";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
-import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
+import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
+import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../kernel/errors";
 import { notFound } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
@@ -38,7 +39,8 @@ export class EventStreamsPlugin implements Plugin {
     this.settings = readSettings(config);
     this.components = components;
     this.logger = logger.child({ plugin: "event-streams" });
-    this.channels = new ApplicationChannels(this.settings.historySize);
+    const json = components.resolve<JsonRenderer>(JSON_RENDERER);
+    this.channels = new ApplicationChannels(this.settings.historySize, (applicationId, record) => this.encode(json, applicationId, record));
     routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
   }
 
@@ -53,6 +55,19 @@ export class EventStreamsPlugin implements Plugin {
     clearInterval(this.keepAliveTimer);
     for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.end();
     this.channels.detachAll();
+  }
+
+  /** The record's data line through the serializer modules; a record they cannot render is logged and skipped. */
+  private encode(json: JsonRenderer, applicationId: string, record: EventRecord): string | undefined {
+    const context = { application: applicationId, stream: record.type };
+    try {
+      const key = json.render(record.key ?? null, { ...context, field: "key" });
+      const value = json.render(record.value ?? null, { ...context, field: "value" });
+      return JSON.stringify({ key, value, timestamp: record.timestamp });
+    } catch (error) {
+      this.logger.error("event not sent: its record cannot be rendered as JSON", { application: applicationId, type: record.type, error });
+      return undefined;
+    }
   }
 
   private subscribe(req: SluiceRequest, res: ServerResponse): void {

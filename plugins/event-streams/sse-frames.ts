@@ -8,7 +8,7 @@ export const RETRY_FRAME = `retry: ${RETRY_MS}\n\n`;
 
 export const KEEP_ALIVE_FRAME = ": keep-alive\n\n";
 
-export function eventFrame(id: number, record: EventRecord): string {
-  const data = JSON.stringify({ key: record.key ?? null, value: record.value ?? null, timestamp: record.timestamp });
-  return `id: ${id}\nevent: ${record.type}\ndata: ${data}\n\n`;
+/** `data` is the record's JSON (key, value, timestamp), already rendered by the serializer modules. */
+export function eventFrame(id: number, type: string, data: string): string {
+  return `id: ${id}\nevent: ${type}\ndata: ${data}\n\n`;
 }
