@@ -1,7 +1,7 @@
 /**
- * Writes a query result (API.md §2.4) as it is produced: the local server's records go out while the store is
- * scanned, so a result of any size takes bounded memory. The fields known only at the end (totals, `took`,
- * `status`) come after the records; JSON does not order an object's fields.
+ * Writes a query result (API.md §2.4) as it is produced: the local server's records go out (chunked) while the
+ * store is scanned, so a result of any size takes bounded memory. The fields known only at the end (totals,
+ * `took`, `status`) come after the records; JSON does not order an object's fields.
  */
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
@@ -40,7 +40,6 @@ export class QueryResponseWriter {
   private inEntry = false;
 
   constructor(private readonly res: ServerResponse, server: string) {
-    res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE });
     this.pending = `{"server":${JSON.stringify(server)},"result":{"success":[`;
   }
 
@@ -78,6 +77,8 @@ export class QueryResponseWriter {
     this.pending += `],"failure":${JSON.stringify(tail.failure)},"total":${tail.total}},"took":${tail.took},"timeout":${tail.timeout},"status":"${tail.status}"}`;
     const last = this.pending;
     this.pending = "";
+    // An answer that never filled the buffer goes out in one piece with its length, like any JSON response.
+    if (!this.res.headersSent) this.res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": Buffer.byteLength(last) });
     await new Promise<void>((resolve) => this.res.end(last, () => resolve()));
   }
 
@@ -89,6 +90,7 @@ export class QueryResponseWriter {
     const chunk = this.pending;
     this.pending = "";
     if (this.res.destroyed) throw new Error("the client closed the connection");
+    if (!this.res.headersSent) this.res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE });
     if (!this.res.write(chunk)) await drained(this.res);
   }
 }
