@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { DependencyContainer } from "tsyringe";
+import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import type { KernelInfo, Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { QUERY_ENGINE_CONTRACT, type QueryEngine } from "../../kernel/contracts/query-engine";
 import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
@@ -24,6 +25,7 @@ export class ApplicationsApiPlugin implements Plugin {
   private kernel!: KernelInfo;
   private logger!: Logger;
   private catalog!: QueryCatalog;
+  private renderer!: JsonRenderer;
   private defaultTimeoutMs = 30_000;
   /** Each application's `application.server`: fixed for its lifetime, and reading its config view is not free. */
   private readonly servers = new WeakMap<ApplicationHandle, string>();
@@ -33,6 +35,7 @@ export class ApplicationsApiPlugin implements Plugin {
     this.kernel = kernel;
     this.logger = logger;
     this.defaultTimeoutMs = config.number("server.query.timeout.ms");
+    this.renderer = components.resolve<JsonRenderer>(JSON_RENDERER);
     this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
     routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);
     routes.get(`${BASE}/:id`, async (req) => {
@@ -50,7 +53,7 @@ export class ApplicationsApiPlugin implements Plugin {
     if (!store) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), store, application.id, this.catalog, this.defaultTimeoutMs);
     const server = this.serverOf(application);
-    await executeQuery({ application, store, request, server, startedAt, logger: this.logger }, res);
+    await executeQuery({ application, store, request, server, startedAt, renderer: this.renderer, logger: this.logger }, res);
   }
 
   private serverOf(application: ApplicationHandle): string {

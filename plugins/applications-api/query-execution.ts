@@ -6,11 +6,13 @@ import type { ServerResponse } from "node:http";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
 import type { ApplicationHandle, StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
+import type { JsonRenderer } from "../../kernel/contracts/json-serializer";
 import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
 import { QueryResponseWriter, type FailureEntry, type QueryStatus } from "./query-response-writer";
+import { recordText } from "./record-rendering";
 import { askRemote, type RemoteAnswer } from "./remote-query";
 
 export interface QueryExecution {
@@ -20,6 +22,7 @@ export interface QueryExecution {
   /** This server's `host:port`. */
   server: string;
   startedAt: number;
+  renderer: JsonRenderer;
   logger: Logger;
 }
 
@@ -105,7 +108,7 @@ function ask({ application, store, request }: QueryExecution, server: string | n
  * cut (the error is rethrown).
  */
 async function streamLocal(
-  { store, request, server, logger }: QueryExecution,
+  { application, store, request, server, renderer, logger }: QueryExecution,
   local: { partitions: number[]; ready: boolean },
   writer: QueryResponseWriter,
   deadline: number,
@@ -114,14 +117,17 @@ async function streamLocal(
   const failed = (message: string): LocalOutcome => ({ total: 0, timeout: false, failure: { server, remote: false, errors: [{ message }] } });
   const stores = local.partitions.map((partition) => store.readOnly(partition));
   if (!local.ready || stores.some((candidate) => candidate === undefined)) return failed(`store '${store.name}' is not queryable now`);
+  const toJson = recordText(renderer, application.id, store.name);
   let total = 0;
   let timeout = false;
   const records = request.definition.execute(stores as ReadOnlyStore[], request.args, request.options.limit)[Symbol.asyncIterator]();
   try {
     let next: IteratorResult<QueryRecord>;
     while (!(next = await records.next()).done) {
+      // Rendered before the entry opens, so that a value no serializer module takes is a clean failure entry.
+      const json = toJson(next.value);
       if (!writer.streaming) await writer.openEntry(server, false);
-      const flushing = writer.record(next.value);
+      const flushing = writer.record(json);
       if (flushing) await flushing;
       total++;
       if (Date.now() > deadline) {
@@ -132,7 +138,7 @@ async function streamLocal(
   } catch (error) {
     if (writer.streaming) throw error;
     logger.warn("local query failed", { store: store.name, error });
-    return failed(`store '${store.name}' failed: ${(error as Error).message}`);
+    return failed((error as Error).message);
   } finally {
     await records.return?.();
   }

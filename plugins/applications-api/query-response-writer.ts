@@ -55,9 +55,9 @@ export class QueryResponseWriter {
     await this.flushIfFull();
   }
 
-  /** Adds a record; a promise only when the buffer went out and the connection must drain first. */
-  record(record: QueryRecord): Promise<void> | undefined {
-    this.pending += (this.recordsInEntry++ > 0 ? "," : "") + JSON.stringify(record);
+  /** Adds a record already rendered as JSON; a promise only when the buffer went out and the connection must drain first. */
+  record(recordJson: string): Promise<void> | undefined {
+    this.pending += (this.recordsInEntry++ > 0 ? "," : "") + recordJson;
     return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
   }
 
@@ -67,9 +67,10 @@ export class QueryResponseWriter {
     await this.flushIfFull();
   }
 
+  /** A whole entry received from another server. */
   async entry(entry: SuccessEntry): Promise<void> {
     await this.openEntry(entry.server, entry.remote);
-    for (const record of entry.records) await this.record(record);
+    for (const record of entry.records) await this.record(JSON.stringify(record));
     await this.closeEntry(entry.total);
   }
 

@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ApplicationHandle, StoreHandle } from "../../../kernel/contracts/streams/runtime";
 import type { KeyValue, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import { ModuleJsonRenderer } from "../../../kernel/json/module-json-renderer";
 import { silentLogger } from "../../../kernel/logger";
 import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
 import { executeQuery } from "../../../plugins/applications-api/query-execution";
@@ -67,7 +68,7 @@ test.before(async () => {
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-      executeQuery({ application, store, request, server: "test:1", startedAt: Date.now(), logger: silentLogger }, res).catch(() => res.destroy());
+      executeQuery({ application, store, request, server: "test:1", startedAt: Date.now(), renderer: new ModuleJsonRenderer([]), logger: silentLogger }, res).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
