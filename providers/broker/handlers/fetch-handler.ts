@@ -16,7 +16,6 @@ interface FetchRound {
   failed: boolean;
 }
 
-
 /**
  * Reads whole batches within max_bytes and each partition's max bytes (only the first non-empty partition
  * may exceed them, with its first batch, so a client always makes progress), and long-polls until
