@@ -24,6 +24,8 @@ let there: SluiceWithExamples;
 let silent: net.Server;
 let silentAddress: string;
 const held = new Set<net.Socket>();
+/** What the silent server was sent: the forwarded requests. */
+let received = "";
 const ownedThere: string[] = [];
 
 const counts = (url: string, body: object) => query(url, "wordcount", "counts", { type: "key_value", ...body });
@@ -31,6 +33,7 @@ const counts = (url: string, body: object) => query(url, "wordcount", "counts", 
 test.before(async () => {
   silent = net.createServer((socket) => {
     held.add(socket);
+    socket.on("data", (chunk) => (received += chunk));
     socket.on("close", () => held.delete(socket));
   });
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -79,6 +82,7 @@ test("a key whose partition is on another instance is NO_RESULT without remote a
 });
 
 test("a key routed to an instance that does not answer in time is ERROR with a failure entry, and timeout", async () => {
+  received = "";
   const answer = await counts(here.url, { set_options: { remote_access_allowed: true, query_timeout_ms: 300 }, query: { get: { key: ownedThere[0] } } });
   assert.is(answer.status, "ERROR");
   assert.is(answer.timeout, true);
@@ -88,6 +92,12 @@ test("a key routed to an instance that does not answer in time is ERROR with a f
   assert.is(answer.result.failure[0].remote, true);
   assert.match(answer.result.failure[0].errors[0].message, `no answer from ${silentAddress}`);
   assert.ok(answer.took >= 300 && answer.took < 2_000, `took ${answer.took} ms`);
+  // The forwarded request is the same query, never forwarded again, bounded by the time that was left.
+  assert.match(received, `POST /api/v1/applications/wordcount/stores/counts HTTP/1.1`);
+  const forwarded = JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4));
+  assert.equal(forwarded.query, { get: { key: ownedThere[0] } });
+  assert.is(forwarded.set_options.remote_access_allowed, false);
+  assert.ok(forwarded.set_options.query_timeout_ms > 0 && forwarded.set_options.query_timeout_ms <= 300, JSON.stringify(forwarded.set_options));
 });
 
 test("a fan-out with one silent instance is PARTIAL: the local answer and a failure entry for the other", async () => {
