@@ -1,4 +1,6 @@
 /** Starting Sluice in-process for a test: HTTP on port 0, silent logs, no environment leaking in. */
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Kernel, type KernelOptions } from "../../kernel/kernel";
 
@@ -11,15 +13,37 @@ export interface RunningSluice {
   close(): Promise<void>;
 }
 
+/** State goes to a fresh temp folder (removed at close) unless `streams.state.dir` is given. */
 export async function startSluice(options: KernelOptions & { overrides?: Record<string, string> } = {}): Promise<RunningSluice> {
+  const stateDir = options.overrides?.["streams.state.dir"] ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "sluice-test-state-"));
   const kernel = new Kernel({
     env: {},
     root: FIXTURES,
     ...options,
-    overrides: { "server.port": "0", "log.level": "silent", "broker.port": "0", "broker.storage": "memory", ...options.overrides },
+    overrides: {
+      "server.port": "0",
+      "log.level": "silent",
+      "broker.port": "0",
+      "broker.storage": "memory",
+      ...(stateDir ? { "streams.state.dir": stateDir } : {}),
+      ...options.overrides,
+    },
   });
-  await kernel.start();
-  return { kernel, url: `http://${kernel.serverAddress()}`, close: () => kernel.close() };
+  const removeState = () => stateDir && fs.rmSync(stateDir, { recursive: true, force: true });
+  try {
+    await kernel.start();
+  } catch (error) {
+    removeState();
+    throw error;
+  }
+  return {
+    kernel,
+    url: `http://${kernel.serverAddress()}`,
+    close: async () => {
+      await kernel.close();
+      removeState();
+    },
+  };
 }
 
 export interface HttpResult {
