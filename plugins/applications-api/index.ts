@@ -13,7 +13,8 @@ import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/cont
 import { notFound } from "../../kernel/http/http-error";
 import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
 import type { Logger } from "../../kernel/logger";
-import { serversRecord, topologyJson } from "./application-views";
+import { topologyJson } from "../../kernel/contracts/streams/topology-json";
+import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
 import { parseQueryRequest } from "./query-request";

@@ -2,7 +2,8 @@
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
 import type { ApplicationLookup } from "./application-lookup";
 import { storesJson } from "./stores-json";
-import { instanceDescription, offsetsJson, statusJson, topologyJson } from "./streams-json";
+import { topologyJson } from "../../kernel/contracts/streams/topology-json";
+import { instanceDescription, offsetsJson, statusJson } from "./streams-json";
 
 const BASE = "/api/v1/streams";
 

@@ -1,5 +1,5 @@
-/** The runtime's shapes as the JSON bodies of API.md §1.1–§1.4 and §2.2 (snake_case, sorted where the API says). */
-import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus, TopologyGraph, TopologyNode } from "../../kernel/contracts/streams/runtime";
+/** The runtime's shapes as the JSON bodies of API.md §1.1–§1.4 (snake_case, sorted where the API says). */
+import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus } from "../../kernel/contracts/streams/runtime";
 import { formatZonedDateTime } from "./zoned-date-time";
 
 export function instanceDescription(application: ApplicationHandle): Record<string, unknown> {
@@ -57,24 +57,4 @@ export function offsetsJson(offsets: ApplicationOffsets): Record<string, unknown
       })),
     })),
   };
-}
-
-const byName = (a: TopologyNode, b: TopologyNode) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-export function topologyJson(graph: TopologyGraph): Record<string, unknown> {
-  return {
-    version: graph.version,
-    sub_topologies: [...graph.subTopologies]
-      .sort((a, b) => a.id - b.id)
-      .map((sub) => ({ id: sub.id, nodes: [...sub.nodes].sort(byName).map(nodeJson) })),
-    global_stores: graph.globalStores,
-  };
-}
-
-function nodeJson(node: TopologyNode): Record<string, unknown> {
-  const json: Record<string, unknown> = { type: node.type, name: node.name, predecessors: node.predecessors, successors: node.successors };
-  if (node.topics !== undefined) json.topics = node.topics;
-  if (node.topic !== undefined) json.topic = node.topic;
-  if (node.stores !== undefined) json.stores = node.stores;
-  return json;
 }
