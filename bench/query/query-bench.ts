@@ -6,13 +6,11 @@
  *
  *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16]
  */
-import { fork } from "node:child_process";
-import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
 import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/helpers/streams";
-import type { QueryLoadRequest, QueryLoadResult } from "./query-load";
+import { loadInChild as load, type HttpLoadResult } from "../http-load";
 
 function argument(name: string, fallback: number): number {
   const prefix = `--${name}=`;
@@ -30,16 +28,7 @@ const word = (index: number) => `w${String(index).padStart(7, "0")}`;
 const storeUrl = (sluice: SluiceWithExamples) => `${sluice.url}/api/v1/applications/wordcount/stores/counts`;
 const body = (query: object, options: object = {}) => JSON.stringify({ type: "key_value", set_options: options, query });
 
-function load(request: QueryLoadRequest): Promise<QueryLoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, "query-load.js"));
-    child.once("message", (result) => resolve(result as QueryLoadResult));
-    child.once("error", reject);
-    child.send(request);
-  });
-}
-
-function report(name: string, result: QueryLoadResult): void {
+function report(name: string, result: HttpLoadResult): void {
   const f = (n: number) => n.toFixed(2);
   console.log(`${name.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${f(result.p50Ms)} ms  p99 ${f(result.p99Ms)} ms  max ${f(result.maxMs)} ms  errors ${result.errors}`);
 }

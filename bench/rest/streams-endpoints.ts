@@ -7,7 +7,6 @@
  *
  *   node dist/bench/rest/streams-endpoints.js [--rounds=5] [--seconds=2] [--connections=10]
  */
-import { fork } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import polka = require("polka");
 import { Kernel } from "../../kernel/kernel";
-import type { LoadRequest, LoadResult } from "./load-generator";
+import { loadInChild, type HttpLoadResult as LoadResult } from "../http-load";
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
 
@@ -24,17 +23,8 @@ function argument(name: string, fallback: string): string {
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-function load(request: LoadRequest): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, "load-generator.js"));
-    child.once("message", (result) => resolve(result as LoadResult));
-    child.once("error", reject);
-    child.send(request);
-  });
-}
-
 /** Per figure, the median over the rounds; errors summed. */
-function medianRun(runs: LoadResult[]): Omit<LoadResult, "url" | "requests" | "maxMs"> {
+function medianRun(runs: LoadResult[]): Omit<LoadResult, "requests" | "maxMs"> {
   const median = (pick: (run: LoadResult) => number) => {
     const values = runs.map(pick).sort((a, b) => a - b);
     return values[Math.floor(values.length / 2)];
@@ -103,11 +93,11 @@ async function main(): Promise<void> {
       { name: "GET /api/v1/streams/wordcount/metrics", url: `${base}/metrics` },
       { name: "GET …/metrics?format=prometheus", url: `${base}/metrics?format=prometheus` },
     ];
-    for (const target of targets) await load({ url: target.url, connections, seconds: 1 });
+    for (const target of targets) await loadInChild({ url: target.url, bodies: [], connections, seconds: 1 });
     // Targets take turns round after round, so drifting load on the machine touches all of them alike.
     const runs = targets.map(() => [] as LoadResult[]);
     for (let round = 0; round < rounds; round++) {
-      for (const [index, target] of targets.entries()) runs[index].push(await load({ url: target.url, connections, seconds }));
+      for (const [index, target] of targets.entries()) runs[index].push(await loadInChild({ url: target.url, bodies: [], connections, seconds }));
     }
     const rows = targets.map((target, index) => ({ name: target.name, ...medianRun(runs[index]) }));
     const bareRate = rows[0].requestsPerSecond;

@@ -1,6 +1,4 @@
 /** The text of a server-sent event stream (API.md §3): one string per frame, built once and shared by subscribers. */
-import type { EventRecord } from "../../kernel/contracts/streams/runtime";
-
 /** How long a client waits before reconnecting. */
 export const RETRY_MS = 3000;
 

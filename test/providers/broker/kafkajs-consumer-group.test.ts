@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { Consumer } from "kafkajs";
 import { suite } from "uvu";
-import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { startTestBroker, type TestBroker, type TestKafka } from "./broker-test-kit";
 

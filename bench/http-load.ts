@@ -1,11 +1,12 @@
 /**
- * Load for interactive queries, from a forked child so it never shares the server's event loop: POSTs query
+ * HTTP load for the benches, from a forked child so it never shares the server's event loop: GETs `url`, or POSTs
  * bodies (taken round-robin) over keep-alive connections, either paced at a fixed rate (open loop: a request
  * leaves every 1/rate s whatever the answers) or back to back on `connections` sockets (closed loop).
  */
+import { fork } from "node:child_process";
 import http from "node:http";
 
-export interface QueryLoadRequest {
+export interface HttpLoadRequest {
   url: string;
   /** Query bodies to POST; empty: plain GETs of `url` (a baseline of the HTTP pipeline alone). */
   bodies: string[];
@@ -15,7 +16,7 @@ export interface QueryLoadRequest {
   rate?: number;
 }
 
-export interface QueryLoadResult {
+export interface HttpLoadResult {
   requests: number;
   errors: number;
   requestsPerSecond: number;
@@ -24,7 +25,7 @@ export interface QueryLoadResult {
   maxMs: number;
 }
 
-export async function runQueryLoad({ url, bodies, seconds, connections, rate }: QueryLoadRequest): Promise<QueryLoadResult> {
+export async function runHttpLoad({ url, bodies, seconds, connections, rate }: HttpLoadRequest): Promise<HttpLoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -74,9 +75,19 @@ export async function runQueryLoad({ url, bodies, seconds, connections, rate }: 
   return { requests: latencies.length, errors, requestsPerSecond: latencies.length / elapsed, p50Ms: percentile(0.5), p99Ms: percentile(0.99), maxMs: latencies[latencies.length - 1] ?? NaN };
 }
 
+/** Runs the load in a child process and answers its result. */
+export function loadInChild(request: HttpLoadRequest): Promise<HttpLoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename);
+    child.once("message", (result) => resolve(result as HttpLoadResult));
+    child.once("error", reject);
+    child.send(request);
+  });
+}
+
 if (require.main === module && process.send) {
-  process.on("message", (request: QueryLoadRequest) => {
-    void runQueryLoad(request).then((result) => {
+  process.on("message", (request: HttpLoadRequest) => {
+    void runHttpLoad(request).then((result) => {
       process.send?.(result);
       process.disconnect();
     });
