@@ -26,7 +26,6 @@ export class BrokerPlugin implements Plugin, KafkaBootstrap {
     if (this.config.optionalString("streams.bootstrap.servers") !== undefined) return;
     const options = { ...brokerOptionsFrom(this.config, this.root), logger: this.logger };
     this.broker = await (this.config.boolean("broker.worker") ? startBrokerInWorker(options) : startBroker(options));
-    this.logger.info("embedded broker listening", { address: `${this.broker.host}:${this.broker.port}`, storage: options.storage });
   }
 
   servers(): string[] {

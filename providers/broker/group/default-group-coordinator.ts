@@ -312,7 +312,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     group.pendingSyncMemberIds.clear();
     const wasEmpty = group.is("Empty");
     group.transitionTo("PreparingRebalance");
-    this.logger.info("preparing to rebalance group", { groupId: group.groupId, generationId: group.generationId, reason });
+    this.logger.debug("preparing to rebalance group", { groupId: group.groupId, generationId: group.generationId, reason });
     if (wasEmpty) {
       const delay = this.initialRebalanceDelayMs;
       this.delayInitialJoin(group, delay, Math.max(group.rebalanceTimeoutMs() - delay, 0));
@@ -350,7 +350,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     }
     group.newMemberAdded = false;
     group.initNextGeneration();
-    this.logger.info("group join phase completed", {
+    this.logger.debug("group join phase completed", {
       groupId: group.groupId,
       generationId: group.generationId,
       state: group.state,
@@ -409,7 +409,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
       member.assignment = assignment === undefined ? EMPTY : Buffer.from(assignment);
     }
     group.transitionTo("Stable");
-    this.logger.info("group is stable", { groupId: group.groupId, generationId: group.generationId });
+    this.logger.debug("group is stable", { groupId: group.groupId, generationId: group.generationId });
     for (const member of group.members.values()) {
       if (this.answerSync(member, { errorCode: ErrorCode.NONE, assignment: member.assignment })) {
         this.scheduleSession(group, member);

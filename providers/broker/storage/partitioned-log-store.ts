@@ -62,7 +62,7 @@ export class PartitionedLogStore implements LogStore {
       this.logsByTopic.set(name, await this.openPartitions(name, settings));
     }
     this.state = "open";
-    this.logger.info("log store opened", { topics: this.settingsByTopic.size, dataDir: this.config.dataDir });
+    this.logger.debug("log store opened", { topics: this.settingsByTopic.size, dataDir: this.config.dataDir });
   }
 
   close(): Promise<void> {
@@ -90,7 +90,7 @@ export class PartitionedLogStore implements LogStore {
       await this.backend.saveTopic(name, resolved);
       this.settingsByTopic.set(name, resolved);
       this.logsByTopic.set(name, logs);
-      this.logger.info("topic created", { topic: name, ...resolved });
+      this.logger.debug("topic created", { topic: name, ...resolved });
     });
   }
 
@@ -106,7 +106,7 @@ export class PartitionedLogStore implements LogStore {
       await Promise.all(logs.map((log) => log.delete()));
       await this.backend.removeTopicData(name, logs.length);
       await this.offsets.deleteTopic(name);
-      this.logger.info("topic deleted", { topic: name });
+      this.logger.debug("topic deleted", { topic: name });
     });
   }
 
