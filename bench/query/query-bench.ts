@@ -92,6 +92,8 @@ async function main(): Promise<void> {
     const url = storeUrl(first);
     await load({ url, bodies: gets, seconds: 1, connections: CONNECTIONS });
     report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
+    // The floor of the paced figures: the same pacing against a constant route measures the client and the machine.
+    report(`baseline GET /api/v1, paced at ${RATE} req/s`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 64, rate: RATE }));
     for (const rate of [RATE / 2, RATE]) {
       report(`local get, paced at ${rate} req/s`, await load({ url, bodies: gets, seconds: SECONDS, connections: 64, rate }));
     }
