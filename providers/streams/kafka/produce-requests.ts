@@ -9,17 +9,10 @@
 import type { Message, TopicMessages } from "kafkajs";
 import { partitionForKey } from "../engine/key-partitioner";
 import { ORIGIN_HEADER } from "./repartition-origin";
+import type { OutputRecord } from "../engine/stream-task";
 
-export interface OutgoingRecord {
-  topic: string;
-  /** Set for changelogs; otherwise chosen from the key. */
-  partition?: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  timestamp: number;
-  /** Sent as header ORIGIN_HEADER. */
-  origin?: string;
-}
+/** What the builder cuts into requests: the records a polled batch outputs. */
+export type OutgoingRecord = OutputRecord;
 
 export interface RequestLimits {
   perPartition: number;

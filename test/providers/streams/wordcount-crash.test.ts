@@ -1,6 +1,5 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Producer } from "kafkajs";
 import { eventually } from "../../helpers/eventually";
 import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type WordcountCluster } from "./wordcount-processes";
 
@@ -11,15 +10,11 @@ import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type 
  */
 const test = suite("wordcount survives SIGKILL mid-stream");
 let cluster: WordcountCluster;
-let producer: Producer;
 
 test.before(async () => {
   cluster = await startWordcountCluster(4);
-  producer = cluster.kafka.producer();
-  await producer.connect();
 });
 test.after(async () => {
-  await producer?.disconnect();
   await cluster?.close();
 });
 
@@ -31,7 +26,7 @@ test("after kill -9 and restart on the same state, every count equals the true c
   const produceLines = async (count: number) => {
     const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
     lines.push(...batch);
-    await producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
+    await cluster.producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
   };
 
   const first = await cluster.start();

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka, logLevel, type Producer } from "kafkajs";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
@@ -14,6 +14,8 @@ import { EXAMPLES_PACKAGE } from "../../helpers/streams";
 export interface WordcountCluster {
   bootstrap: string;
   kafka: Kafka;
+  /** Connected; disconnected by close(). */
+  producer: Producer;
   /** Starts `sluice start` running the examples on `stateDir` (a new temp dir by default); resolves once it serves HTTP. */
   start(stateDir?: string): Promise<WordcountInstance>;
   /** Stops every child (instances first, then the broker) and removes their folders. */
@@ -44,7 +46,9 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
   const children: SluiceProcess[] = [];
   const broker = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${tempDir("sluice-broker-")}`]);
   children.push(broker);
+  let producer: Producer | undefined;
   const close = async () => {
+    await producer?.disconnect();
     for (const child of [...children].reverse()) await stopProcess(child, "SIGTERM");
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   };
@@ -62,9 +66,12 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
     await admin.connect();
     await admin.createTopics({ topics: [{ topic: "words", numPartitions: partitions }], waitForLeaders: true });
     await admin.disconnect();
+    producer = kafka.producer();
+    await producer.connect();
     return {
       bootstrap,
       kafka,
+      producer,
       start: async (stateDir = tempDir("sluice-state-")) => {
         const process = runSluice([
           "start",

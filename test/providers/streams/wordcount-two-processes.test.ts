@@ -1,6 +1,5 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Producer } from "kafkajs";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type WordcountCluster } from "./wordcount-processes";
@@ -12,15 +11,11 @@ import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type 
  */
 const test = suite("wordcount in two sluice processes");
 let cluster: WordcountCluster;
-let producer: Producer;
 
 test.before(async () => {
   cluster = await startWordcountCluster(4);
-  producer = cluster.kafka.producer();
-  await producer.connect();
 });
 test.after(async () => {
-  await producer?.disconnect();
   await cluster?.close();
 });
 
@@ -60,7 +55,7 @@ test("they split the partitions, list each other, and the survivor of a stop tak
   }
   assert.equal(split[0].map((instance) => [instance.server, wordsPartitions(instance)]).sort(), split[1].map((instance) => [instance.server, wordsPartitions(instance)]).sort());
 
-  await producer.send({ topic: "words", messages: LINES.slice(0, 100).map((value) => ({ value })), acks: -1 });
+  await cluster.producer.send({ topic: "words", messages: LINES.slice(0, 100).map((value) => ({ value })), acks: -1 });
   const firstHalf = sorted(trueCounts(LINES.slice(0, 100)));
   await eventually(async () => JSON.stringify(sorted((await countsOf(a.url)) ?? {})) === JSON.stringify(firstHalf), {
     timeoutMs: 30_000,
@@ -79,7 +74,7 @@ test("they split the partitions, list each other, and the survivor of a stop tak
   assert.is(alone.server, a.server);
   assert.ok(alone.is_local);
 
-  await producer.send({ topic: "words", messages: LINES.slice(100).map((value) => ({ value })), acks: -1 });
+  await cluster.producer.send({ topic: "words", messages: LINES.slice(100).map((value) => ({ value })), acks: -1 });
   const everything = sorted(trueCounts(LINES));
   const words = Object.values(everything).reduce((sum, count) => sum + count, 0);
   const counted = await eventually(
