@@ -7,7 +7,7 @@ export class WordCountProvider implements TopologyProvider {
   readonly version = "1.0.0";
   readonly description = "Counts the words of the lines written to topic 'words'";
   readonly config = { "application.id": "wordcount" };
-  readonly eventStreams = [{ type: "word-counts", queueSize: 1000, limitHandler: "drop_head" as const }];
+  readonly eventStreams = [{ type: "word-counts", queueSize: 10_000, limitHandler: "drop_head" as const }];
 
   topology(builder: StreamsBuilder): void {
     const counts = builder
