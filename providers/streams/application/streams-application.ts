@@ -36,6 +36,7 @@ import { loadModuleExport } from "../serdes/serde-resolver";
 import { buildTopology } from "../topology/build-topology";
 import { configView } from "./config-view";
 import { keyFromJson } from "./store-keys";
+import { restoreRate } from "../kafka/changelog-restorer";
 
 export interface ApplicationOptions {
   provider: TopologyProvider;
@@ -298,6 +299,7 @@ export class StreamsApplication implements ApplicationHandle {
           lag: Math.max(logEndOffset - (changelogPosition + 1), 0),
           restoring: task.restoring,
           restoredRecords: task.restored.get(store)?.records ?? 0,
+          restoreRate: restoreRate(task.restored.get(store)),
         });
       }
     }

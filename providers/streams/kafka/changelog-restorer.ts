@@ -19,12 +19,28 @@ export interface RestoreTarget {
   /** Log end offset: restoring is done once every offset below it is applied. */
   to: number;
   /** Updated as batches are applied. */
-  restored: { records: number };
+  restored: RestoreProgress;
+}
+
+/** Records applied and when the restoration started and ended (epoch ms), for the restore rate. */
+export interface RestoreProgress {
+  records: number;
+  startedAt?: number;
+  endedAt?: number;
+}
+
+/** Records per second of the current or last restoration; 0 before any. */
+export function restoreRate(progress: RestoreProgress | undefined, now = Date.now()): number {
+  if (progress?.startedAt === undefined) return 0;
+  const seconds = ((progress.endedAt ?? now) - progress.startedAt) / 1000;
+  return seconds > 0 ? progress.records / seconds : 0;
 }
 
 export async function restoreFromChangelogs(kafka: Kafka, admin: Admin, applicationId: string, targets: RestoreTarget[], logger: Logger): Promise<void> {
   const pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
+  const startedAt = Date.now();
+  for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
   const groupId = `${applicationId}-restore-${randomUUID()}`;
   const byPartition = new Map(pending.map((target) => [`${target.topic}:${target.partition}`, target]));
   const partitions: Record<string, number[]> = {};
@@ -56,7 +72,9 @@ export async function restoreFromChangelogs(kafka: Kafka, admin: Admin, applicat
         await target.state.restoreBatch(target.store, records, String(last));
         target.restored.records += records.length;
         target.from = last + 1;
-        if (target.from >= target.to && --remaining === 0) finish();
+        if (target.from < target.to) return;
+        target.restored.endedAt = Date.now();
+        if (--remaining === 0) finish();
       },
     });
     for (const target of pending) consumer.seek({ topic: target.topic, partition: target.partition, offset: String(target.from) });

@@ -9,7 +9,7 @@ import { countingStore } from "../engine/counting-store";
 import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { Logger } from "../logger";
 import { openTaskState, type TaskState } from "../state/task-state";
-import type { RestoreTarget } from "./changelog-restorer";
+import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 
 export interface StoreCounters {
   read(store: string): void;
@@ -26,7 +26,7 @@ export interface RunTask {
   inputPositions: Record<string, string>;
   changelogPositions: Record<string, string>;
   restoring: boolean;
-  restored: Map<string, { records: number }>;
+  restored: Map<string, RestoreProgress>;
 }
 
 export interface OpenTaskOptions {

@@ -103,6 +103,7 @@ lifecycle("stop with cleanup removes the state directory, and the store is resto
   }, { what: "counts restored and queryable" });
   assert.is(restored.restore.records_restored, written.changelog_position + 1);
   assert.is(restored.restore.records_total, restored.restore.records_restored);
+  assert.ok(restored.restore.rate > 0, `a finished restoration reports its rate, got ${restored.restore.rate}`);
   assert.is(restored.changelog_position, written.changelog_position);
   assert.ok(fs.existsSync(stateDir), "state directory recreated");
   assert.is(Number(await app.metricValue("stream-state-metrics", "restore-total")), restored.restore.records_restored);
