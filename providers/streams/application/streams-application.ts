@@ -65,7 +65,6 @@ export class StreamsApplication implements ApplicationHandle {
   readonly topologyCompiled: CompiledTopology;
   private readonly lifecycle: ApplicationLifecycle;
   private readonly hub: LocalEventStreamHub;
-  private layout: { epoch: string; instances: InstanceInfo[] } | undefined;
   private readonly logger: Logger;
   private readonly kafka: Kafka;
   private readonly configSetter?: LevelDbConfigSetter;
@@ -207,26 +206,13 @@ export class StreamsApplication implements ApplicationHandle {
     return this.topologyCompiled.describe(this.version);
   }
 
-  /**
-   * The group's layout changes only through a rebalance, which this member goes through too: between two of its
-   * rebalances one describeGroups answers every call (key routing asks on each query).
-   */
   async instances(): Promise<InstanceInfo[]> {
-    const epoch = `${this.run?.memberId}#${this.run?.rebalances}@${this.stateSince}`;
-    if (this.state === "RUNNING" && this.layout?.epoch === epoch) return this.layout.instances;
-    const { instances, stable } = await this.describeInstances();
-    // Only a Stable group shows every member's assignment; anything else is asked again next time.
-    if (stable && this.state === "RUNNING" && epoch === `${this.run?.memberId}#${this.run?.rebalances}@${this.stateSince}`) this.layout = { epoch, instances };
-    return instances;
-  }
-
-  private async describeInstances(): Promise<{ instances: InstanceInfo[]; stable: boolean }> {
     const run = this.run;
     const admin = run?.adminClient;
-    if (!run || !admin || this.state === "NOT_RUNNING" || this.state === "ERROR") return { instances: [], stable: false };
+    if (!run || !admin || this.state === "NOT_RUNNING" || this.state === "ERROR") return [];
     const { groups } = await admin.describeGroups([this.id]);
     const members = decodeGroupMembers(groups[0]?.members ?? []);
-    const instances = members
+    return members
       .map((member): InstanceInfo => {
         const assignments = Object.entries(member.assignment)
           .map(([topic, partitions]) => ({ topic, partitions: [...partitions].sort((a, b) => a - b) }))
@@ -239,7 +225,6 @@ export class StreamsApplication implements ApplicationHandle {
         return { server: member.server, isLocal: member.memberId === run.memberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
       })
       .sort((a, b) => String(a.server).localeCompare(String(b.server)));
-    return { instances, stable: groups[0]?.state === "Stable" };
   }
 
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {

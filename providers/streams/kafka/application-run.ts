@@ -77,11 +77,6 @@ export class ApplicationRun {
   private failed = false;
   private stopped = false;
   private generation = 0;
-
-  /** Changes on every rebalance this member goes through (kafkajs's REBALANCING and GROUP_JOIN). */
-  get rebalances(): number {
-    return this.generation;
-  }
   private wallClockTimer?: NodeJS.Timeout;
   private readonly onError;
   private readonly requests = new ProduceRequestBuilder((topic) => this.partitionCounts.get(topic));
