@@ -148,7 +148,7 @@ export class ApplicationRun {
         this.serially(async () => {
           if (this.failed || this.stopped || !isRunning() || isStale()) return;
           try {
-            await this.processBatch(batch);
+            if (!(await this.processBatch(batch))) return;
           } catch (error) {
             this.fail(error);
             return;
@@ -254,11 +254,18 @@ export class ApplicationRun {
     }
   }
 
-  private async processBatch(batch: Batch): Promise<void> {
+  /**
+   * Processes one fetched batch; false when this member no longer has the partition's task — a batch fetched before
+   * a rebalance took the partition away — which is left, unresolved, to the partition's new owner.
+   */
+  private async processBatch(batch: Batch): Promise<boolean> {
     const { topic, partition } = batch;
     const sub = this.options.topology.subTopologyOfTopic(topic);
     const task = sub === undefined ? undefined : this.tasks.get(taskIdOf(sub, partition));
-    if (!task) throw new Error(`no task for ${topic}:${partition}`);
+    if (!task) {
+      this.options.logger.debug("batch skipped: its partition moved in a rebalance", { topic, partition });
+      return false;
+    }
     const positionKey = `${topic}:${partition}`;
     const applied = Number(task.inputPositions[positionKey] ?? -1);
     const figures = this.figures(positionKey);
@@ -280,6 +287,7 @@ export class ApplicationRun {
     task.inputPositions[positionKey] = String(Number(batch.lastOffset()) + 1);
     metrics.consumed(task.id, processed, bytes);
     await this.flush([task]);
+    return true;
   }
 
   private punctuateWallClock(): void {
