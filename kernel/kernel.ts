@@ -57,11 +57,6 @@ export class Kernel implements KernelInfo {
     return this.address ? `${this.address.host}:${this.address.port}` : undefined;
   }
 
-  /** The port the HTTP server listens on (useful with server.port 0). */
-  port(): number | undefined {
-    return this.address?.port;
-  }
-
   configuration(): SluiceConfig {
     return this.config;
   }

@@ -14,10 +14,6 @@ export class SluiceConfig {
     }
   }
 
-  has(key: string): boolean {
-    return this.values.has(key);
-  }
-
   get(key: string): ConfigValue | undefined {
     return this.values.get(key);
   }
@@ -60,10 +56,5 @@ export class SluiceConfig {
     const value = this.values.get(key);
     if (value === undefined) throw new TypeError(`Configuration key '${key}' has no value`);
     return value;
-  }
-
-  /** A copy with some keys replaced, for values only known at runtime (the server's chosen port). */
-  with(overrides: FlatConfig): SluiceConfig {
-    return new SluiceConfig(new Map([...this.values, ...Object.entries(overrides)]));
   }
 }
