@@ -91,6 +91,21 @@ embedding("server.enable false wins over a given listener and port", async ({ st
   }
 });
 
+embedding("program-given plugins and REST extensions are served beside the discovered ones", async ({ stateDir }) => {
+  const config = { ...baseConfig(stateDir), server: { listener: "127.0.0.1", port: 0, rest: { extensions: true } } };
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config });
+  app.registerPlugin({ configure: ({ routes }) => routes.get("/program-plugin", () => ({ from: "plugin" })) });
+  app.registerRestExtension({ register: ({ routes }) => routes.get("/program-extension", () => ({ from: "extension" })) });
+  await app.start();
+  try {
+    assert.equal((await http(`http://${app.serverAddress()}/program-plugin`)).json(), { from: "plugin" });
+    assert.equal((await http(`http://${app.serverAddress()}/program-extension`)).json(), { from: "extension" });
+    assert.is((await http(`http://${app.serverAddress()}/info`)).status, 200);
+  } finally {
+    await app.close();
+  }
+});
+
 embedding("registering after start is refused", async ({ stateDir }) => {
   const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
   await app.start();
