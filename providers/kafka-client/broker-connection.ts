@@ -1,0 +1,180 @@
+/**
+ * One TCP connection to one broker: size-prefixed request frames out, responses matched to their requests by
+ * correlation id, any number of requests in flight. When the socket closes or fails, every request still in
+ * flight is rejected with a BrokerConnectionError naming the broker; the connection is not reopened (the
+ * pool opens a new one). Plain TCP only: the runtime is given nothing but a broker list, so no TLS or SASL.
+ */
+import { connect, type Socket } from "node:net";
+import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../broker/protocol/api-codec";
+import { ByteReader } from "../broker/protocol/byte-reader";
+import type { ChunkedBytes } from "../broker/protocol/chunked-bytes";
+import { ApiVersions } from "../broker/protocol/messages/api-versions";
+import type { ApiSpec } from "../broker/protocol/schema";
+import { FrameSplitter } from "../broker/server/frame-splitter";
+import { BrokerConnectionError } from "./kafka-client-errors";
+
+export interface BrokerConnectionOptions {
+  clientId: string;
+  connectTimeoutMs: number;
+  /** A request unanswered this long ends the connection (and so fails every request in flight on it). */
+  requestTimeoutMs: number;
+  /** Larger response frames end the connection. */
+  maxResponseBytes: number;
+}
+
+interface InFlight {
+  decode(reader: ByteReader): unknown;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+const API_VERSIONS = new ApiCodec(ApiVersions);
+
+/** `host:port`, with the port after the last colon. */
+export function parseAddress(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(":");
+  const port = Number(address.slice(colon + 1));
+  if (colon <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`broker address '${address}' is not host:port`);
+  return { host: address.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), port };
+}
+
+export class BrokerConnection {
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly frames: FrameSplitter;
+  private nextCorrelationId = 0;
+  private closedBy: BrokerConnectionError | null = null;
+  /** The versions of each API key the broker implements, from its ApiVersions answer. */
+  private brokerVersions = new Map<number, { min: number; max: number }>();
+
+  private constructor(
+    readonly address: string,
+    private readonly socket: Socket,
+    private readonly options: BrokerConnectionOptions,
+  ) {
+    this.frames = new FrameSplitter(options.maxResponseBytes);
+    socket.on("data", (chunk: Buffer) => this.receive(chunk));
+    socket.on("error", (error) => this.end(error.message));
+    socket.on("close", () => this.end("closed by the broker"));
+  }
+
+  /** Connects and learns which API versions the broker implements. */
+  static async open(address: string, options: BrokerConnectionOptions): Promise<BrokerConnection> {
+    const socket = await connectSocket(address, options.connectTimeoutMs);
+    const connection = new BrokerConnection(address, socket, options);
+    try {
+      // Version 0 is the one every broker answers; it lists all we need.
+      const answer = await connection.request(API_VERSIONS, {}, 0);
+      if (answer.errorCode !== 0) throw new BrokerConnectionError(address, `ApiVersions answered error code ${answer.errorCode}`);
+      connection.brokerVersions = new Map(answer.apiKeys.map(({ apiKey, minVersion, maxVersion }) => [apiKey, { min: minVersion, max: maxVersion }]));
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    return connection;
+  }
+
+  get isOpen(): boolean {
+    return this.closedBy === null;
+  }
+
+  /** The highest version of `api` both this client and the broker implement. */
+  versionOf<A extends ApiSpec>(api: ApiCodec<A>): number {
+    const broker = this.brokerVersions.get(api.apiKey);
+    const ours = api.versions;
+    const version = broker === undefined ? -1 : Math.min(broker.max, ours.max);
+    if (broker === undefined || version < Math.max(broker.min, ours.min)) {
+      const range = broker === undefined ? "none" : `${broker.min}-${broker.max}`;
+      throw new BrokerConnectionError(this.address, `no common version of ${api.spec.name} (client ${ours.min}-${ours.max}, broker ${range})`);
+    }
+    return version;
+  }
+
+  request<A extends ApiSpec>(api: ApiCodec<A>, body: RequestBodyOf<A>, version = this.versionOf(api)): Promise<DecodedResponseOf<A>> {
+    if (this.closedBy !== null) return Promise.reject(this.closedBy);
+    const correlationId = this.nextCorrelationId;
+    this.nextCorrelationId = (this.nextCorrelationId + 1) | 0;
+    const frame = api.encodeRequestFrame(correlationId, version, this.options.clientId, body);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.end(`${api.spec.name} request unanswered after ${this.options.requestTimeoutMs} ms`),
+        this.options.requestTimeoutMs,
+      );
+      this.inFlight.set(correlationId, {
+        decode: (reader) => api.decodeResponse(reader, version),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+      });
+      this.socket.cork();
+      for (const chunk of frame) this.socket.write(chunk);
+      this.socket.uncork();
+    });
+  }
+
+  /** Ends the connection; requests in flight are rejected. */
+  close(): void {
+    this.end("closed by the client");
+  }
+
+  private receive(chunk: Buffer): void {
+    let frames: ChunkedBytes[];
+    try {
+      frames = this.frames.push(chunk);
+    } catch (error) {
+      this.end((error as Error).message);
+      return;
+    }
+    for (const frame of frames) {
+      if (this.closedBy !== null) return;
+      this.answer(frame);
+    }
+  }
+
+  private answer(frame: ChunkedBytes): void {
+    const reader = new ByteReader(frame);
+    let request: InFlight | undefined;
+    try {
+      const correlationId = reader.int32();
+      request = this.inFlight.get(correlationId);
+      if (request === undefined) throw new Error(`response to correlation id ${correlationId}, which no request in flight has`);
+      this.inFlight.delete(correlationId);
+      clearTimeout(request.timer);
+      request.resolve(request.decode(reader));
+    } catch (error) {
+      const reason = `unreadable response: ${(error as Error).message}`;
+      request?.reject(new BrokerConnectionError(this.address, reason));
+      this.end(reason);
+    }
+  }
+
+  private end(reason: string): void {
+    if (this.closedBy !== null) return;
+    this.closedBy = new BrokerConnectionError(this.address, reason);
+    this.socket.destroy();
+    for (const request of this.inFlight.values()) {
+      clearTimeout(request.timer);
+      request.reject(this.closedBy);
+    }
+    this.inFlight.clear();
+  }
+}
+
+function connectSocket(address: string, timeoutMs: number): Promise<Socket> {
+  const { host, port } = parseAddress(address);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, noDelay: true });
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(new BrokerConnectionError(address, reason));
+    };
+    const timer = setTimeout(() => fail(`not connected after ${timeoutMs} ms`), timeoutMs);
+    socket.once("error", (error) => fail(error.message));
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      socket.removeAllListeners("error");
+      resolve(socket);
+    });
+  });
+}

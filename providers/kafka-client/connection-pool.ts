@@ -1,0 +1,53 @@
+/** One open connection per broker address, opened on first use and opened again after it was lost. */
+import { BrokerConnection, type BrokerConnectionOptions } from "./broker-connection";
+import { BrokerConnectionError } from "./kafka-client-errors";
+
+interface Entry {
+  connection: BrokerConnection | null;
+  /** The attempt to connect, while it lasts. */
+  opening: Promise<BrokerConnection> | null;
+}
+
+export class ConnectionPool {
+  private readonly entries = new Map<string, Entry>();
+  private closed = false;
+
+  constructor(private readonly options: BrokerConnectionOptions) {}
+
+  /** The open connection to `address`, connecting if there is none; concurrent callers share one attempt. */
+  get(address: string): Promise<BrokerConnection> {
+    if (this.closed) return Promise.reject(new BrokerConnectionError(address, "the client is closed"));
+    const entry = this.entries.get(address);
+    if (entry?.connection?.isOpen) return Promise.resolve(entry.connection);
+    if (entry?.opening) return entry.opening;
+    const opened: Entry = { connection: null, opening: null };
+    opened.opening = BrokerConnection.open(address, this.options).then(
+      (connection) => {
+        opened.connection = connection;
+        opened.opening = null;
+        if (this.closed) connection.close();
+        return connection;
+      },
+      (error: unknown) => {
+        if (this.entries.get(address) === opened) this.entries.delete(address);
+        throw error;
+      },
+    );
+    this.entries.set(address, opened);
+    return opened.opening;
+  }
+
+  /** Addresses with an open connection. */
+  openAddresses(): string[] {
+    return [...this.entries].filter(([, entry]) => entry.connection?.isOpen).map(([address]) => address);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) {
+      entry.connection?.close();
+      entry.opening?.then((connection) => connection.close(), () => undefined);
+    }
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,24 @@
+/** Errors of the Kafka client, each naming what failed: the broker address, or the topic-partition and code. */
+import { errorCodeName } from "./kafka-error-codes";
+
+/** The connection to a broker could not be made or was lost; requests in flight on it failed with it. */
+export class BrokerConnectionError extends Error {
+  constructor(readonly address: string, reason: string) {
+    super(`connection to broker ${address}: ${reason}`);
+    this.name = "BrokerConnectionError";
+  }
+}
+
+/** A topic-partition's records were not written: a non-retriable error, or a retriable one that outlasted the retries. */
+export class ProduceError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    /** The broker's error code; null when the failure was a lost or refused connection. */
+    readonly errorCode: number | null,
+    detail: string,
+  ) {
+    super(`producing to ${topic} partition ${partition} failed: ${errorCode === null ? detail : `${errorCodeName(errorCode)}${detail ? `, ${detail}` : ""}`}`);
+    this.name = "ProduceError";
+  }
+}

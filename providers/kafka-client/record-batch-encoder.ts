@@ -1,0 +1,188 @@
+/**
+ * Encodes records into Kafka RecordBatch v2 (magic 2): uncompressed, CreateTime, no producer id. Every batch is
+ * measured exactly first and written in place into one buffer, so a record costs no allocation of its own.
+ */
+import { crc32c } from "../broker/storage/crc32c";
+
+export interface ProducerRecord {
+  key: Buffer | null;
+  value: Buffer | null;
+  /** CreateTime, epoch milliseconds. */
+  timestamp: number;
+  headers?: Readonly<Record<string, Buffer | string>>;
+}
+
+export interface EncodedBatch {
+  bytes: Buffer;
+  /** How many records it holds. */
+  count: number;
+}
+
+/** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
+export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
+
+const HEADER_BYTES = 61;
+/** The CRC covers the batch from its attributes to the end. */
+const CRC_START = 21;
+const TWO_TO_32 = 4294967296;
+
+/** Body sizes (the length prefix's value) of the records being encoded; grows, never shrinks. */
+let bodySizes = new Int32Array(1024);
+
+function zigzag(value: number): number {
+  return value >= 0 ? value * 2 : -value * 2 - 1;
+}
+
+/** Bytes of an unsigned varint; values up to 2^53. */
+function varintBytes(value: number): number {
+  if (value < 0x80) return 1;
+  if (value < 0x4000) return 2;
+  if (value < 0x200000) return 3;
+  if (value < 0x10000000) return 4;
+  let bytes = 5;
+  for (let rest = Math.floor(value / 0x800000000); rest > 0; rest = Math.floor(rest / 0x80)) bytes++;
+  return bytes;
+}
+
+function writeVarint(buffer: Buffer, position: number, value: number): number {
+  while (value >= 0x80000000) {
+    // `& 0x7f` keeps the low bits of integers up to 2^53; the division stays exact.
+    buffer[position++] = (value & 0x7f) | 0x80;
+    value = Math.floor(value / 0x80);
+  }
+  while (value >= 0x80) {
+    buffer[position++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  buffer[position++] = value;
+  return position;
+}
+
+function writeInt64(buffer: Buffer, position: number, value: number): void {
+  const high = Math.floor(value / TWO_TO_32);
+  buffer.writeInt32BE(high, position);
+  buffer.writeUInt32BE(value - high * TWO_TO_32, position + 4);
+}
+
+function headerValueBytes(value: Buffer | string): number {
+  return typeof value === "string" ? Buffer.byteLength(value, "utf8") : value.length;
+}
+
+/** The record's length prefix counts what follows it: attributes through headers. */
+function bodySize(record: ProducerRecord, timestampDelta: number, offsetDelta: number): number {
+  const key = record.key;
+  const value = record.value;
+  let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2);
+  size += key === null ? 1 : varintBytes(key.length * 2) + key.length;
+  size += value === null ? 1 : varintBytes(value.length * 2) + value.length;
+  const headers = record.headers;
+  let count = 0;
+  if (headers !== undefined) {
+    for (const name in headers) {
+      const nameBytes = Buffer.byteLength(name, "utf8");
+      const valueBytes = headerValueBytes(headers[name]);
+      size += varintBytes(nameBytes * 2) + nameBytes + varintBytes(valueBytes * 2) + valueBytes;
+      count++;
+    }
+  }
+  return size + varintBytes(count * 2);
+}
+
+function writeBytes(buffer: Buffer, position: number, bytes: Buffer | null): number {
+  if (bytes === null) {
+    buffer[position] = 1; // zigzag(-1)
+    return position + 1;
+  }
+  position = writeVarint(buffer, position, bytes.length * 2);
+  buffer.set(bytes, position);
+  return position + bytes.length;
+}
+
+function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record<string, Buffer | string>>): number {
+  let count = 0;
+  for (const _ in headers) count++;
+  position = writeVarint(buffer, position, count * 2);
+  for (const name in headers) {
+    position = writeVarint(buffer, position, Buffer.byteLength(name, "utf8") * 2);
+    position += buffer.write(name, position, "utf8");
+    const value = headers[name];
+    if (typeof value === "string") {
+      position = writeVarint(buffer, position, Buffer.byteLength(value, "utf8") * 2);
+      position += buffer.write(value, position, "utf8");
+    } else {
+      position = writeBytes(buffer, position, value);
+    }
+  }
+  return position;
+}
+
+/** Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`. */
+function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number): Buffer {
+  const batch = Buffer.allocUnsafe(HEADER_BYTES + recordsBytes);
+  const baseTimestamp = records[start].timestamp;
+  let maxTimestamp = baseTimestamp;
+  let position = HEADER_BYTES;
+  for (let i = start; i < end; i++) {
+    const record = records[i];
+    const timestamp = record.timestamp;
+    if (timestamp > maxTimestamp) maxTimestamp = timestamp;
+    position = writeVarint(batch, position, bodySizes[i] * 2);
+    batch[position++] = 0; // record attributes
+    position = writeVarint(batch, position, zigzag(timestamp - baseTimestamp));
+    position = writeVarint(batch, position, (i - start) * 2);
+    position = writeBytes(batch, position, record.key);
+    position = writeBytes(batch, position, record.value);
+    if (record.headers === undefined) batch[position++] = 0;
+    else position = writeHeaders(batch, position, record.headers);
+  }
+  writeInt64(batch, 0, 0); // baseOffset: the broker assigns it
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt32BE(-1, 12); // partitionLeaderEpoch
+  batch[16] = 2; // magic
+  batch.writeInt16BE(0, 21); // attributes: no compression, CreateTime
+  batch.writeInt32BE(end - start - 1, 23);
+  writeInt64(batch, 27, baseTimestamp);
+  writeInt64(batch, 35, maxTimestamp);
+  writeInt64(batch, 43, -1); // producerId
+  batch.writeInt16BE(-1, 51); // producerEpoch
+  batch.writeInt32BE(-1, 53); // baseSequence
+  batch.writeInt32BE(end - start, 57);
+  batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)), 17);
+  return batch;
+}
+
+/**
+ * The records, in order, as consecutive batches of at most `maxBatchBytes` each; a record that alone exceeds
+ * it gets a batch of its own (which the broker may refuse as too large). No records, no batches.
+ */
+export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES): EncodedBatch[] {
+  const batches: EncodedBatch[] = [];
+  if (records.length === 0) return batches;
+  if (bodySizes.length < records.length) bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+  let start = 0;
+  let baseTimestamp = records[0].timestamp;
+  let recordsBytes = 0;
+  for (let i = 0; i < records.length; ) {
+    const record = records[i];
+    const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
+    const size = varintBytes(body * 2) + body;
+    if (i > start && HEADER_BYTES + recordsBytes + size > maxBatchBytes) {
+      batches.push({ bytes: writeBatch(records, start, i, recordsBytes), count: i - start });
+      start = i;
+      baseTimestamp = record.timestamp;
+      recordsBytes = 0;
+      continue; // measure it again against its own batch's base
+    }
+    bodySizes[i] = body;
+    recordsBytes += size;
+    i++;
+  }
+  batches.push({ bytes: writeBatch(records, start, records.length, recordsBytes), count: records.length - start });
+  return batches;
+}
+
+/** All the records in one batch, however large. */
+export function encodeRecordBatch(records: readonly ProducerRecord[]): Buffer {
+  if (records.length === 0) throw new Error("a record batch holds at least one record");
+  return encodeRecordBatches(records, Number.POSITIVE_INFINITY)[0].bytes;
+}

@@ -1,0 +1,89 @@
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { ChunkedBytes } from "../../../providers/broker/protocol/chunked-bytes";
+import { compressionCodec, readBatchHeader, validateBatch } from "../../../providers/broker/storage/record-batch";
+import { encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../providers/kafka-client";
+
+const test = suite("kafka client: record batch encoder");
+
+const record = (value: string, timestamp: number, key: string | null = "k"): ProducerRecord => ({
+  key: key === null ? null : Buffer.from(key),
+  value: Buffer.from(value),
+  timestamp,
+});
+
+test("the header carries count, offsets, base and max timestamps, no producer, and a CRC the broker accepts", () => {
+  const batch = encodeRecordBatch([record("a", 1_000), record("b", 1_007), record("c", 1_003, null), { key: null, value: null, timestamp: 990 }]);
+  const header = validateBatch(ChunkedBytes.of(batch));
+  assert.is(header.baseOffset, 0n);
+  assert.is(header.batchLength, batch.length - 12);
+  assert.is(header.partitionLeaderEpoch, -1);
+  assert.is(header.magic, 2);
+  assert.is(header.attributes, 0);
+  assert.is(compressionCodec(header), 0);
+  assert.is(header.lastOffsetDelta, 3);
+  assert.is(header.recordCount, 4);
+  assert.is(header.baseTimestamp, 1_000n);
+  assert.is(header.maxTimestamp, 1_007n);
+  assert.is(header.producerId, -1n);
+  assert.is(header.producerEpoch, -1);
+  assert.is(header.baseSequence, -1);
+});
+
+test("a record is laid out as length, attributes, zig-zag varint deltas, key, value and headers", () => {
+  const batch = encodeRecordBatch([
+    record("x", 5_000),
+    { key: null, value: Buffer.from("yz"), timestamp: 4_999, headers: { h: "v", b: Buffer.from([0xff]) } },
+  ]);
+  const records = [...batch.subarray(61)];
+  // length 8 (zig-zag 16), attributes, timestamp delta 0, offset delta 0, key "k", value "x", no headers
+  assert.equal(records.slice(0, 9), [16, 0, 0, 0, 2, 0x6b, 2, 0x78, 0]);
+  // length 16 (32), attributes, timestamp delta -1 (1), offset delta 1 (2), null key (-1 → 1), value "yz",
+  // two headers: "h" = "v", "b" = 0xff
+  assert.equal(records.slice(9), [32, 0, 1, 2, 1, 4, 0x79, 0x7a, 4, 2, 0x68, 2, 0x76, 2, 0x62, 2, 0xff]);
+});
+
+test("timestamp deltas beyond 32 bits are written as varlongs the broker still accepts", () => {
+  const batch = encodeRecordBatch([record("old", 5), record("new", 1_700_000_000_000)]);
+  const header = validateBatch(ChunkedBytes.of(batch));
+  assert.is(header.baseTimestamp, 5n);
+  assert.is(header.maxTimestamp, 1_700_000_000_000n);
+  // The first record takes 11 bytes. The second: length, attributes, zig-zag(1_699_999_999_995) in 6 varint
+  // bytes, then offset delta 1.
+  const second = batch.subarray(61 + 11);
+  assert.is(second[1], 0);
+  assert.is(second[2 + 5] & 0x80, 0);
+  assert.ok(second.subarray(2, 2 + 5).every((byte) => (byte & 0x80) !== 0));
+  assert.is(second[2 + 6], 2);
+});
+
+test("records beyond the batch bound are cut into consecutive batches, each within it and valid", () => {
+  const value = "v".repeat(100_000);
+  const records = Array.from({ length: 25 }, (_, i) => record(`${i}:${value}`, 1_000 + i));
+  const batches = encodeRecordBatches(records, 1_000_000);
+  assert.is(batches.length, 3);
+  assert.equal(
+    batches.map((batch) => batch.count),
+    [9, 9, 7],
+  );
+  let first = 0;
+  for (const { bytes, count } of batches) {
+    assert.ok(bytes.length <= 1_000_000, `batch of ${bytes.length} bytes`);
+    const header = validateBatch(ChunkedBytes.of(bytes));
+    assert.is(header.recordCount, count);
+    assert.is(header.baseTimestamp, BigInt(1_000 + first));
+    first += count;
+  }
+});
+
+test("a record larger than the bound gets a batch of its own; no records give no batches", () => {
+  const batches = encodeRecordBatches([record("small", 1), record("x".repeat(2_000), 2), record("small", 3)], 1_000);
+  assert.equal(
+    batches.map((batch) => batch.count),
+    [1, 1, 1],
+  );
+  assert.ok(readBatchHeader(batches[1].bytes).batchLength > 2_000);
+  assert.equal(encodeRecordBatches([]), []);
+});
+
+test.run();
