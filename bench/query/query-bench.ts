@@ -2,7 +2,8 @@
  * Interactive query figures (issue #6): local `get` and `range` (100 keys) requests/s and p50/p99 under load,
  * a `get` routed to the other instance, and `all` over the whole store (time and RSS growth of this process,
  * which hosts the server). Sluice runs in this process with the example applications on a broker in a worker
- * thread; `words` has 2 partitions so that a second instance can take one. The load comes from a forked child.
+ * thread; `words` has 2 partitions so that a second instance can take one. The load comes from a forked child,
+ * and the paced load from wrk when it is installed (see wrk-load.ts).
  *
  *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16]
  */
@@ -10,7 +11,8 @@ import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
 import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/helpers/streams";
-import { loadInChild as load, type HttpLoadResult } from "../http-load";
+import { loadInChild as load, type HttpLoadRequest, type HttpLoadResult } from "../http-load";
+import { pacedWithWrk } from "../wrk-load";
 
 function argument(name: string, fallback: number): number {
   const prefix = `--${name}=`;
@@ -31,6 +33,13 @@ const body = (query: object, options: object = {}) => JSON.stringify({ type: "ke
 function report(name: string, result: HttpLoadResult): void {
   const f = (n: number) => n.toFixed(2);
   console.log(`${name.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${f(result.p50Ms)} ms  p99 ${f(result.p99Ms)} ms  max ${f(result.maxMs)} ms  errors ${result.errors}`);
+}
+
+/** Paced figures come from wrk when it is installed (a C client adds no pauses of its own), else from the Node.js client. */
+async function paced(name: string, request: HttpLoadRequest & { rate: number }): Promise<void> {
+  const fromWrk = await pacedWithWrk(request);
+  if (fromWrk) report(`${name}, paced at ${request.rate} req/s (wrk)`, fromWrk);
+  else report(`${name}, paced at ${request.rate} req/s (node client; install wrk for a steadier one)`, await load({ ...request, connections: 64 }));
 }
 
 async function post(url: string, text: string): Promise<any> {
@@ -93,10 +102,8 @@ async function main(): Promise<void> {
     await load({ url, bodies: gets, seconds: 1, connections: CONNECTIONS });
     report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
     // The floor of the paced figures: the same pacing against a constant route measures the client and the machine.
-    report(`baseline GET /api/v1, paced at ${RATE} req/s`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 64, rate: RATE }));
-    for (const rate of [RATE / 2, RATE]) {
-      report(`local get, paced at ${rate} req/s`, await load({ url, bodies: gets, seconds: SECONDS, connections: 64, rate }));
-    }
+    await paced(`baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE });
+    for (const rate of [RATE / 2, RATE]) await paced("local get", { url, bodies: gets, seconds: SECONDS, connections: 16, rate });
     report(`local get, closed loop, ${CONNECTIONS} connections`, await load({ url, bodies: gets, seconds: SECONDS, connections: CONNECTIONS }));
     report(`local range (100 keys), closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: ranges, seconds: SECONDS, connections: CONNECTIONS }));
 
@@ -123,7 +130,7 @@ async function main(): Promise<void> {
     }
     const routed = remoteKeys.map((key) => body({ get: { key } }, { remote_access_allowed: true }));
     report(`remote-routed get, closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: routed, seconds: SECONDS, connections: CONNECTIONS }));
-    report("remote-routed get, paced at 500 req/s", await load({ url, bodies: routed, seconds: SECONDS, connections: 64, rate: 500 }));
+    await paced("remote-routed get", { url, bodies: routed, seconds: SECONDS, connections: 16, rate: 500 });
   } finally {
     await second?.close();
     await first.close();
