@@ -321,6 +321,7 @@ export class StreamsApplication implements ApplicationHandle {
     const clientIdPrefix = `${this.id}-${process.pid}`;
     const run: ApplicationRun = new ApplicationRun({
       kafka: this.kafka,
+      bootstrapServers: this.options.bootstrapServers,
       topology: this.topologyCompiled,
       config: this.options.config,
       server: this.options.config["application.server"] ? String(this.options.config["application.server"]) : null,

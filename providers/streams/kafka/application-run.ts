@@ -1,10 +1,11 @@
 /**
- * One run of an application on Kafka: its consumer group, producer and admin client, its tasks, and the
- * per-batch protocol — process the polled batch, drain the changelog, produce changelog and sink records
- * (awaited, in one request), commit the stores with their input and changelog positions in one atomic
- * write, then resolve the batch so that kafkajs commits the consumer offset.
+ * One run of an application on Kafka: its consumer group and admin client (kafkajs), its producer (our own),
+ * its tasks, and the per-batch protocol — process the polled batch, drain the changelog, produce changelog and
+ * sink records (one send, awaited until acknowledged), commit the stores with their input and changelog
+ * positions in one atomic write, then resolve the batch so that kafkajs commits the consumer offset.
  */
-import { Partitioners, type Admin, type Batch, type Consumer, type Kafka, type Producer } from "kafkajs";
+import type { Admin, Batch, Consumer, Kafka } from "kafkajs";
+import { RecordProducer } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -23,6 +24,8 @@ import { streamsAssignor } from "./streams-assignor";
 
 export interface RunOptions {
   kafka: Kafka;
+  /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
+  bootstrapServers: string[];
   topology: CompiledTopology;
   config: Readonly<Record<string, ConfigValue>>;
   server: string | null;
@@ -70,7 +73,7 @@ export class ApplicationRun {
   readonly positions = new Map<string, PositionFigures>();
   partitionCounts = new Map<string, number>();
   private consumer?: Consumer;
-  private producer?: Producer;
+  private producer?: RecordProducer;
   private admin?: Admin;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingOutputs: OutputRecord[] = [];
@@ -97,7 +100,7 @@ export class ApplicationRun {
     this.admin = kafka.admin();
     await this.admin.connect();
     this.partitionCounts = await ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1));
-    this.producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    this.producer = new RecordProducer({ bootstrapServers: this.options.bootstrapServers, clientId: this.producerClientId, logger: this.options.logger });
     await this.producer.connect();
     const consumer = kafka.consumer({
       groupId: topology.applicationId,
@@ -167,7 +170,7 @@ export class ApplicationRun {
     clearInterval(this.wallClockTimer);
     await this.consumer?.disconnect().catch((error) => this.options.logger.warn("consumer disconnect failed", { error: String(error) }));
     await this.serially(() => this.closeTasks([...this.tasks.keys()]));
-    await this.producer?.disconnect().catch(() => undefined);
+    await this.producer?.close();
     await this.admin?.disconnect().catch(() => undefined);
   }
 
@@ -317,12 +320,11 @@ export class ApplicationRun {
       }
     }
     const started = Date.now();
-    for (const request of this.requests.build(outgoing)) {
-      const results = await this.producer!.sendBatch({ acks: -1, topicMessages: request.topicMessages });
-      for (const slice of request.slices) {
-        const owner = changelogOwners.get(`${slice.topic}:${slice.partition}`);
-        const result = owner && results.find((entry) => entry.topicName === slice.topic && entry.partition === slice.partition);
-        if (owner && result) owner.task.changelogPositions[owner.store] = String(Number(result.baseOffset) + slice.count - 1);
+    const partitions = this.requests.build(outgoing);
+    if (partitions.length > 0) {
+      for (const landed of await this.producer!.send(partitions)) {
+        const owner = changelogOwners.get(`${landed.topic}:${landed.partition}`);
+        if (owner) owner.task.changelogPositions[owner.store] = String(landed.lastOffset);
       }
     }
     if (sent > 0) metrics.sent(sent);

@@ -8,39 +8,50 @@ const test = suite("produce requests and repartition origins");
 
 const record = (topic: string, i: number, partition?: number): OutgoingRecord => ({ topic, partition, key: Buffer.from(`k${i}`), value: Buffer.from(String(i)), timestamp: 1_000 + i });
 
-test("requests hold at most perPartition messages of a partition and perRequest in all, each partition in order", () => {
-  const builder = new ProduceRequestBuilder((topic) => (topic === "out" ? 3 : undefined), { perPartition: 4, perRequest: 6 });
+test("records are grouped per topic-partition in emit order: explicit partitions kept, keys by murmur2", () => {
+  const builder = new ProduceRequestBuilder((topic) => (topic === "out" ? 3 : undefined));
   const records = [...Array.from({ length: 10 }, (_, i) => record("log", i, 1)), ...Array.from({ length: 9 }, (_, i) => record("out", i))];
-  const requests = builder.build(records);
-  const seen = new Map<string, string[]>();
-  for (const request of requests) {
-    const total = request.topicMessages.reduce((sum, entry) => sum + entry.messages.length, 0);
-    assert.ok(total <= 6, `request of ${total}`);
-    assert.is(request.slices.reduce((sum, slice) => sum + slice.count, 0), total);
-    for (const { topic, messages } of request.topicMessages) {
-      const perPartition = new Map<number, number>();
-      for (const message of messages) {
-        perPartition.set(message.partition!, (perPartition.get(message.partition!) ?? 0) + 1);
-        const id = `${topic}:${message.partition}`;
-        seen.set(id, [...(seen.get(id) ?? []), String(message.value)]);
-        assert.is(message.timestamp, String(1_000 + Number(String(message.value))));
-      }
-      for (const count of perPartition.values()) assert.ok(count <= 4);
-    }
-  }
-  assert.equal(seen.get("log:1"), Array.from({ length: 10 }, (_, i) => String(i)));
+  const grouped = builder.build(records);
+  assert.equal(
+    grouped.map(({ topic, partition }) => `${topic}:${partition}`),
+    ["log:1", ...[0, 1, 2].filter((partition) => grouped.some((entry) => entry.topic === "out" && entry.partition === partition)).map((p) => `out:${p}`)],
+  );
+  assert.equal(grouped[0].records, records.slice(0, 10));
   for (let i = 0; i < 9; i++) {
     const partition = partitionForKey("out", Buffer.from(`k${i}`), 3);
-    assert.ok(seen.get(`out:${partition}`)!.includes(String(i)), `k${i} in out:${partition}`);
+    const target = grouped.find((entry) => entry.topic === "out" && entry.partition === partition)!;
+    assert.ok(target.records.includes(records[10 + i]), `k${i} in out:${partition}`);
   }
-  const outOrder = [0, 1, 2].flatMap((partition) => seen.get(`out:${partition}`) ?? []);
-  assert.is(outOrder.length, 9);
+  const outValues = grouped.filter((entry) => entry.topic === "out").flatMap((entry) => entry.records.map((r) => Number(String(r.value))));
+  assert.is(outValues.length, 9);
+  for (const entry of grouped) {
+    const values = entry.records.map((r) => Number(String(r.value)));
+    assert.equal(values, [...values].sort((a, b) => a - b));
+  }
+});
+
+test("a repartition record carries its origin as a header; other records have none", () => {
+  const builder = new ProduceRequestBuilder(() => 1);
+  const [grouped] = builder.build([
+    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("v"), timestamp: 5, origin: originStamp("in", 2, 7, 0) },
+    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6 },
+  ]);
+  assert.equal(grouped.records, [
+    { key: Buffer.from("k"), value: Buffer.from("v"), timestamp: 5, headers: { "sluice.origin": "7.0@in:2" } },
+    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6 },
+  ]);
 });
 
 test("null keys go round-robin over the topic's partitions", () => {
   const builder = new ProduceRequestBuilder(() => 2);
-  const [request] = builder.build([0, 1, 2, 3].map((i) => ({ topic: "t", key: null, value: Buffer.from(String(i)), timestamp: 0 })));
-  assert.equal(request.topicMessages[0].messages.map((message) => message.partition).sort(), [0, 0, 1, 1]);
+  const grouped = builder.build([0, 1, 2, 3].map((i) => ({ topic: "t", key: null, value: Buffer.from(String(i)), timestamp: 0 })));
+  assert.equal(
+    grouped.map(({ partition, records }) => [partition, records.map((r) => String(r.value))]),
+    [
+      [0, ["0", "2"]],
+      [1, ["1", "3"]],
+    ],
+  );
 });
 
 test("a re-sent origin at or below the last applied one of its partition is skipped; other partitions are independent", () => {
