@@ -3,8 +3,7 @@
  * `process.argv[2]` forever, printing "ack <offset>" once each append and its commit resolved.
  */
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
-import { storeConfig } from "./log-store-fixture";
-import { batchOf } from "./record-batch-encoder";
+import { batchOf, storeConfig } from "./log-store-fixture";
 
 async function appendForever(dataDir: string): Promise<void> {
   const store = new FileLogStore(storeConfig(dataDir, { segmentBytes: 64 * 1024 }));

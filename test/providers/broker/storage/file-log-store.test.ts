@@ -7,8 +7,7 @@ import { FileLogStore } from "../../../../providers/broker/storage/file-log-stor
 import type { LogStore } from "../../../../providers/broker/storage/log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";
 import { readBatchHeader, splitBatches } from "../../../../providers/broker/storage/record-batch";
-import { FOREVER, recordingLogger, storeConfig, tempDataDir } from "./log-store-fixture";
-import { batchOf } from "./record-batch-encoder";
+import { batchOf, FOREVER, recordingLogger, storeConfig, tempDataDir } from "./log-store-fixture";
 
 const test = suite("file log store on disk");
 
@@ -59,7 +58,7 @@ test("a reopened store keeps topics, batches, offsets and committed offsets", ()
     { segmentBytes: 500 },
     async (store) => {
       await store.createTopic("t", { partitions: 2, retentionMs: 1000, retentionBytes: 5000 });
-      for (let i = 0; i < 12; i++) await store.partition("t", i % 2)!.append(batchOf(2, `v${i}`, 30, BigInt(1000 + i)));
+      for (let i = 0; i < 12; i++) await store.partition("t", i % 2)!.append(batchOf(2, `v${i}`, 30, 1000 + i));
       await store.offsets.commit("group", [{ topic: "t", partition: 1, offset: 4n, metadata: "meta" }], 77n);
       before = (await store.partition("t", 0)!.read(0n, 1 << 20)).toBuffer();
     },

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
+import { encodeRecordBatch } from "../../../../providers/kafka-client";
 import type { LogStore, TopicSettings } from "../../../../providers/broker/storage/log-store";
 import { MemoryLogStore } from "../../../../providers/broker/storage/memory-log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";
@@ -47,4 +48,10 @@ export function recordingLogger(): StorageLogger & { lines: { level: string; msg
   const lines: { level: string; msg: string; fields?: object }[] = [];
   const at = (level: string) => (msg: string, fields?: object) => void lines.push({ level, msg, fields });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** A batch of `count` keyed records whose values are `${prefix}-${i}` and `valueBytes` of padding, all at `timestamp`. */
+export function batchOf(count: number, prefix = "v", valueBytes = 0, timestamp = 1_700_000_000_000): Buffer {
+  const pad = "x".repeat(valueBytes);
+  return encodeRecordBatch(Array.from({ length: count }, (_, i) => ({ key: Buffer.from(`k${i}`), value: Buffer.from(`${prefix}-${i}${pad}`), timestamp })));
 }
