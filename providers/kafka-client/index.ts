@@ -6,3 +6,4 @@ export { RecordProducer, type PartitionOffsets, type PartitionRecords, type Reco
 export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
 export { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 export type { KafkaClientLogger } from "./kafka-client-logger";
+export { murmur2, partitionOfKey } from "./murmur2-partitioner";

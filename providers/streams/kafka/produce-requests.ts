@@ -1,10 +1,10 @@
 /**
  * Groups the records of one flush by topic-partition for the producer. Every record gets its partition here
- * (the key's murmur2 partition, round-robin for null keys), and a repartition record its origin header.
+ * (the key's murmur2 partition, the same as engine/key-partitioner's, round-robin for null keys), and a
+ * repartition record its origin header.
  * Each partition's records keep the order they were emitted in.
  */
-import type { PartitionRecords, ProducerRecord } from "../../kafka-client";
-import { partitionForKey } from "../engine/key-partitioner";
+import { partitionOfKey, type PartitionRecords, type ProducerRecord } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
 import { ORIGIN_HEADER } from "./repartition-origin";
 
@@ -53,7 +53,7 @@ export class ProduceRequestBuilder {
   }
 
   private partitionOf(topic: string, key: Buffer | null, count: number): number {
-    if (key !== null) return partitionForKey(topic, key, count);
+    if (key !== null) return partitionOfKey(key, count);
     const next = (this.roundRobin.get(topic) ?? -1) + 1;
     this.roundRobin.set(topic, next);
     return next % count;

@@ -1,0 +1,28 @@
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { partitionForKey } from "../../../providers/streams/engine/key-partitioner";
+import { murmur2, partitionOfKey } from "../../../providers/kafka-client";
+
+const test = suite("kafka client: murmur2 partitioner");
+
+test("murmur2 gives the Java client's values (Kafka's UtilsTest)", () => {
+  const cases: [string, number][] = [
+    ["21", -973932308],
+    ["foobar", -790332482],
+    ["a-little-bit-long-string", -985981536],
+    ["a-little-bit-longer-string", -1486304829],
+    ["lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8", -58897971],
+    ["abc", 479470107],
+  ];
+  for (const [key, hash] of cases) assert.is(murmur2(Buffer.from(key)), hash, key);
+});
+
+test("every key lands where the runtime's key router (kafkajs's default partitioner) expects it", () => {
+  for (let i = 0; i < 5_000; i++) {
+    const key = Buffer.from(Array.from({ length: i % 40 }, (_, j) => (i * 7 + j * 131) & 0xff));
+    const count = 1 + (i % 17);
+    assert.is(partitionOfKey(key, count), partitionForKey("t", key, count), `key ${key.toString("hex")} over ${count}`);
+  }
+});
+
+test.run();
