@@ -64,8 +64,23 @@ function writeInt64(buffer: Buffer, position: number, value: number): void {
   buffer.writeUInt32BE(value - high * TWO_TO_32, position + 4);
 }
 
+/** UTF-8 length of `text`; for ASCII (what headers hold) a loop beats Buffer.byteLength on short strings. */
+function utf8Bytes(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, "utf8");
+  }
+  return text.length;
+}
+
+/** Writes `text`, `bytes` long in UTF-8, at `position`; ASCII byte by byte, anything else through Buffer#write. */
+function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
+  if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
+  for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
+  return position + bytes;
+}
+
 function headerValueBytes(value: Buffer | string): number {
-  return typeof value === "string" ? Buffer.byteLength(value, "utf8") : value.length;
+  return typeof value === "string" ? utf8Bytes(value) : value.length;
 }
 
 /** The record's length prefix counts what follows it: attributes through headers. */
@@ -79,7 +94,7 @@ function bodySize(record: ProducerRecord, timestampDelta: number, offsetDelta: n
   let count = 0;
   if (headers !== undefined) {
     for (const name in headers) {
-      const nameBytes = Buffer.byteLength(name, "utf8");
+      const nameBytes = utf8Bytes(name);
       const valueBytes = headerValueBytes(headers[name]);
       size += varintBytes(nameBytes * 2) + nameBytes + varintBytes(valueBytes * 2) + valueBytes;
       count++;
@@ -98,17 +113,28 @@ function writeBytes(buffer: Buffer, position: number, bytes: Buffer | null): num
   return position + bytes.length;
 }
 
+/** The last header name written and its bytes: a runtime writes the same one or two names over and over. */
+let lastName = "";
+let lastNameBytes = Buffer.alloc(0);
+
+function writeHeaderName(buffer: Buffer, position: number, name: string): number {
+  if (name !== lastName) {
+    lastNameBytes = Buffer.from(name, "utf8");
+    lastName = name;
+  }
+  return writeBytes(buffer, position, lastNameBytes);
+}
+
 function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record<string, Buffer | string>>): number {
   let count = 0;
   for (const _ in headers) count++;
   position = writeVarint(buffer, position, count * 2);
   for (const name in headers) {
-    position = writeVarint(buffer, position, Buffer.byteLength(name, "utf8") * 2);
-    position += buffer.write(name, position, "utf8");
+    position = writeHeaderName(buffer, position, name);
     const value = headers[name];
     if (typeof value === "string") {
-      position = writeVarint(buffer, position, Buffer.byteLength(value, "utf8") * 2);
-      position += buffer.write(value, position, "utf8");
+      const valueBytes = utf8Bytes(value);
+      position = writeUtf8(buffer, writeVarint(buffer, position, valueBytes * 2), value, valueBytes);
     } else {
       position = writeBytes(buffer, position, value);
     }

@@ -47,16 +47,24 @@ export interface PositionFigures {
   committedTimestamp: number;
 }
 
-/** A changelog is read back last-write-wins, so only the last write of each key in a batch is produced. */
+/**
+ * A changelog is read back last-write-wins, so only the last write of each key in a batch is produced (in the
+ * order of each key's first write: the order between keys does not matter to a restore).
+ */
 function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   if (changes.length < 2) return changes;
-  const latest = new Map<string, ChangelogRecord>();
+  const byStore = new Map<string, Map<string, ChangelogRecord>>();
   for (const change of changes) {
-    const key = `${change.store}\u0000${change.key.toString("latin1")}`;
-    latest.delete(key);
-    latest.set(key, change);
+    let latest = byStore.get(change.store);
+    if (latest === undefined) {
+      latest = new Map();
+      byStore.set(change.store, latest);
+    }
+    latest.set(change.key.toString("latin1"), change);
   }
-  return [...latest.values()];
+  const kept: ChangelogRecord[] = [];
+  for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
+  return kept;
 }
 
 const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string, fallback: number): number => {

@@ -12,6 +12,7 @@ import { ORIGIN_HEADER } from "./repartition-origin";
 export type OutgoingRecord = OutputRecord;
 
 interface TopicRecords {
+  name: string;
   count: number;
   /** By partition index; holes for partitions without records. */
   partitions: (PartitionRecords & { records: ProducerRecord[] })[];
@@ -26,12 +27,10 @@ export class ProduceRequestBuilder {
   /** The records by topic-partition, topics in order of first appearance, partitions ascending. */
   build(records: Iterable<OutgoingRecord>): PartitionRecords[] {
     const topics = new Map<string, TopicRecords>();
+    // Records of one topic mostly come in runs: keeping the current topic's entry saves a lookup per record.
+    let topic: TopicRecords = { name: "", count: 0, partitions: [] };
     for (const record of records) {
-      let topic = topics.get(record.topic);
-      if (topic === undefined) {
-        topic = { count: this.partitionCount(record.topic) ?? 1, partitions: [] };
-        topics.set(record.topic, topic);
-      }
+      if (record.topic !== topic.name) topic = this.entryOf(topics, record.topic);
       const partition = record.partition ?? this.partitionOf(record.topic, record.key, topic.count);
       let target = topic.partitions[partition];
       if (target === undefined) {
@@ -50,6 +49,15 @@ export class ProduceRequestBuilder {
       for (const partition of topic.partitions) if (partition !== undefined) grouped.push(partition);
     }
     return grouped;
+  }
+
+  private entryOf(topics: Map<string, TopicRecords>, name: string): TopicRecords {
+    let entry = topics.get(name);
+    if (entry === undefined) {
+      entry = { name, count: this.partitionCount(name) ?? 1, partitions: [] };
+      topics.set(name, entry);
+    }
+    return entry;
   }
 
   private partitionOf(topic: string, key: Buffer | null, count: number): number {

@@ -47,6 +47,7 @@ function mixedRecords(partition: number): ProducerRecord[] {
     { key: null, value: null, timestamp: base - 50 },
     { key: text(""), value: text(""), timestamp: base + 3 },
     { key: text("headers"), value: text("h"), timestamp: base + 4, headers: { origin: `7.${partition}@in:0`, bytes: text("raw") } },
+    { key: text("ünï"), value: text("çødé 🙂"), timestamp: base + 5, headers: { naïve: "🙂 ünïcode", ascii: "plain" } },
     ...[63, 64, 8_191, 8_192, 300_000].map((length) => ({ key: text(`len-${length}`), value: text("x".repeat(length)), timestamp: base + length })),
     { key: text("far past"), value: text("epoch"), timestamp: 7 },
   ];
