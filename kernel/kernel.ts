@@ -98,8 +98,9 @@ export class Kernel implements KernelInfo {
 
     const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);
     this.components.register(JSON_RENDERER, { useValue: new ModuleJsonRenderer(serializerModules.map(({ instance }) => instance)) });
-    this.plugins = await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT);
-    for (const { name, instance } of this.plugins) {
+    // Only what was configured is started and closed: a failed startup closes the plugins configured before it.
+    for (const plugin of await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT)) {
+      const { name, instance } = plugin;
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
         config: this.config,
@@ -109,6 +110,7 @@ export class Kernel implements KernelInfo {
         kernel: this,
         services: { load: <T>(contract: string) => this.loadServices<T>(loader, contract) },
       });
+      this.plugins.push(plugin);
     }
     if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
 
@@ -134,11 +136,12 @@ export class Kernel implements KernelInfo {
   }
 
   private async loadExtensions(loader: ServiceLoader): Promise<void> {
-    this.extensions = await this.loadServices<RestExtension>(loader, REST_EXTENSION_CONTRACT);
     const serverSection = this.config.section("server");
-    for (const { name, instance } of this.extensions) {
+    for (const extension of await this.loadServices<RestExtension>(loader, REST_EXTENSION_CONTRACT)) {
+      const { name, instance } = extension;
       if (typeof instance.register !== "function") throw new StartupError(`REST extension ${name} has no register(context) method`);
       await instance.configure?.(serverSection);
+      this.extensions.push(extension);
       await instance.register({ components: this.components, routes: this.routesFor(name, false) });
       this.logger.info("REST extension registered", { extension: name });
     }

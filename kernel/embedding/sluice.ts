@@ -23,6 +23,8 @@ export interface SluiceOptions {
   overrides?: Record<string, string>;
   /** Environment variables to read `SLUICE_*` from; default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where the JSON log lines go; default: stderr. */
+  logSink?: (line: string) => void;
 }
 
 /** Internal: the CLI runs the server unless told otherwise; a program runs it only when asked. */
@@ -71,6 +73,7 @@ export class Sluice {
       programmatic: this.options.config,
       defaults: { "server.enable": this.options.serverByDefault === true || givesListenerAndPort(this.options.config) },
       services: this.services,
+      logSink: this.options.logSink,
     });
     await this.kernel.start();
   }

@@ -106,6 +106,27 @@ embedding("program-given plugins and REST extensions are served beside the disco
   }
 });
 
+embedding("a plugin failing to configure fails the start, and only the plugins configured before it are closed", async ({ stateDir }) => {
+  const logged: string[] = [];
+  const config = { ...baseConfig(stateDir), server: { listener: "127.0.0.1", port: 0 }, log: { level: "error" } };
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config, logSink: (line) => logged.push(line) });
+  const closed: string[] = [];
+  app.registerPlugin({ configure: () => undefined, close: () => void closed.push("configured") });
+  app.registerPlugin({
+    configure: () => {
+      throw new Error("no licence key");
+    },
+    close: () => void closed.push("failed"),
+  });
+  const failure = await app.start().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.match(String(failure), /no licence key/);
+  assert.equal(closed, ["configured"]);
+  assert.equal(logged.filter((line) => line.includes("close failed")), []);
+});
+
 embedding("registering after start is refused", async ({ stateDir }) => {
   const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
   await app.start();
