@@ -4,8 +4,9 @@
  * sink records (one send, awaited until acknowledged), commit the stores with their input and changelog
  * positions in one atomic write, then resolve the batch so that kafkajs commits the consumer offset.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Admin, Batch, Consumer, Kafka } from "kafkajs";
-import { RecordProducer } from "../../kafka-client";
+import { RecordProducer, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -72,6 +73,9 @@ const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string
   return Number.isFinite(value) ? value : fallback;
 };
 
+/** Input records processed between two turns of the event loop within one batch (see sendAhead). */
+const RECORDS_PER_TURN = 4_096;
+
 export class ApplicationRun {
   readonly consumerClientId: string;
   readonly producerClientId: string;
@@ -85,6 +89,8 @@ export class ApplicationRun {
   private admin?: Admin;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingOutputs: OutputRecord[] = [];
+  /** Outputs of the batch in process sent ahead of its end (see processBatch); awaited before the next send. */
+  private sendingAhead?: Promise<PartitionOffsets[]>;
   private failed = false;
   private stopped = false;
   private generation = 0;
@@ -283,7 +289,12 @@ export class ApplicationRun {
     const metrics = this.options.metrics;
     let processed = 0;
     let bytes = 0;
+    let sinceTurn = 0;
     for (const message of batch.messages) {
+      if (++sinceTurn === RECORDS_PER_TURN) {
+        sinceTurn = 0;
+        await this.sendAhead();
+      }
       const offset = Number(message.offset);
       if (offset < applied) continue;
       const origin = message.headers?.[ORIGIN_HEADER];
@@ -312,10 +323,32 @@ export class ApplicationRun {
     }).catch((error) => this.fail(error));
   }
 
+  /**
+   * Between slices of a large batch: the outputs so far leave (once the previous ones are acknowledged, so each
+   * partition keeps its order whatever the retries) while the next slice is processed, and the event loop gets a
+   * turn (HTTP queries, heartbeats). The batch's store commit still waits for every one of its outputs.
+   */
+  private async sendAhead(): Promise<void> {
+    if (this.pendingOutputs.length === 0) {
+      await nextTurn();
+      return;
+    }
+    await this.sendingAhead;
+    const outgoing = this.pendingOutputs;
+    this.pendingOutputs = [];
+    this.options.metrics.sent(outgoing.length);
+    this.sendingAhead = this.producer!.send(this.requests.build(outgoing));
+    // Awaited (and its failure thrown) by the next send or the flush; this only keeps it from counting as unhandled.
+    this.sendingAhead.catch(() => undefined);
+  }
+
   /** Produces outputs and changelogs of `tasks`, then commits their stores with their positions. */
   private async flush(tasks: RunTask[], onlyIfPending = false): Promise<void> {
     if (onlyIfPending && tasks.length === 0 && this.pendingOutputs.length === 0) return;
     const { topology, metrics } = this.options;
+    const ahead = this.sendingAhead;
+    this.sendingAhead = undefined;
+    await ahead;
     const outgoing: OutgoingRecord[] = this.pendingOutputs;
     const sent = outgoing.length;
     this.pendingOutputs = [];
