@@ -23,7 +23,7 @@ import type {
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import { partitionForKey } from "../engine/key-partitioner";
+import { partitionOfKey } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { ApplicationRun } from "../kafka/application-run";
 import { decodeGroupMembers } from "../kafka/streams-assignor";
@@ -234,7 +234,7 @@ export class StreamsApplication implements ApplicationHandle {
     const keyBytes = spec.keySerde.serialize(keyFromJson(spec.keySerde, keyJson));
     const changelog = this.topologyCompiled.changelogTopic(storeName);
     const partitions = this.run?.partitionCounts.get(changelog) ?? 1;
-    const partition = partitionForKey(changelog, keyBytes, partitions);
+    const partition = partitionOfKey(keyBytes, partitions);
     const sourceTopics = this.topologyCompiled.subTopologies[sub].sourceTopics;
     const instance = (await this.instances()).find((candidate) =>
       candidate.assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition)),

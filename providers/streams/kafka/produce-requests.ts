@@ -1,7 +1,6 @@
 /**
  * Groups the records of one flush by topic-partition for the producer. Every record gets its partition here
- * (the key's murmur2 partition, the same as engine/key-partitioner's, round-robin for null keys), and a
- * repartition record its origin header.
+ * (the key's murmur2 partition, round-robin for null keys), and a repartition record its origin header.
  * Each partition's records keep the order they were emitted in.
  */
 import { partitionOfKey, type PartitionRecords, type ProducerRecord } from "../../kafka-client";

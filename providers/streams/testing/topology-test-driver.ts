@@ -13,7 +13,7 @@ import type { EventRecord } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
-import { partitionForKey } from "../engine/key-partitioner";
+import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../logger";
 import { resolveSerde } from "../serdes/serde-resolver";
@@ -157,7 +157,7 @@ export class TopologyTestDriver {
         this.outputs.set(record.topic, list);
         continue;
       }
-      const partition = record.partition ?? (record.key === null ? 0 : partitionForKey(record.topic, record.key, this.partitions));
+      const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
       const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
       const offsetKey = `${record.topic}:${partition}`;
       const offset = this.offsets.get(offsetKey) ?? 0;

@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { partitionForKey } from "../../../../providers/streams/engine/key-partitioner";
+import { partitionOfKey } from "../../../../providers/kafka-client";
 import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/produce-requests";
 import { firstApplication, originStamp } from "../../../../providers/streams/kafka/repartition-origin";
 
@@ -18,7 +18,7 @@ test("records are grouped per topic-partition in emit order: explicit partitions
   );
   assert.equal(grouped[0].records, records.slice(0, 10));
   for (let i = 0; i < 9; i++) {
-    const partition = partitionForKey("out", Buffer.from(`k${i}`), 3);
+    const partition = partitionOfKey(Buffer.from(`k${i}`), 3);
     const target = grouped.find((entry) => entry.topic === "out" && entry.partition === partition)!;
     assert.ok(target.records.includes(records[10 + i]), `k${i} in out:${partition}`);
   }
