@@ -77,7 +77,9 @@ export class StreamTask {
   private readonly nodes = new Map<string, NodeRuntime>();
   private readonly sourcesByTopic = new Map<string, NodeRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
-  private metadata: RecordMetadata = NO_METADATA;
+  /** The input record in process (null topic: none, as in a wall-clock punctuation); metadata is built only when asked. */
+  private inputTopic: string | null = null;
+  private inputOffset = -1;
   /** Outputs to repartition topics of the record in process so far. */
   private repartitionRank = 0;
 
@@ -93,7 +95,6 @@ export class StreamTask {
     // Children are built before parents so that each node can hold its children directly.
     for (const name of [...sub.nodes].reverse()) this.nodes.set(name, this.buildNode(name));
     for (const name of sub.nodes) this.nodes.get(name)!.processor?.init?.(this.contextFor(this.nodes.get(name)!) as ProcessorContext<any, any>);
-    this.metadata = NO_METADATA;
   }
 
   get currentStreamTime(): number {
@@ -104,7 +105,8 @@ export class StreamTask {
   process(topic: string, record: RawRecord): void {
     const source = this.sourcesByTopic.get(topic);
     if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
-    this.metadata = { topic, partition: this.partition, offset: record.offset };
+    this.inputTopic = topic;
+    this.inputOffset = record.offset;
     this.repartitionRank = 0;
     if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
@@ -115,7 +117,7 @@ export class StreamTask {
       this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id);
     }
     this.punctuate("stream_time", this.streamTime);
-    this.metadata = NO_METADATA;
+    this.inputTopic = null;
   }
 
   /** Runs the wall-clock punctuators that are due. */
@@ -173,8 +175,8 @@ export class StreamTask {
 
   /** Outputs of punctuations have no input record, hence no origin. */
   private originOfOutput(): string | undefined {
-    const { topic, offset } = this.metadata;
-    return topic === null || offset === null ? undefined : originStamp(topic, this.partition, offset, this.repartitionRank++);
+    const topic = this.inputTopic;
+    return topic === null ? undefined : originStamp(topic, this.partition, this.inputOffset, this.repartitionRank++);
   }
 
   private childrenOf(names: string[]): NodeRuntime[] {
@@ -188,7 +190,7 @@ export class StreamTask {
     return {
       applicationId: this.env.applicationId,
       taskId: this.id,
-      recordMetadata: () => this.metadata,
+      recordMetadata: () => (this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset }),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.env.now(),
       forward: (record, childName) => {

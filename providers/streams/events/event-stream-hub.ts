@@ -59,6 +59,8 @@ export class LocalEventStreamHub implements EventStreamHub {
   send(type: string, key: unknown, value: unknown, timestamp: number): void {
     const stream = this.streams.get(type);
     if (!stream) throw new Error(`event stream '${type}' is not declared by the topology provider`);
+    // A record is delivered to the subscribers of the moment it is drained; with none, it would be dropped there.
+    if (stream.listeners.size === 0) return;
     const { queueSize, limitHandler } = stream.declaration;
     if (stream.queue.length >= queueSize) {
       if (limitHandler === "throw") throw new EventStreamQueueFullError(type, queueSize);

@@ -13,17 +13,23 @@ export const jsonSerde: Serde<unknown> = {
   deserialize: (bytes) => JSON.parse(bytes.toString("utf8")),
 };
 
+const TWO_TO_32 = 2 ** 32;
+
 export const longSerde: Serde<number> = {
   name: "long",
   serialize: (value) => {
     if (!Number.isSafeInteger(value)) throw new TypeError(`long serde: ${String(value)} is not a safe integer`);
+    // Two 32-bit halves instead of a BigInt: the high half is signed, the low one unsigned.
+    const high = Math.floor(value / TWO_TO_32);
     const bytes = Buffer.allocUnsafe(8);
-    bytes.writeBigInt64BE(BigInt(value));
+    bytes.writeInt32BE(high, 0);
+    bytes.writeUInt32BE(value - high * TWO_TO_32, 4);
     return bytes;
   },
   deserialize: (bytes) => {
     if (bytes.length !== 8) throw new TypeError(`long serde: expected 8 bytes, got ${bytes.length}`);
-    return Number(bytes.readBigInt64BE());
+    const value = bytes.readInt32BE(0) * TWO_TO_32 + bytes.readUInt32BE(4);
+    return Number.isSafeInteger(value) ? value : Number(bytes.readBigInt64BE());
   },
 };
 
