@@ -11,6 +11,9 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
+/** What a component takes to report to (a Logger without `child`); silent by default, with `silentLogger`. */
+export type ComponentLogger = Omit<Logger, "child">;
+
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 export function createLogger(level: LogLevel, base: LogFields = {}, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {

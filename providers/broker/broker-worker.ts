@@ -4,15 +4,14 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { Broker, type BrokerOptions, type RunningBroker } from "./broker";
-import type { BrokerLogger } from "./server/broker-logger";
-
-type LogLevel = keyof BrokerLogger;
+import type { ComponentLogger, LogFields } from "../../kernel/logger";
+type LogLevel = keyof ComponentLogger;
 
 /** Messages from the worker to the thread that started it. */
 type WorkerMessage =
   | { kind: "ready"; host: string; port: number }
   | { kind: "failed"; message: string }
-  | { kind: "log"; level: LogLevel; msg: string; fields?: object };
+  | { kind: "log"; level: LogLevel; msg: string; fields?: LogFields };
 
 const WORKER_MARKER = "sluice-broker-worker";
 
@@ -53,8 +52,8 @@ export function startBrokerInWorker(options: BrokerOptions = {}): Promise<Runnin
 function runInWorker(options: WorkerData["options"]): void {
   const port = parentPort!;
   const post = (message: WorkerMessage) => port.postMessage(message);
-  const forward = (level: LogLevel) => (msg: string, fields?: object) => post({ kind: "log", level, msg, fields: cloneableFields(fields) });
-  const logger: BrokerLogger = { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
+  const forward = (level: LogLevel) => (msg: string, fields?: LogFields) => post({ kind: "log", level, msg, fields: cloneableFields(fields) });
+  const logger: ComponentLogger = { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
   Broker.start({ ...options, logger }).then(
     (broker) => {
       post({ kind: "ready", host: broker.host, port: broker.port });
@@ -70,7 +69,7 @@ function runInWorker(options: WorkerData["options"]): void {
 }
 
 /** Errors do not survive structured cloning with their message and stack; plain objects do. */
-function cloneableFields(fields: object | undefined): object | undefined {
+function cloneableFields(fields: LogFields | undefined): LogFields | undefined {
   if (!fields) return fields;
   return Object.fromEntries(
     Object.entries(fields).map(([key, value]) => [key, value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value]),

@@ -6,7 +6,7 @@ import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
 import { TopicAdmin } from "./handlers/topic-admin";
 import { BrokerServer } from "./server/broker-server";
-import { type BrokerLogger, silentBrokerLogger } from "./server/broker-logger";
+import { type ComponentLogger, silentLogger } from "../../kernel/logger";
 import { RequestDispatcher } from "./server/request-dispatcher";
 import { FileLogStore } from "./storage/file-log-store";
 import type { LogStore, LogStoreOptions } from "./storage/log-store";
@@ -38,7 +38,7 @@ export interface BrokerOptions {
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
   initialRebalanceDelayMs?: number;
-  logger?: BrokerLogger;
+  logger?: ComponentLogger;
 }
 
 export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs">> &
@@ -62,7 +62,7 @@ const DEFAULTS: ResolvedBrokerOptions = {
   retentionBytes: null,
   segmentBytes: 128 * 1024 * 1024,
   retentionCheckIntervalMs: 5 * 60 * 1000,
-  logger: silentBrokerLogger,
+  logger: silentLogger,
 };
 
 const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);
@@ -152,7 +152,7 @@ function withDefaults(given: BrokerOptions): ResolvedBrokerOptions {
 }
 
 function createStore(options: ResolvedBrokerOptions): LogStore {
-  const storeOptions: LogStoreOptions & { logger: BrokerLogger } = {
+  const storeOptions: LogStoreOptions & { logger: ComponentLogger } = {
     dataDir: options.dataDir ?? "",
     segmentBytes: options.segmentBytes,
     defaultRetentionMs: options.retentionMs,

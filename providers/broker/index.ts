@@ -2,7 +2,6 @@
 import { Broker, type BrokerOptions, type RunningBroker } from "./broker";
 
 export type { BrokerOptions, RunningBroker } from "./broker";
-export type { BrokerLogger } from "./server/broker-logger";
 export { startBrokerInWorker } from "./broker-worker";
 
 export function startBroker(options: BrokerOptions = {}): Promise<RunningBroker> {

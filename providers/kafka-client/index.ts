@@ -5,5 +5,4 @@
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
 export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
 export { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
-export type { KafkaClientLogger } from "./kafka-client-logger";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";

@@ -14,7 +14,7 @@ import { Produce } from "../broker/protocol/messages/produce";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
-import { silentKafkaClientLogger, type KafkaClientLogger } from "./kafka-client-logger";
+import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { RETRIABLE_CODES, errorCodeName } from "./kafka-error-codes";
 import { DEFAULT_MAX_BATCH_BYTES, encodeRecordBatches, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
 
@@ -39,7 +39,7 @@ export interface RecordProducerOptions {
   /** `host:port` of one or more brokers; the rest of the cluster is learnt from them. */
   bootstrapServers: readonly string[];
   clientId: string;
-  logger?: KafkaClientLogger;
+  logger?: ComponentLogger;
   /** Largest record batch, header included; default 1,000,000 bytes. */
   maxBatchBytes?: number;
   /** Bound on the batches of one request; default 16 MiB. */
@@ -88,7 +88,7 @@ interface AttemptOutcome {
 export class RecordProducer {
   private readonly pool: ConnectionPool;
   private readonly metadata: ClusterMetadata;
-  private readonly logger: KafkaClientLogger;
+  private readonly logger: ComponentLogger;
   private readonly sending = new Set<Promise<unknown>>();
   private closed = false;
   private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId">>;
@@ -104,7 +104,7 @@ export class RecordProducer {
       retryBackoffMs: options.retryBackoffMs ?? 100,
       deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
     };
-    this.logger = options.logger ?? silentKafkaClientLogger;
+    this.logger = options.logger ?? silentLogger;
     this.pool = new ConnectionPool({
       clientId: options.clientId,
       connectTimeoutMs: this.settings.connectTimeoutMs,

@@ -5,8 +5,7 @@
 import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 import { StreamsApplication } from "./application/streams-application";
-import { silentLogger, type Logger } from "./logger";
-
+import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];
   /** `streams.*` defaults, without the prefix. */
@@ -15,12 +14,12 @@ export interface StreamsRuntimeOptions {
   applicationConfig?: (applicationId: string) => Record<string, ConfigValue>;
   /** host:port other instances reach this one at; unset when there is no server. */
   applicationServer?: string | null;
-  logger?: Logger;
+  logger?: ComponentLogger;
 }
 
 export class StreamsRuntime {
   private readonly apps = new Map<string, StreamsApplication>();
-  private readonly logger: Logger;
+  private readonly logger: ComponentLogger;
 
   constructor(private readonly options: StreamsRuntimeOptions) {
     this.logger = options.logger ?? silentLogger;

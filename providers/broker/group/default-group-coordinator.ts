@@ -15,13 +15,13 @@ import type {
   SyncGroupResult,
 } from "./group-coordinator";
 import { ConsumerGroup } from "./consumer-group";
-import { silentGroupLogger, type GroupLogger } from "./group-logger";
+import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { metadataFor, sameProtocols, type GroupMember, type JoinAnswer, type SyncAnswer } from "./group-member";
 import { KeyedTimers } from "./keyed-timers";
 import { selectProtocol } from "./protocol-selection";
 
 export interface DefaultGroupCoordinatorOptions {
-  logger?: GroupLogger;
+  logger?: ComponentLogger;
   /** How long the first rebalance of an empty group waits for more members (Kafka's group.initial.rebalance.delay.ms). */
   initialRebalanceDelayMs?: number;
   minSessionTimeoutMs?: number;
@@ -51,7 +51,7 @@ function syncError(errorCode: ErrorCodeValue): SyncGroupResult {
 export class DefaultGroupCoordinator implements GroupCoordinator {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly timers = new KeyedTimers();
-  private readonly logger: GroupLogger;
+  private readonly logger: ComponentLogger;
   private readonly initialRebalanceDelayMs: number;
   private readonly minSessionTimeoutMs: number;
   private readonly maxSessionTimeoutMs: number;
@@ -59,7 +59,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
   private closed = false;
 
   constructor(options: DefaultGroupCoordinatorOptions = {}) {
-    this.logger = options.logger ?? silentGroupLogger;
+    this.logger = options.logger ?? silentLogger;
     this.initialRebalanceDelayMs = options.initialRebalanceDelayMs ?? 0;
     this.minSessionTimeoutMs = options.minSessionTimeoutMs ?? 1000;
     this.maxSessionTimeoutMs = options.maxSessionTimeoutMs ?? 300_000;

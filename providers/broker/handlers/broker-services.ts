@@ -1,6 +1,6 @@
 /** What the API handlers share: storage, the group coordinator and the broker's identity. */
 import type { GroupCoordinator } from "../group/group-coordinator";
-import type { BrokerLogger } from "../server/broker-logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import type { LogStore } from "../storage/log-store";
 import type { AppendSignal } from "./append-signal";
 import type { TopicAdmin } from "./topic-admin";
@@ -13,5 +13,5 @@ export interface BrokerServices {
   readonly topics: TopicAdmin;
   readonly appends: AppendSignal;
   readonly clusterId: string;
-  readonly logger: BrokerLogger;
+  readonly logger: ComponentLogger;
 }

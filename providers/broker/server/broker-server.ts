@@ -1,6 +1,6 @@
 /** The TCP side of the broker: accepts connections and hands each its own Connection. */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
-import type { BrokerLogger } from "./broker-logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import { Connection } from "./connection";
 import type { ConnectionAddress, RequestDispatcher } from "./request-dispatcher";
 
@@ -8,7 +8,7 @@ export interface BrokerServerOptions {
   listener: string;
   port: number;
   maxRequestBytes: number;
-  logger: BrokerLogger;
+  logger: ComponentLogger;
 }
 
 const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);

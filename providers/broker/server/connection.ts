@@ -4,7 +4,7 @@
  */
 import type { Socket } from "node:net";
 import type { ChunkedBytes } from "../protocol/chunked-bytes";
-import type { BrokerLogger } from "./broker-logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import { FrameSplitter, OversizeFrameError } from "./frame-splitter";
 import { OrderedResponses } from "./ordered-responses";
 import { type ConnectionAddress, ProtocolViolation, type RequestDispatcher } from "./request-dispatcher";
@@ -30,7 +30,7 @@ export class Connection {
     private readonly dispatcher: RequestDispatcher,
     private readonly address: ConnectionAddress,
     maxRequestBytes: number,
-    private readonly logger: BrokerLogger,
+    private readonly logger: ComponentLogger,
   ) {
     this.frames = new FrameSplitter(maxRequestBytes);
     this.responses = new OrderedResponses((frames) => this.write(frames));

@@ -10,7 +10,7 @@ import { FileOffsetJournal } from "./file-offset-journal";
 import { openFilePartition, partitionDirName } from "./file-partition-loader";
 import type { TopicSettings } from "./log-store";
 import { PartitionedLogStore, type LogStoreBackend, type LogStoreConfig } from "./partitioned-log-store";
-import { silentLogger, type StorageLogger } from "./storage-logger";
+import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { TopicSettingsFiles } from "./topic-settings-files";
 
 const OFFSETS_JOURNAL_FILE = "committed-offsets.log";
@@ -21,7 +21,7 @@ class FileBackend implements LogStoreBackend {
 
   constructor(
     private readonly config: LogStoreConfig,
-    private readonly logger: StorageLogger,
+    private readonly logger: ComponentLogger,
   ) {
     this.settingsFiles = new TopicSettingsFiles(config.dataDir, config, logger);
   }

@@ -8,8 +8,7 @@ import type { CommittedOffsetTable, OffsetChange } from "./committed-offset-tabl
 import type { OffsetJournal } from "./journaled-offset-store";
 import { PositionalFile } from "./positional-file";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
-import type { StorageLogger } from "./storage-logger";
-
+import type { ComponentLogger } from "../../../kernel/logger";
 const MIN_COMPACTION_BYTES = 1 << 20;
 const GROWTH_BEFORE_COMPACTION = 4;
 
@@ -51,13 +50,13 @@ export class FileOffsetJournal implements OffsetJournal {
     private file: PositionalFile,
     private size: number,
     private readonly table: CommittedOffsetTable,
-    private readonly logger: StorageLogger,
+    private readonly logger: ComponentLogger,
   ) {
     this.compactedSize = size;
   }
 
   /** Replays the journal at `filePath` into `table`, cutting off a torn or unreadable tail. */
-  static async open(filePath: string, table: CommittedOffsetTable, logger: StorageLogger): Promise<FileOffsetJournal> {
+  static async open(filePath: string, table: CommittedOffsetTable, logger: ComponentLogger): Promise<FileOffsetJournal> {
     const file = await PositionalFile.open(filePath);
     const content = await file.readBytes(0, await file.fileSize());
     let validSize = 0;

@@ -8,11 +8,11 @@ import { CommittedOffsetTable } from "./committed-offset-table";
 import { JournaledOffsetStore, type OffsetJournal } from "./journaled-offset-store";
 import type { LogStore, LogStoreOptions, OffsetStore, PartitionLog, TopicSettings } from "./log-store";
 import type { PartitionLogContext, SegmentedPartitionLog } from "./segmented-partition-log";
-import { silentLogger, type StorageLogger } from "./storage-logger";
+import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { assertValidTopicName, resolveTopicSettings } from "./topic-settings-rules";
 
 /** LogStoreOptions plus the optional logger both stores accept. */
-export type LogStoreConfig = LogStoreOptions & { logger?: StorageLogger };
+export type LogStoreConfig = LogStoreOptions & { logger?: ComponentLogger };
 
 export type PartitionContext = Omit<PartitionLogContext, "storageFactory">;
 
@@ -34,7 +34,7 @@ type StoreState = "new" | "opening" | "open" | "closed";
 
 export class PartitionedLogStore implements LogStore {
   readonly offsets: OffsetStore;
-  protected readonly logger: StorageLogger;
+  protected readonly logger: ComponentLogger;
   private state: StoreState = "new";
   private readonly settingsByTopic = new Map<string, TopicSettings>();
   private readonly logsByTopic = new Map<string, SegmentedPartitionLog[]>();

@@ -11,8 +11,7 @@ import { BatchIndex } from "./batch-index";
 import { Segment } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
-import type { StorageLogger } from "./storage-logger";
-
+import type { ComponentLogger } from "../../../kernel/logger";
 interface ValidBatch {
   bytes: ChunkedBytes;
   lastOffsetDelta: number;
@@ -28,7 +27,7 @@ interface PendingAppend {
 export interface PartitionLogContext {
   segmentBytes: number;
   storageFactory: SegmentStorageFactory;
-  logger: StorageLogger;
+  logger: ComponentLogger;
   /** Called after batches were written. */
   onAppended(topic: string, partition: number): void;
 }

@@ -2,7 +2,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { LogStoreOptions, TopicSettings } from "./log-store";
-import type { StorageLogger } from "./storage-logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import { resolveTopicSettings } from "./topic-settings-rules";
 
 const SETTINGS_SUFFIX = ".json";
@@ -13,7 +13,7 @@ export class TopicSettingsFiles {
   constructor(
     dataDir: string,
     private readonly options: LogStoreOptions,
-    private readonly logger: StorageLogger,
+    private readonly logger: ComponentLogger,
   ) {
     this.dir = path.join(dataDir, "topics");
   }

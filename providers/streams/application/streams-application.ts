@@ -29,7 +29,7 @@ import { ApplicationRun } from "../kafka/application-run";
 import { decodeGroupMembers } from "../kafka/streams-assignor";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
-import type { Logger } from "../logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
 import { RunMetrics } from "../metrics/run-metrics";
 import { loadModuleExport } from "../serdes/serde-resolver";
@@ -43,7 +43,7 @@ export interface ApplicationOptions {
   /** Defaults + provider config + overrides, merged by the runtime. */
   config: Record<string, ConfigValue>;
   bootstrapServers: string[];
-  logger: Logger;
+  logger: ComponentLogger;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -65,7 +65,7 @@ export class StreamsApplication implements ApplicationHandle {
   readonly topologyCompiled: CompiledTopology;
   private readonly lifecycle: ApplicationLifecycle;
   private readonly hub: LocalEventStreamHub;
-  private readonly logger: Logger;
+  private readonly logger: ComponentLogger;
   private readonly kafka: Kafka;
   private readonly configSetter?: LevelDbConfigSetter;
   private run: ApplicationRun | undefined;

@@ -3,7 +3,7 @@
  * dropped), `fail` stops the application with the error recorded.
  */
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
-import type { Logger } from "../logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import type { ErrorPhase } from "./stream-task";
 
 export const ERROR_POLICY_KEY = "processing.error.policy";
@@ -16,7 +16,7 @@ export class TaskFailure extends Error {
 }
 
 /** Returns the `onError` of a task environment for this configuration. */
-export function errorPolicy(config: Readonly<Record<string, ConfigValue>>, logger: Logger) {
+export function errorPolicy(config: Readonly<Record<string, ConfigValue>>, logger: ComponentLogger) {
   const policy = config[ERROR_POLICY_KEY] ?? "fail";
   if (policy !== "log_and_continue" && policy !== "fail") {
     throw new Error(`${ERROR_POLICY_KEY} must be 'log_and_continue' or 'fail', got '${String(policy)}'`);

@@ -7,8 +7,7 @@
  */
 import type { EventRecord, EventStreamHub } from "../../../kernel/contracts/streams/runtime";
 import type { EventStreamDeclaration } from "../../../kernel/contracts/streams/topology-provider";
-import type { Logger } from "../logger";
-
+import type { ComponentLogger } from "../../../kernel/logger";
 interface EventStream {
   declaration: EventStreamDeclaration;
   listeners: Set<(record: EventRecord) => void>;
@@ -28,7 +27,7 @@ export class LocalEventStreamHub implements EventStreamHub {
   private readonly closeListeners = new Set<() => void>();
   private drainScheduled = false;
 
-  constructor(applicationId: string, private readonly declared: readonly EventStreamDeclaration[], private readonly logger: Logger) {
+  constructor(applicationId: string, private readonly declared: readonly EventStreamDeclaration[], private readonly logger: ComponentLogger) {
     for (const declaration of declared) {
       if (this.streams.has(declaration.type)) {
         throw new Error(`application '${applicationId}' declares event stream '${declaration.type}' twice`);

@@ -13,7 +13,7 @@ import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled
 import { errorPolicy } from "../engine/error-policy";
 import type { OutputRecord } from "../engine/stream-task";
 import type { LocalEventStreamHub } from "../events/event-stream-hub";
-import type { Logger } from "../logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
@@ -34,7 +34,7 @@ export interface RunOptions {
   configSetter?: LevelDbConfigSetter;
   hub: LocalEventStreamHub;
   metrics: RunMetrics;
-  logger: Logger;
+  logger: ComponentLogger;
   clientIdPrefix: string;
   onRebalancing(): void;
   onRunning(): void;

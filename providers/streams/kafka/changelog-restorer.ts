@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "crypto";
 import type { Admin, Kafka } from "kafkajs";
-import type { Logger } from "../logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import type { TaskState } from "../state/task-state";
 import { fixedAssignor } from "./streams-assignor";
 
@@ -36,7 +36,7 @@ export function restoreRate(progress: RestoreProgress | undefined, now = Date.no
   return seconds > 0 ? progress.records / seconds : 0;
 }
 
-export async function restoreFromChangelogs(kafka: Kafka, admin: Admin, applicationId: string, targets: RestoreTarget[], logger: Logger): Promise<void> {
+export async function restoreFromChangelogs(kafka: Kafka, admin: Admin, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
   const pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
   const startedAt = Date.now();

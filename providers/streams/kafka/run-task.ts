@@ -7,7 +7,7 @@ import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stor
 import { type CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { countingStore } from "../engine/counting-store";
 import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
-import type { Logger } from "../logger";
+import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 
@@ -37,7 +37,7 @@ export interface OpenTaskOptions {
   configSetter?: LevelDbConfigSetter;
   env: TaskEnvironment;
   counters: StoreCounters;
-  logger: Logger;
+  logger: ComponentLogger;
 }
 
 export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {

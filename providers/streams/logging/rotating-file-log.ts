@@ -4,14 +4,13 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Logger } from "../logger";
-
-export function withApplicationLogFile(logger: Logger, applicationId: string, dir: string, maxFileSize: number): Logger {
+import type { ComponentLogger, LogFields } from "../../../kernel/logger";
+export function withApplicationLogFile(logger: ComponentLogger, applicationId: string, dir: string, maxFileSize: number): ComponentLogger {
   if (!dir) return logger;
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${applicationId}.log`);
   let size = fs.existsSync(file) ? fs.statSync(file).size : 0;
-  const write = (level: string, message: string, fields?: object) => {
+  const write = (level: string, message: string, fields?: LogFields) => {
     const line = `${JSON.stringify({ time: new Date().toISOString(), level, app: applicationId, msg: message, ...fields })}\n`;
     const bytes = Buffer.byteLength(line);
     if (maxFileSize > 0 && size + bytes > maxFileSize && size > 0) {
@@ -21,7 +20,7 @@ export function withApplicationLogFile(logger: Logger, applicationId: string, di
     fs.appendFileSync(file, line);
     size += bytes;
   };
-  const both = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: object) => {
+  const both = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => {
     logger[level](message, fields);
     write(level, message, fields);
   };

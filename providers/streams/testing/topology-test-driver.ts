@@ -15,7 +15,7 @@ import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
-import { silentLogger } from "../logger";
+import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
 import { openTaskState, type TaskState } from "../state/task-state";
 import { buildTopology } from "../topology/build-topology";

@@ -4,7 +4,7 @@ import * as assert from "uvu/assert";
 import type { RegisteredHandler } from "../../../../providers/broker/handlers/api-handler";
 import { ApiCodec } from "../../../../providers/broker/protocol/api-codec";
 import { ApiVersions } from "../../../../providers/broker/protocol/messages/api-versions";
-import { silentBrokerLogger } from "../../../../providers/broker/server/broker-logger";
+import { silentLogger } from "../../../../kernel/logger";
 import { Connection } from "../../../../providers/broker/server/connection";
 import { RequestDispatcher } from "../../../../providers/broker/server/request-dispatcher";
 import { eventually } from "../../../helpers/eventually";
@@ -32,7 +32,7 @@ function holdingServer(held: Held[]): { server: Server; accepted: Promise<Socket
   let accept: (socket: Socket) => void = () => undefined;
   const accepted = new Promise<Socket>((resolve) => (accept = resolve));
   const server = createServer((socket) => {
-    new Connection(socket, dispatcher, { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0 }, 2 * MiB, silentBrokerLogger);
+    new Connection(socket, dispatcher, { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0 }, 2 * MiB, silentLogger);
     accept(socket);
   });
   return { server, accepted };

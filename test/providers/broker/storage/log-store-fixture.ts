@@ -7,8 +7,7 @@ import { encodeRecordBatch } from "../../../../providers/kafka-client";
 import type { LogStore, TopicSettings } from "../../../../providers/broker/storage/log-store";
 import { MemoryLogStore } from "../../../../providers/broker/storage/memory-log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";
-import type { StorageLogger } from "../../../../providers/broker/storage/storage-logger";
-
+import type { ComponentLogger } from "../../../../kernel/logger";
 export type StoreKind = "memory" | "file";
 export const STORE_KINDS: StoreKind[] = ["memory", "file"];
 
@@ -44,7 +43,7 @@ export async function withStore(
 }
 
 /** A logger that remembers what it was told, for asserting on warnings. */
-export function recordingLogger(): StorageLogger & { lines: { level: string; msg: string; fields?: object }[] } {
+export function recordingLogger(): ComponentLogger & { lines: { level: string; msg: string; fields?: object }[] } {
   const lines: { level: string; msg: string; fields?: object }[] = [];
   const at = (level: string) => (msg: string, fields?: object) => void lines.push({ level, msg, fields });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
