@@ -60,20 +60,45 @@ export interface QueryEngine {
 /**
  * The records of several partitions one after the other, at most `limit` in all: each partition's scan is
  * asked for no more than what is still missing, so a store iterator never reads past the limit. `toRecord`
- * turns a store entry into its record here rather than in another generator (one layer less per record).
+ * turns a store entry into its record here. An iterator object rather than an async generator, so that a
+ * record costs one promise (the store iterator's) and no generator resumption.
  */
-export async function* concatPartitions<S, E>(
+export function concatPartitions<S, E>(
   stores: readonly S[],
   scan: (store: S, remaining: number | undefined) => AsyncIterable<E>,
   toRecord: (entry: E, store: S) => QueryRecord,
   limit: number | undefined,
-): AsyncIterable<QueryRecord> {
+): AsyncIterableIterator<QueryRecord> {
   let remaining = limit;
-  for (const store of stores) {
-    if (remaining === 0) return;
-    for await (const entry of scan(store, remaining)) {
-      yield toRecord(entry, store);
-      if (remaining !== undefined && --remaining === 0) return;
-    }
-  }
+  let index = 0;
+  let current: AsyncIterator<E> | undefined;
+  const finished: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  const iterator: AsyncIterableIterator<QueryRecord> = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next(): Promise<IteratorResult<QueryRecord>> {
+      while (remaining !== 0) {
+        if (!current) {
+          if (index >= stores.length) return finished;
+          current = scan(stores[index], remaining)[Symbol.asyncIterator]();
+        }
+        const result = await current.next();
+        if (result.done) {
+          current = undefined;
+          index++;
+          continue;
+        }
+        if (remaining !== undefined) remaining--;
+        return { done: false, value: toRecord(result.value, stores[index]) };
+      }
+      return iterator.return!();
+    },
+    async return(): Promise<IteratorReturnResult<undefined>> {
+      remaining = 0;
+      const open = current;
+      current = undefined;
+      await open?.return?.();
+      return finished;
+    },
+  };
+  return iterator;
 }
