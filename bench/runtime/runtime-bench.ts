@@ -7,7 +7,7 @@
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
  * with enough records that start-up (printed: time to the first record) is small beside the whole.
  * Prints, never asserts.
- * Usage: node dist/bench/runtime/runtime-bench.js [records=1000000] [lines=50000] [storage=file|memory]
+ * Usage: node dist/bench/runtime/runtime-bench.js [records=1000000] [lines=50000] [storage=file|memory] [rounds=3]
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -21,6 +21,7 @@ import { StreamsRuntime } from "../../providers/streams";
 const records = Number(process.argv[2] ?? 1_000_000);
 const lines = Number(process.argv[3] ?? 50_000);
 const storage = process.argv[4] === "memory" ? "memory" : "file";
+const ROUNDS = Number(process.argv[5] ?? 3);
 const PARTITIONS = 4;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
@@ -104,21 +105,26 @@ async function main(): Promise<void> {
   await producer.connect();
 
   await produce(producer, "bench-in", records, (i) => `record number ${i} with some payload text`);
-  const ceiling = await bareConsumer(kafka, "bench-in", records);
-
-  const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
-  stateless.addProvider({
-    name: "stateless",
-    version: "1",
-    config: { "application.id": "bench-stateless" },
-    topology: (builder: StreamsBuilder) => {
-      builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to("bench-out");
-    },
-  });
+  // This machine's speed drifts from minute to minute: the ceiling and the topology run in turns, and each round's
+  // ratio compares two runs made side by side.
+  const rounds: { ceiling: Timing; stateless: Timing }[] = [];
   const rssSteps: number[] = [];
-  const statelessTiming = await timeRuntime(stateless, "bench-stateless", records, () => rssSteps.push(process.memoryUsage().rss));
-  await stateless.close();
-  const statelessRate = rate(records, statelessTiming);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const ceiling = await bareConsumer(kafka, "bench-in", records);
+    const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
+    const applicationId = `bench-stateless-${round}`;
+    stateless.addProvider({
+      name: "stateless",
+      version: "1",
+      config: { "application.id": applicationId },
+      topology: (builder: StreamsBuilder) => {
+        builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to(`bench-out-${round}`);
+      },
+    });
+    const sampleRss = () => (round === 1 ? rssSteps.push(process.memoryUsage().rss) : undefined);
+    rounds.push({ ceiling, stateless: await timeRuntime(stateless, applicationId, records, sampleRss) });
+    await stateless.close();
+  }
 
   const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
   await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
@@ -133,13 +139,19 @@ async function main(): Promise<void> {
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
-  const ceilingRate = rate(records, ceiling);
   const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
-  console.log(`bare kafkajs consumer: ${Math.round(ceilingRate)} records/s (${records} records; ${startup(ceiling)})`);
-  console.log(`stateless topology:    ${Math.round(statelessRate)} records/s (${((statelessRate / ceilingRate) * 100).toFixed(1)} % of the bare consumer; ${startup(statelessTiming)})`);
+  const ratios: number[] = [];
+  for (const [index, round] of rounds.entries()) {
+    const ceilingRate = rate(records, round.ceiling);
+    const statelessRate = rate(records, round.stateless);
+    ratios.push(statelessRate / ceilingRate);
+    console.log(`round ${index + 1}: bare kafkajs consumer ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${((statelessRate / ceilingRate) * 100).toFixed(1)} %`);
+  }
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  console.log(`stateless topology / bare consumer: median ${(median * 100).toFixed(1)} % over ${ratios.length} rounds of ${records} records`);
   const words = lines * 10;
   console.log(`wordcount:             ${Math.round(rate(words, wordTiming))} words/s end to end (${lines} lines of 10 words; ${startup(wordTiming)})`);
-  console.log(`RSS: start ${mib(rssStart)}; stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
+  console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
 }
 
 main().catch((error) => {
