@@ -5,7 +5,7 @@
  * thread; `words` has 2 partitions so that a second instance can take one. The load comes from a forked child,
  * and the paced load from wrk when it is installed (see wrk-load.ts).
  *
- *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16]
+ *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16] [--rounds=5]
  */
 import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
@@ -24,6 +24,7 @@ const KEYS = argument("keys", 100_000);
 const SECONDS = argument("seconds", 5);
 const RATE = argument("rate", 2_000);
 const CONNECTIONS = argument("connections", 16);
+const ROUNDS = argument("rounds", 5);
 const WORDS_PER_LINE = 1_000;
 
 const word = (index: number) => `w${String(index).padStart(7, "0")}`;
@@ -36,10 +37,11 @@ function report(name: string, result: HttpLoadResult): void {
 }
 
 /** Paced figures come from wrk when it is installed (a C client adds no pauses of its own), else from the Node.js client. */
-async function paced(name: string, request: HttpLoadRequest & { rate: number }): Promise<void> {
+async function paced(name: string, request: HttpLoadRequest & { rate: number }): Promise<number> {
   const fromWrk = await pacedWithWrk(request);
-  if (fromWrk) report(`${name}, paced at ${request.rate} req/s (wrk)`, fromWrk);
-  else report(`${name}, paced at ${request.rate} req/s (node client; install wrk for a steadier one)`, await load({ ...request, connections: 64 }));
+  const result = fromWrk ?? (await load({ ...request, connections: 64 }));
+  report(`${name}, paced at ${request.rate} req/s (${fromWrk ? "wrk" : "node client; install wrk for a steadier one"})`, result);
+  return result.p99Ms;
 }
 
 async function post(url: string, text: string): Promise<any> {
@@ -102,8 +104,14 @@ async function main(): Promise<void> {
     await load({ url, bodies: gets, seconds: 1, connections: CONNECTIONS });
     report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
     // The floor of the paced figures: the same pacing against a constant route measures the client and the machine.
-    await paced(`baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE });
-    for (const rate of [RATE / 2, RATE]) await paced("local get", { url, bodies: gets, seconds: SECONDS, connections: 16, rate });
+    // They take turns for several rounds, since this machine's speed drifts from minute to minute.
+    const p99s = { baseline: [] as number[], get: [] as number[] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      p99s.baseline.push(await paced(`round ${round}: baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE }));
+      p99s.get.push(await paced(`round ${round}: local get`, { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE }));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(2);
+    console.log(`paced at ${RATE} req/s over ${ROUNDS} rounds: median p99 local get ${median(p99s.get)} ms, baseline ${median(p99s.baseline)} ms`);
     report(`local get, closed loop, ${CONNECTIONS} connections`, await load({ url, bodies: gets, seconds: SECONDS, connections: CONNECTIONS }));
     report(`local range (100 keys), closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: ranges, seconds: SECONDS, connections: CONNECTIONS }));
 
