@@ -20,7 +20,7 @@ import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
 import { firstApplication, ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
-import { openRunTask, planRestore, type RunTask } from "./run-task";
+import { openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 
 export interface RunOptions {
@@ -230,7 +230,7 @@ export class ApplicationRun {
     for (const id of wanted) {
       if (this.tasks.has(id)) continue;
       const { subTopologyId, partition } = parseTaskId(id);
-      const task = await openRunTask({
+      const openOptions = {
         topology,
         subTopologyId,
         partition,
@@ -238,14 +238,21 @@ export class ApplicationRun {
         configSetter: this.options.configSetter,
         env: {
           applicationId: topology.applicationId,
-          emit: (record) => this.pendingOutputs.push(record),
-          sendEvent: (type, key, value, timestamp) => this.options.hub.send(type, key, value, timestamp),
+          emit: (record: OutputRecord) => this.pendingOutputs.push(record),
+          sendEvent: (type: string, key: unknown, value: unknown, timestamp: number) => this.options.hub.send(type, key, value, timestamp),
           onError: this.onError,
           now: Date.now,
         },
         counters: this.options.metrics.storeCounters(),
         logger: this.options.logger,
-      });
+      };
+      let task = await openRunTask(openOptions);
+      const stale = await staleStateReason(this.admin!, topology, task);
+      if (stale !== undefined) {
+        this.options.logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+        await task.state.destroy();
+        task = await openRunTask(openOptions);
+      }
       task.restoring = true;
       this.tasks.set(id, task);
       this.options.metrics.task(id, () => task.task.counters.dropped);

@@ -9,6 +9,8 @@
  */
 
 export const ORIGIN_HEADER = "sluice.origin";
+/** Origin marks are kept among a task's input positions under this prefix. */
+export const ORIGIN_POSITION_PREFIX = "origin:";
 
 /** Header value: `<offset>.<rank>@<topic>:<partition>`. */
 export function originStamp(topic: string, partition: number, offset: number, rank: number): string {
@@ -23,7 +25,7 @@ export function firstApplication(stamp: string, positions: Record<string, string
   const at = stamp.indexOf("@");
   const dot = stamp.indexOf(".");
   if (at < 0 || dot < 0 || dot > at) return true;
-  const key = `origin:${stamp.slice(at + 1)}`;
+  const key = `${ORIGIN_POSITION_PREFIX}${stamp.slice(at + 1)}`;
   const last = positions[key];
   if (last !== undefined) {
     const lastDot = last.indexOf(".");

@@ -10,6 +10,7 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
+import { ORIGIN_POSITION_PREFIX } from "./repartition-origin";
 
 export interface StoreCounters {
   read(store: string): void;
@@ -75,6 +76,28 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
     restoring: false,
     restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
   };
+}
+
+/**
+ * Why the task's local state cannot belong to the topics as they are now, or undefined when it can: a position
+ * checkpointed past the end of its input partition or changelog means the topics were deleted and created again
+ * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
+ * as already applied.
+ */
+export async function staleStateReason(admin: Admin, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
+  const checks: { topic: string; next: number }[] = [];
+  for (const [key, offset] of Object.entries(task.inputPositions)) {
+    const colon = key.lastIndexOf(":");
+    // Origin marks ("origin:<topic>:<partition>") are offsets of another task's input, checked by that task.
+    if (key.startsWith(ORIGIN_POSITION_PREFIX) || Number(key.slice(colon + 1)) !== task.partition) continue;
+    checks.push({ topic: key.slice(0, colon), next: Number(offset) });
+  }
+  for (const [store, position] of Object.entries(task.changelogPositions)) checks.push({ topic: topology.changelogTopic(store), next: Number(position) + 1 });
+  for (const { topic, next } of checks) {
+    const end = Number((await admin.fetchTopicOffsets(topic)).find((entry) => entry.partition === task.partition)?.high ?? 0);
+    if (next > end) return `${topic}:${task.partition} ends at offset ${end}, the local state has applied it up to ${next}`;
+  }
+  return undefined;
 }
 
 /**
