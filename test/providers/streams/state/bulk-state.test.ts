@@ -1,9 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlyKeyValueStore } from "../../../../kernel/contracts/streams/stores";
-import { StateDir, stringSerde } from "./state-fixture";
+import { stateSuite, stringSerde } from "./state-fixture";
 
 // Figures are printed only on request (SLUICE_FIGURES=1): tests never assert on time.
 const report = (line: string) => {
@@ -15,14 +14,7 @@ function collectGarbage(): void {
   (runInNewContext("gc") as () => void)();
 }
 
-const test = suite("bulk state");
-let dir: StateDir;
-test.before.each(async () => {
-  dir = await StateDir.create();
-});
-test.after.each(async () => {
-  await dir.cleanup();
-});
+const { test, dir } = stateSuite("bulk state");
 
 const ENTRIES = 100_000;
 const MiB = 1024 * 1024;

@@ -1,16 +1,8 @@
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlyKeyValueStore, ValueAndTimestamp } from "../../../../kernel/contracts/streams/stores";
-import { collect, jsonSerde, keyValueSpec, StateDir, stringSerde } from "./state-fixture";
+import { collect, jsonSerde, keyValueSpec, stateSuite, stringSerde } from "./state-fixture";
 
-const test = suite("key_value stores");
-let dir: StateDir;
-test.before.each(async () => {
-  dir = await StateDir.create();
-});
-test.after.each(async () => {
-  await dir.cleanup();
-});
+const { test, dir } = stateSuite("key_value stores");
 
 test("put, get, putIfAbsent and delete see the task's uncommitted writes", async () => {
   const state = await dir.open([keyValueSpec()]);

@@ -1,16 +1,8 @@
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlySessionStore, StoreSpec } from "../../../../kernel/contracts/streams/stores";
-import { collect, jsonSerde, StateDir, stringSerde } from "./state-fixture";
+import { collect, jsonSerde, stateSuite, stringSerde } from "./state-fixture";
 
-const test = suite("session stores");
-let dir: StateDir;
-test.before.each(async () => {
-  dir = await StateDir.create();
-});
-test.after.each(async () => {
-  await dir.cleanup();
-});
+const { test, dir } = stateSuite("session stores");
 
 const sessionSpec = (retentionMs?: number): StoreSpec => ({
   name: "user-sessions",

@@ -4,24 +4,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
+import { suite, type Test } from "uvu";
 import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
+import { bytesSerde, jsonSerde as builtinJsonSerde, stringSerde } from "../../../../providers/streams/serdes/builtin-serdes";
 import { openTaskState, type TaskState, type TaskStateOptions } from "../../../../providers/streams/state";
 
-export const stringSerde: Serde<string> = {
-  name: "string",
-  serialize: (value) => Buffer.from(value, "utf8"),
-  deserialize: (bytes) => bytes.toString("utf8"),
-};
+export { bytesSerde, stringSerde };
 
-export function jsonSerde<T>(): Serde<T> {
-  return {
-    name: "json",
-    serialize: (value) => Buffer.from(JSON.stringify(value), "utf8"),
-    deserialize: (bytes) => JSON.parse(bytes.toString("utf8")) as T,
-  };
-}
-
-export const bytesSerde: Serde<Buffer> = { name: "bytes", serialize: (value) => value, deserialize: (bytes) => Buffer.from(bytes) };
+/** The builtin JSON serde, typed for the values a test stores. */
+export const jsonSerde = <T>(): Serde<T> => builtinJsonSerde as Serde<T>;
 
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
@@ -30,7 +21,7 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** A temp state dir and the task states opened in it; `cleanup` closes them all and deletes the dir. */
-export class StateDir {
+class StateDir {
   private readonly opened: TaskState[] = [];
 
   private constructor(readonly path: string) {}
@@ -52,3 +43,29 @@ export class StateDir {
 }
 
 export const keyValueSpec = (name = "counts"): StoreSpec => ({ name, type: "key_value", keySerde: stringSerde, valueSerde: jsonSerde<number>() });
+
+/** A suite whose every test gets a fresh state dir (`dir`), closed and deleted after it. */
+export function stateSuite(name: string): { test: Test; dir: { readonly path: string; open: StateDir["open"] } } {
+  const test = suite(name);
+  let current: StateDir | undefined;
+  test.before.each(async () => {
+    current = await StateDir.create();
+  });
+  test.after.each(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  const active = () => {
+    if (!current) throw new Error("the state dir exists only while a test runs");
+    return current;
+  };
+  return {
+    test,
+    dir: {
+      get path() {
+        return active().path;
+      },
+      open: (stores, options) => active().open(stores, options),
+    },
+  };
+}

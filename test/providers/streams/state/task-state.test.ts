@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type {
   LevelDbConfigContext,
@@ -12,16 +11,9 @@ import type {
   StoreSpec,
 } from "../../../../kernel/contracts/streams/stores";
 import { changelogTopic, DEFAULT_LEVELDB_OPTIONS, type ChangelogRecord, type TaskState } from "../../../../providers/streams/state";
-import { collect, jsonSerde, keyValueSpec, StateDir, stringSerde } from "./state-fixture";
+import { collect, jsonSerde, keyValueSpec, stateSuite, stringSerde } from "./state-fixture";
 
-const test = suite("task state");
-let dir: StateDir;
-test.before.each(async () => {
-  dir = await StateDir.create();
-});
-test.after.each(async () => {
-  await dir.cleanup();
-});
+const { test, dir } = stateSuite("task state");
 
 const countsOf = async (state: TaskState) =>
   collect((state.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>).all());

@@ -1,16 +1,8 @@
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlyTimestampedWindowStore, ReadOnlyWindowStore, StoreSpec } from "../../../../kernel/contracts/streams/stores";
-import { bytesSerde, collect, jsonSerde, StateDir, stringSerde } from "./state-fixture";
+import { bytesSerde, collect, jsonSerde, stateSuite, stringSerde } from "./state-fixture";
 
-const test = suite("window stores");
-let dir: StateDir;
-test.before.each(async () => {
-  dir = await StateDir.create();
-});
-test.after.each(async () => {
-  await dir.cleanup();
-});
+const { test, dir } = stateSuite("window stores");
 
 const MINUTE = 60_000;
 const windowSpec = (retentionMs = 60 * MINUTE): StoreSpec => ({
