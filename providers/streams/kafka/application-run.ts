@@ -20,7 +20,7 @@ import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
 import { firstApplication, ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
-import { openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { openRunTask, planRestore, staleStateReason, TopicEnds, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 
 export interface RunOptions {
@@ -227,6 +227,7 @@ export class ApplicationRun {
     }
     await this.closeTasks([...this.tasks.keys()].filter((id) => !wanted.has(id)));
     const opened: RunTask[] = [];
+    const ends = new TopicEnds(this.admin!);
     for (const id of wanted) {
       if (this.tasks.has(id)) continue;
       const { subTopologyId, partition } = parseTaskId(id);
@@ -247,7 +248,7 @@ export class ApplicationRun {
         logger: this.options.logger,
       };
       let task = await openRunTask(openOptions);
-      const stale = await staleStateReason(this.admin!, topology, task);
+      const stale = await staleStateReason(ends, topology, task);
       if (stale !== undefined) {
         this.options.logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
         await task.state.destroy();
@@ -258,7 +259,7 @@ export class ApplicationRun {
       this.options.metrics.task(id, () => task.task.counters.dropped);
       opened.push(task);
     }
-    const targets = (await Promise.all(opened.map((task) => planRestore(this.admin!, topology, task)))).flat();
+    const targets = (await Promise.all(opened.map((task) => planRestore(this.admin!, ends, topology, task)))).flat();
     await restoreFromChangelogs(this.options.kafka, this.admin!, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     for (const task of opened) {

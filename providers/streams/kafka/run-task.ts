@@ -79,12 +79,31 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
 }
 
 /**
+ * Log end offsets asked once per topic during one reconciliation: the stale-state check and the restore plan of
+ * every task opened read the same topics.
+ */
+export class TopicEnds {
+  private readonly byTopic = new Map<string, Promise<Map<number, number>>>();
+
+  constructor(private readonly admin: Admin) {}
+
+  async of(topic: string, partition: number): Promise<number> {
+    let ends = this.byTopic.get(topic);
+    if (!ends) {
+      ends = this.admin.fetchTopicOffsets(topic).then((offsets) => new Map(offsets.map((entry) => [entry.partition, Number(entry.high)])));
+      this.byTopic.set(topic, ends);
+    }
+    return (await ends).get(partition) ?? 0;
+  }
+}
+
+/**
  * Why the task's local state cannot belong to the topics as they are now, or undefined when it can: a position
  * checkpointed past the end of its input partition or changelog means the topics were deleted and created again
  * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
  * as already applied.
  */
-export async function staleStateReason(admin: Admin, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
+export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
   const checks: { topic: string; next: number }[] = [];
   for (const [key, offset] of Object.entries(task.inputPositions)) {
     const colon = key.lastIndexOf(":");
@@ -94,7 +113,7 @@ export async function staleStateReason(admin: Admin, topology: CompiledTopology,
   }
   for (const [store, position] of Object.entries(task.changelogPositions)) checks.push({ topic: topology.changelogTopic(store), next: Number(position) + 1 });
   for (const { topic, next } of checks) {
-    const end = Number((await admin.fetchTopicOffsets(topic)).find((entry) => entry.partition === task.partition)?.high ?? 0);
+    const end = await ends.of(topic, task.partition);
     if (next > end) return `${topic}:${task.partition} ends at offset ${end}, the local state has applied it up to ${next}`;
   }
   return undefined;
@@ -106,7 +125,7 @@ export async function staleStateReason(admin: Admin, topology: CompiledTopology,
  * committed and will be processed again, so applying it would count that batch twice. Otherwise (no local
  * state, or another instance moved the task on meanwhile) the store replays its changelog from its checkpoint.
  */
-export async function planRestore(admin: Admin, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
+export async function planRestore(admin: Admin, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
   const sub = topology.subTopologies[task.subTopologyId];
   if (sub.stores.length === 0) return [];
   const hasLocalState = Object.keys(task.inputPositions).length > 0;
@@ -122,8 +141,7 @@ export async function planRestore(admin: Admin, topology: CompiledTopology, task
   const targets: RestoreTarget[] = [];
   for (const store of sub.stores) {
     const topic = topology.changelogTopic(store);
-    const offsets = await admin.fetchTopicOffsets(topic);
-    const end = Number(offsets.find((entry) => entry.partition === task.partition)?.high ?? 0);
+    const end = await ends.of(topic, task.partition);
     const position = task.changelogPositions[store];
     const from = localIsCurrent ? end : position === undefined ? 0 : Number(position) + 1;
     targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)! });
