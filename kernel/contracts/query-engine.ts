@@ -32,6 +32,15 @@ export interface QueryRecord {
   timestamp?: number;
 }
 
+/**
+ * The records of an answer: streamed (an async iterable, for scans of any size), or whole in one promise for an
+ * answer of a record or a few (a point read, a count), which then costs one promise instead of an iterator's
+ * promise per record and its end.
+ */
+export type QueryAnswer = AsyncIterable<QueryRecord> | Promise<readonly QueryRecord[]>;
+
+export const isStreamedAnswer = (answer: QueryAnswer): answer is AsyncIterable<QueryRecord> => Symbol.asyncIterator in answer;
+
 export interface QueryDefinition {
   /** The name in the request's `query` object, e.g. `get`, `fetch_key_range`. */
   readonly name: string;
@@ -46,9 +55,9 @@ export interface QueryDefinition {
   readonly routingKey?: string;
   /**
    * The records this instance holds, from the given local partitions of the store (for a routed query, the
-   * key's partition only). Stops after `limit` records when given. Records stream: nothing is buffered.
+   * key's partition only). Stops after `limit` records when given. Records of a scan stream: nothing is buffered.
    */
-  execute(stores: readonly ReadOnlyStore[], args: QueryArguments, limit: number | undefined): AsyncIterable<QueryRecord>;
+  execute(stores: readonly ReadOnlyStore[], args: QueryArguments, limit: number | undefined): QueryAnswer;
 }
 
 export interface QueryEngine {

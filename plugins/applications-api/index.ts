@@ -18,6 +18,7 @@ import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
 import { parseQueryRequest } from "./query-request";
+import { QueryTargets } from "./query-targets";
 
 const BASE = "/api/v1/applications";
 
@@ -26,17 +27,19 @@ export class ApplicationsApiPlugin implements Plugin {
   private kernel!: KernelInfo;
   private logger!: Logger;
   private catalog!: QueryCatalog;
-  private renderer!: JsonRenderer;
+  private targets!: QueryTargets;
   private defaultTimeoutMs = 30_000;
-  /** Each application's `application.server`: fixed for its lifetime, and reading its config view is not free. */
-  private readonly servers = new WeakMap<ApplicationHandle, string>();
+  /** Resolved once it is registered: the container's resolution is not free on every request. */
+  private applications: ApplicationRegistry | undefined;
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
     this.defaultTimeoutMs = config.number("server.query.timeout.ms");
-    this.renderer = components.resolve<JsonRenderer>(JSON_RENDERER);
+    // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
+    const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
+    this.targets = new QueryTargets(components.resolve<JsonRenderer>(JSON_RENDERER), serverOf);
     this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
     routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);
     routes.get(`${BASE}/:id`, async (req) => {
@@ -47,27 +50,20 @@ export class ApplicationsApiPlugin implements Plugin {
     routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res));
   }
 
-  private async query(req: SluiceRequest, res: ServerResponse): Promise<void> {
+  private query(req: SluiceRequest, res: ServerResponse): Promise<void> {
     const startedAt = Date.now();
     const application = this.application(req);
-    const store = application.store(req.params.name);
-    if (!store) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
-    const request = parseQueryRequest(jsonBody(req), store, application.id, this.catalog, this.defaultTimeoutMs);
-    const server = this.serverOf(application);
-    await executeQuery({ application, store, request, server, startedAt, renderer: this.renderer, logger: this.logger }, res);
-  }
-
-  private serverOf(application: ApplicationHandle): string {
-    let server = this.servers.get(application);
-    if (server === undefined) {
-      server = String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
-      this.servers.set(application, server);
-    }
-    return server;
+    const target = this.targets.of(application, req.params.name);
+    if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
+    const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
+    return executeQuery({ target, request, startedAt, logger: this.logger }, res);
   }
 
   private registry(): ApplicationRegistry | undefined {
-    return this.components.isRegistered(STREAMS_RUNTIME_TOKEN, true) ? this.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN) : undefined;
+    if (!this.applications && this.components.isRegistered(STREAMS_RUNTIME_TOKEN, true)) {
+      this.applications = this.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN);
+    }
+    return this.applications;
   }
 
   private application(req: SluiceRequest): ApplicationHandle {

@@ -3,26 +3,21 @@
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
 import type { ServerResponse } from "node:http";
-import type { QueryRecord } from "../../kernel/contracts/query-engine";
-import type { ApplicationHandle, StoreHandle } from "../../kernel/contracts/streams/runtime";
+import { isStreamedAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
+import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
-import type { JsonRenderer } from "../../kernel/contracts/json-serializer";
 import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
 import { QueryResponseWriter, type FailureEntry, type QueryStatus } from "./query-response-writer";
-import { recordText } from "./record-rendering";
+import type { QueryTarget } from "./query-targets";
 import { askRemote, type RemoteAnswer } from "./remote-query";
 
 export interface QueryExecution {
-  application: ApplicationHandle;
-  store: StoreHandle;
+  target: QueryTarget;
   request: QueryRequest;
-  /** This server's `host:port`. */
-  server: string;
   startedAt: number;
-  renderer: JsonRenderer;
   logger: Logger;
 }
 
@@ -32,23 +27,24 @@ interface LocalOutcome {
   timeout: boolean;
 }
 
+const NO_FAILURE: FailureEntry[] = [];
+
 export async function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
-  const { request, server, startedAt } = execution;
+  const { target, request, startedAt } = execution;
   const deadline = startedAt + request.options.queryTimeoutMs;
-  const writer = new QueryResponseWriter(res, server);
-  const took = () => Date.now() - startedAt;
-  const found = await probeLocally(execution, writer, deadline);
+  const writer = new QueryResponseWriter(res, target.serverJson);
+  const found = request.definition.routingKey === undefined ? undefined : await probeLocally(execution, writer, deadline);
   if (found) {
-    await writer.finish({ total: found.total, failure: [], took: took(), timeout: found.timeout, status: "SUCCESS" });
+    writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: found.timeout, status: "SUCCESS" });
     return;
   }
-  const plan = await planQuery(execution, deadline);
+  const plan = await planQuery({ application: target.application, store: target.store, request }, deadline);
   if (plan.outcome !== "RUN") {
-    await writer.finish({ total: 0, failure: [], took: took(), timeout: false, status: plan.outcome });
+    writer.finish({ total: 0, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: false, status: plan.outcome });
     return;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await streamLocal(execution, plan.local, writer, deadline, true) : undefined;
+  const local = plan.local ? await streamLocal(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -66,7 +62,7 @@ export async function executeQuery(execution: QueryExecution, res: ServerRespons
     failure.push(...answer.failure);
   }
   const timeout = (local?.timeout ?? false) || remotes.some((answer) => answer.timeout);
-  await writer.finish({ total, failure, took: took(), timeout, status: statusOf(successes, failure.length) });
+  writer.finish({ total, failure, took: Date.now() - startedAt, timeout, status: statusOf(successes, failure.length) });
 }
 
 /**
@@ -75,12 +71,24 @@ export async function executeQuery(execution: QueryExecution, res: ServerRespons
  * when nothing was found (or the store is not queryable): the query is then planned by the key's owner.
  */
 async function probeLocally(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome | undefined> {
-  const { store, request } = execution;
-  if (!request.definition.routingKey || !store.queryable()) return undefined;
-  const partitions = store.localPartitions();
-  if (partitions.length === 0) return undefined;
-  const outcome = await streamLocal(execution, { partitions, ready: true }, writer, deadline, false);
+  const { store } = execution.target;
+  // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
+  const stores = readableStores(store, store.localPartitions());
+  if (!stores) return undefined;
+  const outcome = await streamLocal(execution, stores, writer, deadline, false);
   return outcome.total > 0 ? outcome : undefined;
+}
+
+/** The read-only stores of these partitions; undefined when there are none or one is not readable now. */
+function readableStores(store: StoreHandle, partitions: readonly number[]): ReadOnlyStore[] | undefined {
+  if (partitions.length === 0) return undefined;
+  const stores: ReadOnlyStore[] = [];
+  for (const partition of partitions) {
+    const readOnly = store.readOnly(partition);
+    if (!readOnly) return undefined;
+    stores.push(readOnly);
+  }
+  return stores;
 }
 
 function statusOf(successes: number, failures: number): QueryStatus {
@@ -88,7 +96,7 @@ function statusOf(successes: number, failures: number): QueryStatus {
   return successes > 0 ? "PARTIAL" : "ERROR";
 }
 
-function ask({ application, store, request }: QueryExecution, server: string | null, deadline: number): Promise<RemoteAnswer> {
+function ask({ target, request }: QueryExecution, server: string | null, deadline: number): Promise<RemoteAnswer> {
   if (server === null) {
     const message = "an instance of the application has no application.server to be asked at";
     return Promise.resolve({ success: [], failure: [{ server: "unknown", remote: true, errors: [{ message }] }], timeout: false });
@@ -99,51 +107,74 @@ function ask({ application, store, request }: QueryExecution, server: string | n
     set_options: forwardedOptions(request.options, remainingMs, request.options.limit),
     query: { [request.definition.name]: request.rawParams },
   };
-  return askRemote({ server, applicationId: application.id, store: store.name, body, timeoutMs: remainingMs });
+  return askRemote({ server, applicationId: target.application.id, store: target.store.name, body, timeoutMs: remainingMs });
 }
 
 /**
- * Streams this instance's records into the writer, as one success entry (also when empty if `keepEmpty`). A
- * failure before the first record becomes a failure entry; once records are out, the response can only be
- * cut (the error is rethrown).
+ * Writes this instance's records (from `stores`; undefined: not queryable now) as one success entry, also when
+ * empty if `keepEmpty`. A failure before the first record becomes a failure entry; once records are out, the
+ * response can only be cut (the error is rethrown).
  */
 async function streamLocal(
-  { application, store, request, server, renderer, logger }: QueryExecution,
-  local: { partitions: number[]; ready: boolean },
+  { target, request, logger }: QueryExecution,
+  stores: ReadOnlyStore[] | undefined,
   writer: QueryResponseWriter,
   deadline: number,
   keepEmpty: boolean,
 ): Promise<LocalOutcome> {
-  const failed = (message: string): LocalOutcome => ({ total: 0, timeout: false, failure: { server, remote: false, errors: [{ message }] } });
-  const stores = local.partitions.map((partition) => store.readOnly(partition));
-  if (!local.ready || stores.some((candidate) => candidate === undefined)) return failed(`store '${store.name}' is not queryable now`);
-  const toJson = recordText(renderer, application.id, store.name);
+  if (!stores) return localFailure(target, `store '${target.store.name}' is not queryable now`);
   let total = 0;
   let timeout = false;
-  const records = request.definition.execute(stores as ReadOnlyStore[], request.args, request.options.limit)[Symbol.asyncIterator]();
+  let records: AsyncIterator<QueryRecord> | undefined;
   try {
-    let next: IteratorResult<QueryRecord>;
-    while (!(next = await records.next()).done) {
-      // Rendered before the entry opens, so that a value no serializer module takes is a clean failure entry.
-      const json = toJson(next.value);
-      if (!writer.streaming) await writer.openEntry(server, false);
-      const flushing = writer.record(json);
-      if (flushing) await flushing;
-      total++;
-      if (Date.now() > deadline) {
-        timeout = true;
-        break;
+    const answer = request.definition.execute(stores, request.args, request.options.limit);
+    if (isStreamedAnswer(answer)) {
+      records = answer[Symbol.asyncIterator]();
+      let next: IteratorResult<QueryRecord>;
+      while (!(next = await records.next()).done) {
+        const writing = writeLocalRecord(target, writer, next.value);
+        if (writing) await writing;
+        total++;
+        if (Date.now() > deadline) {
+          timeout = true;
+          break;
+        }
       }
+    } else {
+      // A whole answer is already read: its records all go out, and the deadline is checked once after them.
+      for (const record of await answer) {
+        const writing = writeLocalRecord(target, writer, record);
+        if (writing) await writing;
+        total++;
+      }
+      timeout = total > 0 && Date.now() > deadline;
     }
   } catch (error) {
     if (writer.streaming) throw error;
-    logger.warn("local query failed", { store: store.name, error });
-    return failed((error as Error).message);
+    logger.warn("local query failed", { store: target.store.name, error });
+    return localFailure(target, (error as Error).message);
   } finally {
-    await records.return?.();
+    await records?.return?.();
   }
   if (total === 0 && !keepEmpty) return { total, timeout };
-  if (!writer.streaming) await writer.openEntry(server, false);
+  if (!writer.streaming) await writer.openEntry(target.serverJson, false);
   await writer.closeEntry(total);
   return { total, timeout };
 }
+
+/** Adds a record to the local entry, opening it first; a promise only when the connection must drain. */
+function writeLocalRecord(target: QueryTarget, writer: QueryResponseWriter, record: QueryRecord): Promise<void> | undefined {
+  // Rendered before the entry opens, so that a value no serializer module takes is a clean failure entry.
+  const json = target.toJson(record);
+  if (!writer.streaming) {
+    const opening = writer.openEntry(target.serverJson, false);
+    if (opening) return opening.then(() => writer.record(json));
+  }
+  return writer.record(json);
+}
+
+const localFailure = ({ server }: QueryTarget, message: string): LocalOutcome => ({
+  total: 0,
+  timeout: false,
+  failure: { server, remote: false, errors: [{ message }] },
+});

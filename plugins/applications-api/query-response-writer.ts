@@ -33,14 +33,19 @@ export interface ResultTail {
 
 const FLUSH_BYTES = 64 * 1024;
 
+/**
+ * The steps that may fill the buffer answer a promise only when it went out and the connection must drain
+ * first: an answer that fits in the buffer (most) costs no promise per step.
+ */
 export class QueryResponseWriter {
-  private pending = "";
+  private pending: string;
   private entries = 0;
   private recordsInEntry = 0;
   private inEntry = false;
 
-  constructor(private readonly res: ServerResponse, server: string) {
-    this.pending = `{"server":${JSON.stringify(server)},"result":{"success":[`;
+  /** `serverJson`: this server's `host:port` as a JSON string. */
+  constructor(private readonly res: ServerResponse, serverJson: string) {
+    this.pending = `{"server":${serverJson},"result":{"success":[`;
   }
 
   /** Whether records of a streamed entry have gone out (an error then can no longer become a clean answer). */
@@ -48,43 +53,44 @@ export class QueryResponseWriter {
     return this.inEntry;
   }
 
-  async openEntry(server: string, remote: boolean): Promise<void> {
-    this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${JSON.stringify(server)},"remote":${remote},"records":[`;
+  openEntry(serverJson: string, remote: boolean): Promise<void> | undefined {
+    this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${serverJson},"remote":${remote},"records":[`;
     this.inEntry = true;
     this.recordsInEntry = 0;
-    await this.flushIfFull();
+    return this.flushIfFull();
   }
 
-  /** Adds a record already rendered as JSON; a promise only when the buffer went out and the connection must drain first. */
+  /** Adds a record already rendered as JSON. */
   record(recordJson: string): Promise<void> | undefined {
-    this.pending += (this.recordsInEntry++ > 0 ? "," : "") + recordJson;
-    return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
+    this.pending += this.recordsInEntry++ > 0 ? `,${recordJson}` : recordJson;
+    return this.flushIfFull();
   }
 
-  async closeEntry(total: number): Promise<void> {
+  closeEntry(total: number): Promise<void> | undefined {
     this.pending += `],"total":${total}}`;
     this.inEntry = false;
-    await this.flushIfFull();
+    return this.flushIfFull();
   }
 
   /** A whole entry received from another server. */
   async entry(entry: SuccessEntry): Promise<void> {
-    await this.openEntry(entry.server, entry.remote);
+    await this.openEntry(JSON.stringify(entry.server), entry.remote);
     for (const record of entry.records) await this.record(JSON.stringify(record));
     await this.closeEntry(entry.total);
   }
 
-  async finish(tail: ResultTail): Promise<void> {
-    this.pending += `],"failure":${JSON.stringify(tail.failure)},"total":${tail.total}},"took":${tail.took},"timeout":${tail.timeout},"status":"${tail.status}"}`;
-    const last = this.pending;
+  /** Ends the answer; the connection writes it out on its own (nothing to wait for). */
+  finish(tail: ResultTail): void {
+    const failure = tail.failure.length === 0 ? "[]" : JSON.stringify(tail.failure);
+    const last = `${this.pending}],"failure":${failure},"total":${tail.total}},"took":${tail.took},"timeout":${tail.timeout},"status":"${tail.status}"}`;
     this.pending = "";
     // An answer that never filled the buffer goes out in one piece with its length, like any JSON response.
-    if (!this.res.headersSent) this.res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": Buffer.byteLength(last) });
-    await new Promise<void>((resolve) => this.res.end(last, () => resolve()));
+    if (!this.res.headersSent) this.res.writeHead(200, ["Content-Type", JSON_CONTENT_TYPE, "Content-Length", String(Buffer.byteLength(last))]);
+    this.res.end(last);
   }
 
-  private async flushIfFull(): Promise<void> {
-    if (this.pending.length >= FLUSH_BYTES) await this.flush();
+  private flushIfFull(): Promise<void> | undefined {
+    return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
   }
 
   private async flush(): Promise<void> {

@@ -28,18 +28,17 @@ function toRecord(source: KeyValueSource, key: unknown, value: unknown): QueryRe
 
 const entryRecord = (entry: KeyValue<unknown, unknown>, source: KeyValueSource) => toRecord(source, entry.key, entry.value);
 
+// Point reads and counts answer whole (one promise): no iterator for a one-record answer.
 const get: QueryDefinition = {
   name: "get",
   parameters: [{ name: "key", kind: "key" }],
   routingKey: "key",
-  async *execute(stores, { key }) {
+  async execute(stores, { key }) {
     for (const source of sources(stores)) {
       const value = await source.store.get(key);
-      if (value !== undefined) {
-        yield toRecord(source, key, value);
-        return;
-      }
+      if (value !== undefined) return [toRecord(source, key, value)];
     }
+    return [];
   },
 };
 
@@ -64,10 +63,10 @@ const all: QueryDefinition = {
 const count: QueryDefinition = {
   name: "count",
   parameters: [],
-  async *execute(stores) {
+  async execute(stores) {
     let total = 0;
     for (const source of sources(stores)) total += await source.store.approximateNumEntries();
-    yield { key: "count", value: total };
+    return [{ key: "count", value: total }];
   },
 };
 

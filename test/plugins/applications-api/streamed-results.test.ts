@@ -9,6 +9,7 @@ import { silentLogger } from "../../../kernel/logger";
 import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
 import { executeQuery } from "../../../plugins/applications-api/query-execution";
 import { parseQueryRequest } from "../../../plugins/applications-api/query-request";
+import { QueryTargets } from "../../../plugins/applications-api/query-targets";
 import { KeyValueQueryEngine } from "../../../plugins/query-key-value";
 import { eventually } from "../../helpers/eventually";
 
@@ -55,7 +56,8 @@ const store: StoreHandle = {
   readOnly: () => ({ type: "key_value", store: pausingStore() }),
   keyFromJson: (key) => key,
 };
-const application = { id: "big-app", state: "RUNNING" } as ApplicationHandle;
+const application = { id: "big-app", state: "RUNNING", store: () => store } as unknown as ApplicationHandle;
+const target = new QueryTargets(new ModuleJsonRenderer([]), () => "test:1").of(application, store.name)!;
 const catalog = new QueryCatalog([{ name: "key-value", instance: new KeyValueQueryEngine() }]);
 
 test.before.each(() => {
@@ -68,7 +70,7 @@ test.before(async () => {
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-      executeQuery({ application, store, request, server: "test:1", startedAt: Date.now(), renderer: new ModuleJsonRenderer([]), logger: silentLogger }, res).catch(() => res.destroy());
+      executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger }, res).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

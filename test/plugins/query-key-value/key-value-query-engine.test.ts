@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { QueryDefinition, QueryRecord } from "../../../kernel/contracts/query-engine";
+import type { QueryDefinition } from "../../../kernel/contracts/query-engine";
+import { answerRecords } from "../query-engines/answer-records";
 import type { KeyValue, ReadOnlyKeyValueStore, ReadOnlyStore } from "../../../kernel/contracts/streams/stores";
 import { KeyValueQueryEngine } from "../../../plugins/query-key-value";
 
@@ -32,11 +33,6 @@ function partition(entries: Record<string, unknown>) {
 const engine = new KeyValueQueryEngine();
 const query = (name: string) => engine.queries.find((definition) => definition.name === name) as QueryDefinition;
 
-async function collect(records: AsyncIterable<QueryRecord>): Promise<QueryRecord[]> {
-  const out: QueryRecord[] = [];
-  for await (const record of records) out.push(record);
-  return out;
-}
 
 test("declares both key-value store types and their four queries with their parameters", () => {
   assert.equal(engine.storeTypes, ["key_value", "timestamped_key_value"]);
@@ -54,41 +50,41 @@ test("declares both key-value store types and their four queries with their para
 
 test("get looks in every partition given and answers the first value found", async () => {
   const stores: ReadOnlyStore[] = [{ type: "key_value", store: partition({ a: 1 }).store }, { type: "key_value", store: partition({ b: 2 }).store }];
-  assert.equal(await collect(query("get").execute(stores, { key: "b" }, undefined)), [{ key: "b", value: 2 }]);
-  assert.equal(await collect(query("get").execute(stores, { key: "z" }, undefined)), []);
+  assert.equal(await answerRecords(query("get").execute(stores, { key: "b" }, undefined)), [{ key: "b", value: 2 }]);
+  assert.equal(await answerRecords(query("get").execute(stores, { key: "z" }, undefined)), []);
 });
 
 test("a limit stops the scan across partitions: no entry is read past it", async () => {
   const first = partition({ a: 1, b: 2, c: 3 });
   const second = partition({ d: 4, e: 5, f: 6 });
   const stores: ReadOnlyStore[] = [{ type: "key_value", store: first.store }, { type: "key_value", store: second.store }];
-  const records = await collect(query("all").execute(stores, {}, 4));
+  const records = await answerRecords(query("all").execute(stores, {}, 4));
   assert.equal(records.map((record) => record.key), ["a", "b", "c", "d"]);
   assert.is(first.counters.read + second.counters.read, 4);
 });
 
 test("range passes its bounds to every partition", async () => {
   const stores: ReadOnlyStore[] = [{ type: "key_value", store: partition({ a: 1, c: 3 }).store }, { type: "key_value", store: partition({ b: 2, d: 4 }).store }];
-  const records = await collect(query("range").execute(stores, { key_from: "b", key_to: "c" }, undefined));
+  const records = await answerRecords(query("range").execute(stores, { key_from: "b", key_to: "c" }, undefined));
   assert.equal(records, [{ key: "c", value: 3 }, { key: "b", value: 2 }]);
 });
 
 test("count is one record summing the partitions", async () => {
   const stores: ReadOnlyStore[] = [{ type: "key_value", store: partition({ a: 1, c: 3 }).store }, { type: "key_value", store: partition({ b: 2 }).store }];
-  assert.equal(await collect(query("count").execute(stores, {}, undefined)), [{ key: "count", value: 3 }]);
+  assert.equal(await answerRecords(query("count").execute(stores, {}, undefined)), [{ key: "count", value: 3 }]);
 });
 
 test("a timestamped store's records carry the value and its timestamp side by side", async () => {
   const { store } = partition({ s1: { value: { celsius: 21 }, timestamp: 1_000 } });
   const stores = [{ type: "timestamped_key_value", store }] as ReadOnlyStore[];
-  assert.equal(await collect(query("get").execute(stores, { key: "s1" }, undefined)), [{ key: "s1", value: { celsius: 21 }, timestamp: 1_000 }]);
-  assert.equal(await collect(query("all").execute(stores, {}, undefined)), [{ key: "s1", value: { celsius: 21 }, timestamp: 1_000 }]);
+  assert.equal(await answerRecords(query("get").execute(stores, { key: "s1" }, undefined)), [{ key: "s1", value: { celsius: 21 }, timestamp: 1_000 }]);
+  assert.equal(await answerRecords(query("all").execute(stores, {}, undefined)), [{ key: "s1", value: { celsius: 21 }, timestamp: 1_000 }]);
 });
 
 test("a store of another family is refused", async () => {
   const stores = [{ type: "session", store: {} }] as ReadOnlyStore[];
   try {
-    await collect(query("all").execute(stores, {}, undefined));
+    await answerRecords(query("all").execute(stores, {}, undefined));
     assert.unreachable("a session store was read");
   } catch (error) {
     assert.match((error as Error).message, "cannot read a session store");

@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { QueryDefinition, QueryRecord } from "../../../kernel/contracts/query-engine";
+import type { QueryDefinition } from "../../../kernel/contracts/query-engine";
+import { answerRecords } from "../query-engines/answer-records";
 import type { ReadOnlySessionStore, ReadOnlyStore, WindowedEntry } from "../../../kernel/contracts/streams/stores";
 import { SessionQueryEngine } from "../../../plugins/query-session";
 
@@ -26,11 +27,6 @@ function sessionStore(sessions: Session[]): ReadOnlySessionStore<unknown, unknow
 
 const engine = new SessionQueryEngine();
 const query = (name: string) => engine.queries.find((definition) => definition.name === name) as QueryDefinition;
-const collect = async (records: AsyncIterable<QueryRecord>) => {
-  const out: QueryRecord[] = [];
-  for await (const record of records) out.push(record);
-  return out;
-};
 
 const sessions: Session[] = [
   { key: "ann", windowStart: 0, windowEnd: 60_000, value: 2 },
@@ -48,7 +44,7 @@ test("declares the session type, fetch routed by key and fetch_key_range", () =>
 
 test("fetch answers the key's sessions with their start and end as the window", async () => {
   const stores: ReadOnlyStore[] = [{ type: "session", store: sessionStore(sessions) }];
-  assert.equal(await collect(query("fetch").execute(stores, { key: "ann" }, undefined)), [
+  assert.equal(await answerRecords(query("fetch").execute(stores, { key: "ann" }, undefined)), [
     { key: { key: "ann", window_start: 0, window_end: 60_000 }, value: 2 },
     { key: { key: "ann", window_start: 1_200_000, window_end: 1_200_000 }, value: 1 },
   ]);
@@ -59,9 +55,9 @@ test("fetch_key_range over two partitions stops at the limit", async () => {
     { type: "session", store: sessionStore(sessions.slice(0, 2)) },
     { type: "session", store: sessionStore(sessions.slice(2)) },
   ];
-  const records = await collect(query("fetch_key_range").execute(stores, { key_from: "a", key_to: "c" }, 2));
+  const records = await answerRecords(query("fetch_key_range").execute(stores, { key_from: "a", key_to: "c" }, 2));
   assert.equal(records.map((record) => (record.key as { key: string }).key), ["ann", "ann"]);
-  assert.is((await collect(query("fetch_key_range").execute(stores, { key_from: "a", key_to: "c" }, undefined))).length, 3);
+  assert.is((await answerRecords(query("fetch_key_range").execute(stores, { key_from: "a", key_to: "c" }, undefined))).length, 3);
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { QueryDefinition, QueryRecord } from "../../../kernel/contracts/query-engine";
+import type { QueryDefinition } from "../../../kernel/contracts/query-engine";
+import { answerRecords } from "../query-engines/answer-records";
 import type { ReadOnlyStore, TimestampedWindowedEntry } from "../../../kernel/contracts/streams/stores";
 import { WindowQueryEngine } from "../../../plugins/query-window";
 
@@ -40,11 +41,6 @@ function partition(windows: Window[]) {
 
 const engine = new WindowQueryEngine();
 const query = (name: string) => engine.queries.find((definition) => definition.name === name) as QueryDefinition;
-const collect = async (records: AsyncIterable<QueryRecord>) => {
-  const out: QueryRecord[] = [];
-  for await (const record of records) out.push(record);
-  return out;
-};
 
 const windows: Window[] = [
   { key: "/cart", windowStart: 0, windowEnd: 60_000, value: 1, timestamp: 10 },
@@ -65,7 +61,7 @@ test("declares both window store types and the four queries; fetch and fetch_tim
 
 test("fetch reads the window starting at the time given, with its end", async () => {
   const { store, calls } = partition(windows);
-  const records = await collect(query("fetch").execute([{ type: "window", store } as unknown as ReadOnlyStore], { key: "/home", time: 60_000 }, undefined));
+  const records = await answerRecords(query("fetch").execute([{ type: "window", store } as unknown as ReadOnlyStore], { key: "/home", time: 60_000 }, undefined));
   assert.equal(calls, ["fetchTimeRange /home 60000 60000 undefined"]);
   assert.equal(records, [{ key: { key: "/home", window_start: 60_000, window_end: 120_000 }, value: 3, timestamp: 70_000 }]);
 });
@@ -73,8 +69,8 @@ test("fetch reads the window starting at the time given, with its end", async ()
 test("fetch_all and fetch_key_range pass their ranges and what is left of the limit", async () => {
   const { store, calls } = partition(windows);
   const stores = [{ type: "timestamped_window", store }] as unknown as ReadOnlyStore[];
-  assert.is((await collect(query("fetch_all").execute(stores, { time_from: 0, time_to: 0 }, 5))).length, 2);
-  const ranged = await collect(query("fetch_key_range").execute(stores, { key_from: "/a", key_to: "/d", time_from: 0, time_to: 60_000 }, undefined));
+  assert.is((await answerRecords(query("fetch_all").execute(stores, { time_from: 0, time_to: 0 }, 5))).length, 2);
+  const ranged = await answerRecords(query("fetch_key_range").execute(stores, { key_from: "/a", key_to: "/d", time_from: 0, time_to: 60_000 }, undefined));
   assert.equal(ranged.map((record) => record.value), [1]);
   assert.equal(calls, ["fetchAll 0 0 5", "fetchKeyRange /a /d 0 60000 undefined"]);
 });
@@ -82,7 +78,7 @@ test("fetch_all and fetch_key_range pass their ranges and what is left of the li
 test("fetch_time_range answers the key's windows in the range, at most `limit`", async () => {
   const { store } = partition(windows);
   const stores = [{ type: "window", store }] as unknown as ReadOnlyStore[];
-  const records = await collect(query("fetch_time_range").execute(stores, { key: "/home", time_from: 0, time_to: 60_000 }, 1));
+  const records = await answerRecords(query("fetch_time_range").execute(stores, { key: "/home", time_from: 0, time_to: 60_000 }, 1));
   assert.equal(records.map((record) => record.value), [2]);
 });
 
