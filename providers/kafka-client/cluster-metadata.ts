@@ -1,5 +1,5 @@
 /**
- * What the producer knows of the cluster: its brokers' addresses and the leader of each partition of the
+ * What a client knows of the cluster: its brokers' addresses and the leader of each partition of the
  * topics it writes to, learnt with Metadata requests (never creating topics) and refreshed on demand.
  */
 import { ApiCodec } from "../broker/protocol/api-codec";
@@ -34,6 +34,12 @@ export class ClusterMetadata {
 
   knows(topic: string): boolean {
     return this.topics.has(topic);
+  }
+
+  /** The topic's partition count in the last answer; undefined when it was not known then. */
+  partitionCount(topic: string): number | undefined {
+    const layout = this.topics.get(topic);
+    return layout === undefined || layout.errorCode !== 0 ? undefined : layout.leaders.length;
   }
 
   route(topic: string, partition: number): Route {

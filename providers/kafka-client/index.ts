@@ -1,8 +1,12 @@
 /**
- * Sluice's own Kafka producer for the streams runtime's hot output: the wire protocol spoken directly
- * (through the broker's codecs), records encoded in place. Consumer groups and admin stay on kafkajs.
+ * Sluice's own Kafka client for the streams runtime's hot path: a producer speaking the wire protocol directly
+ * (through the broker's codecs), records encoded in place; and its consumer-group member, whose fetched records are
+ * decoded without kafkajs's per-record Long and string conversions. Admin calls and changelog restores stay on kafkajs.
  */
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
 export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
 export { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
+export { GroupConsumer, type FetchedBatch, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
+export { subscribedTopics, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
+export { FetchedRecords, CorruptRecordError, type ConsumedRecord } from "./record-batch-decoder";

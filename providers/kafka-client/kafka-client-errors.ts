@@ -22,3 +22,15 @@ export class ProduceError extends Error {
     this.name = "ProduceError";
   }
 }
+
+/** The group coordinator refused a request with an error that joining again does not cure. */
+export class GroupError extends Error {
+  constructor(
+    readonly groupId: string,
+    readonly request: string,
+    readonly errorCode: number,
+  ) {
+    super(`group ${groupId}: ${request} failed: ${errorCodeName(errorCode)}`);
+    this.name = "GroupError";
+  }
+}

@@ -1,12 +1,12 @@
 /**
- * One run of an application on Kafka: its consumer group and admin client (kafkajs), its producer (our own),
- * its tasks, and the per-batch protocol — process the polled batch, drain the changelog, produce changelog and
- * sink records (one send, awaited until acknowledged), commit the stores with their input and changelog
- * positions in one atomic write, then resolve the batch so that kafkajs commits the consumer offset.
+ * One run of an application on Kafka: its group consumer and producer (Sluice's own client), its admin client
+ * (kafkajs), its tasks, and the per-batch protocol — process the fetched batch, drain the changelog, produce
+ * changelog and sink records (awaited until acknowledged), commit the stores with their input and changelog
+ * positions in one atomic write, then return so that the consumer commits the group's offset.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { Admin, Batch, Consumer, Kafka } from "kafkajs";
-import { RecordProducer, type PartitionOffsets } from "../../kafka-client";
+import type { Admin, Kafka } from "kafkajs";
+import { GroupConsumer, RecordProducer, type FetchedBatch, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -80,11 +80,10 @@ export class ApplicationRun {
   readonly consumerClientId: string;
   readonly producerClientId: string;
   readonly adminClientId: string;
-  memberId: string | null = null;
   readonly tasks = new Map<string, RunTask>();
   readonly positions = new Map<string, PositionFigures>();
   partitionCounts = new Map<string, number>();
-  private consumer?: Consumer;
+  private consumer?: GroupConsumer;
   private producer?: RecordProducer;
   private admin?: Admin;
   private queue: Promise<unknown> = Promise.resolve();
@@ -93,7 +92,6 @@ export class ApplicationRun {
   private sendingAhead?: Promise<PartitionOffsets[]>;
   private failed = false;
   private stopped = false;
-  private generation = 0;
   private wallClockTimer?: NodeJS.Timeout;
   private readonly onError;
   private readonly requests = new ProduceRequestBuilder((topic) => this.partitionCounts.get(topic));
@@ -105,74 +103,60 @@ export class ApplicationRun {
     this.onError = errorPolicy(options.config, options.logger);
   }
 
+  /** This instance's member id in the application's group; null before it has joined. */
+  get memberId(): string | null {
+    return this.consumer?.memberId || null;
+  }
+
   get adminClient(): Admin | undefined {
     return this.admin;
   }
 
   async start(): Promise<void> {
-    const { kafka, topology, config } = this.options;
+    const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
     this.admin = kafka.admin();
     await this.admin.connect();
-    this.partitionCounts = await ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1));
-    this.producer = new RecordProducer({ bootstrapServers: this.options.bootstrapServers, clientId: this.producerClientId, logger: this.options.logger });
-    await this.producer.connect();
-    const consumer = kafka.consumer({
-      groupId: topology.applicationId,
-      partitionAssigners: [streamsAssignor(topology, this.options.server, () => this.partitionCounts)],
-      sessionTimeout: numberConfig(config, "session.timeout.ms", 10_000),
-      heartbeatInterval: numberConfig(config, "heartbeat.interval.ms", 1_000),
-      maxWaitTimeInMs: 200,
-      allowAutoTopicCreation: false,
-    });
-    this.consumer = consumer;
-    consumer.on(consumer.events.REBALANCING, () => {
-      this.generation++;
-      this.options.onRebalancing();
-    });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.memberId = payload.memberId;
-      const generation = ++this.generation;
-      this.serially(() => this.reconcile(payload.memberAssignment))
-        .then(() => {
-          if (generation === this.generation && !this.stopped && !this.failed) this.options.onRunning();
-        })
-        .catch((error) => this.fail(error));
-    });
-    consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
-      const now = Date.now();
-      for (const { topic, partitions } of payload.topics) {
-        for (const { partition, offset } of partitions) {
-          const figures = this.figures(`${topic}:${partition}`);
-          figures.committedOffset = Number(offset);
-          figures.committedTimestamp = now;
-        }
-      }
-      this.options.metrics.commit();
-    });
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.options.metrics.lag(Number(payload.offsetLag)));
-    consumer.on(consumer.events.FETCH, () => this.options.metrics.poll());
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart && !this.stopped) this.fail(payload.error);
-    });
-    await consumer.connect();
-    await consumer.subscribe({ topics: topology.sourceTopics(), fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      autoCommitInterval: numberConfig(config, "commit.interval.ms", 100),
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
-      eachBatch: ({ batch, resolveOffset, isRunning, isStale }) =>
-        this.serially(async () => {
-          if (this.failed || this.stopped || !isRunning() || isStale()) return;
-          try {
-            if (!(await this.processBatch(batch))) return;
-          } catch (error) {
-            this.fail(error);
-            return;
+    this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger });
+    const [counts] = await Promise.all([ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1)), this.producer.connect()]);
+    this.partitionCounts = counts;
+    const consumer = new GroupConsumer(
+      {
+        bootstrapServers,
+        clientId: this.consumerClientId,
+        groupId: topology.applicationId,
+        assignor: streamsAssignor(topology, this.options.server),
+        sessionTimeoutMs: numberConfig(config, "session.timeout.ms", 10_000),
+        heartbeatIntervalMs: numberConfig(config, "heartbeat.interval.ms", 1_000),
+        maxWaitMs: 200,
+        knownPartitionCount: (topic) => this.partitionCounts.get(topic),
+        logger,
+      },
+      {
+        rebalancing: () => this.options.onRebalancing(),
+        assigned: async (assignment) => {
+          await this.serially(() => this.reconcile(assignment));
+          if (!this.stopped && !this.failed) this.options.onRunning();
+        },
+        batch: (batch) =>
+          this.serially(() => {
+            if (this.failed) throw new Error("the application has failed; consuming stops");
+            return this.processBatch(batch);
+          }),
+        fetched: () => metrics.poll(),
+        committed: (offsets) => {
+          const now = Date.now();
+          for (const { topic, partition, offset } of offsets) {
+            const figures = this.figures(`${topic}:${partition}`);
+            figures.committedOffset = offset;
+            figures.committedTimestamp = now;
           }
-          resolveOffset(batch.lastOffset());
-        }),
-    });
+          metrics.commit();
+        },
+        failed: (error) => this.fail(error),
+      },
+    );
+    this.consumer = consumer;
+    await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), numberConfig(config, "commit.interval.ms", 100));
     this.wallClockTimer.unref();
   }
@@ -182,7 +166,7 @@ export class ApplicationRun {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.wallClockTimer);
-    await this.consumer?.disconnect().catch((error) => this.options.logger.warn("consumer disconnect failed", { error: String(error) }));
+    await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
     await this.serially(() => this.closeTasks([...this.tasks.keys()]));
     await this.producer?.close();
     await this.admin?.disconnect().catch(() => undefined);
@@ -279,18 +263,12 @@ export class ApplicationRun {
     }
   }
 
-  /**
-   * Processes one fetched batch; false when this member no longer has the partition's task — a batch fetched before
-   * a rebalance took the partition away — which is left, unresolved, to the partition's new owner.
-   */
-  private async processBatch(batch: Batch): Promise<boolean> {
-    const { topic, partition } = batch;
+  /** Processes one fetched batch of a partition this member owns (the consumer fetches only those). */
+  private async processBatch(batch: FetchedBatch): Promise<void> {
+    const { topic, partition, records } = batch;
     const sub = this.options.topology.subTopologyOfTopic(topic);
     const task = sub === undefined ? undefined : this.tasks.get(taskIdOf(sub, partition));
-    if (!task) {
-      this.options.logger.debug("batch skipped: its partition moved in a rebalance", { topic, partition });
-      return false;
-    }
+    if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
     const positionKey = `${topic}:${partition}`;
     const applied = Number(task.inputPositions[positionKey] ?? -1);
     const figures = this.figures(positionKey);
@@ -298,26 +276,24 @@ export class ApplicationRun {
     let processed = 0;
     let bytes = 0;
     let sinceTurn = 0;
-    for (const message of batch.messages) {
+    for (let record = records.read(); record !== undefined; record = records.read()) {
       if (++sinceTurn === RECORDS_PER_TURN) {
         sinceTurn = 0;
         await this.sendAhead();
       }
-      const offset = Number(message.offset);
-      if (offset < applied) continue;
-      const origin = message.headers?.[ORIGIN_HEADER];
-      if (origin !== undefined && !firstApplication(String(origin), task.inputPositions)) continue;
-      const timestamp = Number(message.timestamp);
-      task.task.process(topic, { key: message.key, value: message.value, timestamp, offset });
+      if (record.offset < applied) continue;
+      const origin = record.headers?.[ORIGIN_HEADER];
+      if (origin != null && !firstApplication(origin.toString(), task.inputPositions)) continue;
+      task.task.process(topic, record);
       processed++;
-      bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
-      figures.consumedOffset = offset;
-      figures.consumedTimestamp = timestamp;
+      bytes += (record.key?.length ?? 0) + (record.value?.length ?? 0);
+      figures.consumedOffset = record.offset;
+      figures.consumedTimestamp = record.timestamp;
     }
-    task.inputPositions[positionKey] = String(Number(batch.lastOffset()) + 1);
+    task.inputPositions[positionKey] = String(batch.nextOffset);
     metrics.consumed(task.id, processed, bytes);
+    metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
     await this.flush([task]);
-    return true;
   }
 
   private punctuateWallClock(): void {

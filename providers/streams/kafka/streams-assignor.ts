@@ -2,10 +2,11 @@
  * The partition assignor of a streams application. Each member's subscription carries its
  * `application.server`; the leader assigns whole tasks (the same partition of every topic of a
  * sub-topology, so co-partitioned sources stay together), spreading partition numbers over the members.
- * Followers never see the assignment's user data in kafkajs, so the group's layout is read back from
- * DescribeGroups (see `decodeGroupMembers`).
+ * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
+ * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (kafkajs's AssignerProtocol).
  */
-import { AssignerProtocol, type Assigner, type GroupMemberAssignment, type PartitionAssigner } from "kafkajs";
+import { AssignerProtocol, type Assigner, type PartitionAssigner } from "kafkajs";
+import type { GroupAssignor } from "../../kafka-client";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
@@ -22,36 +23,20 @@ export interface DecodedMember {
   assignment: Record<string, number[]>;
 }
 
-export function streamsAssignor(
-  topology: CompiledTopology,
-  server: string | null,
-  knownPartitions: () => ReadonlyMap<string, number>,
-): PartitionAssigner {
-  return ({ cluster }): Assigner => ({
+export function streamsAssignor(topology: CompiledTopology, server: string | null): GroupAssignor {
+  return {
     name: STREAMS_ASSIGNOR_NAME,
-    version: VERSION,
-    protocol: ({ topics }) => ({
-      name: STREAMS_ASSIGNOR_NAME,
-      metadata: AssignerProtocol.MemberMetadata.encode({
+    subscription: () =>
+      AssignerProtocol.MemberMetadata.encode({
         version: VERSION,
-        topics,
+        topics: topology.sourceTopics(),
         userData: Buffer.from(JSON.stringify({ server } satisfies MemberInfo)),
       }),
-    }),
-    assign: async ({ members }): Promise<GroupMemberAssignment[]> => {
-      const partitionsOf = (topic: string): number => {
-        try {
-          const metadata = cluster.findTopicPartitionMetadata(topic);
-          if (metadata.length > 0) return metadata.length;
-        } catch {
-          // Not in the leader's metadata yet: fall back to what the runtime created.
-        }
-        return knownPartitions().get(topic) ?? 0;
-      };
+    assign: async (members, partitionCount) => {
       const memberIds = members.map((member) => member.memberId).sort();
       const assignments = new Map<string, Record<string, number[]>>(memberIds.map((id) => [id, {}]));
       for (const sub of topology.subTopologies) {
-        const counts = sub.sourceTopics.map(partitionsOf);
+        const counts = sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0);
         const tasks = Math.max(0, ...counts);
         for (let partition = 0; partition < tasks; partition++) {
           const owner = assignments.get(memberIds[partition % memberIds.length])!;
@@ -60,16 +45,15 @@ export function streamsAssignor(
           });
         }
       }
-      return memberIds.map((memberId) => ({
-        memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({
-          version: VERSION,
-          assignment: assignments.get(memberId)!,
-          userData: Buffer.alloc(0),
-        }),
-      }));
+      return new Map(
+        memberIds.map((memberId) => [
+          memberId,
+          AssignerProtocol.MemberAssignment.encode({ version: VERSION, assignment: assignments.get(memberId)!, userData: Buffer.alloc(0) }),
+        ]),
+      );
     },
-  });
+    partitionsOf: (assignment) => AssignerProtocol.MemberAssignment.decode(assignment)?.assignment ?? {},
+  };
 }
 
 /** Reads each member's server and assignment from a DescribeGroups answer. */

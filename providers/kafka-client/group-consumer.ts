@@ -1,0 +1,397 @@
+/**
+ * A consumer-group member that reads its partitions from their leaders and hands each partition's fetched
+ * records to its handler, one batch at a time, in offset order; after each fetch's batches it commits their
+ * positions in its generation. The next fetch is sent while a fetch's batches are processed, so the broker's
+ * reads and the network overlap with the handler's work. Records come straight from the record batch decoder:
+ * numbers for offsets and timestamps, views for keys and values.
+ *
+ * Group membership is the classic protocol (see group-membership.ts): on a rebalance the batch in process
+ * finishes, its position is committed, and the member joins again. Partitions without a committed offset
+ * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
+ * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
+ */
+import { ApiCodec } from "../broker/protocol/api-codec";
+import { ErrorCode } from "../broker/protocol/error-codes";
+import { Fetch } from "../broker/protocol/messages/fetch";
+import { ListOffsets } from "../broker/protocol/messages/list-offsets";
+import { silentLogger, type ComponentLogger } from "../../kernel/logger";
+import { ClusterMetadata } from "./cluster-metadata";
+import { ConnectionPool } from "./connection-pool";
+import { GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
+import { BrokerConnectionError } from "./kafka-client-errors";
+import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
+import { FetchedRecords } from "./record-batch-decoder";
+
+const FETCH = new ApiCodec(Fetch);
+const LIST_OFFSETS = new ApiCodec(ListOffsets);
+const EARLIEST = -2n;
+const MAX_BACKOFF_MS = 2_000;
+
+export interface FetchedBatch {
+  topic: string;
+  partition: number;
+  /** The records fetched, in offset order, decoded as they are read (possibly none: control records only). */
+  records: FetchedRecords;
+  /** Where the partition's next fetch starts: past the last batch fetched. */
+  nextOffset: number;
+  /** The partition's high watermark when it was fetched. */
+  highWatermark: number;
+}
+
+export interface GroupConsumerHandlers {
+  /** A rebalance begins; `assigned` follows once the group has settled. */
+  rebalancing(): void;
+  /** This member's partitions in its new generation; fetching starts when this resolves. */
+  assigned(partitions: Record<string, number[]>): Promise<void>;
+  /** Processes one partition's fetched records; its position is committed after the fetch's last batch. */
+  batch(batch: FetchedBatch): Promise<void>;
+  /** A fetch was answered. */
+  fetched?(): void;
+  /** Positions the group accepted. */
+  committed?(offsets: TopicPartitionOffset[]): void;
+  /** The consumer stopped on an error it cannot retry. */
+  failed(error: unknown): void;
+}
+
+export interface GroupConsumerOptions {
+  bootstrapServers: readonly string[];
+  clientId: string;
+  groupId: string;
+  assignor: GroupAssignor;
+  logger?: ComponentLogger;
+  /** Default 10 s. */
+  sessionTimeoutMs?: number;
+  /** How long the group waits for members to join a rebalance; default 60 s. */
+  rebalanceTimeoutMs?: number;
+  /** Default 3 s. */
+  heartbeatIntervalMs?: number;
+  /** How long the broker may hold a fetch that has no data; default 500 ms. */
+  maxWaitMs?: number;
+  /** Bound on one fetch answer; default 10 MiB. */
+  maxBytes?: number;
+  /** Bound on one partition's share of a fetch answer; default 1 MiB. */
+  maxPartitionBytes?: number;
+  /** First backoff after a lost connection, doubled up to 2 s; default 100 ms. */
+  retryBackoffMs?: number;
+  /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
+  knownPartitionCount?: (topic: string) => number | undefined;
+}
+
+interface PartitionError {
+  topic: string;
+  partition: number;
+  errorCode: number;
+}
+
+interface FetchAnswer {
+  batches: FetchedBatch[];
+  errors: PartitionError[];
+}
+
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId">>;
+
+const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+export class GroupConsumer {
+  /** This member's id in the group; empty before it has joined. */
+  get memberId(): string {
+    return this.membership.memberId;
+  }
+
+  private readonly settings: Settings;
+  private readonly logger: ComponentLogger;
+  private readonly dataPool: ConnectionPool;
+  private readonly groupPool: ConnectionPool;
+  private readonly metadata: ClusterMetadata;
+  private readonly membership: GroupMembership;
+  private assignment: { topic: string; partition: number }[] = [];
+  /** Next offset to fetch, per partition; ahead of `processed` while a fetch's batches are in process. */
+  private readonly fetchPositions = new Map<string, number>();
+  /** Next offset to read after what the handler has processed, per partition, and whether it is committed. */
+  private readonly processed = new Map<string, { topic: string; partition: number; offset: number; committed: boolean }>();
+  private prefetch?: Promise<FetchAnswer>;
+  private stopped = false;
+  private joining = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+
+  constructor(
+    private readonly options: GroupConsumerOptions,
+    private readonly handlers: GroupConsumerHandlers,
+  ) {
+    this.settings = {
+      sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
+      rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 60_000,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3_000,
+      maxWaitMs: options.maxWaitMs ?? 500,
+      maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
+      maxPartitionBytes: options.maxPartitionBytes ?? 1024 * 1024,
+      retryBackoffMs: options.retryBackoffMs ?? 100,
+    };
+    this.logger = options.logger ?? silentLogger;
+    const connectTimeoutMs = 10_000;
+    const maxResponseBytes = this.settings.maxBytes + 1024 * 1024;
+    this.dataPool = new ConnectionPool({ clientId: options.clientId, connectTimeoutMs, requestTimeoutMs: 30_000 + this.settings.maxWaitMs, maxResponseBytes });
+    // A JoinGroup is answered only once the rebalance completes, so this pool's requests may take that long.
+    this.groupPool = new ConnectionPool({ clientId: options.clientId, connectTimeoutMs, requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000, maxResponseBytes });
+    this.metadata = new ClusterMetadata(options.bootstrapServers, this.dataPool);
+    this.membership = new GroupMembership(
+      this.groupPool,
+      {
+        groupId: options.groupId,
+        assignor: options.assignor,
+        sessionTimeoutMs: this.settings.sessionTimeoutMs,
+        rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
+        heartbeatIntervalMs: this.settings.heartbeatIntervalMs,
+        retryBackoffMs: this.settings.retryBackoffMs,
+        brokers: () => [...new Set([...this.dataPool.openAddresses(), ...options.bootstrapServers])],
+        partitionCounts: async (topics) => {
+          await this.metadata.refresh(topics);
+          return (topic) => this.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
+        },
+        logger: this.logger,
+      },
+      () => this.wake?.(),
+    );
+  }
+
+  /** Reaches a bootstrap broker (or rejects naming it), then joins and consumes in the background. */
+  async start(): Promise<void> {
+    let lastError: unknown;
+    for (const address of this.options.bootstrapServers) {
+      try {
+        await this.dataPool.get(address);
+        lastError = undefined;
+        break;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (lastError !== undefined) throw lastError;
+    this.loop = this.run();
+  }
+
+  /** Lets the batch in process finish and commit, leaves the group, and closes the connections. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.wake?.();
+    // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now.
+    if (this.joining) this.groupPool.close();
+    await this.loop;
+    this.membership.stopHeartbeats();
+    await this.membership.leave().catch((error) => this.logger.debug("leaving the group failed", { groupId: this.options.groupId, error: String(error) }));
+    this.groupPool.close();
+    this.dataPool.close();
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        if (this.membership.rejoinNeeded) await this.rejoin();
+        else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
+        else await this.fetchAndProcess();
+        failures = 0;
+      } catch (error) {
+        await this.dropPrefetch();
+        if (this.stopped) break;
+        if (!(error instanceof BrokerConnectionError)) {
+          this.membership.stopHeartbeats();
+          this.handlers.failed(error);
+          return;
+        }
+        failures++;
+        const backoff = Math.min(this.settings.retryBackoffMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+        this.logger.warn("consumer lost its broker connection; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
+        this.membership.forgetCoordinator();
+        await this.sleep(backoff);
+      }
+    }
+  }
+
+  private async rejoin(): Promise<void> {
+    await this.dropPrefetch();
+    await this.commitProcessed();
+    this.handlers.rebalancing();
+    this.joining = true;
+    let partitions: Record<string, number[]>;
+    try {
+      partitions = await this.membership.join();
+    } finally {
+      this.joining = false;
+    }
+    this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
+    this.fetchPositions.clear();
+    this.processed.clear();
+    const missing: Record<string, number[]> = {};
+    for (const { topic, partition, offset } of await this.membership.committed(partitions)) {
+      if (offset >= 0) this.position(topic, partition, offset);
+      else (missing[topic] ??= []).push(partition);
+    }
+    await this.metadata.refresh(Object.keys(partitions));
+    for (const { topic, partition, offset } of await this.earliestOffsets(missing)) this.position(topic, partition, offset);
+    await this.handlers.assigned(partitions);
+  }
+
+  private position(topic: string, partition: number, offset: number): void {
+    this.fetchPositions.set(key(topic, partition), offset);
+    this.processed.set(key(topic, partition), { topic, partition, offset, committed: true });
+  }
+
+  private async fetchAndProcess(): Promise<void> {
+    const answer = await (this.prefetch ?? this.fetch());
+    this.prefetch = undefined;
+    if (this.stopped || this.membership.rejoinNeeded) return;
+    this.handlers.fetched?.();
+    if (answer.errors.length > 0) {
+      await this.recover(answer.errors);
+      return;
+    }
+    for (const batch of answer.batches) this.fetchPositions.set(key(batch.topic, batch.partition), batch.nextOffset);
+    this.prefetch = this.fetch();
+    // Awaited by the next round (or dropped); this only keeps a failure from counting as unhandled meanwhile.
+    this.prefetch.catch(() => undefined);
+    for (const batch of answer.batches) {
+      if (this.stopped || this.membership.rejoinNeeded) break;
+      await this.handlers.batch(batch);
+      const entry = this.processed.get(key(batch.topic, batch.partition));
+      if (entry !== undefined) {
+        entry.offset = batch.nextOffset;
+        entry.committed = false;
+      }
+    }
+    await this.commitProcessed();
+  }
+
+  private async commitProcessed(): Promise<void> {
+    const pending: TopicPartitionOffset[] = [];
+    for (const entry of this.processed.values()) if (!entry.committed) pending.push({ topic: entry.topic, partition: entry.partition, offset: entry.offset });
+    if (pending.length === 0 || this.membership.generationId < 0) return;
+    if (!(await this.membership.commit(pending))) return;
+    for (const { topic, partition } of pending) this.processed.get(key(topic, partition))!.committed = true;
+    this.handlers.committed?.(pending);
+  }
+
+  /** One Fetch per leader of the assigned partitions, at their fetch positions. */
+  private async fetch(): Promise<FetchAnswer> {
+    const byLeader = new Map<string, { topic: string; partition: number; offset: number }[]>();
+    const errors: PartitionError[] = [];
+    for (const { topic, partition } of this.assignment) {
+      const route = this.metadata.route(topic, partition);
+      const offset = this.fetchPositions.get(key(topic, partition)) ?? 0;
+      if (route.address === null) errors.push({ topic, partition, errorCode: route.errorCode });
+      else {
+        const list = byLeader.get(route.address) ?? [];
+        list.push({ topic, partition, offset });
+        byLeader.set(route.address, list);
+      }
+    }
+    const answer: FetchAnswer = { batches: [], errors };
+    await Promise.all([...byLeader].map(([address, partitions]) => this.fetchFrom(address, partitions, answer)));
+    return answer;
+  }
+
+  private async fetchFrom(address: string, partitions: { topic: string; partition: number; offset: number }[], answer: FetchAnswer): Promise<void> {
+    const topics = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
+    const offsets = new Map<string, number>();
+    for (const { topic, partition, offset } of partitions) {
+      const list = topics.get(topic) ?? [];
+      list.push({ partition, fetchOffset: BigInt(offset), partitionMaxBytes: this.settings.maxPartitionBytes });
+      topics.set(topic, list);
+      offsets.set(key(topic, partition), offset);
+    }
+    const connection = await this.dataPool.get(address);
+    const response = await connection.request(FETCH, {
+      replicaId: -1,
+      maxWaitMs: this.settings.maxWaitMs,
+      minBytes: 1,
+      maxBytes: this.settings.maxBytes,
+      isolationLevel: 0,
+      sessionId: 0,
+      sessionEpoch: -1,
+      topics: [...topics].map(([topic, list]) => ({ topic, partitions: list })),
+      forgottenTopicsData: [],
+      rackId: "",
+    });
+    if (response.errorCode !== 0) throw new Error(`fetch from broker ${address} failed: ${errorCodeName(response.errorCode)}`);
+    for (const { topic, partitions: answered } of response.responses) {
+      for (const part of answered) {
+        if (part.errorCode !== 0) {
+          answer.errors.push({ topic, partition: part.partitionIndex, errorCode: part.errorCode });
+          continue;
+        }
+        if (part.records === null || part.records.length === 0) continue;
+        const from = offsets.get(key(topic, part.partitionIndex)) ?? 0;
+        const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`);
+        if (records.nextOffset < 0) continue;
+        answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark) });
+      }
+    }
+  }
+
+  /** Partitions whose fetch failed: a position out of range restarts at the earliest offset; a moved leader is looked up again. */
+  private async recover(errors: PartitionError[]): Promise<void> {
+    const outOfRange: Record<string, number[]> = {};
+    const moved = new Set<string>();
+    for (const { topic, partition, errorCode } of errors) {
+      if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (outOfRange[topic] ??= []).push(partition);
+      else if (RETRIABLE_CODES.has(errorCode)) moved.add(topic);
+      else throw new Error(`fetching topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
+    }
+    for (const { topic, partition, offset } of await this.earliestOffsets(outOfRange)) {
+      this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
+      this.position(topic, partition, offset);
+    }
+    if (moved.size > 0) {
+      await this.sleep(this.settings.retryBackoffMs);
+      await this.metadata.refresh(moved);
+    }
+  }
+
+  private async earliestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
+    const byLeader = new Map<string, Map<string, number[]>>();
+    for (const [topic, list] of Object.entries(partitions)) {
+      for (const partition of list) {
+        const route = this.metadata.route(topic, partition);
+        if (route.address === null) throw new Error(`topic ${topic} partition ${partition} has no leader: ${errorCodeName(route.errorCode)}`);
+        const topics = byLeader.get(route.address) ?? new Map<string, number[]>();
+        topics.set(topic, [...(topics.get(topic) ?? []), partition]);
+        byLeader.set(route.address, topics);
+      }
+    }
+    const found: TopicPartitionOffset[] = [];
+    for (const [address, topics] of byLeader) {
+      const answer = await (await this.dataPool.get(address)).request(LIST_OFFSETS, {
+        replicaId: -1,
+        isolationLevel: 0,
+        topics: [...topics].map(([name, list]) => ({ name, partitions: list.map((partitionIndex) => ({ partitionIndex, timestamp: EARLIEST })) })),
+      });
+      for (const topic of answer.topics) {
+        for (const partition of topic.partitions) {
+          if (partition.errorCode !== 0) throw new Error(`earliest offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
+          found.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.offset) });
+        }
+      }
+    }
+    return found;
+  }
+
+  private async dropPrefetch(): Promise<void> {
+    const prefetch = this.prefetch;
+    this.prefetch = undefined;
+    await prefetch?.catch(() => undefined);
+  }
+
+  /** Waits `ms`, or less when the consumer stops. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

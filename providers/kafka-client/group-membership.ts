@@ -1,0 +1,311 @@
+/**
+ * One member of a Kafka consumer group (the classic, eager protocol): finds the group's coordinator, joins
+ * (the leader computes every member's assignment with the given assignor), heartbeats while a member, and
+ * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
+ * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
+ */
+import { ApiCodec } from "../broker/protocol/api-codec";
+import { ErrorCode } from "../broker/protocol/error-codes";
+import { FindCoordinator } from "../broker/protocol/messages/find-coordinator";
+import { Heartbeat } from "../broker/protocol/messages/heartbeat";
+import { JoinGroup } from "../broker/protocol/messages/join-group";
+import { LeaveGroup } from "../broker/protocol/messages/leave-group";
+import { OffsetCommit } from "../broker/protocol/messages/offset-commit";
+import { OffsetFetch } from "../broker/protocol/messages/offset-fetch";
+import { SyncGroup } from "../broker/protocol/messages/sync-group";
+import { silentLogger, type ComponentLogger } from "../../kernel/logger";
+import type { BrokerConnection } from "./broker-connection";
+import type { ConnectionPool } from "./connection-pool";
+import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
+import { errorCodeName } from "./kafka-error-codes";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const FIND_COORDINATOR = new ApiCodec(FindCoordinator);
+const JOIN_GROUP = new ApiCodec(JoinGroup);
+const SYNC_GROUP = new ApiCodec(SyncGroup);
+const HEARTBEAT = new ApiCodec(Heartbeat);
+const LEAVE_GROUP = new ApiCodec(LeaveGroup);
+const OFFSET_COMMIT = new ApiCodec(OffsetCommit);
+const OFFSET_FETCH = new ApiCodec(OffsetFetch);
+
+/** How the group's partitions are shared out; the leader's assignor decides for everyone. */
+export interface GroupAssignor {
+  /** The protocol name every member must agree on. */
+  readonly name: string;
+  /** This member's subscription, as the other members' assignors will read it. */
+  subscription(): Buffer;
+  /** Leader only: each member's assignment, by member id. `partitionCount` is undefined for unknown topics. */
+  assign(members: { memberId: string; metadata: Buffer }[], partitionCount: (topic: string) => number | undefined): Promise<Map<string, Buffer>>;
+  /** This member's partitions, by topic, from the assignment the leader made for it. */
+  partitionsOf(assignment: Buffer): Record<string, number[]>;
+}
+
+export interface GroupMembershipOptions {
+  groupId: string;
+  assignor: GroupAssignor;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  /** Pause before asking a coordinator that was moving or loading again. */
+  retryBackoffMs: number;
+  /** The brokers to ask where the coordinator is, tried in turn. */
+  brokers: () => string[];
+  /** Topics whose partition counts the leader needs, asked before assigning. */
+  partitionCounts(topics: string[]): Promise<(topic: string) => number | undefined>;
+  logger?: ComponentLogger;
+}
+
+export interface TopicPartitionOffset {
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+/** Codes that mean "ask again where the coordinator is". */
+const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
+/** Codes that mean "this member's generation is over: join again". */
+const GENERATION_OVER: ReadonlySet<number> = new Set([ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID]);
+
+export class GroupMembership {
+  memberId = "";
+  generationId = -1;
+  /** A rebalance is under way (or this member was dropped): stop after the batch in process and join again. */
+  rejoinNeeded = true;
+  private coordinator: string | null = null;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private heartbeatInFlight = false;
+  private readonly logger: ComponentLogger;
+
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly options: GroupMembershipOptions,
+    /** Called when a heartbeat first learns that the group rebalances. */
+    private readonly onRebalance: () => void,
+  ) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Joins (again) and returns this member's partitions; retries what a rebalance in progress interrupts. */
+  async join(): Promise<Record<string, number[]>> {
+    this.stopHeartbeats();
+    for (;;) {
+      const connection = await this.coordinatorConnection();
+      const joined = await connection.request(JOIN_GROUP, {
+        groupId: this.options.groupId,
+        sessionTimeoutMs: this.options.sessionTimeoutMs,
+        rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
+        memberId: this.memberId,
+        groupInstanceId: null,
+        protocolType: "consumer",
+        protocols: [{ name: this.options.assignor.name, metadata: this.options.assignor.subscription() }],
+      });
+      if (joined.errorCode === ErrorCode.MEMBER_ID_REQUIRED) {
+        this.memberId = joined.memberId;
+        continue;
+      }
+      if (joined.errorCode === ErrorCode.UNKNOWN_MEMBER_ID) {
+        this.memberId = "";
+        continue;
+      }
+      if (this.retriable(joined.errorCode)) {
+        await pause(this.options.retryBackoffMs);
+        continue;
+      }
+      if (joined.errorCode !== 0) throw new GroupError(this.options.groupId, "JoinGroup", joined.errorCode);
+      this.memberId = joined.memberId;
+      this.generationId = joined.generationId;
+      const assignments = joined.leader === joined.memberId ? await this.assign(joined.members) : new Map<string, Buffer>();
+      const synced = await connection.request(SYNC_GROUP, {
+        groupId: this.options.groupId,
+        generationId: joined.generationId,
+        memberId: joined.memberId,
+        groupInstanceId: null,
+        assignments: [...assignments].map(([memberId, assignment]) => ({ memberId, assignment })),
+      });
+      if (this.retriable(synced.errorCode)) {
+        await pause(this.options.retryBackoffMs);
+        continue;
+      }
+      if (synced.errorCode === ErrorCode.REBALANCE_IN_PROGRESS) continue;
+      if (synced.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || synced.errorCode === ErrorCode.ILLEGAL_GENERATION) {
+        if (synced.errorCode === ErrorCode.UNKNOWN_MEMBER_ID) this.memberId = "";
+        continue;
+      }
+      if (synced.errorCode !== 0) throw new GroupError(this.options.groupId, "SyncGroup", synced.errorCode);
+      this.rejoinNeeded = false;
+      this.startHeartbeats();
+      this.logger.debug("joined group", { groupId: this.options.groupId, memberId: this.memberId, generationId: this.generationId });
+      return synced.assignment.length === 0 ? {} : this.options.assignor.partitionsOf(synced.assignment);
+    }
+  }
+
+  /** The group's committed offsets of `partitions`; -1 where it has none. */
+  async committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
+    const topics = Object.entries(partitions).map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    if (topics.length === 0) return [];
+    for (;;) {
+      const answer = await (await this.coordinatorConnection()).request(OFFSET_FETCH, { groupId: this.options.groupId, topics });
+      if (this.retriable(answer.errorCode)) {
+        await pause(this.options.retryBackoffMs);
+        continue;
+      }
+      if (answer.errorCode !== 0) throw new GroupError(this.options.groupId, "OffsetFetch", answer.errorCode);
+      const offsets: TopicPartitionOffset[] = [];
+      let moved = false;
+      for (const topic of answer.topics) {
+        for (const partition of topic.partitions) {
+          if (this.retriable(partition.errorCode)) moved = true;
+          else if (partition.errorCode !== 0) throw new GroupError(this.options.groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
+          offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset) });
+        }
+      }
+      if (!moved) return offsets;
+      await pause(this.options.retryBackoffMs);
+    }
+  }
+
+  /**
+   * Commits `offsets` (each the next offset to read) in this member's generation. False when the generation is
+   * over (the offsets stay with the state the partitions' next owner restores) or the coordinator moved.
+   */
+  async commit(offsets: TopicPartitionOffset[]): Promise<boolean> {
+    const byTopic = new Map<string, { partitionIndex: number; committedOffset: bigint; committedMetadata: string | null }[]>();
+    for (const { topic, partition, offset } of offsets) {
+      const list = byTopic.get(topic) ?? [];
+      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: null });
+      byTopic.set(topic, list);
+    }
+    const answer = await (await this.coordinatorConnection()).request(OFFSET_COMMIT, {
+      groupId: this.options.groupId,
+      generationId: this.generationId,
+      memberId: this.memberId,
+      groupInstanceId: null,
+      topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
+    });
+    let committed = true;
+    for (const topic of answer.topics) {
+      for (const partition of topic.partitions) {
+        const code = partition.errorCode;
+        if (code === 0) continue;
+        committed = false;
+        if (this.retriable(code)) continue;
+        if (GENERATION_OVER.has(code)) this.generationOver(code);
+        else throw new GroupError(this.options.groupId, `OffsetCommit of ${topic.name} partition ${partition.partitionIndex}`, code);
+      }
+    }
+    return committed;
+  }
+
+  /** Leaves the group so that its partitions move at once, not after the session timeout. */
+  async leave(): Promise<void> {
+    this.stopHeartbeats();
+    if (this.memberId === "" || this.coordinator === null) return;
+    const connection = await this.pool.get(this.coordinator);
+    const version = connection.versionOf(LEAVE_GROUP);
+    await connection.request(
+      LEAVE_GROUP,
+      { groupId: this.options.groupId, memberId: this.memberId, members: [{ memberId: this.memberId, groupInstanceId: null }] },
+      version,
+    );
+    this.memberId = "";
+  }
+
+  stopHeartbeats(): void {
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+  }
+
+  /** Forgets the coordinator after a lost connection; the next call asks where it is. */
+  forgetCoordinator(): void {
+    this.coordinator = null;
+  }
+
+  private startHeartbeats(): void {
+    this.stopHeartbeats();
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.options.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (this.heartbeatInFlight || this.rejoinNeeded) return;
+    this.heartbeatInFlight = true;
+    try {
+      const answer = await (await this.coordinatorConnection()).request(HEARTBEAT, {
+        groupId: this.options.groupId,
+        generationId: this.generationId,
+        memberId: this.memberId,
+        groupInstanceId: null,
+      });
+      if (GENERATION_OVER.has(answer.errorCode)) this.generationOver(answer.errorCode);
+      else if (answer.errorCode !== 0 && !this.retriable(answer.errorCode)) this.logger.warn("heartbeat refused", { groupId: this.options.groupId, error: errorCodeName(answer.errorCode) });
+    } catch (error) {
+      // A lost coordinator shows again in the consumer's next group request, which rediscovers it.
+      if (error instanceof BrokerConnectionError) this.forgetCoordinator();
+      this.logger.debug("heartbeat failed", { groupId: this.options.groupId, error: String(error) });
+    } finally {
+      this.heartbeatInFlight = false;
+    }
+  }
+
+  private generationOver(code: number): void {
+    if (code === ErrorCode.UNKNOWN_MEMBER_ID) this.memberId = "";
+    if (this.rejoinNeeded) return;
+    this.rejoinNeeded = true;
+    this.stopHeartbeats();
+    this.logger.debug("group rebalances", { groupId: this.options.groupId, reason: errorCodeName(code) });
+    this.onRebalance();
+  }
+
+  /** True (after forgetting the coordinator) for codes that a new coordinator lookup may cure. */
+  private retriable(code: number): boolean {
+    if (!COORDINATOR_MOVED.has(code)) return false;
+    this.forgetCoordinator();
+    return true;
+  }
+
+  private async assign(members: { memberId: string; metadata: Buffer }[]): Promise<Map<string, Buffer>> {
+    const topics = new Set<string>();
+    for (const member of members) for (const topic of subscribedTopics(member.metadata)) topics.add(topic);
+    return this.options.assignor.assign(members, await this.options.partitionCounts([...topics]));
+  }
+
+  private async coordinatorConnection(): Promise<BrokerConnection> {
+    if (this.coordinator !== null) return this.pool.get(this.coordinator);
+    let lastError: unknown = new BrokerConnectionError(this.options.brokers().join(", "), "no broker reachable");
+    for (const address of this.options.brokers()) {
+      try {
+        const answer = await (await this.pool.get(address)).request(FIND_COORDINATOR, { key: this.options.groupId, keyType: 0 });
+        if (answer.errorCode !== 0) {
+          lastError = new GroupError(this.options.groupId, "FindCoordinator", answer.errorCode);
+          continue;
+        }
+        this.coordinator = `${answer.host}:${answer.port}`;
+        return this.pool.get(this.coordinator);
+      } catch (error) {
+        if (!(error instanceof BrokerConnectionError)) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+}
+
+/**
+ * The topics of a consumer-protocol subscription (version int16, topics array of strings, user data), which
+ * every Kafka client writes the same way whatever its assignor.
+ */
+export function subscribedTopics(metadata: Buffer): string[] {
+  const topics: string[] = [];
+  if (metadata.length < 6) return topics;
+  let position = 2;
+  const count = metadata.readInt32BE(position);
+  position += 4;
+  for (let i = 0; i < count && position + 2 <= metadata.length; i++) {
+    const length = metadata.readInt16BE(position);
+    position += 2;
+    topics.push(metadata.toString("utf8", position, position + length));
+    position += length;
+  }
+  return topics;
+}

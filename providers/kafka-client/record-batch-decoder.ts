@@ -1,0 +1,176 @@
+/**
+ * Reads the records of a Fetch answer's record set: magic-2 batches, uncompressed or gzip, each checked
+ * against its CRC-32C. Offsets and timestamps come out as numbers (exact up to 2^53), keys and values as
+ * views into the fetched bytes, so a record costs one object and two buffer views.
+ */
+import { gunzipSync } from "node:zlib";
+import { crc32c } from "../broker/storage/crc32c";
+
+export interface ConsumedRecord {
+  offset: number;
+  /** CreateTime of the record, or the batch's LogAppendTime when the topic stamps append time. */
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  /** Absent when the record has none; a repeated name keeps its last value. */
+  headers: Record<string, Buffer | null> | undefined;
+}
+
+export class CorruptRecordError extends Error {
+  constructor(where: string, detail: string) {
+    super(`${where}: ${detail}`);
+    this.name = "CorruptRecordError";
+  }
+}
+
+const HEADER_BYTES = 61;
+const LOG_OVERHEAD = 12;
+const TWO_TO_32 = 4294967296;
+const CODEC_NAMES = ["none", "gzip", "snappy", "lz4", "zstd"];
+const LOG_APPEND_TIME = 0x08;
+const CONTROL_BATCH = 0x20;
+
+/** A cursor over one buffer; varints are zigzag-decoded as the record format writes every one of them. */
+class Cursor {
+  constructor(
+    readonly bytes: Buffer,
+    public position: number,
+  ) {}
+
+  varint(): number {
+    const bytes = this.bytes;
+    let value = 0;
+    let multiplier = 1;
+    for (;;) {
+      const byte = bytes[this.position++];
+      if (byte === undefined) throw new RangeError("varint runs past the end of the batch");
+      value += (byte & 0x7f) * multiplier;
+      if (byte < 0x80) break;
+      multiplier *= 0x80;
+      if (multiplier > 2 ** 63) throw new RangeError("varint longer than 10 bytes");
+    }
+    // Zigzag: even values are non-negative; works for values past 2^32, where bit operators would not.
+    return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+  }
+
+  bytesOrNull(): Buffer | null {
+    const length = this.varint();
+    if (length < 0) return null;
+    const start = this.position;
+    this.position += length;
+    if (this.position > this.bytes.length) throw new RangeError(`field of ${length} bytes runs past the end of the batch`);
+    return this.bytes.subarray(start, this.position);
+  }
+}
+
+function readInt64(bytes: Buffer, position: number): number {
+  return bytes.readInt32BE(position) * TWO_TO_32 + bytes.readUInt32BE(position + 4);
+}
+
+interface BatchBounds {
+  start: number;
+  end: number;
+  baseOffset: number;
+}
+
+/**
+ * The records at or after a fetch offset in one partition's fetched record set, decoded one at a time as they
+ * are read, so that each is garbage as soon as its reader is done with it (a fetch holds tens of thousands).
+ * Batch headers and checksums are checked up front. A trailing partial batch (a fetch cut at its byte limit)
+ * is left for the next fetch.
+ */
+export class FetchedRecords {
+  /** The offset after the last complete batch (control batches included); -1 when there is none. */
+  readonly nextOffset: number;
+  private readonly batches: BatchBounds[] = [];
+  private batchIndex = 0;
+  private cursor: Cursor | null = null;
+  private remaining = 0;
+  private baseOffset = 0;
+  private baseTimestamp = 0;
+  private timestampOverride = -1;
+
+  /** `where` (topic and partition) names the place in errors. */
+  constructor(
+    private readonly recordSet: Buffer,
+    private readonly fromOffset: number,
+    private readonly where: string,
+  ) {
+    let nextOffset = -1;
+    let position = 0;
+    while (recordSet.length - position >= LOG_OVERHEAD) {
+      const size = recordSet.readInt32BE(position + 8) + LOG_OVERHEAD;
+      if (position + size > recordSet.length) break;
+      const baseOffset = readInt64(recordSet, position);
+      if (size < HEADER_BYTES) throw new CorruptRecordError(where, `batch at offset ${baseOffset} declares ${size} bytes`);
+      const magic = recordSet[position + 16];
+      if (magic !== 2) throw new CorruptRecordError(where, `batch at offset ${baseOffset} has magic ${magic}; only magic 2 (Kafka 0.11+) is read`);
+      const end = position + size;
+      if (crc32c(recordSet.subarray(position + 21, end)) !== recordSet.readUInt32BE(position + 17)) {
+        throw new CorruptRecordError(where, `batch at offset ${baseOffset} fails its CRC-32C check`);
+      }
+      nextOffset = baseOffset + recordSet.readInt32BE(position + 23) + 1;
+      const control = (recordSet.readInt16BE(position + 21) & CONTROL_BATCH) !== 0;
+      if (!control && nextOffset > fromOffset) this.batches.push({ start: position, end, baseOffset });
+      position = end;
+    }
+    this.nextOffset = nextOffset;
+  }
+
+  /** The next record, or undefined after the last. */
+  read(): ConsumedRecord | undefined {
+    for (;;) {
+      while (this.remaining === 0) {
+        if (this.batchIndex === this.batches.length) return undefined;
+        this.openBatch(this.batches[this.batchIndex++]);
+      }
+      this.remaining--;
+      const record = this.decodeRecord();
+      if (record.offset >= this.fromOffset) return record;
+    }
+  }
+
+  private openBatch({ start, end, baseOffset }: BatchBounds): void {
+    const recordSet = this.recordSet;
+    const attributes = recordSet.readInt16BE(start + 21);
+    const codec = attributes & 0x07;
+    if (codec === 0) this.cursor = new Cursor(recordSet.subarray(0, end), start + HEADER_BYTES);
+    else if (codec === 1) this.cursor = new Cursor(gunzipSync(recordSet.subarray(start + HEADER_BYTES, end)), 0);
+    else {
+      const name = CODEC_NAMES[codec] ?? `codec ${codec}`;
+      throw new CorruptRecordError(this.where, `batch at offset ${baseOffset} is compressed with ${name}, which this consumer cannot read (it reads none and gzip)`);
+    }
+    this.baseOffset = baseOffset;
+    this.baseTimestamp = readInt64(recordSet, start + 27);
+    this.timestampOverride = (attributes & LOG_APPEND_TIME) !== 0 ? readInt64(recordSet, start + 35) : -1;
+    this.remaining = recordSet.readInt32BE(start + 57);
+  }
+
+  private decodeRecord(): ConsumedRecord {
+    const cursor = this.cursor!;
+    try {
+      const length = cursor.varint();
+      const recordEnd = cursor.position + length;
+      cursor.position++; // record attributes: unused
+      const timestampDelta = cursor.varint();
+      const offset = this.baseOffset + cursor.varint();
+      const key = cursor.bytesOrNull();
+      const value = cursor.bytesOrNull();
+      const headerCount = cursor.varint();
+      let headers: Record<string, Buffer | null> | undefined;
+      if (headerCount > 0) {
+        headers = {};
+        for (let h = 0; h < headerCount; h++) {
+          const name = cursor.bytesOrNull();
+          headers[name === null ? "" : name.toString("utf8")] = cursor.bytesOrNull();
+        }
+      }
+      if (cursor.position !== recordEnd) throw new RangeError(`record at offset ${offset} declares ${length} bytes but holds ${length + cursor.position - recordEnd}`);
+      const timestamp = this.timestampOverride >= 0 ? this.timestampOverride : this.baseTimestamp + timestampDelta;
+      return { offset, timestamp, key, value, headers };
+    } catch (error) {
+      if (error instanceof RangeError) throw new CorruptRecordError(this.where, `batch at offset ${this.baseOffset}: ${error.message}`);
+      throw error;
+    }
+  }
+}
