@@ -1,0 +1,173 @@
+import { AssignerProtocol, type Producer } from "kafkajs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { GroupConsumer, subscribedTopics, type FetchedBatch, type GroupAssignor } from "../../../providers/kafka-client";
+import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
+import { eventually } from "../../helpers/eventually";
+
+const TOPIC = "events";
+const PARTITIONS = 3;
+
+/** Partition i of every subscribed topic goes to the (i mod n)-th member by id. */
+const roundRobinAssignor = (topics: string[]): GroupAssignor => ({
+  name: "test-round-robin",
+  subscription: () => AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+  assign: async (members, partitionCount) => {
+    const ids = members.map((member) => member.memberId).sort();
+    const plan = new Map<string, Record<string, number[]>>(ids.map((id) => [id, {}]));
+    for (const topic of subscribedTopics(members[0].metadata)) {
+      for (let partition = 0; partition < (partitionCount(topic) ?? 0); partition++) (plan.get(ids[partition % ids.length])![topic] ??= []).push(partition);
+    }
+    return new Map([...plan].map(([id, assignment]) => [id, AssignerProtocol.MemberAssignment.encode({ version: 0, assignment, userData: Buffer.alloc(0) })]));
+  },
+  partitionsOf: (assignment) => AssignerProtocol.MemberAssignment.decode(assignment)?.assignment ?? {},
+});
+
+interface Member {
+  consumer: GroupConsumer;
+  read: { partition: number; offset: number; value: string }[];
+  assignments: Record<string, number[]>[];
+  rebalances: number;
+  failures: unknown[];
+}
+
+interface Context {
+  broker: TestBroker;
+  producer: Producer;
+  members: Member[];
+}
+
+const test = suite<Context>("kafka client: group consumer");
+
+test.before.each(async (context) => {
+  context.broker = await startTestBroker({ autoCreateTopics: false });
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: PARTITIONS }] });
+  await admin.disconnect();
+  context.producer = context.broker.kafka().producer();
+  await context.producer.connect();
+  context.members = [];
+});
+
+test.after.each(async ({ broker, producer, members }) => {
+  await Promise.all(members.map((member) => member.consumer.stop()));
+  await producer.disconnect();
+  await broker.close();
+});
+
+async function startMember(context: Context, groupId: string, onBatch: (batch: FetchedBatch) => void = () => undefined): Promise<Member> {
+  const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
+  member.consumer = new GroupConsumer(
+    { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50 },
+    {
+      rebalancing: () => void member.rebalances++,
+      assigned: async (partitions) => void member.assignments.push(partitions),
+      batch: async (batch) => {
+        onBatch(batch);
+        for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
+          member.read.push({ partition: batch.partition, offset: record.offset, value: record.value!.toString() });
+        }
+      },
+      failed: (error) => void member.failures.push(error),
+    },
+  );
+  context.members.push(member);
+  await member.consumer.start();
+  return member;
+}
+
+async function produce(producer: Producer, from: number, count: number): Promise<void> {
+  const messages = Array.from({ length: count }, (_, i) => ({ value: `v${from + i}`, partition: (from + i) % PARTITIONS }));
+  await producer.send({ topic: TOPIC, messages, acks: -1 });
+}
+
+async function committedOffsets(context: Context, groupId: string): Promise<number[]> {
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  try {
+    const [{ partitions }] = await admin.fetchOffsets({ groupId, topics: [TOPIC] });
+    return partitions.sort((a, b) => a.partition - b.partition).map((entry) => Number(entry.offset));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+const lastAssignment = (member: Member) => member.assignments.at(-1)?.[TOPIC] ?? [];
+
+test("a member reads every partition from its earliest offset in order, commits, and a later member resumes from the commits", async (context) => {
+  await produce(context.producer, 0, 300);
+  const first = await startMember(context, "resume");
+  await eventually(() => first.read.length >= 300, { timeoutMs: 10_000, what: "300 records read" });
+  assert.is(first.read.length, 300);
+  assert.equal(lastAssignment(first).sort(), [0, 1, 2]);
+  for (let partition = 0; partition < PARTITIONS; partition++) {
+    const mine = first.read.filter((record) => record.partition === partition);
+    assert.equal(mine.map((record) => record.offset), Array.from({ length: 100 }, (_, i) => i));
+    assert.equal(mine.map((record) => record.value), Array.from({ length: 100 }, (_, i) => `v${i * PARTITIONS + partition}`));
+  }
+  await eventually(async () => (await committedOffsets(context, "resume")).join() === "100,100,100", { timeoutMs: 10_000, what: "offsets 100 committed on every partition" });
+
+  await first.consumer.stop();
+  await produce(context.producer, 300, 30);
+  const second = await startMember(context, "resume");
+  await eventually(() => second.read.length >= 30, { timeoutMs: 10_000, what: "the 30 new records read" });
+  assert.equal(second.read.map((record) => record.value).sort(), Array.from({ length: 30 }, (_, i) => `v${300 + i}`).sort());
+  assert.equal(first.failures.concat(second.failures), []);
+});
+
+test("two members split the partitions, each record is read once, and the one left takes every partition when the other leaves", async (context) => {
+  const a = await startMember(context, "split");
+  await eventually(() => lastAssignment(a).length === PARTITIONS, { timeoutMs: 10_000, what: "the first member owning every partition" });
+  const b = await startMember(context, "split");
+  await eventually(() => lastAssignment(a).length + lastAssignment(b).length === PARTITIONS && lastAssignment(b).length > 0, {
+    timeoutMs: 15_000,
+    what: "the partitions split between the two members",
+  });
+  assert.equal([...lastAssignment(a), ...lastAssignment(b)].sort(), [0, 1, 2]);
+  assert.ok(a.rebalances >= 2, "the first member went through a second rebalance");
+
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  const { groups } = await admin.describeGroups(["split"]);
+  await admin.disconnect();
+  assert.is(groups[0].protocol, "test-round-robin");
+  assert.equal(groups[0].members.map((member) => member.clientId).sort(), ["member-0", "member-1"]);
+
+  await produce(context.producer, 0, 90);
+  await eventually(() => a.read.length + b.read.length >= 90, { timeoutMs: 10_000, what: "90 records read between the members" });
+  assert.ok(b.read.length > 0 && a.read.length > 0, "both members read");
+  assert.ok(b.read.every((record) => lastAssignment(b).includes(record.partition)), "the second member read only its partitions");
+
+  await b.consumer.stop();
+  await eventually(() => lastAssignment(a).length === PARTITIONS, { timeoutMs: 10_000, what: "the remaining member owning every partition" });
+  await produce(context.producer, 90, 30);
+  await eventually(() => a.read.length + b.read.length >= 120, { timeoutMs: 10_000, what: "all 120 records read" });
+  const positions = [...a.read, ...b.read].map((record) => `${record.partition}:${record.offset}`);
+  assert.is(new Set(positions).size, 120, "no record read twice");
+  assert.is(positions.length, 120);
+});
+
+test("an error thrown by the batch handler ends the consumer through `failed`, and nothing after it is committed", async (context) => {
+  await produce(context.producer, 0, 30);
+  const boom = new Error("processing broke");
+  const member = await startMember(context, "failing", () => {
+    throw boom;
+  });
+  await eventually(() => member.failures.length > 0, { timeoutMs: 10_000, what: "the failure reported" });
+  assert.is(member.failures[0], boom);
+  assert.is(member.read.length, 0);
+  assert.equal(await committedOffsets(context, "failing"), [-1, -1, -1]);
+});
+
+test("start rejects, naming the broker, when no bootstrap server answers", async () => {
+  const consumer = new GroupConsumer(
+    { bootstrapServers: ["127.0.0.1:1"], clientId: "nobody", groupId: "none", assignor: roundRobinAssignor([TOPIC]) },
+    { rebalancing() {}, assigned: async () => undefined, batch: async () => undefined, failed() {} },
+  );
+  const error = await consumer.start().then(() => undefined, (reason: Error) => reason);
+  assert.match(String(error), /connection to broker 127\.0\.0\.1:1/);
+  await consumer.stop();
+});
+
+test.run();
