@@ -29,22 +29,38 @@ interface LocalOutcome {
 
 const NO_FAILURE: FailureEntry[] = [];
 
+/**
+ * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
+ * record found here answers it without asking the group who owns the key (a network round trip). When nothing
+ * is found (or the store is not queryable), the query is planned by the key's owner. This function holds only
+ * that first step, the hot path of interactive queries; the rest is `runPlanned`.
+ */
 export async function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
   const { target, request, startedAt } = execution;
   const deadline = startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(res, target.serverJson);
-  const found = request.definition.routingKey === undefined ? undefined : await probeLocally(execution, writer, deadline);
-  if (found) {
-    writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: found.timeout, status: "SUCCESS" });
-    return;
+  if (request.definition.routingKey !== undefined) {
+    // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
+    const stores = readableStores(target.store, target.store.localPartitions());
+    const found = stores && (await answerLocally(execution, stores, writer, deadline, false));
+    if (found && found.total > 0) {
+      writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: found.timeout, status: "SUCCESS" });
+      return;
+    }
   }
+  await runPlanned(execution, writer, deadline);
+}
+
+/** Plans the query, asks the remote instances concurrently while the local records stream, then adds their answers. */
+async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<void> {
+  const { target, request, startedAt } = execution;
   const plan = await planQuery({ application: target.application, store: target.store, request }, deadline);
   if (plan.outcome !== "RUN") {
     writer.finish({ total: 0, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: false, status: plan.outcome });
     return;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await streamLocal(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true) : undefined;
+  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -63,20 +79,6 @@ export async function executeQuery(execution: QueryExecution, res: ServerRespons
   }
   const timeout = (local?.timeout ?? false) || remotes.some((answer) => answer.timeout);
   writer.finish({ total, failure, took: Date.now() - startedAt, timeout, status: statusOf(successes, failure.length) });
-}
-
-/**
- * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
- * record found here answers it without asking the group who owns the key (a network round trip). Undefined
- * when nothing was found (or the store is not queryable): the query is then planned by the key's owner.
- */
-async function probeLocally(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome | undefined> {
-  const { store } = execution.target;
-  // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-  const stores = readableStores(store, store.localPartitions());
-  if (!stores) return undefined;
-  const outcome = await streamLocal(execution, stores, writer, deadline, false);
-  return outcome.total > 0 ? outcome : undefined;
 }
 
 /** The read-only stores of these partitions; undefined when there are none or one is not readable now. */
@@ -115,7 +117,7 @@ function ask({ target, request }: QueryExecution, server: string | null, deadlin
  * empty if `keepEmpty`. A failure before the first record becomes a failure entry; once records are out, the
  * response can only be cut (the error is rethrown).
  */
-async function streamLocal(
+async function answerLocally(
   { target, request, logger }: QueryExecution,
   stores: ReadOnlyStore[] | undefined,
   writer: QueryResponseWriter,
@@ -123,43 +125,48 @@ async function streamLocal(
   keepEmpty: boolean,
 ): Promise<LocalOutcome> {
   if (!stores) return localFailure(target, `store '${target.store.name}' is not queryable now`);
-  let total = 0;
-  let timeout = false;
-  let records: AsyncIterator<QueryRecord> | undefined;
+  let outcome: LocalOutcome;
   try {
     const answer = request.definition.execute(stores, request.args, request.options.limit);
     if (isStreamedAnswer(answer)) {
-      records = answer[Symbol.asyncIterator]();
-      let next: IteratorResult<QueryRecord>;
-      while (!(next = await records.next()).done) {
-        const writing = writeLocalRecord(target, writer, next.value);
-        if (writing) await writing;
-        total++;
-        if (Date.now() > deadline) {
-          timeout = true;
-          break;
-        }
-      }
+      outcome = await streamRecords(answer, target, writer, deadline);
     } else {
       // A whole answer is already read: its records all go out, and the deadline is checked once after them.
-      for (const record of await answer) {
+      const records = await answer;
+      for (const record of records) {
         const writing = writeLocalRecord(target, writer, record);
         if (writing) await writing;
-        total++;
       }
-      timeout = total > 0 && Date.now() > deadline;
+      outcome = { total: records.length, timeout: records.length > 0 && Date.now() > deadline };
     }
   } catch (error) {
     if (writer.streaming) throw error;
     logger.warn("local query failed", { store: target.store.name, error });
     return localFailure(target, (error as Error).message);
-  } finally {
-    await records?.return?.();
   }
-  if (total === 0 && !keepEmpty) return { total, timeout };
+  if (outcome.total === 0 && !keepEmpty) return outcome;
   if (!writer.streaming) await writer.openEntry(target.serverJson, false);
-  await writer.closeEntry(total);
-  return { total, timeout };
+  const closing = writer.closeEntry(outcome.total);
+  if (closing) await closing;
+  return outcome;
+}
+
+/** Records of a scan, until its end or the deadline. */
+async function streamRecords(answer: AsyncIterable<QueryRecord>, target: QueryTarget, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome> {
+  const records = answer[Symbol.asyncIterator]();
+  let total = 0;
+  try {
+    let next: IteratorResult<QueryRecord>;
+    while (!(next = await records.next()).done) {
+      const writing = writeLocalRecord(target, writer, next.value);
+      if (writing) await writing;
+      total++;
+      if (Date.now() > deadline) return { total, timeout: true };
+    }
+    return { total, timeout: false };
+  } finally {
+    await records.return?.();
+  }
 }
 
 /** Adds a record to the local entry, opening it first; a promise only when the connection must drain. */

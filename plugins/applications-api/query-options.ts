@@ -37,10 +37,11 @@ export function parseQueryOptions(raw: unknown, defaultTimeoutMs: number): Query
   const options: QueryOptions = { retries: 0, retryBackoffMs: 100, queryTimeoutMs: defaultTimeoutMs, remoteAccessAllowed: false };
   if (raw === undefined || raw === null) return options;
   if (typeof raw !== "object" || Array.isArray(raw)) throw badRequest(`Field 'set_options' must be an object, got ${JSON.stringify(raw)}`);
-  for (const [name, value] of Object.entries(raw)) {
+  const given = raw as Record<string, unknown>;
+  for (const name in given) {
     const set = Object.hasOwn(OPTION_SETTERS, name) ? OPTION_SETTERS[name] : undefined;
     if (!set) throw badRequest(`Unknown option 'set_options.${name}'; expected one of ${Object.keys(OPTION_SETTERS).join(", ")}`);
-    set(options, value);
+    set(options, given[name]);
   }
   return options;
 }

@@ -4,24 +4,21 @@
  * adds `timestamp`).
  */
 import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { KeyValue, ReadOnlyKeyValueStore, ReadOnlyStore, StoreType, ValueAndTimestamp } from "../../kernel/contracts/streams/stores";
+import type { KeyValue, ReadOnlyStore, StoreType, ValueAndTimestamp } from "../../kernel/contracts/streams/stores";
 
-interface KeyValueSource {
-  timestamped: boolean;
-  store: ReadOnlyKeyValueStore<unknown, unknown>;
-}
+type KeyValueSource = Extract<ReadOnlyStore, { type: "key_value" | "timestamped_key_value" }>;
 
-function sources(stores: readonly ReadOnlyStore[]): KeyValueSource[] {
-  return stores.map((entry) => {
+function sources(stores: readonly ReadOnlyStore[]): readonly KeyValueSource[] {
+  for (const entry of stores) {
     if (entry.type !== "key_value" && entry.type !== "timestamped_key_value") {
       throw new Error(`the key-value query engine cannot read a ${entry.type} store`);
     }
-    return { timestamped: entry.type === "timestamped_key_value", store: entry.store };
-  });
+  }
+  return stores as readonly KeyValueSource[];
 }
 
 function toRecord(source: KeyValueSource, key: unknown, value: unknown): QueryRecord {
-  if (!source.timestamped) return { key, value };
+  if (source.type === "key_value") return { key, value };
   const stamped = value as ValueAndTimestamp<unknown>;
   return { key, value: stamped.value, timestamp: stamped.timestamp };
 }
