@@ -33,22 +33,25 @@ const NO_FAILURE: FailureEntry[] = [];
  * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
  * record found here answers it without asking the group who owns the key (a network round trip). When nothing
  * is found (or the store is not queryable), the query is planned by the key's owner. This function holds only
- * that first step, the hot path of interactive queries; the rest is `runPlanned`.
+ * that first step, the hot path of interactive queries, and is not async: a promise reaction costs less than an
+ * async frame. The rest is `runPlanned`.
  */
-export async function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
-  const { target, request, startedAt } = execution;
-  const deadline = startedAt + request.options.queryTimeoutMs;
+export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
+  const { target, request } = execution;
+  const deadline = execution.startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(res, target.serverJson);
   if (request.definition.routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
     const stores = readableStores(target.store, target.store.localPartitions());
-    const found = stores && (await answerLocally(execution, stores, writer, deadline, false));
-    if (found && found.total > 0) {
-      writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: found.timeout, status: "SUCCESS" });
-      return;
-    }
+    if (stores) return answerLocally(execution, stores, writer, deadline, false).then((found) => finishFound(execution, found, writer, deadline));
   }
-  await runPlanned(execution, writer, deadline);
+  return runPlanned(execution, writer, deadline);
+}
+
+function finishFound(execution: QueryExecution, found: LocalOutcome, writer: QueryResponseWriter, deadline: number): Promise<void> | undefined {
+  if (found.total === 0) return runPlanned(execution, writer, deadline);
+  writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - execution.startedAt, timeout: found.timeout, status: "SUCCESS" });
+  return undefined;
 }
 
 /** Plans the query, asks the remote instances concurrently while the local records stream, then adds their answers. */
