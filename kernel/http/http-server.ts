@@ -15,14 +15,17 @@ export interface HttpServerOptions {
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const EMPTY_BODY = Buffer.alloc(0);
 
 export class HttpServer {
   readonly routes: RouteRegistry;
   private readonly app: ReturnType<typeof polka>;
   private readonly server: http.Server;
   private address: { host: string; port: number } | undefined;
+  private readonly logRequest: (this: ServerResponse) => void;
 
   constructor(private readonly options: HttpServerOptions) {
+    this.logRequest = requestLogger(options.logger);
     this.app = polka({
       onNoMatch: (req, res) => this.noMatch(req as SluiceRequest, res),
       onError: (error, req, res) => this.routes.fail(error, req as SluiceRequest, res),
@@ -58,26 +61,22 @@ export class HttpServer {
   }
 
   private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
-    const started = process.hrtime.bigint();
-    res.once("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      this.options.logger.debug("request", { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 100) / 100 });
-    });
+    req.receivedAt = performance.now();
+    res.on("finish", this.logRequest);
     if (!METHODS_WITH_BODY.has(req.method ?? "")) {
-      req.rawBody = Buffer.alloc(0);
+      req.rawBody = EMPTY_BODY;
       next();
       return;
     }
-    readBody(req, this.options.bodyLimit).then(
-      (body) => {
-        req.rawBody = body;
+    readBody(req, this.options.bodyLimit, (error, body) => {
+      if (error === undefined) {
+        req.rawBody = body!;
         next();
-      },
-      (error: unknown) => {
-        if (error instanceof HttpError) res.setHeader("Connection", "close");
-        next(error);
-      },
-    );
+        return;
+      }
+      if (error instanceof HttpError) res.setHeader("Connection", "close");
+      next(error);
+    });
   }
 
   private noMatch(req: SluiceRequest, res: ServerResponse): void {
@@ -89,4 +88,13 @@ export class HttpServer {
     }
     sendError(res, 404, `No route for ${req.method} ${req.path}`, req.path);
   }
+}
+
+/** One 'finish' listener for every response: a closure per request would cost each one an allocation. */
+function requestLogger(logger: Logger): (this: ServerResponse) => void {
+  return function logRequest(this: ServerResponse): void {
+    const req = this.req as SluiceRequest;
+    const ms = performance.now() - req.receivedAt;
+    logger.debug("request", { method: req.method, path: req.path, status: this.statusCode, ms: Math.round(ms * 100) / 100 });
+  };
 }
