@@ -109,6 +109,7 @@ async function main(): Promise<void> {
   // ratio compares two runs made side by side.
   const rounds: { ceiling: Timing; stateless: Timing }[] = [];
   const rssSteps: number[] = [];
+  const heapSteps: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const ceiling = await bareConsumer(kafka, "bench-in", records);
     const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -121,7 +122,12 @@ async function main(): Promise<void> {
         builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to(`bench-out-${round}`);
       },
     });
-    const sampleRss = () => (round === 1 ? rssSteps.push(process.memoryUsage().rss) : undefined);
+    const sampleRss = () => {
+      if (round > 1) return;
+      const { rss, heapUsed } = process.memoryUsage();
+      rssSteps.push(rss);
+      heapSteps.push(heapUsed);
+    };
     rounds.push({ ceiling, stateless: await timeRuntime(stateless, applicationId, records, sampleRss) });
     await stateless.close();
   }
@@ -152,6 +158,7 @@ async function main(): Promise<void> {
   const words = lines * 10;
   console.log(`wordcount:             ${Math.round(rate(words, wordTiming))} words/s end to end (${lines} lines of 10 words; ${startup(wordTiming)})`);
   console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
+  console.log(`main-thread JS heap used by tenths (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);
 }
 
 main().catch((error) => {
