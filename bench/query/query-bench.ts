@@ -1,9 +1,10 @@
 /**
  * Interactive query figures (issue #6): local `get` and `range` (100 keys) requests/s and p50/p99 under load,
- * a `get` routed to the other instance, and `all` over the whole store (time and RSS growth of this process,
- * which hosts the server). Sluice runs in this process with the example applications on a broker in a worker
- * thread; `words` has 2 partitions so that a second instance can take one. The load comes from a forked child,
- * and the paced load from wrk when it is installed (see wrk-load.ts).
+ * the heap allocated per local `get` and per baseline request, a `get` routed to the other instance, and `all`
+ * over the whole store (time and RSS growth of this process, which hosts the server). Sluice runs in this
+ * process with the example applications on a broker in a worker thread; `words` has 2 partitions so that a
+ * second instance can take one. The load comes from a forked child, and the paced load from wrk when it is
+ * installed (see wrk-load.ts).
  *
  *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16] [--rounds=5]
  */
@@ -13,6 +14,7 @@ import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/helpers/streams";
 import { loadInChild as load, type HttpLoadRequest, type HttpLoadResult } from "../http-load";
 import { pacedWithWrk } from "../wrk-load";
+import { allocatedDuring, collectGarbage } from "./heap-allocation";
 
 function argument(name: string, fallback: number): number {
   const prefix = `--${name}=`;
@@ -37,11 +39,21 @@ function report(name: string, result: HttpLoadResult): void {
 }
 
 /** Paced figures come from wrk when it is installed (a C client adds no pauses of its own), else from the Node.js client. */
-async function paced(name: string, request: HttpLoadRequest & { rate: number }): Promise<number> {
+async function paced(name: string, request: HttpLoadRequest & { rate: number }): Promise<HttpLoadResult> {
   const fromWrk = await pacedWithWrk(request);
   const result = fromWrk ?? (await load({ ...request, connections: 64 }));
   report(`${name}, paced at ${request.rate} req/s (${fromWrk ? "wrk" : "node client; install wrk for a steadier one"})`, result);
-  return result.p99Ms;
+  return result;
+}
+
+/**
+ * Bytes this process (Sluice) allocates per request of a paced run, beyond what it allocates idle over as long
+ * (the runtime's own polling): a figure that the machine's drifting speed does not move.
+ */
+async function allocationPerRequest(name: string, request: HttpLoadRequest & { rate: number }): Promise<number> {
+  const idle = await allocatedDuring(() => new Promise((resolve) => setTimeout(resolve, request.seconds * 1000)));
+  const busy = await allocatedDuring(() => paced(name, request));
+  return (busy.bytes - idle.bytes) / (busy.result.requests + busy.result.errors);
 }
 
 async function post(url: string, text: string): Promise<any> {
@@ -56,7 +68,7 @@ async function storeSize(sluice: SluiceWithExamples): Promise<number> {
 
 /** Time of an `all` (to the last byte) and how much this process's RSS grew while answering it. */
 async function timeAll(sluice: SluiceWithExamples, options: object): Promise<{ ms: number; records: number; bytes: number; rssGrowthMb: number }> {
-  global.gc?.();
+  collectGarbage();
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 2);
@@ -102,16 +114,23 @@ async function main(): Promise<void> {
     });
     const url = storeUrl(first);
     await load({ url, bodies: gets, seconds: 1, connections: CONNECTIONS });
+    // The fill left a large old generation of garbage: collected now, not by a mark-compact inside a timed round.
+    collectGarbage();
     report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
     // The floor of the paced figures: the same pacing against a constant route measures the client and the machine.
     // They take turns for several rounds, since this machine's speed drifts from minute to minute.
     const p99s = { baseline: [] as number[], get: [] as number[] };
     for (let round = 1; round <= ROUNDS; round++) {
-      p99s.baseline.push(await paced(`round ${round}: baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE }));
-      p99s.get.push(await paced(`round ${round}: local get`, { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE }));
+      p99s.baseline.push((await paced(`round ${round}: baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE })).p99Ms);
+      p99s.get.push((await paced(`round ${round}: local get`, { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE })).p99Ms);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(2);
     console.log(`paced at ${RATE} req/s over ${ROUNDS} rounds: median p99 local get ${median(p99s.get)} ms, baseline ${median(p99s.baseline)} ms`);
+    const allocation = {
+      baseline: await allocationPerRequest("allocation run: baseline GET /api/v1", { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE }),
+      get: await allocationPerRequest("allocation run: local get", { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE }),
+    };
+    console.log(`heap allocated per request: local get ${allocation.get.toFixed(0)} bytes, baseline ${allocation.baseline.toFixed(0)} bytes`);
     report(`local get, closed loop, ${CONNECTIONS} connections`, await load({ url, bodies: gets, seconds: SECONDS, connections: CONNECTIONS }));
     report(`local range (100 keys), closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: ranges, seconds: SECONDS, connections: CONNECTIONS }));
 
