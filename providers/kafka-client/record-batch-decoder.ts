@@ -89,6 +89,8 @@ export class FetchedRecords {
   private baseOffset = 0;
   private baseTimestamp = 0;
   private timestampOverride = -1;
+  private lastHeaderBytes: Buffer = Buffer.alloc(0);
+  private lastHeaderName = "";
 
   /** `where` (topic and partition) names the place in errors. */
   constructor(
@@ -146,6 +148,16 @@ export class FetchedRecords {
     this.remaining = recordSet.readInt32BE(start + 57);
   }
 
+  /** Header names repeat from record to record: the last one's string is reused while its bytes match. */
+  private headerName(bytes: Buffer | null): string {
+    if (bytes === null) return "";
+    if (!bytes.equals(this.lastHeaderBytes)) {
+      this.lastHeaderBytes = bytes;
+      this.lastHeaderName = bytes.toString("utf8");
+    }
+    return this.lastHeaderName;
+  }
+
   private decodeRecord(): ConsumedRecord {
     const cursor = this.cursor!;
     try {
@@ -161,8 +173,7 @@ export class FetchedRecords {
       if (headerCount > 0) {
         headers = {};
         for (let h = 0; h < headerCount; h++) {
-          const name = cursor.bytesOrNull();
-          headers[name === null ? "" : name.toString("utf8")] = cursor.bytesOrNull();
+          headers[this.headerName(cursor.bytesOrNull())] = cursor.bytesOrNull();
         }
       }
       if (cursor.position !== recordEnd) throw new RangeError(`record at offset ${offset} declares ${length} bytes but holds ${length + cursor.position - recordEnd}`);

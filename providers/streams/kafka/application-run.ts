@@ -18,7 +18,7 @@ import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
-import { firstApplication, ORIGIN_HEADER } from "./repartition-origin";
+import { ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
 import { openRunTask, planRestore, staleStateReason, TopicEnds, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
@@ -283,7 +283,7 @@ export class ApplicationRun {
       }
       if (record.offset < applied) continue;
       const origin = record.headers?.[ORIGIN_HEADER];
-      if (origin != null && !firstApplication(origin.toString(), task.inputPositions)) continue;
+      if (origin != null && !task.origins.admit(origin)) continue;
       task.task.process(topic, record);
       processed++;
       bytes += (record.key?.length ?? 0) + (record.value?.length ?? 0);
@@ -354,6 +354,7 @@ export class ApplicationRun {
     }
     if (sent > 0) metrics.sent(sent);
     for (const task of tasks) {
+      task.origins.writeBack();
       await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
     }
     metrics.storeCommit(Date.now() - started);

@@ -10,7 +10,7 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
-import { ORIGIN_POSITION_PREFIX } from "./repartition-origin";
+import { ORIGIN_POSITION_PREFIX, OriginMarks } from "./repartition-origin";
 
 export interface StoreCounters {
   read(store: string): void;
@@ -25,6 +25,8 @@ export interface RunTask {
   state: TaskState;
   /** `topic:partition` → next offset to apply. */
   inputPositions: Record<string, string>;
+  /** The repartition records applied, kept in `inputPositions` (see repartition-origin). */
+  origins: OriginMarks;
   changelogPositions: Record<string, string>;
   restoring: boolean;
   restored: Map<string, RestoreProgress>;
@@ -65,13 +67,15 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
   currentTimestamp = () => Math.max(task.currentStreamTime, 0);
   const checkpoint = state.checkpoint();
+  const inputPositions = { ...checkpoint.inputPositions };
   return {
     id,
     subTopologyId,
     partition,
     task,
     state,
-    inputPositions: { ...checkpoint.inputPositions },
+    inputPositions,
+    origins: new OriginMarks(inputPositions),
     changelogPositions: { ...checkpoint.changelogPositions },
     restoring: false,
     restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
