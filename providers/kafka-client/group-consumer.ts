@@ -10,33 +10,15 @@
  * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
  * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
-import { ApiCodec } from "../broker/protocol/api-codec";
 import { ErrorCode } from "../broker/protocol/error-codes";
-import { Fetch } from "../broker/protocol/messages/fetch";
-import { ListOffsets } from "../broker/protocol/messages/list-offsets";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
-import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError } from "./kafka-client-errors";
 import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
-import { FetchedRecords } from "./record-batch-decoder";
+import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
 
-const FETCH = new ApiCodec(Fetch);
-const LIST_OFFSETS = new ApiCodec(ListOffsets);
-const EARLIEST = -2n;
 const MAX_BACKOFF_MS = 2_000;
-
-export interface FetchedBatch {
-  topic: string;
-  partition: number;
-  /** The records fetched, in offset order, decoded as they are read (possibly none: control records only). */
-  records: FetchedRecords;
-  /** Where the partition's next fetch starts: past the last batch fetched. */
-  nextOffset: number;
-  /** The partition's high watermark when it was fetched. */
-  highWatermark: number;
-}
 
 export interface GroupConsumerHandlers {
   /** A rebalance begins; `assigned` follows once the group has settled. */
@@ -77,17 +59,6 @@ export interface GroupConsumerOptions {
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-interface PartitionError {
-  topic: string;
-  partition: number;
-  errorCode: number;
-}
-
-interface FetchAnswer {
-  batches: FetchedBatch[];
-  errors: PartitionError[];
-}
-
 type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
@@ -100,9 +71,8 @@ export class GroupConsumer {
 
   private readonly settings: Settings;
   private readonly logger: ComponentLogger;
-  private readonly dataPool: ConnectionPool;
+  private readonly fetcher: PartitionFetcher;
   private readonly groupPool: ConnectionPool;
-  private readonly metadata: ClusterMetadata;
   private readonly membership: GroupMembership;
   private assignment: { topic: string; partition: number }[] = [];
   /** Next offset to fetch, per partition; ahead of `processed` while a fetch's batches are in process. */
@@ -129,12 +99,20 @@ export class GroupConsumer {
       retryBackoffMs: options.retryBackoffMs ?? 100,
     };
     this.logger = options.logger ?? silentLogger;
-    const connectTimeoutMs = 10_000;
-    const maxResponseBytes = this.settings.maxBytes + 1024 * 1024;
-    this.dataPool = new ConnectionPool({ clientId: options.clientId, connectTimeoutMs, requestTimeoutMs: 30_000 + this.settings.maxWaitMs, maxResponseBytes });
+    this.fetcher = new PartitionFetcher({
+      bootstrapServers: options.bootstrapServers,
+      clientId: options.clientId,
+      maxWaitMs: this.settings.maxWaitMs,
+      maxBytes: this.settings.maxBytes,
+      maxPartitionBytes: this.settings.maxPartitionBytes,
+    });
     // A JoinGroup is answered only once the rebalance completes, so this pool's requests may take that long.
-    this.groupPool = new ConnectionPool({ clientId: options.clientId, connectTimeoutMs, requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000, maxResponseBytes });
-    this.metadata = new ClusterMetadata(options.bootstrapServers, this.dataPool);
+    this.groupPool = new ConnectionPool({
+      clientId: options.clientId,
+      connectTimeoutMs: 10_000,
+      requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
+      maxResponseBytes: 16 * 1024 * 1024,
+    });
     this.membership = new GroupMembership(
       this.groupPool,
       {
@@ -144,10 +122,10 @@ export class GroupConsumer {
         rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
         heartbeatIntervalMs: this.settings.heartbeatIntervalMs,
         retryBackoffMs: this.settings.retryBackoffMs,
-        brokers: () => [...new Set([...this.dataPool.openAddresses(), ...options.bootstrapServers])],
+        brokers: () => [...new Set([...this.fetcher.pool.openAddresses(), ...options.bootstrapServers])],
         partitionCounts: async (topics) => {
-          await this.metadata.refresh(topics);
-          return (topic) => this.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
+          await this.fetcher.metadata.refresh(topics);
+          return (topic) => this.fetcher.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
         },
         logger: this.logger,
       },
@@ -160,7 +138,7 @@ export class GroupConsumer {
     let lastError: unknown;
     for (const address of this.options.bootstrapServers) {
       try {
-        await this.dataPool.get(address);
+        await this.fetcher.pool.get(address);
         lastError = undefined;
         break;
       } catch (error) {
@@ -182,7 +160,7 @@ export class GroupConsumer {
     this.membership.stopHeartbeats();
     await this.membership.leave().catch((error) => this.logger.debug("leaving the group failed", { groupId: this.options.groupId, error: String(error) }));
     this.groupPool.close();
-    this.dataPool.close();
+    this.fetcher.close();
   }
 
   private async run(): Promise<void> {
@@ -229,8 +207,8 @@ export class GroupConsumer {
       if (offset >= 0) this.position(topic, partition, offset);
       else (missing[topic] ??= []).push(partition);
     }
-    await this.metadata.refresh(Object.keys(partitions));
-    for (const { topic, partition, offset } of await this.earliestOffsets(missing)) this.position(topic, partition, offset);
+    await this.fetcher.metadata.refresh(Object.keys(partitions));
+    for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
     await this.handlers.assigned(partitions);
   }
 
@@ -274,60 +252,8 @@ export class GroupConsumer {
   }
 
   /** One Fetch per leader of the assigned partitions, at their fetch positions. */
-  private async fetch(): Promise<FetchAnswer> {
-    const byLeader = new Map<string, { topic: string; partition: number; offset: number }[]>();
-    const errors: PartitionError[] = [];
-    for (const { topic, partition } of this.assignment) {
-      const route = this.metadata.route(topic, partition);
-      const offset = this.fetchPositions.get(key(topic, partition)) ?? 0;
-      if (route.address === null) errors.push({ topic, partition, errorCode: route.errorCode });
-      else {
-        const list = byLeader.get(route.address) ?? [];
-        list.push({ topic, partition, offset });
-        byLeader.set(route.address, list);
-      }
-    }
-    const answer: FetchAnswer = { batches: [], errors };
-    await Promise.all([...byLeader].map(([address, partitions]) => this.fetchFrom(address, partitions, answer)));
-    return answer;
-  }
-
-  private async fetchFrom(address: string, partitions: { topic: string; partition: number; offset: number }[], answer: FetchAnswer): Promise<void> {
-    const topics = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
-    const offsets = new Map<string, number>();
-    for (const { topic, partition, offset } of partitions) {
-      const list = topics.get(topic) ?? [];
-      list.push({ partition, fetchOffset: BigInt(offset), partitionMaxBytes: this.settings.maxPartitionBytes });
-      topics.set(topic, list);
-      offsets.set(key(topic, partition), offset);
-    }
-    const connection = await this.dataPool.get(address);
-    const response = await connection.request(FETCH, {
-      replicaId: -1,
-      maxWaitMs: this.settings.maxWaitMs,
-      minBytes: 1,
-      maxBytes: this.settings.maxBytes,
-      isolationLevel: 0,
-      sessionId: 0,
-      sessionEpoch: -1,
-      topics: [...topics].map(([topic, list]) => ({ topic, partitions: list })),
-      forgottenTopicsData: [],
-      rackId: "",
-    });
-    if (response.errorCode !== 0) throw new Error(`fetch from broker ${address} failed: ${errorCodeName(response.errorCode)}`);
-    for (const { topic, partitions: answered } of response.responses) {
-      for (const part of answered) {
-        if (part.errorCode !== 0) {
-          answer.errors.push({ topic, partition: part.partitionIndex, errorCode: part.errorCode });
-          continue;
-        }
-        if (part.records === null || part.records.length === 0) continue;
-        const from = offsets.get(key(topic, part.partitionIndex)) ?? 0;
-        const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`);
-        if (records.nextOffset < 0) continue;
-        answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark) });
-      }
-    }
+  private fetch(): Promise<FetchAnswer> {
+    return this.fetcher.fetch(this.assignment.map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
   }
 
   /** Partitions whose fetch failed: a position out of range restarts at the earliest offset; a moved leader is looked up again. */
@@ -339,42 +265,14 @@ export class GroupConsumer {
       else if (RETRIABLE_CODES.has(errorCode)) moved.add(topic);
       else throw new Error(`fetching topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
     }
-    for (const { topic, partition, offset } of await this.earliestOffsets(outOfRange)) {
+    for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(outOfRange)) {
       this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
       this.position(topic, partition, offset);
     }
     if (moved.size > 0) {
       await this.sleep(this.settings.retryBackoffMs);
-      await this.metadata.refresh(moved);
+      await this.fetcher.metadata.refresh(moved);
     }
-  }
-
-  private async earliestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    const byLeader = new Map<string, Map<string, number[]>>();
-    for (const [topic, list] of Object.entries(partitions)) {
-      for (const partition of list) {
-        const route = this.metadata.route(topic, partition);
-        if (route.address === null) throw new Error(`topic ${topic} partition ${partition} has no leader: ${errorCodeName(route.errorCode)}`);
-        const topics = byLeader.get(route.address) ?? new Map<string, number[]>();
-        topics.set(topic, [...(topics.get(topic) ?? []), partition]);
-        byLeader.set(route.address, topics);
-      }
-    }
-    const found: TopicPartitionOffset[] = [];
-    for (const [address, topics] of byLeader) {
-      const answer = await (await this.dataPool.get(address)).request(LIST_OFFSETS, {
-        replicaId: -1,
-        isolationLevel: 0,
-        topics: [...topics].map(([name, list]) => ({ name, partitions: list.map((partitionIndex) => ({ partitionIndex, timestamp: EARLIEST })) })),
-      });
-      for (const topic of answer.topics) {
-        for (const partition of topic.partitions) {
-          if (partition.errorCode !== 0) throw new Error(`earliest offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
-          found.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.offset) });
-        }
-      }
-    }
-    return found;
   }
 
   private async dropPrefetch(): Promise<void> {

@@ -244,7 +244,7 @@ export class ApplicationRun {
       opened.push(task);
     }
     const targets = (await Promise.all(opened.map((task) => planRestore(this.admin!, ends, topology, task)))).flat();
-    await restoreFromChangelogs(this.options.kafka, this.admin!, topology.applicationId, targets, this.options.logger);
+    await restoreFromChangelogs(this.options.bootstrapServers, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     for (const task of opened) {
       for (const [store, position] of Object.entries(task.state.checkpoint().changelogPositions)) task.changelogPositions[store] = position;

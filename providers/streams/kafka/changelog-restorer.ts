@@ -1,13 +1,11 @@
 /**
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
- * checkpoint to the log end and applies it batch by batch. kafkajs has no manual assignment, so a
- * short-lived consumer in a private group gets exactly these partitions from a fixed assignor.
+ * checkpoint to the log end and applies it batch by batch.
  */
-import { randomUUID } from "crypto";
-import type { Admin, Kafka } from "kafkajs";
+import { ErrorCode } from "../../broker/protocol/error-codes";
+import { errorCodeName, PartitionFetcher, RETRIABLE_CODES, type FetchedBatch, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
-import type { TaskState } from "../state/task-state";
-import { fixedAssignor } from "./streams-assignor";
+import type { RestoreRecord, TaskState } from "../state/task-state";
 
 export interface RestoreTarget {
   state: TaskState;
@@ -36,52 +34,73 @@ export function restoreRate(progress: RestoreProgress | undefined, now = Date.no
   return seconds > 0 ? progress.records / seconds : 0;
 }
 
-export async function restoreFromChangelogs(kafka: Kafka, admin: Admin, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
-  const pending = targets.filter((target) => target.from < target.to);
+const PROGRESS_EVERY_MS = 5_000;
+
+/**
+ * Applies each target's changelog partition from its `from` offset up to its `to` (the log end when the
+ * task opened), batch by batch, reading the partitions directly (no consumer group). A changelog that starts
+ * after `from` (its head removed by retention) is read from its start, with a warning.
+ */
+export async function restoreFromChangelogs(bootstrapServers: readonly string[], clientId: string, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
+  let pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
   const startedAt = Date.now();
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
-  const groupId = `${applicationId}-restore-${randomUUID()}`;
   const byPartition = new Map(pending.map((target) => [`${target.topic}:${target.partition}`, target]));
-  const partitions: Record<string, number[]> = {};
-  for (const target of pending) (partitions[target.topic] ??= []).push(target.partition);
-  const consumer = kafka.consumer({ groupId, partitionAssigners: [fixedAssignor(partitions)], maxWaitTimeInMs: 100 });
-  let remaining = pending.length;
-  let finish!: () => void;
-  let fail!: (error: unknown) => void;
-  const done = new Promise<void>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (!payload.restart) fail(payload.error);
-  });
+  const fetcher = new PartitionFetcher({ bootstrapServers, clientId, maxWaitMs: 100 });
+  let reported = startedAt;
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topics: Object.keys(partitions), fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatch: async ({ batch }) => {
+    await fetcher.metadata.refresh(new Set(pending.map((target) => target.topic)));
+    while (pending.length > 0) {
+      const answer = await fetcher.fetch(pending.map((target) => ({ topic: target.topic, partition: target.partition, offset: target.from })));
+      if (answer.errors.length > 0) await recover(fetcher, answer.errors, byPartition, logger);
+      for (const batch of answer.batches) {
         const target = byPartition.get(`${batch.topic}:${batch.partition}`);
-        if (!target || target.from >= target.to) return;
-        const records = batch.messages
-          .filter((message) => Number(message.offset) >= target.from && Number(message.offset) < target.to && message.key)
-          .map((message) => ({ key: message.key!, value: message.value, timestamp: Number(message.timestamp) }));
-        const last = Math.min(Number(batch.lastOffset()), target.to - 1);
-        if (last < target.from) return;
-        await target.state.restoreBatch(target.store, records, String(last));
-        target.restored.records += records.length;
-        target.from = last + 1;
-        if (target.from < target.to) return;
-        target.restored.endedAt = Date.now();
-        if (--remaining === 0) finish();
-      },
-    });
-    for (const target of pending) consumer.seek({ topic: target.topic, partition: target.partition, offset: String(target.from) });
-    await done;
-    logger.debug("stores restored", { applicationId, partitions: pending.length });
+        if (target !== undefined) await apply(target, batch);
+      }
+      pending = pending.filter((target) => target.from < target.to);
+      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+        reported = Date.now();
+        const records = targets.reduce((sum, target) => sum + target.restored.records, 0);
+        logger.info("restoring stores", { applicationId, records, partitionsLeft: pending.length });
+      }
+    }
+    logger.debug("stores restored", { applicationId, partitions: byPartition.size, ms: Date.now() - startedAt });
   } finally {
-    await consumer.disconnect().catch(() => undefined);
-    await admin.deleteGroups([groupId]).catch(() => undefined);
+    fetcher.close();
+  }
+}
+
+async function apply(target: RestoreTarget, batch: FetchedBatch): Promise<void> {
+  const records: RestoreRecord[] = [];
+  const { records: fetched } = batch;
+  for (let record = fetched.read(); record !== undefined && record.offset < target.to; record = fetched.read()) {
+    if (record.key !== null) records.push({ key: record.key, value: record.value, timestamp: record.timestamp });
+  }
+  const last = Math.min(batch.nextOffset, target.to) - 1;
+  if (last < target.from) return;
+  await target.state.restoreBatch(target.store, records, String(last));
+  target.restored.records += records.length;
+  target.from = last + 1;
+  if (target.from >= target.to) target.restored.endedAt = Date.now();
+}
+
+async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: Map<string, RestoreTarget>, logger: ComponentLogger): Promise<void> {
+  const outOfRange: Record<string, number[]> = {};
+  const moved = new Set<string>();
+  for (const { topic, partition, errorCode } of errors) {
+    if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (outOfRange[topic] ??= []).push(partition);
+    else if (RETRIABLE_CODES.has(errorCode)) moved.add(topic);
+    else throw new Error(`restoring from ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
+  }
+  for (const { topic, partition, offset } of await fetcher.earliestOffsets(outOfRange)) {
+    const target = targets.get(`${topic}:${partition}`)!;
+    if (offset <= target.from) throw new Error(`restoring from ${topic} partition ${partition}: offset ${target.from} is out of range, yet the log starts at ${offset}`);
+    logger.warn("changelog starts after the store's checkpoint: records before it are gone", { topic, partition, checkpoint: target.from, start: offset });
+    target.from = offset;
+  }
+  if (moved.size > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await fetcher.metadata.refresh(moved);
   }
 }

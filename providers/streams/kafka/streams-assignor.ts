@@ -5,7 +5,7 @@
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (kafkajs's AssignerProtocol).
  */
-import { AssignerProtocol, type Assigner, type PartitionAssigner } from "kafkajs";
+import { AssignerProtocol } from "kafkajs";
 import type { GroupAssignor } from "../../kafka-client";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
@@ -75,26 +75,5 @@ export function decodeGroupMembers(
       assignment = {};
     }
     return { memberId: member.memberId, clientId: member.clientId, server, assignment };
-  });
-}
-
-/** Assigns exactly the given partitions to the only member: kafkajs has no manual assignment. */
-export function fixedAssignor(partitions: Record<string, number[]>): PartitionAssigner {
-  return (): Assigner => ({
-    name: "sluice-fixed",
-    version: VERSION,
-    protocol: ({ topics }) => ({
-      name: "sluice-fixed",
-      metadata: AssignerProtocol.MemberMetadata.encode({ version: VERSION, topics, userData: Buffer.alloc(0) }),
-    }),
-    assign: async ({ members }) =>
-      members.map((member, index) => ({
-        memberId: member.memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({
-          version: VERSION,
-          assignment: index === 0 ? partitions : {},
-          userData: Buffer.alloc(0),
-        }),
-      })),
   });
 }
