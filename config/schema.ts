@@ -37,6 +37,10 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "leveldb.config.setter", type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
   { key: "session.timeout.ms", type: "integer", default: 10_000, doc: "Consumer group session timeout." },
   { key: "heartbeat.interval.ms", type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
+  { key: "max.poll.interval.ms", type: "integer", default: 60_000, doc: "How long a rebalance waits for the members to join again (the group's rebalance timeout)." },
+  { key: "fetch.max.wait.ms", type: "integer", default: 200, doc: "How long the broker may hold a fetch that finds no new records." },
+  { key: "fetch.max.bytes", type: "integer", default: 10_485_760, doc: "Bound on the records of one fetch answer." },
+  { key: "max.partition.fetch.bytes", type: "integer", default: 1_048_576, doc: "Bound on one partition's records in a fetch answer; a polled batch is at most this big." },
 ];
 
 export const CONFIG_SCHEMA: ConfigKeySpec[] = [
