@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AssignerProtocol, type Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -56,7 +59,7 @@ test.after.each(async ({ broker, producer, members }) => {
   await broker.close();
 });
 
-async function startMember(context: Context, groupId: string, onBatch: (batch: FetchedBatch) => void = () => undefined): Promise<Member> {
+async function startMember(context: Pick<Context, "broker" | "members">, groupId: string, onBatch: (batch: FetchedBatch) => void = () => undefined): Promise<Member> {
   const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
   member.consumer = new GroupConsumer(
     { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50 },
@@ -82,7 +85,7 @@ async function produce(producer: Producer, from: number, count: number): Promise
   await producer.send({ topic: TOPIC, messages, acks: -1 });
 }
 
-async function committedOffsets(context: Context, groupId: string): Promise<number[]> {
+async function committedOffsets(context: Pick<Context, "broker">, groupId: string): Promise<number[]> {
   const admin = context.broker.kafka().admin();
   await admin.connect();
   try {
@@ -171,3 +174,73 @@ test("start rejects, naming the broker, when no bootstrap server answers", async
 });
 
 test.run();
+
+const brokerChanges = suite("kafka client: group consumer across broker changes");
+
+brokerChanges("a member whose broker restarts reconnects, joins again and resumes from its commits", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "sluice-consumer-restart-"));
+  const context = { broker: await startTestBroker({ storage: "file", dataDir, autoCreateTopics: false }), members: [] as Member[] };
+  const port = context.broker.broker.port;
+  try {
+    const admin = context.broker.kafka().admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: PARTITIONS }] });
+    const producer = context.broker.kafka().producer();
+    await producer.connect();
+    await produce(producer, 0, 30);
+    const member = await startMember(context, "restart");
+    await eventually(async () => member.read.length >= 30 && (await committedOffsets(context, "restart")).join() === "10,10,10", {
+      timeoutMs: 10_000,
+      what: "30 records read and committed",
+    });
+    await context.broker.close();
+    context.broker = await startTestBroker({ storage: "file", dataDir, autoCreateTopics: false, port });
+    const again = context.broker.kafka().producer();
+    await again.connect();
+    await produce(again, 30, 30);
+    await eventually(() => member.read.length >= 60, { timeoutMs: 20_000, what: "the 30 records produced after the restart read" });
+    assert.equal(member.read.map((record) => record.value).sort(), Array.from({ length: 60 }, (_, i) => `v${i}`).sort());
+    assert.equal(member.failures, []);
+  } finally {
+    await Promise.all(context.members.map((member) => member.consumer.stop()));
+    await context.broker.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+brokerChanges("a committed position that retention has deleted restarts at the partition's earliest offset", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "sluice-consumer-retention-"));
+  const context = {
+    broker: await startTestBroker({ storage: "file", dataDir, autoCreateTopics: false, segmentBytes: 512, retentionBytes: 1_024, retentionCheckIntervalMs: 20 }),
+    members: [] as Member[],
+  };
+  try {
+    const admin = context.broker.kafka().admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 1 }] });
+    const producer = context.broker.kafka().producer();
+    await producer.connect();
+    for (let i = 0; i < 40; i++) await producer.send({ topic: TOPIC, messages: [{ value: `v${i}`.padEnd(60, ".") }], acks: -1 });
+    const start = await eventually(
+      async () => {
+        const [{ low }] = await admin.fetchTopicOffsets(TOPIC);
+        return Number(low) > 0 && Number(low);
+      },
+      { timeoutMs: 10_000, what: "retention deleting the oldest segments" },
+    );
+    await admin.setOffsets({ groupId: "behind", topic: TOPIC, partitions: [{ partition: 0, offset: "0" }] });
+    const member = await startMember(context, "behind");
+    await eventually(() => member.read.at(-1)?.offset === 39, { timeoutMs: 10_000, what: "the records retention kept read to the end" });
+    // Retention may trim further while the member starts: it reads on, without a gap, from wherever the log began.
+    const first = member.read[0].offset;
+    assert.ok(first >= start, `read from offset ${first}, at or after the log start ${start} seen before`);
+    assert.equal(member.read.map((record) => record.offset), Array.from({ length: 40 - first }, (_, i) => first + i));
+    assert.equal(member.failures, []);
+  } finally {
+    await Promise.all(context.members.map((member) => member.consumer.stop()));
+    await context.broker.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+brokerChanges.run();
