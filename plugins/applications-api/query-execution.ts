@@ -118,40 +118,32 @@ function ask({ target, request }: QueryExecution, server: string | null, deadlin
 /**
  * Writes this instance's records (from `stores`; undefined: not queryable now) as one success entry, also when
  * empty if `keepEmpty`. A failure before the first record becomes a failure entry; once records are out, the
- * response can only be cut (the error is rethrown).
+ * response can only be cut (the error is rethrown). Promise reactions rather than an async function, as in
+ * `executeQuery`: this runs for every local answer.
  */
-async function answerLocally(
-  { target, request, logger }: QueryExecution,
+function answerLocally(
+  execution: QueryExecution,
   stores: ReadOnlyStore[] | undefined,
   writer: QueryResponseWriter,
   deadline: number,
   keepEmpty: boolean,
 ): Promise<LocalOutcome> {
-  if (!stores) return localFailure(target, `store '${target.store.name}' is not queryable now`);
-  let outcome: LocalOutcome;
+  const { target } = execution;
+  if (!stores) return Promise.resolve(localFailure(target, `store '${target.store.name}' is not queryable now`));
+  return writeAnswer(execution.request, stores, target, writer, deadline).then(
+    (outcome) => closeLocalEntry(target, writer, outcome, keepEmpty),
+    (error: unknown) => failedLocally(execution, writer, error),
+  );
+}
+
+function writeAnswer(request: QueryRequest, stores: ReadOnlyStore[], target: QueryTarget, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome> {
   try {
     const answer = request.definition.execute(stores, request.args, request.options.limit);
-    if (isStreamedAnswer(answer)) {
-      outcome = await streamRecords(answer, target, writer, deadline);
-    } else {
-      // A whole answer is already read: its records all go out, and the deadline is checked once after them.
-      const records = await answer;
-      for (const record of records) {
-        const writing = writeLocalRecord(target, writer, record);
-        if (writing) await writing;
-      }
-      outcome = { total: records.length, timeout: records.length > 0 && Date.now() > deadline };
-    }
+    if (isStreamedAnswer(answer)) return streamRecords(answer, target, writer, deadline);
+    return answer.then((records) => writeRecords(records, target, writer, deadline, 0));
   } catch (error) {
-    if (writer.streaming) throw error;
-    logger.warn("local query failed", { store: target.store.name, error });
-    return localFailure(target, (error as Error).message);
+    return Promise.reject(error);
   }
-  if (outcome.total === 0 && !keepEmpty) return outcome;
-  if (!writer.streaming) await writer.openEntry(target.serverJson, false);
-  const closing = writer.closeEntry(outcome.total);
-  if (closing) await closing;
-  return outcome;
 }
 
 /** Records of a scan, until its end or the deadline. */
@@ -161,8 +153,8 @@ async function streamRecords(answer: AsyncIterable<QueryRecord>, target: QueryTa
   try {
     let next: IteratorResult<QueryRecord>;
     while (!(next = await records.next()).done) {
-      const writing = writeLocalRecord(target, writer, next.value);
-      if (writing) await writing;
+      const flushing = writeLocalRecord(target, writer, next.value);
+      if (flushing) await flushing;
       total++;
       if (Date.now() > deadline) return { total, timeout: true };
     }
@@ -172,15 +164,34 @@ async function streamRecords(answer: AsyncIterable<QueryRecord>, target: QueryTa
   }
 }
 
+/** Records of a whole answer, already read: they all go out (from `from` on), and the deadline is checked once after them. */
+function writeRecords(records: readonly QueryRecord[], target: QueryTarget, writer: QueryResponseWriter, deadline: number, from: number): LocalOutcome | Promise<LocalOutcome> {
+  for (let index = from; index < records.length; index++) {
+    const flushing = writeLocalRecord(target, writer, records[index]);
+    if (flushing) return flushing.then(() => writeRecords(records, target, writer, deadline, index + 1));
+  }
+  return { total: records.length, timeout: records.length > 0 && Date.now() > deadline };
+}
+
 /** Adds a record to the local entry, opening it first; a promise only when the connection must drain. */
 function writeLocalRecord(target: QueryTarget, writer: QueryResponseWriter, record: QueryRecord): Promise<void> | undefined {
   // Rendered before the entry opens, so that a value no serializer module takes is a clean failure entry.
   const json = target.toJson(record);
-  if (!writer.streaming) {
-    const opening = writer.openEntry(target.serverJson, false);
-    if (opening) return opening.then(() => writer.record(json));
-  }
+  if (!writer.streaming) writer.openEntry(target.serverJson, false);
   return writer.record(json);
+}
+
+function closeLocalEntry(target: QueryTarget, writer: QueryResponseWriter, outcome: LocalOutcome, keepEmpty: boolean): LocalOutcome {
+  if (outcome.total === 0 && !keepEmpty) return outcome;
+  if (!writer.streaming) writer.openEntry(target.serverJson, false);
+  writer.closeEntry(outcome.total);
+  return outcome;
+}
+
+function failedLocally({ target, logger }: QueryExecution, writer: QueryResponseWriter, error: unknown): LocalOutcome {
+  if (writer.streaming) throw error;
+  logger.warn("local query failed", { store: target.store.name, error });
+  return localFailure(target, (error as Error).message);
 }
 
 const localFailure = ({ server }: QueryTarget, message: string): LocalOutcome => ({

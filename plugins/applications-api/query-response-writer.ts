@@ -34,8 +34,9 @@ export interface ResultTail {
 const FLUSH_BYTES = 64 * 1024;
 
 /**
- * The steps that may fill the buffer answer a promise only when it went out and the connection must drain
- * first: an answer that fits in the buffer (most) costs no promise per step.
+ * Only a record can fill the buffer (entry brackets add a few bytes over it at most), and it answers a promise
+ * only when the buffer went out and the connection must drain first: an answer that fits in the buffer (most)
+ * costs no promise.
  */
 export class QueryResponseWriter {
   private pending: string;
@@ -53,30 +54,28 @@ export class QueryResponseWriter {
     return this.inEntry;
   }
 
-  openEntry(serverJson: string, remote: boolean): Promise<void> | undefined {
+  openEntry(serverJson: string, remote: boolean): void {
     this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${serverJson},"remote":${remote},"records":[`;
     this.inEntry = true;
     this.recordsInEntry = 0;
-    return this.flushIfFull();
   }
 
   /** Adds a record already rendered as JSON. */
   record(recordJson: string): Promise<void> | undefined {
     this.pending += this.recordsInEntry++ > 0 ? `,${recordJson}` : recordJson;
-    return this.flushIfFull();
+    return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
   }
 
-  closeEntry(total: number): Promise<void> | undefined {
+  closeEntry(total: number): void {
     this.pending += `],"total":${total}}`;
     this.inEntry = false;
-    return this.flushIfFull();
   }
 
   /** A whole entry received from another server. */
   async entry(entry: SuccessEntry): Promise<void> {
-    await this.openEntry(JSON.stringify(entry.server), entry.remote);
+    this.openEntry(JSON.stringify(entry.server), entry.remote);
     for (const record of entry.records) await this.record(JSON.stringify(record));
-    await this.closeEntry(entry.total);
+    this.closeEntry(entry.total);
   }
 
   /** Ends the answer; the connection writes it out on its own (nothing to wait for). */
@@ -87,10 +86,6 @@ export class QueryResponseWriter {
     // An answer that never filled the buffer goes out in one piece with its length, like any JSON response.
     if (!this.res.headersSent) this.res.writeHead(200, ["Content-Type", JSON_CONTENT_TYPE, "Content-Length", String(Buffer.byteLength(last))]);
     this.res.end(last);
-  }
-
-  private flushIfFull(): Promise<void> | undefined {
-    return this.pending.length < FLUSH_BYTES ? undefined : this.flush();
   }
 
   private async flush(): Promise<void> {

@@ -25,17 +25,23 @@ function toRecord(source: KeyValueSource, key: unknown, value: unknown): QueryRe
 
 const entryRecord = (entry: KeyValue<unknown, unknown>, source: KeyValueSource) => toRecord(source, entry.key, entry.value);
 
-// Point reads and counts answer whole (one promise): no iterator for a one-record answer.
+const NO_RECORDS: readonly QueryRecord[] = [];
+
+// Point reads and counts answer whole (one promise): no iterator for a one-record answer. A point read is the
+// hot path of interactive queries, so it chains reactions instead of paying an async function's frame: the
+// partitions are read in turn until one holds the key (only one can).
 const get: QueryDefinition = {
   name: "get",
   parameters: [{ name: "key", kind: "key" }],
   routingKey: "key",
-  async execute(stores, { key }) {
-    for (const source of sources(stores)) {
-      const value = await source.store.get(key);
-      if (value !== undefined) return [toRecord(source, key, value)];
-    }
-    return [];
+  execute(stores, { key }) {
+    const candidates = sources(stores);
+    const readFrom = (index: number): Promise<readonly QueryRecord[]> => {
+      if (index === candidates.length) return Promise.resolve(NO_RECORDS);
+      const source = candidates[index];
+      return source.store.get(key).then((value: unknown) => (value === undefined ? readFrom(index + 1) : [toRecord(source, key, value)]));
+    };
+    return readFrom(0);
   },
 };
 
