@@ -180,12 +180,14 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     const admin = run?.adminClient;
     if (!run || !admin || (this.state !== "RUNNING" && this.state !== "REBALANCING")) return { group: this.id, consumers: [] };
-    const topics = [...new Set([...run.positions.keys()].map((key) => key.slice(0, key.lastIndexOf(":"))))];
+    // The positions are copied before the ends are asked: read after, they could pass the ends.
+    const consumed = [...run.positions].map(([key, figures]) => [key, { ...figures }] as const);
+    const topics = [...new Set(consumed.map(([key]) => key.slice(0, key.lastIndexOf(":"))))];
     const ends = new Map<string, { high: number; low: number }>();
     for (const topic of topics) {
       for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, { high: Number(entry.high), low: Number(entry.low) });
     }
-    const positions = [...run.positions]
+    const positions = consumed
       .map(([key, figures]) => {
         const topic = key.slice(0, key.lastIndexOf(":"));
         const partition = Number(key.slice(key.lastIndexOf(":") + 1));
@@ -272,9 +274,10 @@ export class StreamsApplication implements ApplicationHandle {
     for (const task of run.tasks.values()) {
       for (const store of this.topologyCompiled.subTopologies[task.subTopologyId].stores) {
         const changelogTopic = this.topologyCompiled.changelogTopic(store);
+        // The position first: one read after the end could pass it, as commits land meanwhile.
+        const changelogPosition = Number(task.changelogPositions[store] ?? -1);
         const offsets = await admin.fetchTopicOffsets(changelogTopic);
         const logEndOffset = Number(offsets.find((entry) => entry.partition === task.partition)?.high ?? -1);
-        const changelogPosition = Number(task.changelogPositions[store] ?? -1);
         statuses.push({
           store,
           partition: task.partition,
