@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import type { QueryEngine } from "../../../kernel/contracts/query-engine";
 import type { ApplicationHandle, StoreHandle } from "../../../kernel/contracts/streams/runtime";
 import type { KeyValue, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { ModuleJsonRenderer } from "../../../kernel/json/module-json-renderer";
@@ -58,7 +59,22 @@ const store: StoreHandle = {
 };
 const application = { id: "big-app", state: "RUNNING", store: () => store } as unknown as ApplicationHandle;
 const target = new QueryTargets(new ModuleJsonRenderer([]), () => "test:1").of(application, store.name)!;
-const catalog = new QueryCatalog([{ name: "key-value", instance: new KeyValueQueryEngine() }]);
+/** A query answering whole (one promise) with more than the answer writer buffers before it sends. */
+const WHOLE_RECORDS = 3_000;
+const wholeAnswer: QueryEngine = {
+  storeTypes: ["key_value"],
+  queries: [
+    {
+      name: "whole",
+      parameters: [],
+      execute: async () => Array.from({ length: WHOLE_RECORDS }, (_, i) => ({ key: `whole-${i}`, value: "v".repeat(50) })),
+    },
+  ],
+};
+const catalog = new QueryCatalog([
+  { name: "key-value", instance: new KeyValueQueryEngine() },
+  { name: "whole-answer", instance: wholeAnswer },
+]);
 
 test.before.each(() => {
   scan = { pulled: 0, closed: false, resume: () => undefined };
@@ -116,6 +132,16 @@ test("records reach the client while the store is still being scanned, and the w
   assert.is(answer.result.success[0].total, ENTRIES);
   assert.is(answer.result.success[0].records.length, ENTRIES);
   assert.equal(answer.result.success[0].records[ENTRIES - 1], { key: "key-199999", value: 199_999 });
+});
+
+test("a whole answer larger than the writer's buffer goes out complete and in order", async () => {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ type: "key_value", query: { whole: {} } }) });
+  const text = await response.text();
+  assert.ok(text.length > 128 * 1024, `the answer has ${text.length} bytes`);
+  const answer = JSON.parse(text);
+  assert.is(answer.status, "SUCCESS");
+  assert.is(answer.result.total, WHOLE_RECORDS);
+  assert.equal(answer.result.success[0].records.map((record: { key: string }) => record.key), Array.from({ length: WHOLE_RECORDS }, (_, i) => `whole-${i}`));
 });
 
 test("a client that goes away stops the scan", async () => {
