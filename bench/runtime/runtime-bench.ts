@@ -3,6 +3,7 @@
  * - records/s of a stateless topology (mapValues + filter → topic) next to a bare kafkajs consumer reading the
  *   same input and doing nothing (the ceiling), and their ratio;
  * - words/s of `wordcount` fed lines of 10 words, end to end;
+ * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
  * - RSS at start, after each tenth of the stateless run, and at the end.
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
  * with enough records that start-up (printed: time to the first record) is small beside the whole.
@@ -90,6 +91,18 @@ async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number
   return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, Date.now()) };
 }
 
+/** Stops the application with cleanup, restarts it, and times it from the restart to RUNNING (its stores restored). */
+async function timeRestore(runtime: StreamsRuntime, id: string): Promise<{ records: number; seconds: number }> {
+  const application = runtime.application(id)!;
+  await application.stop({ cleanup: true });
+  const started = Date.now();
+  await application.restart();
+  while (application.state !== "RUNNING") await new Promise((resolve) => setTimeout(resolve, 5));
+  const seconds = (Date.now() - started) / 1000;
+  const records = (await application.storesStatus()).reduce((sum, status) => sum + status.restoredRecords, 0);
+  return { records, seconds };
+}
+
 async function main(): Promise<void> {
   const rssStart = process.memoryUsage().rss;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bench-broker-"));
@@ -138,6 +151,7 @@ async function main(): Promise<void> {
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
   wordcount.addProvider(new WordCountProvider());
   const wordTiming = await timeRuntime(wordcount, "wordcount", lines + lines * 10);
+  const restore = await timeRestore(wordcount, "wordcount");
   await wordcount.close();
   const rssEnd = process.memoryUsage().rss;
 
@@ -157,6 +171,7 @@ async function main(): Promise<void> {
   console.log(`stateless topology / bare consumer: median ${(median * 100).toFixed(1)} % over ${ratios.length} rounds of ${records} records`);
   const words = lines * 10;
   console.log(`wordcount:             ${Math.round(rate(words, wordTiming))} words/s end to end (${lines} lines of 10 words; ${startup(wordTiming)})`);
+  console.log(`restore:               ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
   console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
   console.log(`main-thread JS heap used by tenths (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);
 }
