@@ -10,13 +10,11 @@
  * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
  * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
-import { ErrorCode } from "../broker/protocol/error-codes";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { ConnectionPool } from "./connection-pool";
 import { GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError } from "./kafka-client-errors";
-import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
-import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
+import { PartitionFetcher, sortFetchErrors, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
 
 const MAX_BACKOFF_MS = 2_000;
 
@@ -258,13 +256,7 @@ export class GroupConsumer {
 
   /** Partitions whose fetch failed: a position out of range restarts at the earliest offset; a moved leader is looked up again. */
   private async recover(errors: PartitionError[]): Promise<void> {
-    const outOfRange: Record<string, number[]> = {};
-    const moved = new Set<string>();
-    for (const { topic, partition, errorCode } of errors) {
-      if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (outOfRange[topic] ??= []).push(partition);
-      else if (RETRIABLE_CODES.has(errorCode)) moved.add(topic);
-      else throw new Error(`fetching topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
-    }
+    const { outOfRange, moved } = sortFetchErrors(errors, "fetching");
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(outOfRange)) {
       this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
       this.position(topic, partition, offset);

@@ -6,9 +6,8 @@
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
 export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
 export { BrokerConnectionError, GroupError, ProduceError } from "./kafka-client-errors";
-export { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
-export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
+export { PartitionFetcher, sortFetchErrors, type SortedFetchErrors, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { subscribedTopics, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { FetchedRecords, CorruptRecordError, type ConsumedRecord } from "./record-batch-decoder";

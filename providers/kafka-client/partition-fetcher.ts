@@ -9,7 +9,8 @@ import { ListOffsets } from "../broker/protocol/messages/list-offsets";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
-import { errorCodeName } from "./kafka-error-codes";
+import { ErrorCode } from "../broker/protocol/error-codes";
+import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
 import { FetchedRecords } from "./record-batch-decoder";
 
 const FETCH = new ApiCodec(Fetch);
@@ -37,6 +38,25 @@ export interface PartitionError {
 export interface FetchAnswer {
   batches: FetchedBatch[];
   errors: PartitionError[];
+}
+
+/** A round's failed partitions, sorted by what cures them. */
+export interface SortedFetchErrors {
+  /** Positions before the log start or past its end, by topic: read again from the earliest offset. */
+  outOfRange: Record<string, number[]>;
+  /** Topics whose leader moved or is unknown: refresh the metadata and fetch again. */
+  moved: Set<string>;
+}
+
+/** Sorts `errors`; any other error is thrown, its message starting with `doing` (e.g. "fetching"). */
+export function sortFetchErrors(errors: readonly PartitionError[], doing: string): SortedFetchErrors {
+  const sorted: SortedFetchErrors = { outOfRange: {}, moved: new Set() };
+  for (const { topic, partition, errorCode } of errors) {
+    if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (sorted.outOfRange[topic] ??= []).push(partition);
+    else if (RETRIABLE_CODES.has(errorCode)) sorted.moved.add(topic);
+    else throw new Error(`${doing} topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
+  }
+  return sorted;
 }
 
 export interface PartitionFetcherOptions {

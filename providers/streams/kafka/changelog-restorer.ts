@@ -2,8 +2,7 @@
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
  * checkpoint to the log end and applies it batch by batch.
  */
-import { ErrorCode } from "../../broker/protocol/error-codes";
-import { errorCodeName, PartitionFetcher, RETRIABLE_CODES, type FetchedBatch, type PartitionError } from "../../kafka-client";
+import { PartitionFetcher, sortFetchErrors, type FetchedBatch, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 
@@ -86,13 +85,7 @@ async function apply(target: RestoreTarget, batch: FetchedBatch): Promise<void> 
 }
 
 async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: Map<string, RestoreTarget>, logger: ComponentLogger): Promise<void> {
-  const outOfRange: Record<string, number[]> = {};
-  const moved = new Set<string>();
-  for (const { topic, partition, errorCode } of errors) {
-    if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (outOfRange[topic] ??= []).push(partition);
-    else if (RETRIABLE_CODES.has(errorCode)) moved.add(topic);
-    else throw new Error(`restoring from ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
-  }
+  const { outOfRange, moved } = sortFetchErrors(errors, "restoring from");
   for (const { topic, partition, offset } of await fetcher.earliestOffsets(outOfRange)) {
     const target = targets.get(`${topic}:${partition}`)!;
     if (offset <= target.from) throw new Error(`restoring from ${topic} partition ${partition}: offset ${target.from} is out of range, yet the log starts at ${offset}`);
