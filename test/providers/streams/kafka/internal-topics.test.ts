@@ -1,0 +1,71 @@
+import type { Admin } from "kafkajs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
+import { ensureTopics } from "../../../../providers/streams/kafka/internal-topics";
+import { buildTopology } from "../../../../providers/streams/topology/build-topology";
+import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
+
+const test = suite<{ broker: TestBroker; admin: Admin }>("streams: the topics an application needs");
+
+test.before.each(async (context) => {
+  context.broker = await startTestBroker({ autoCreateTopics: false });
+  context.admin = context.broker.kafka().admin();
+  await context.admin.connect();
+});
+
+test.after.each(async ({ broker }) => {
+  await broker.close();
+});
+
+/** clicks → count per key into `per-user`; clicks → re-keyed by page → count into `per-page` → page-counts. */
+const topology = buildTopology(
+  {
+    name: "sizing",
+    version: "1",
+    config: { "application.id": "sizing" },
+    topology: (builder: StreamsBuilder) => {
+      const clicks = builder.stream<string, string>("clicks");
+      clicks.groupByKey().count({ storeName: "per-user" });
+      clicks
+        .groupBy((_user, page) => page)
+        .count({ storeName: "per-page" })
+        .toStream()
+        .to("page-counts");
+    },
+  },
+  { "application.id": "sizing" },
+);
+
+async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
+  const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
+  return Object.fromEntries(topics.map((topic) => [topic.name, topic.partitions.length]).sort());
+}
+
+test("internal topics take their sub-topology's width, missing inputs and outputs num.partitions, and existing topics stay as they are", async ({ admin }) => {
+  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 3 }] });
+  const counts = await ensureTopics(admin, topology, 2);
+  const repartition = [...topology.definition.repartitionTopics][0];
+  const expected = {
+    clicks: 3,
+    "page-counts": 2,
+    [repartition]: 3,
+    "sizing-per-user-changelog": 3,
+    "sizing-per-page-changelog": 3,
+  };
+  assert.equal(Object.fromEntries([...counts].sort()), Object.fromEntries(Object.entries(expected).sort()));
+  assert.equal(await partitionCounts(admin), Object.fromEntries(Object.entries(expected).sort()));
+
+  // A second run finds everything in place and creates nothing.
+  assert.equal(Object.fromEntries([...(await ensureTopics(admin, topology, 5))].sort()), Object.fromEntries(Object.entries(expected).sort()));
+  assert.equal(await partitionCounts(admin), Object.fromEntries(Object.entries(expected).sort()));
+});
+
+test("a missing input is created with num.partitions and sizes the internal topics after it", async ({ admin }) => {
+  const counts = await ensureTopics(admin, topology, 4);
+  assert.is(counts.get("clicks"), 4);
+  assert.is(counts.get("sizing-per-page-changelog"), 4);
+  assert.is((await partitionCounts(admin))["sizing-per-user-changelog"], 4);
+});
+
+test.run();
