@@ -19,7 +19,7 @@ import { PartitionFetcher, sortFetchErrors, type FetchAnswer, type FetchedBatch,
 const MAX_BACKOFF_MS = 2_000;
 
 export interface GroupConsumerHandlers {
-  /** A rebalance begins; `assigned` follows once the group has settled. */
+  /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
   rebalancing(): void;
   /** This member's partitions in its new generation; fetching starts when this resolves. */
   assigned(partitions: Record<string, number[]>): Promise<void>;
@@ -189,7 +189,8 @@ export class GroupConsumer {
   private async rejoin(): Promise<void> {
     await this.dropPrefetch();
     await this.commitProcessed();
-    this.handlers.rebalancing();
+    // The first join is no rebalance of this member's: it has no partitions to give up yet.
+    if (this.membership.generationId >= 0) this.handlers.rebalancing();
     this.joining = true;
     let partitions: Record<string, number[]>;
     try {
