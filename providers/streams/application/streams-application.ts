@@ -270,28 +270,29 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     const admin = run?.adminClient;
     if (!run || !admin) return [];
-    const statuses: StorePartitionStatus[] = [];
-    for (const task of run.tasks.values()) {
-      for (const store of this.topologyCompiled.subTopologies[task.subTopologyId].stores) {
-        const changelogTopic = this.topologyCompiled.changelogTopic(store);
-        // The position first: one read after the end could pass it, as commits land meanwhile.
-        const changelogPosition = Number(task.changelogPositions[store] ?? -1);
-        const offsets = await admin.fetchTopicOffsets(changelogTopic);
-        const logEndOffset = Number(offsets.find((entry) => entry.partition === task.partition)?.high ?? -1);
-        statuses.push({
-          store,
-          partition: task.partition,
-          changelogTopic,
-          changelogPosition,
-          logEndOffset,
-          lag: Math.max(logEndOffset - (changelogPosition + 1), 0),
-          restoring: task.restoring,
-          restoredRecords: task.restored.get(store)?.records ?? 0,
-          restoreRate: restoreRate(task.restored.get(store)),
-        });
-      }
+    // Every task figure is taken at once, before the log ends are asked: read after, a position could pass its
+    // end, or a finished restore show its old position.
+    const snapshot = [...run.tasks.values()].flatMap((task) =>
+      this.topologyCompiled.subTopologies[task.subTopologyId].stores.map((store) => ({
+        store,
+        partition: task.partition,
+        changelogTopic: this.topologyCompiled.changelogTopic(store),
+        changelogPosition: Number(task.changelogPositions[store] ?? -1),
+        restoring: task.restoring,
+        restoredRecords: task.restored.get(store)?.records ?? 0,
+        restoreRate: restoreRate(task.restored.get(store)),
+      })),
+    );
+    const ends = new Map<string, number>();
+    for (const topic of new Set(snapshot.map((entry) => entry.changelogTopic))) {
+      for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, Number(entry.high));
     }
-    return statuses.sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : a.partition - b.partition));
+    return snapshot
+      .map((entry): StorePartitionStatus => {
+        const logEndOffset = ends.get(`${entry.changelogTopic}:${entry.partition}`) ?? -1;
+        return { ...entry, logEndOffset, lag: Math.max(logEndOffset - (entry.changelogPosition + 1), 0) };
+      })
+      .sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : a.partition - b.partition));
   }
 
   eventStreams(): readonly EventStreamDeclaration[] {
