@@ -12,7 +12,7 @@ export type QueryPlan =
   | {
       outcome: "RUN";
       /** Local partitions to read; `ready: false` when the local store stayed unqueryable (a failure entry). */
-      local?: { partitions: number[]; ready: boolean };
+      local?: { partitions: readonly number[]; ready: boolean };
       /** Servers of the other instances to ask (null: an instance that has no application.server). */
       remotes: (string | null)[];
     };
@@ -26,7 +26,7 @@ interface PlanContext {
 /** One try: a plan, or undefined when the store is not ready and another try may be made. */
 type Attempt = (context: PlanContext, last: boolean) => Promise<QueryPlan | undefined>;
 
-const localReadable = (store: StoreHandle, partitions: number[]) =>
+const localReadable = (store: StoreHandle, partitions: readonly number[]) =>
   partitions.length > 0 && partitions.every((partition) => store.readOnly(partition) !== undefined);
 
 const keyed: Attempt = async ({ application, store, request }, last) => {

@@ -112,7 +112,7 @@ export interface StoreHandle {
   name: string;
   type: StoreType;
   /** Partitions of this store hosted by this instance. */
-  localPartitions(): number[];
+  localPartitions(): readonly number[];
   /** False while the application rebalances, restores or is not running. */
   queryable(): boolean;
   /** Undefined when that partition is not local or not queryable now. */

@@ -6,7 +6,10 @@ export function keyFromJson(serde: Serde<unknown>, key: unknown): unknown {
   if ((serde.name === "long" || serde.name === "int" || serde.name === "double") && typeof key === "string" && key.trim() !== "") {
     candidate = Number(key);
   }
-  if (serde.name === "string" && typeof key !== "string") throw new Error(`key must be a string for serde 'string'`);
+  if (serde.name === "string") {
+    if (typeof key !== "string") throw new Error(`key must be a string for serde 'string'`);
+    return key; // every string serializes: no trial needed
+  }
   if (serde.name === "bytes") {
     if (typeof key !== "string") throw new Error("key must be a base64 string for serde 'bytes'");
     candidate = Buffer.from(key, "base64");

@@ -252,15 +252,15 @@ export class StreamsApplication implements ApplicationHandle {
     const spec = this.topologyCompiled.storeSpec(name);
     const sub = this.topologyCompiled.subTopologyOfStore(name);
     if (!spec || sub === undefined) return undefined;
-    const localTasks = () => (this.run?.readyTasks() ?? []).filter((task) => task.subTopologyId === sub);
+    const ready = () => this.run?.readyOf(sub);
     return {
       name,
       type: spec.type,
-      localPartitions: () => localTasks().map((task) => task.partition).sort((a, b) => a - b),
-      queryable: () => this.state === "RUNNING" && localTasks().length > 0,
+      localPartitions: () => ready()?.partitions ?? [],
+      queryable: () => this.state === "RUNNING" && (ready()?.tasks.length ?? 0) > 0,
       readOnly: (partition) => {
         if (this.state !== "RUNNING") return undefined;
-        return localTasks().find((task) => task.partition === partition)?.state.readOnly(name);
+        return ready()?.tasks.find((task) => task.partition === partition)?.state.readOnly(name);
       },
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
     };

@@ -73,6 +73,24 @@ const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string
   return Number.isFinite(value) ? value : fallback;
 };
 
+export interface ReadyTasks {
+  tasks: readonly RunTask[];
+  partitions: readonly number[];
+}
+
+const NO_READY_TASKS: ReadyTasks = { tasks: [], partitions: [] };
+
+function groupReady(tasks: RunTask[]): Map<number, ReadyTasks> {
+  const bySub = new Map<number, RunTask[]>();
+  for (const task of tasks) bySub.set(task.subTopologyId, [...(bySub.get(task.subTopologyId) ?? []), task]);
+  return new Map(
+    [...bySub].map(([sub, list]) => {
+      const sorted = list.sort((a, b) => a.partition - b.partition);
+      return [sub, { tasks: sorted, partitions: sorted.map((task) => task.partition) }];
+    }),
+  );
+}
+
 /** Input records processed between two turns of the event loop within one batch (see sendAhead). */
 const RECORDS_PER_TURN = 4_096;
 
@@ -91,6 +109,8 @@ export class ApplicationRun {
   /** Outputs of the batch in process sent ahead of its end (see processBatch); awaited before the next send. */
   private sendingAhead?: Promise<PartitionOffsets[]>;
   private failed = false;
+  /** readyOf's answers, by sub-topology; dropped whenever a task opens, closes or finishes restoring. */
+  private ready?: Map<number, ReadyTasks>;
   private stopped = false;
   private wallClockTimer?: NodeJS.Timeout;
   private readonly onError;
@@ -180,6 +200,15 @@ export class ApplicationRun {
     return [...this.tasks.values()].filter((task) => !task.restoring);
   }
 
+  /**
+   * The ready tasks of one sub-topology and their partitions, ascending; kept until the tasks change, since
+   * every interactive query asks.
+   */
+  readyOf(subTopologyId: number): ReadyTasks {
+    this.ready ??= groupReady(this.readyTasks());
+    return this.ready.get(subTopologyId) ?? NO_READY_TASKS;
+  }
+
   private fail(error: unknown): void {
     if (this.failed || this.stopped) return;
     this.failed = true;
@@ -243,6 +272,7 @@ export class ApplicationRun {
       }
       task.restoring = true;
       this.tasks.set(id, task);
+      this.ready = undefined;
       this.options.metrics.task(id, () => task.task.counters.dropped);
       opened.push(task);
     }
@@ -252,6 +282,7 @@ export class ApplicationRun {
     for (const task of opened) {
       for (const [store, position] of Object.entries(task.state.checkpoint().changelogPositions)) task.changelogPositions[store] = position;
       task.restoring = false;
+      this.ready = undefined;
     }
   }
 
@@ -260,6 +291,7 @@ export class ApplicationRun {
       const task = this.tasks.get(id);
       if (!task) continue;
       this.tasks.delete(id);
+      this.ready = undefined;
       task.task.close();
       await task.state.close();
       this.options.metrics.taskRemoved(id);
