@@ -38,14 +38,20 @@ const LINES = Array.from({ length: 200 }, (_, i) => `alpha beta${i % 17} gamma${
 
 test("they split the partitions, list each other, and the survivor of a stop takes partitions and counts", async () => {
   const [a, b] = await Promise.all([cluster.start(), cluster.start()]);
+  let lastSeen: Instance[][] = [];
   const split = await eventually(
     async () => {
       const seen = await Promise.all([a, b].map((instance) => instancesSeenBy(instance.url)));
+      lastSeen = seen;
       const complete = seen.every((list) => list.length === 2 && list.every((instance) => wordsPartitions(instance).length === 2));
       return complete && seen;
     },
     { timeoutMs: 30_000, intervalMs: 100, what: "both instances listing two instances with two partitions each" },
-  );
+  ).catch((error: Error) => {
+    // What each saw last, and what the children logged about wordcount, to tell a slow machine from a stuck group.
+    const notes = [a, b].map((instance) => instance.process.logs().filter((line) => line.level !== "info" || String(line.applicationId) === "wordcount"));
+    throw new Error(`${error.message}; last seen ${JSON.stringify(lastSeen)}; logs ${JSON.stringify(notes)}`);
+  });
   for (const [index, seen] of split.entries()) {
     const self = [a, b][index];
     assert.equal(seen.map((instance) => instance.server).sort(), [a.server, b.server].sort());
