@@ -12,7 +12,7 @@
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { ConnectionPool } from "./connection-pool";
-import { GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
+import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError } from "./kafka-client-errors";
 import { PartitionFetcher, sortFetchErrors, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
 
@@ -172,14 +172,14 @@ export class GroupConsumer {
       } catch (error) {
         await this.dropPrefetch();
         if (this.stopped) break;
-        if (!(error instanceof BrokerConnectionError)) {
+        if (!(error instanceof BrokerConnectionError) && !coordinatorUnavailable(error)) {
           this.membership.stopHeartbeats();
           this.handlers.failed(error);
           return;
         }
         failures++;
         const backoff = Math.min(this.settings.retryBackoffMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
-        this.logger.warn("consumer lost its broker connection; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
+        this.logger.warn("consumer cannot reach a broker or the group's coordinator; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
         this.membership.forgetCoordinator();
         await this.sleep(backoff);
       }

@@ -67,6 +67,11 @@ const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NO
 /** Codes that mean "this member's generation is over: join again". */
 const GENERATION_OVER: ReadonlySet<number> = new Set([ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID]);
 
+/** A FindCoordinator that no broker could answer yet (the coordinator is loading or moving): worth a retry. */
+export function coordinatorUnavailable(error: unknown): error is GroupError {
+  return error instanceof GroupError && error.request === "FindCoordinator" && COORDINATOR_MOVED.has(error.errorCode);
+}
+
 export class GroupMembership {
   memberId = "";
   generationId = -1;
