@@ -80,6 +80,8 @@ export class GroupConsumer {
   private prefetch?: Promise<FetchAnswer>;
   private stopped = false;
   private joining = false;
+  /** The current assignment was handed over (a later rejoin is a rebalance to report). */
+  private settled = false;
   private loop?: Promise<void>;
   private wake?: () => void;
 
@@ -189,8 +191,10 @@ export class GroupConsumer {
   private async rejoin(): Promise<void> {
     await this.dropPrefetch();
     await this.commitProcessed();
-    // The first join is no rebalance of this member's: it has no partitions to give up yet.
-    if (this.membership.generationId >= 0) this.handlers.rebalancing();
+    // Reported once per rebalance, and not for the first join: the member has no partitions to give up yet.
+    if (this.settled) this.handlers.rebalancing();
+    this.settled = false;
+    this.assignment = [];
     this.joining = true;
     let partitions: Record<string, number[]>;
     try {
@@ -198,7 +202,19 @@ export class GroupConsumer {
     } finally {
       this.joining = false;
     }
-    this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
+    try {
+      await this.takeOver(partitions);
+    } catch (error) {
+      // Half taken over (positions unknown, or the handler not told): join again rather than fetch from guesses.
+      this.assignment = [];
+      this.membership.requestRejoin();
+      throw error;
+    }
+    this.settled = true;
+  }
+
+  /** Positions the new assignment at the group's commits (else the earliest offsets) and hands it over. */
+  private async takeOver(partitions: Record<string, number[]>): Promise<void> {
     this.fetchPositions.clear();
     this.processed.clear();
     const missing: Record<string, number[]> = {};
@@ -209,6 +225,7 @@ export class GroupConsumer {
     await this.fetcher.metadata.refresh(Object.keys(partitions));
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
     await this.handlers.assigned(partitions);
+    this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 
   private position(topic: string, partition: number, offset: number): void {

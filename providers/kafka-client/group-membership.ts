@@ -216,6 +216,12 @@ export class GroupMembership {
     this.memberId = "";
   }
 
+  /** Marks the member to join again (its consumer could not take its assignment over). */
+  requestRejoin(): void {
+    this.rejoinNeeded = true;
+    this.stopHeartbeats();
+  }
+
   stopHeartbeats(): void {
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = undefined;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AssignerProtocol, type Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { GroupConsumer, subscribedTopics, type FetchedBatch, type GroupAssignor } from "../../../providers/kafka-client";
+import { BrokerConnectionError, GroupConsumer, subscribedTopics, type FetchedBatch, type GroupAssignor } from "../../../providers/kafka-client";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
 
@@ -59,15 +59,25 @@ test.after.each(async ({ broker, producer, members }) => {
   await broker.close();
 });
 
-async function startMember(context: Pick<Context, "broker" | "members">, groupId: string, onBatch: (batch: FetchedBatch) => void = () => undefined): Promise<Member> {
+interface Hooks {
+  /** Runs before a batch is read; may throw. */
+  batch?: (batch: FetchedBatch) => void;
+  /** Runs before an assignment is recorded; may throw. */
+  assigned?: () => void;
+}
+
+async function startMember(context: Pick<Context, "broker" | "members">, groupId: string, hooks: Hooks = {}): Promise<Member> {
   const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
   member.consumer = new GroupConsumer(
     { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50 },
     {
       rebalancing: () => void member.rebalances++,
-      assigned: async (partitions) => void member.assignments.push(partitions),
+      assigned: async (partitions) => {
+        hooks.assigned?.();
+        member.assignments.push(partitions);
+      },
       batch: async (batch) => {
-        onBatch(batch);
+        hooks.batch?.(batch);
         for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
           member.read.push({ partition: batch.partition, offset: record.offset, value: record.value!.toString() });
         }
@@ -156,13 +166,31 @@ test("two members split the partitions, each record is read once, and the one le
 test("an error thrown by the batch handler ends the consumer through `failed`, and nothing after it is committed", async (context) => {
   await produce(context.producer, 0, 30);
   const boom = new Error("processing broke");
-  const member = await startMember(context, "failing", () => {
-    throw boom;
+  const member = await startMember(context, "failing", {
+    batch: () => {
+      throw boom;
+    },
   });
   await eventually(() => member.failures.length > 0, { timeoutMs: 10_000, what: "the failure reported" });
   assert.is(member.failures[0], boom);
   assert.is(member.read.length, 0);
   assert.equal(await committedOffsets(context, "failing"), [-1, -1, -1]);
+});
+
+test("a connection lost while an assignment is taken over makes the member join again before it reads anything", async (context) => {
+  await produce(context.producer, 0, 30);
+  let takeOvers = 0;
+  const member = await startMember(context, "retake", {
+    assigned: () => {
+      if (++takeOvers === 1) throw new BrokerConnectionError(context.broker.bootstrap, "lost in the test");
+    },
+    batch: () => assert.is(member.assignments.length, 1, "a batch is read only once the assignment is taken over"),
+  });
+  await eventually(() => member.read.length >= 30, { timeoutMs: 10_000, what: "30 records read after the second take-over" });
+  assert.is(takeOvers, 2);
+  assert.equal(lastAssignment(member).sort(), [0, 1, 2]);
+  assert.equal(member.failures, []);
+  assert.equal(new Set(member.read.map((record) => `${record.partition}:${record.offset}`)).size, 30);
 });
 
 test("start rejects, naming the broker, when no bootstrap server answers", async () => {
