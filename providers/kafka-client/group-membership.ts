@@ -207,12 +207,12 @@ export class GroupMembership {
     this.stopHeartbeats();
     if (this.memberId === "" || this.coordinator === null) return;
     const connection = await this.pool.get(this.coordinator);
-    const version = connection.versionOf(LEAVE_GROUP);
-    await connection.request(
-      LEAVE_GROUP,
-      { groupId: this.options.groupId, memberId: this.memberId, members: [{ memberId: this.memberId, groupInstanceId: null }] },
-      version,
-    );
+    // Versions up to 2 name the member in memberId, later ones in members: the codec writes the one the version has.
+    await connection.request(LEAVE_GROUP, {
+      groupId: this.options.groupId,
+      memberId: this.memberId,
+      members: [{ memberId: this.memberId, groupInstanceId: null }],
+    });
     this.memberId = "";
   }
 

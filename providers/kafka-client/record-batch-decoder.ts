@@ -5,6 +5,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { crc32c } from "../broker/storage/crc32c";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "../broker/storage/record-batch";
 
 export interface ConsumedRecord {
   offset: number;
@@ -23,8 +24,6 @@ export class CorruptRecordError extends Error {
   }
 }
 
-const HEADER_BYTES = 61;
-const LOG_OVERHEAD = 12;
 const TWO_TO_32 = 4294967296;
 const CODEC_NAMES = ["none", "gzip", "snappy", "lz4", "zstd"];
 const LOG_APPEND_TIME = 0x08;
@@ -100,19 +99,19 @@ export class FetchedRecords {
   ) {
     let nextOffset = -1;
     let position = 0;
-    while (recordSet.length - position >= LOG_OVERHEAD) {
-      const size = recordSet.readInt32BE(position + 8) + LOG_OVERHEAD;
+    while (recordSet.length - position >= BATCH_LOG_OVERHEAD) {
+      const size = batchSize(recordSet, position);
       if (position + size > recordSet.length) break;
       const baseOffset = readInt64(recordSet, position);
-      if (size < HEADER_BYTES) throw new CorruptRecordError(where, `batch at offset ${baseOffset} declares ${size} bytes`);
-      const magic = recordSet[position + 16];
+      if (size < BATCH_HEADER_SIZE) throw new CorruptRecordError(where, `batch at offset ${baseOffset} declares ${size} bytes`);
+      const magic = recordSet[position + F.magic];
       if (magic !== 2) throw new CorruptRecordError(where, `batch at offset ${baseOffset} has magic ${magic}; only magic 2 (Kafka 0.11+) is read`);
       const end = position + size;
-      if (crc32c(recordSet.subarray(position + 21, end)) !== recordSet.readUInt32BE(position + 17)) {
+      if (crc32c(recordSet.subarray(position + F.attributes, end)) !== recordSet.readUInt32BE(position + F.crc)) {
         throw new CorruptRecordError(where, `batch at offset ${baseOffset} fails its CRC-32C check`);
       }
-      nextOffset = baseOffset + recordSet.readInt32BE(position + 23) + 1;
-      const control = (recordSet.readInt16BE(position + 21) & CONTROL_BATCH) !== 0;
+      nextOffset = baseOffset + recordSet.readInt32BE(position + F.lastOffsetDelta) + 1;
+      const control = (recordSet.readInt16BE(position + F.attributes) & CONTROL_BATCH) !== 0;
       if (!control && nextOffset > fromOffset) this.batches.push({ start: position, end, baseOffset });
       position = end;
     }
@@ -134,18 +133,18 @@ export class FetchedRecords {
 
   private openBatch({ start, end, baseOffset }: BatchBounds): void {
     const recordSet = this.recordSet;
-    const attributes = recordSet.readInt16BE(start + 21);
+    const attributes = recordSet.readInt16BE(start + F.attributes);
     const codec = attributes & 0x07;
-    if (codec === 0) this.cursor = new Cursor(recordSet.subarray(0, end), start + HEADER_BYTES);
-    else if (codec === 1) this.cursor = new Cursor(gunzipSync(recordSet.subarray(start + HEADER_BYTES, end)), 0);
+    if (codec === 0) this.cursor = new Cursor(recordSet.subarray(0, end), start + BATCH_HEADER_SIZE);
+    else if (codec === 1) this.cursor = new Cursor(gunzipSync(recordSet.subarray(start + BATCH_HEADER_SIZE, end)), 0);
     else {
       const name = CODEC_NAMES[codec] ?? `codec ${codec}`;
       throw new CorruptRecordError(this.where, `batch at offset ${baseOffset} is compressed with ${name}, which this consumer cannot read (it reads none and gzip)`);
     }
     this.baseOffset = baseOffset;
-    this.baseTimestamp = readInt64(recordSet, start + 27);
-    this.timestampOverride = (attributes & LOG_APPEND_TIME) !== 0 ? readInt64(recordSet, start + 35) : -1;
-    this.remaining = recordSet.readInt32BE(start + 57);
+    this.baseTimestamp = readInt64(recordSet, start + F.baseTimestamp);
+    this.timestampOverride = (attributes & LOG_APPEND_TIME) !== 0 ? readInt64(recordSet, start + F.maxTimestamp) : -1;
+    this.remaining = recordSet.readInt32BE(start + F.recordCount);
   }
 
   /** Header names repeat from record to record: the last one's string is reused while its bytes match. */

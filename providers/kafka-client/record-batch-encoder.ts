@@ -3,6 +3,7 @@
  * measured exactly first and written in place into one buffer, so a record costs no allocation of its own.
  */
 import { crc32c } from "../broker/storage/crc32c";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "../broker/storage/record-batch";
 
 export interface ProducerRecord {
   key: Buffer | null;
@@ -21,9 +22,6 @@ export interface EncodedBatch {
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
 
-const HEADER_BYTES = 61;
-/** The CRC covers the batch from its attributes to the end. */
-const CRC_START = 21;
 const TWO_TO_32 = 4294967296;
 
 /** Body sizes (the length prefix's value) of the records being encoded; grows, never shrinks. */
@@ -144,10 +142,10 @@ function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record
 
 /** Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`. */
 function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number): Buffer {
-  const batch = Buffer.allocUnsafe(HEADER_BYTES + recordsBytes);
+  const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
   const baseTimestamp = records[start].timestamp;
   let maxTimestamp = baseTimestamp;
-  let position = HEADER_BYTES;
+  let position = BATCH_HEADER_SIZE;
   for (let i = start; i < end; i++) {
     const record = records[i];
     const timestamp = record.timestamp;
@@ -161,19 +159,20 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     if (record.headers === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record.headers);
   }
-  writeInt64(batch, 0, 0); // baseOffset: the broker assigns it
-  batch.writeInt32BE(batch.length - 12, 8);
-  batch.writeInt32BE(-1, 12); // partitionLeaderEpoch
-  batch[16] = 2; // magic
-  batch.writeInt16BE(0, 21); // attributes: no compression, CreateTime
-  batch.writeInt32BE(end - start - 1, 23);
-  writeInt64(batch, 27, baseTimestamp);
-  writeInt64(batch, 35, maxTimestamp);
-  writeInt64(batch, 43, -1); // producerId
-  batch.writeInt16BE(-1, 51); // producerEpoch
-  batch.writeInt32BE(-1, 53); // baseSequence
-  batch.writeInt32BE(end - start, 57);
-  batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)), 17);
+  writeInt64(batch, F.baseOffset, 0); // the broker assigns it
+  batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
+  batch.writeInt32BE(-1, F.partitionLeaderEpoch);
+  batch[F.magic] = 2;
+  batch.writeInt16BE(0, F.attributes); // no compression, CreateTime
+  batch.writeInt32BE(end - start - 1, F.lastOffsetDelta);
+  writeInt64(batch, F.baseTimestamp, baseTimestamp);
+  writeInt64(batch, F.maxTimestamp, maxTimestamp);
+  writeInt64(batch, F.producerId, -1);
+  batch.writeInt16BE(-1, F.producerEpoch);
+  batch.writeInt32BE(-1, F.baseSequence);
+  batch.writeInt32BE(end - start, F.recordCount);
+  // The CRC covers the batch from its attributes to the end.
+  batch.writeUInt32BE(crc32c(batch.subarray(F.attributes)), F.crc);
   return batch;
 }
 
@@ -192,7 +191,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
     const record = records[i];
     const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
-    if (i > start && HEADER_BYTES + recordsBytes + size > maxBatchBytes) {
+    if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
       batches.push({ bytes: writeBatch(records, start, i, recordsBytes), count: i - start });
       start = i;
       baseTimestamp = record.timestamp;
