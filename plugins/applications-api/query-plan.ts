@@ -63,6 +63,13 @@ export async function planQuery(context: PlanContext, deadline: number): Promise
     const last = tries >= retries || Date.now() + retryBackoffMs >= deadline;
     const plan = await attempt(context, last);
     if (plan) return plan;
-    await new Promise((resolve) => setTimeout(resolve, retryBackoffMs));
+    await waitUntil(Date.now() + retryBackoffMs);
+  }
+}
+
+/** Timers may fire a millisecond before the wall clock they are measured against has moved on; `took` must never be shorter than the backoffs waited. */
+async function waitUntil(moment: number): Promise<void> {
+  for (let left = moment - Date.now(); left > 0; left = moment - Date.now()) {
+    await new Promise((resolve) => setTimeout(resolve, left));
   }
 }
