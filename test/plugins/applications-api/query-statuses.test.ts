@@ -91,7 +91,8 @@ test("a key routed to an instance that does not answer in time is ERROR with a f
   assert.is(answer.result.failure[0].server, silentAddress);
   assert.is(answer.result.failure[0].remote, true);
   assert.match(answer.result.failure[0].errors[0].message, `no answer from ${silentAddress}`);
-  assert.ok(answer.took >= 300 && answer.took < 2_000, `took ${answer.took} ms`);
+  // The wait ends on a timer, which may fire a millisecond before the wall clock shows the whole 300 ms.
+  assert.ok(answer.took >= 295 && answer.took < 2_000, `took ${answer.took} ms`);
   // The forwarded request is the same query, never forwarded again, bounded by the time that was left.
   assert.match(received, `POST /api/v1/applications/wordcount/stores/counts HTTP/1.1`);
   const forwarded = JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4));
