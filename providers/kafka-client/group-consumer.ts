@@ -67,6 +67,11 @@ export class GroupConsumer {
     return this.membership.memberId;
   }
 
+  /** The generation this member last joined; -1 before it has joined. */
+  get generationId(): number {
+    return this.membership.generationId;
+  }
+
   private readonly settings: Settings;
   private readonly logger: ComponentLogger;
   private readonly fetcher: PartitionFetcher;

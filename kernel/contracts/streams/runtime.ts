@@ -173,7 +173,7 @@ export interface ApplicationHandle {
   /** Resolves once the new run has started (state no longer NOT_RUNNING). */
   restart(options?: { timeoutMs?: number }): Promise<void>;
   onStateChange(listener: (change: StateChange) => void): () => void;
-  instances(): Promise<InstanceInfo[]>;
+  instances(): Promise<readonly InstanceInfo[]>;
   ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner>;
   store(name: string): StoreHandle | undefined;
   storeNames(): string[];

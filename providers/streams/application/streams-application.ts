@@ -26,7 +26,6 @@ import type { CompiledTopology } from "../engine/compiled-topology";
 import { partitionOfKey } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { ApplicationRun } from "../kafka/application-run";
-import { decodeGroupMembers } from "../kafka/streams-assignor";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
@@ -35,6 +34,7 @@ import { RunMetrics } from "../metrics/run-metrics";
 import { loadModuleExport } from "../serdes/serde-resolver";
 import { buildTopology } from "../topology/build-topology";
 import { configView } from "./config-view";
+import { GroupInstances } from "./group-instances";
 import { keyFromJson } from "./store-keys";
 import { restoreRate } from "../kafka/changelog-restorer";
 
@@ -64,6 +64,7 @@ export class StreamsApplication implements ApplicationHandle {
   readonly id: string;
   readonly topologyCompiled: CompiledTopology;
   private readonly lifecycle: ApplicationLifecycle;
+  private readonly groupInstances: GroupInstances;
   private readonly hub: LocalEventStreamHub;
   private readonly logger: ComponentLogger;
   private readonly kafka: Kafka;
@@ -81,6 +82,7 @@ export class StreamsApplication implements ApplicationHandle {
     const config = options.config;
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
+    this.groupInstances = new GroupInstances(this.id, this.topologyCompiled);
     this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger);
     for (const type of this.topologyCompiled.definition.eventTypes) {
       if (!this.hub.declarations().some((declaration) => declaration.type === type)) {
@@ -208,25 +210,11 @@ export class StreamsApplication implements ApplicationHandle {
     return this.topologyCompiled.describe(this.version);
   }
 
-  async instances(): Promise<InstanceInfo[]> {
+  async instances(): Promise<readonly InstanceInfo[]> {
     const run = this.run;
     const admin = run?.adminClient;
     if (!run || !admin || this.state === "NOT_RUNNING" || this.state === "ERROR") return [];
-    const { groups } = await admin.describeGroups([this.id]);
-    const members = decodeGroupMembers(groups[0]?.members ?? []);
-    return members
-      .map((member): InstanceInfo => {
-        const assignments = Object.entries(member.assignment)
-          .map(([topic, partitions]) => ({ topic, partitions: [...partitions].sort((a, b) => a - b) }))
-          .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
-        const stores = new Set<string>();
-        for (const { topic, partitions } of assignments) {
-          const sub = this.topologyCompiled.subTopologyOfTopic(topic);
-          if (sub !== undefined && partitions.length > 0) for (const store of this.topologyCompiled.subTopologies[sub].stores) stores.add(store);
-        }
-        return { server: member.server, isLocal: member.memberId === run.memberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
-      })
-      .sort((a, b) => String(a.server).localeCompare(String(b.server)));
+    return this.groupInstances.list(run, admin);
   }
 
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {

@@ -128,6 +128,11 @@ export class ApplicationRun {
     return this.consumer?.memberId || null;
   }
 
+  /** The group generation this instance last joined; -1 before it has joined. */
+  get generationId(): number {
+    return this.consumer?.generationId ?? -1;
+  }
+
   get adminClient(): Admin | undefined {
     return this.admin;
   }
