@@ -1,7 +1,8 @@
 /**
  * Sluice's own Kafka client for the streams runtime's hot path: a producer speaking the wire protocol directly
  * (through the broker's codecs), records encoded in place; and its consumer-group member, whose fetched records are
- * decoded without kafkajs's per-record Long and string conversions. Admin calls and changelog restores stay on kafkajs.
+ * decoded without kafkajs's per-record Long and string conversions. Changelog restores read through the same
+ * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
 export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";

@@ -6,6 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { Kafka, logLevel } from "kafkajs";
+import "../../kafka-client/kafkajs-idle-timer";
 import type {
   ApplicationHandle,
   ApplicationOffsets,
