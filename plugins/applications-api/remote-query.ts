@@ -2,6 +2,7 @@
  * Asks another instance of the application: the same query endpoint over HTTP, bounded by the time left,
  * with remote access off so the request never bounces. Whatever happens becomes success or failure entries.
  */
+import http from "node:http";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
 import type { FailureEntry, SuccessEntry } from "./query-response-writer";
 
@@ -36,24 +37,50 @@ const failed = (server: string, message: string, timeout = false): RemoteAnswer 
   timeout,
 });
 
+/** Connections to the other instances are kept open between queries. */
+const agent = new http.Agent({ keepAlive: true });
+
+class NoAnswerInTime extends Error {}
+
+/** POSTs `payload` and reads the whole answer, or fails with NoAnswerInTime once `timeoutMs` have passed since the call. */
+function post(url: string, payload: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(timedOut ? new NoAnswerInTime() : error);
+    };
+    const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
+    const request = http.request(url, { method: "POST", agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", fail);
+      response.on("end", () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      request.destroy();
+    }, Math.max(1, timeoutMs));
+    request.on("error", fail);
+    request.end(payload);
+  });
+}
+
 export async function askRemote({ server, applicationId, store, body, timeoutMs }: RemoteQuery): Promise<RemoteAnswer> {
   const url = `http://${server}/api/v1/applications/${encodeURIComponent(applicationId)}/stores/${encodeURIComponent(store)}`;
-  let response: Response;
+  let response: { status: number; text: string };
   let parsed: RemoteResult;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
-    });
-    parsed = (await response.json()) as RemoteResult;
+    response = await post(url, JSON.stringify(body), timeoutMs);
+    parsed = JSON.parse(response.text) as RemoteResult;
   } catch (error) {
-    if ((error as Error).name === "TimeoutError") return failed(server, `no answer from ${server} within ${Math.round(timeoutMs)} ms`, true);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return failed(server, `cannot query ${server}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    if (error instanceof NoAnswerInTime) return failed(server, `no answer from ${server} within ${Math.round(timeoutMs)} ms`, true);
+    return failed(server, `cannot query ${server}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (!response.ok) return failed(server, `${server} answered HTTP ${response.status}: ${parsed.message ?? "no message"}`);
+  if (response.status < 200 || response.status > 299) return failed(server, `${server} answered HTTP ${response.status}: ${parsed.message ?? "no message"}`);
   const result = parsed.result ?? {};
   const failure: FailureEntry[] = (result.failure ?? []).map((entry) => ({ server: entry.server, remote: true, errors: entry.errors }));
   if (parsed.status !== "SUCCESS" && parsed.status !== "PARTIAL") {

@@ -11,8 +11,8 @@ import { query, recordsOf } from "./query-client";
 /*
  * NO_RESULT, PARTIAL, ERROR, NOT_AVAILABLE and timeouts (API.md §2.4), with two instances of wordcount in
  * this process on a broker whose `words` topic has 4 partitions: `here` is a plain instance; `there` joins the
- * group but advertises the address of a server that accepts connections and never answers, so every
- * request forwarded to it runs out of time.
+ * group but advertises the address of a server that accepts connections, starts an answer and never finishes
+ * it, so every request forwarded to it runs out of time.
  */
 const test = suite("query statuses across instances");
 
@@ -33,6 +33,7 @@ const counts = (url: string, body: object) => query(url, "wordcount", "counts", 
 test.before(async () => {
   silent = net.createServer((socket) => {
     held.add(socket);
+    socket.once("data", () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"status":'));
     socket.on("data", (chunk) => (received += chunk));
     socket.on("close", () => held.delete(socket));
   });
