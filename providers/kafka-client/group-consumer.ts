@@ -13,10 +13,15 @@
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
-import { BrokerConnectionError } from "./kafka-client-errors";
+import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
 import { PartitionFetcher, sortFetchErrors, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
 
 const MAX_BACKOFF_MS = 2_000;
+/**
+ * How long a new assignment waits for its partitions' leaders to show in the metadata. Another member may have
+ * created the topics a moment ago, and the leader assigns them by their known partition counts.
+ */
+const LEADER_WAIT_MS = 30_000;
 
 export interface GroupConsumerHandlers {
   /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
@@ -179,14 +184,14 @@ export class GroupConsumer {
       } catch (error) {
         await this.dropPrefetch();
         if (this.stopped) break;
-        if (!(error instanceof BrokerConnectionError) && !coordinatorUnavailable(error)) {
+        if (!(error instanceof BrokerConnectionError) && !(error instanceof PartitionUnavailableError) && !coordinatorUnavailable(error)) {
           this.membership.stopHeartbeats();
           this.handlers.failed(error);
           return;
         }
         failures++;
         const backoff = Math.min(this.settings.retryBackoffMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
-        this.logger.warn("consumer cannot reach a broker or the group's coordinator; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
+        this.logger.warn("consumer cannot reach a broker, a partition's leader or the group's coordinator; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
         this.membership.forgetCoordinator();
         await this.sleep(backoff);
       }
@@ -227,10 +232,22 @@ export class GroupConsumer {
       if (offset >= 0) this.position(topic, partition, offset);
       else (missing[topic] ??= []).push(partition);
     }
-    await this.fetcher.metadata.refresh(Object.keys(partitions));
+    await this.untilLed(partitions);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
     await this.handlers.assigned(partitions);
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
+  }
+
+  /** Refreshes the metadata of `partitions` until each has a known leader, for a while (LEADER_WAIT_MS). */
+  private async untilLed(partitions: Record<string, number[]>): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (let attempt = 1; ; attempt++) {
+      await this.fetcher.metadata.refresh(Object.keys(partitions));
+      const unled = Object.entries(partitions).find(([topic, list]) => list.some((partition) => this.fetcher.metadata.route(topic, partition).address === null));
+      if (!unled || this.stopped || Date.now() >= deadline) return;
+      if (attempt === 1) this.logger.debug("waiting for the leaders of assigned partitions", { groupId: this.options.groupId, topic: unled[0] });
+      await this.sleep(Math.min(this.settings.retryBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+    }
   }
 
   private position(topic: string, partition: number, offset: number): void {

@@ -23,6 +23,22 @@ export class ProduceError extends Error {
   }
 }
 
+/**
+ * A partition has no leader the client knows of, or its leader answered with a retriable error: the topic may
+ * have been created a moment ago, or its leader moved. Asking the metadata again may cure it.
+ */
+export class PartitionUnavailableError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly errorCode: number,
+    doing: string,
+  ) {
+    super(`${doing} topic ${topic} partition ${partition}: ${errorCodeName(errorCode)}`);
+    this.name = "PartitionUnavailableError";
+  }
+}
+
 /** The group coordinator refused a request with an error that joining again does not cure. */
 export class GroupError extends Error {
   constructor(

@@ -11,6 +11,7 @@ import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
 import { ErrorCode } from "../broker/protocol/error-codes";
 import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
+import { PartitionUnavailableError } from "./kafka-client-errors";
 import { FetchedRecords } from "./record-batch-decoder";
 
 const FETCH = new ApiCodec(Fetch);
@@ -113,7 +114,7 @@ export class PartitionFetcher {
     for (const [topic, list] of Object.entries(partitions)) {
       for (const partition of list) {
         const route = this.metadata.route(topic, partition);
-        if (route.address === null) throw new Error(`topic ${topic} partition ${partition} has no leader: ${errorCodeName(route.errorCode)}`);
+        if (route.address === null) throw new PartitionUnavailableError(topic, partition, route.errorCode, "no leader known for");
         const topics = byLeader.get(route.address) ?? new Map<string, number[]>();
         topics.set(topic, [...(topics.get(topic) ?? []), partition]);
         byLeader.set(route.address, topics);
@@ -128,6 +129,7 @@ export class PartitionFetcher {
       });
       for (const topic of answer.topics) {
         for (const partition of topic.partitions) {
+          if (RETRIABLE_CODES.has(partition.errorCode)) throw new PartitionUnavailableError(topic.name, partition.partitionIndex, partition.errorCode, "earliest offset of");
           if (partition.errorCode !== 0) throw new Error(`earliest offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
           found.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.offset) });
         }

@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { AssignerProtocol, type Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { BrokerConnectionError, GroupConsumer, subscribedTopics, type FetchedBatch, type GroupAssignor } from "../../../providers/kafka-client";
+import {
+  BrokerConnectionError,
+  GroupConsumer,
+  subscribedTopics,
+  type FetchedBatch,
+  type GroupAssignor,
+  type GroupConsumerOptions,
+} from "../../../providers/kafka-client";
+import { recordingLogger } from "../broker/storage/log-store-fixture";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
 
@@ -66,10 +74,15 @@ interface Hooks {
   assigned?: () => void;
 }
 
-async function startMember(context: Pick<Context, "broker" | "members">, groupId: string, hooks: Hooks = {}): Promise<Member> {
+async function startMember(
+  context: Pick<Context, "broker" | "members">,
+  groupId: string,
+  hooks: Hooks = {},
+  options: Partial<GroupConsumerOptions> = {},
+): Promise<Member> {
   const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
   member.consumer = new GroupConsumer(
-    { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50 },
+    { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50, ...options },
     {
       rebalancing: () => void member.rebalances++,
       assigned: async (partitions) => {
@@ -191,6 +204,19 @@ test("a connection lost while an assignment is taken over makes the member join 
   assert.equal(lastAssignment(member).sort(), [0, 1, 2]);
   assert.equal(member.failures, []);
   assert.equal(new Set(member.read.map((record) => `${record.partition}:${record.offset}`)).size, 30);
+});
+
+test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
+  const logger = recordingLogger();
+  const member = await startMember(context, "early", {}, { assignor: roundRobinAssignor(["later"]), knownPartitionCount: (topic) => (topic === "later" ? 2 : undefined), logger });
+  await eventually(() => logger.lines.some((line) => line.msg === "waiting for the leaders of assigned partitions"), { what: "the member waiting for the new topic's leaders" });
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: "later", numPartitions: 2 }] });
+  await context.producer.send({ topic: "later", messages: [{ value: "a", partition: 0 }, { value: "b", partition: 1 }], acks: -1 });
+  await eventually(() => member.read.length === 2, { what: "the records of the new topic" });
+  assert.equal(member.failures, []);
+  assert.equal(member.assignments.map((assignment) => assignment.later), [[0, 1]]);
 });
 
 test("start rejects, naming the broker, when no bootstrap server answers", async () => {
