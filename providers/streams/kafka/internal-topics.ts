@@ -1,7 +1,8 @@
 /**
  * Makes sure every topic an application needs exists: its input and output topics (created with
  * `num.partitions` when missing), and its repartition and changelog topics with the partition count of the sub-topology they
- * belong to (the largest input of that sub-topology), as Kafka Streams does.
+ * belong to (the largest input of that sub-topology), as Kafka Streams does. It returns once every topic has its
+ * leaders, also when another instance of the application was creating them at the same moment.
  */
 import type { Admin } from "kafkajs";
 import type { CompiledTopology } from "../engine/compiled-topology";
@@ -35,10 +36,27 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, def
     for (const store of sub.stores) size(topology.changelogTopic(store), width);
   }
   if (missing.size > 0) {
-    await admin.createTopics({
+    const created = await admin.createTopics({
       waitForLeaders: true,
       topics: [...missing].map(([topic, numPartitions]) => ({ topic, numPartitions, replicationFactor: 1 })),
     });
+    // Another instance's creation was under way: kafkajs then answers at once, before the leaders are known.
+    if (!created) await untilLed(admin, [...missing.keys()]);
   }
   return counts;
+}
+
+const LEADER_WAIT_MS = 30_000;
+
+async function untilLed(admin: Admin, topics: string[]): Promise<void> {
+  const deadline = Date.now() + LEADER_WAIT_MS;
+  for (let delayMs = 20; ; delayMs = Math.min(delayMs * 2, 1_000)) {
+    const listed = new Set(await admin.listTopics());
+    if (topics.every((topic) => listed.has(topic))) {
+      const { topics: layouts } = await admin.fetchTopicMetadata({ topics });
+      if (layouts.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
+    }
+    if (Date.now() >= deadline) throw new Error(`topics ${topics.join(", ")} still have no leaders after ${LEADER_WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
 }

@@ -1,7 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
+import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
+import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
 import { ensureTopics } from "../../../../providers/streams/kafka/internal-topics";
 import { buildTopology } from "../../../../providers/streams/topology/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
@@ -66,6 +71,30 @@ test("a missing input is created with num.partitions and sizes the internal topi
   assert.is(counts.get("clicks"), 4);
   assert.is(counts.get("sizing-per-page-changelog"), 4);
   assert.is((await partitionCounts(admin))["sizing-per-user-changelog"], 4);
+});
+
+test("two instances setting up at once both return only once every topic has its leaders", async () => {
+  // On disk, a topic's creation takes a while, and a second CreateTopics meanwhile is told it already exists.
+  const dataDir = await mkdtemp(join(tmpdir(), "sluice-topics-"));
+  const broker = await startTestBroker({ storage: "file", dataDir, autoCreateTopics: false });
+  const pool = new ConnectionPool({ clientId: "probe", connectTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxResponseBytes: 1 << 20 });
+  try {
+    const [first, second] = [broker.kafka().admin(), broker.kafka().admin()];
+    await Promise.all([first.connect(), second.connect()]);
+    const topics = ["clicks", "page-counts", ...topology.definition.repartitionTopics, "sizing-per-user-changelog", "sizing-per-page-changelog"];
+    // Metadata without kafkajs's retries: what a consumer of the new topics sees at once.
+    const unled = async (admin: Admin) => {
+      await ensureTopics(admin, topology, 2);
+      const metadata = new ClusterMetadata([broker.bootstrap], pool);
+      await metadata.refresh(topics);
+      return topics.filter((topic) => metadata.route(topic, 0).address === null);
+    };
+    assert.equal(await Promise.all([unled(first), unled(second)]), [[], []]);
+  } finally {
+    pool.close();
+    await broker.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
 
 test.run();
