@@ -214,8 +214,15 @@ export class StreamsApplication implements ApplicationHandle {
   async instances(): Promise<readonly InstanceInfo[]> {
     const run = this.run;
     const admin = run?.adminClient;
-    if (!run || !admin || this.state === "NOT_RUNNING" || this.state === "ERROR") return [];
-    return this.groupInstances.list(run, admin);
+    const ended = () => this.run !== run || this.state === "NOT_RUNNING" || this.state === "ERROR";
+    if (!run || !admin || ended()) return [];
+    try {
+      return await this.groupInstances.list(run, admin);
+    } catch (error) {
+      // The run stopped or failed while its admin client was asked: it has no instances any more.
+      if (ended()) return [];
+      throw error;
+    }
   }
 
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {
