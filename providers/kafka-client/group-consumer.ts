@@ -11,10 +11,11 @@
  * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
+import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
-import { PartitionFetcher, sortFetchErrors, type FetchAnswer, type FetchedBatch, type PartitionError } from "./partition-fetcher";
+import { PartitionFetcher, type FetchAnswer, type FetchedBatch } from "./partition-fetcher";
 
 const MAX_BACKOFF_MS = 2_000;
 /**
@@ -190,7 +191,7 @@ export class GroupConsumer {
           return;
         }
         failures++;
-        const backoff = Math.min(this.settings.retryBackoffMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+        const backoff = backoffMs(this.settings.retryBackoffMs, failures, MAX_BACKOFF_MS);
         this.logger.warn("consumer cannot reach a broker, a partition's leader or the group's coordinator; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
         this.membership.forgetCoordinator();
         await this.sleep(backoff);
@@ -246,7 +247,7 @@ export class GroupConsumer {
       const unled = Object.entries(partitions).find(([topic, list]) => list.some((partition) => this.fetcher.metadata.route(topic, partition).address === null));
       if (!unled || this.stopped || Date.now() >= deadline) return;
       if (attempt === 1) this.logger.debug("waiting for the leaders of assigned partitions", { groupId: this.options.groupId, topic: unled[0] });
-      await this.sleep(Math.min(this.settings.retryBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+      await this.sleep(backoffMs(this.settings.retryBackoffMs, attempt, MAX_BACKOFF_MS));
     }
   }
 
@@ -261,7 +262,10 @@ export class GroupConsumer {
     if (this.stopped || this.membership.rejoinNeeded) return;
     this.handlers.fetched?.();
     if (answer.errors.length > 0) {
-      await this.recover(answer.errors);
+      for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching", () => this.sleep(this.settings.retryBackoffMs))) {
+        this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
+        this.position(topic, partition, offset);
+      }
       return;
     }
     for (const batch of answer.batches) this.fetchPositions.set(key(batch.topic, batch.partition), batch.nextOffset);
@@ -292,19 +296,6 @@ export class GroupConsumer {
   /** One Fetch per leader of the assigned partitions, at their fetch positions. */
   private fetch(): Promise<FetchAnswer> {
     return this.fetcher.fetch(this.assignment.map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
-  }
-
-  /** Partitions whose fetch failed: a position out of range restarts at the earliest offset; a moved leader is looked up again. */
-  private async recover(errors: PartitionError[]): Promise<void> {
-    const { outOfRange, moved } = sortFetchErrors(errors, "fetching");
-    for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(outOfRange)) {
-      this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
-      this.position(topic, partition, offset);
-    }
-    if (moved.size > 0) {
-      await this.sleep(this.settings.retryBackoffMs);
-      await this.fetcher.metadata.refresh(moved);
-    }
   }
 
   private async dropPrefetch(): Promise<void> {

@@ -132,8 +132,7 @@ export class GroupMembership {
         await pause(this.options.retryBackoffMs);
         continue;
       }
-      if (synced.errorCode === ErrorCode.REBALANCE_IN_PROGRESS) continue;
-      if (synced.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || synced.errorCode === ErrorCode.ILLEGAL_GENERATION) {
+      if (GENERATION_OVER.has(synced.errorCode)) {
         if (synced.errorCode === ErrorCode.UNKNOWN_MEMBER_ID) this.memberId = "";
         continue;
       }

@@ -42,7 +42,7 @@ export interface FetchAnswer {
 }
 
 /** A round's failed partitions, sorted by what cures them. */
-export interface SortedFetchErrors {
+interface SortedFetchErrors {
   /** Positions before the log start or past its end, by topic: read again from the earliest offset. */
   outOfRange: Record<string, number[]>;
   /** Topics whose leader moved or is unknown: refresh the metadata and fetch again. */
@@ -50,7 +50,7 @@ export interface SortedFetchErrors {
 }
 
 /** Sorts `errors`; any other error is thrown, its message starting with `doing` (e.g. "fetching"). */
-export function sortFetchErrors(errors: readonly PartitionError[], doing: string): SortedFetchErrors {
+function sortFetchErrors(errors: readonly PartitionError[], doing: string): SortedFetchErrors {
   const sorted: SortedFetchErrors = { outOfRange: {}, moved: new Set() };
   for (const { topic, partition, errorCode } of errors) {
     if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (sorted.outOfRange[topic] ??= []).push(partition);
@@ -106,6 +106,21 @@ export class PartitionFetcher {
     }
     await Promise.all([...byLeader].map(([address, list]) => this.fetchFrom(address, list, answer)));
     return answer;
+  }
+
+  /**
+   * Cures what a round's failed partitions allow: answers where each partition out of range restarts (its
+   * earliest offset), and refreshes the metadata of topics whose leader moved, after `pause`. Any other error
+   * is thrown, its message starting with `doing`.
+   */
+  async recover(errors: readonly PartitionError[], doing: string, pause: () => Promise<void>): Promise<TopicPartitionOffset[]> {
+    const { outOfRange, moved } = sortFetchErrors(errors, doing);
+    const restarts = await this.earliestOffsets(outOfRange);
+    if (moved.size > 0) {
+      await pause();
+      await this.metadata.refresh(moved);
+    }
+    return restarts;
   }
 
   /** The earliest offset of each partition, from its leader. */

@@ -5,6 +5,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { crc32c } from "../broker/storage/crc32c";
+import { readInt64Number } from "./int64-numbers";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "../broker/storage/record-batch";
 
 export interface ConsumedRecord {
@@ -24,7 +25,6 @@ export class CorruptRecordError extends Error {
   }
 }
 
-const TWO_TO_32 = 4294967296;
 const CODEC_NAMES = ["none", "gzip", "snappy", "lz4", "zstd"];
 const LOG_APPEND_TIME = 0x08;
 const CONTROL_BATCH = 0x20;
@@ -60,10 +60,6 @@ class Cursor {
     if (this.position > this.bytes.length) throw new RangeError(`field of ${length} bytes runs past the end of the batch`);
     return this.bytes.subarray(start, this.position);
   }
-}
-
-function readInt64(bytes: Buffer, position: number): number {
-  return bytes.readInt32BE(position) * TWO_TO_32 + bytes.readUInt32BE(position + 4);
 }
 
 interface BatchBounds {
@@ -102,7 +98,7 @@ export class FetchedRecords {
     while (recordSet.length - position >= BATCH_LOG_OVERHEAD) {
       const size = batchSize(recordSet, position);
       if (position + size > recordSet.length) break;
-      const baseOffset = readInt64(recordSet, position);
+      const baseOffset = readInt64Number(recordSet, position);
       if (size < BATCH_HEADER_SIZE) throw new CorruptRecordError(where, `batch at offset ${baseOffset} declares ${size} bytes`);
       const magic = recordSet[position + F.magic];
       if (magic !== 2) throw new CorruptRecordError(where, `batch at offset ${baseOffset} has magic ${magic}; only magic 2 (Kafka 0.11+) is read`);
@@ -142,8 +138,8 @@ export class FetchedRecords {
       throw new CorruptRecordError(this.where, `batch at offset ${baseOffset} is compressed with ${name}, which this consumer cannot read (it reads none and gzip)`);
     }
     this.baseOffset = baseOffset;
-    this.baseTimestamp = readInt64(recordSet, start + F.baseTimestamp);
-    this.timestampOverride = (attributes & LOG_APPEND_TIME) !== 0 ? readInt64(recordSet, start + F.maxTimestamp) : -1;
+    this.baseTimestamp = readInt64Number(recordSet, start + F.baseTimestamp);
+    this.timestampOverride = (attributes & LOG_APPEND_TIME) !== 0 ? readInt64Number(recordSet, start + F.maxTimestamp) : -1;
     this.remaining = recordSet.readInt32BE(start + F.recordCount);
   }
 

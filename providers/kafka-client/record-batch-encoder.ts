@@ -4,6 +4,7 @@
  */
 import { crc32c } from "../broker/storage/crc32c";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "../broker/storage/record-batch";
+import { writeInt64Number } from "./int64-numbers";
 
 export interface ProducerRecord {
   key: Buffer | null;
@@ -21,8 +22,6 @@ export interface EncodedBatch {
 
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
-
-const TWO_TO_32 = 4294967296;
 
 /** Body sizes (the length prefix's value) of the records being encoded; grows, never shrinks. */
 let bodySizes = new Int32Array(1024);
@@ -54,12 +53,6 @@ function writeVarint(buffer: Buffer, position: number, value: number): number {
   }
   buffer[position++] = value;
   return position;
-}
-
-function writeInt64(buffer: Buffer, position: number, value: number): void {
-  const high = Math.floor(value / TWO_TO_32);
-  buffer.writeInt32BE(high, position);
-  buffer.writeUInt32BE(value - high * TWO_TO_32, position + 4);
 }
 
 /** UTF-8 length of `text`; for ASCII (what headers hold) a loop beats Buffer.byteLength on short strings. */
@@ -159,15 +152,15 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     if (record.headers === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record.headers);
   }
-  writeInt64(batch, F.baseOffset, 0); // the broker assigns it
+  writeInt64Number(batch, F.baseOffset, 0); // the broker assigns it
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
   batch.writeInt32BE(-1, F.partitionLeaderEpoch);
   batch[F.magic] = 2;
   batch.writeInt16BE(0, F.attributes); // no compression, CreateTime
   batch.writeInt32BE(end - start - 1, F.lastOffsetDelta);
-  writeInt64(batch, F.baseTimestamp, baseTimestamp);
-  writeInt64(batch, F.maxTimestamp, maxTimestamp);
-  writeInt64(batch, F.producerId, -1);
+  writeInt64Number(batch, F.baseTimestamp, baseTimestamp);
+  writeInt64Number(batch, F.maxTimestamp, maxTimestamp);
+  writeInt64Number(batch, F.producerId, -1);
   batch.writeInt16BE(-1, F.producerEpoch);
   batch.writeInt32BE(-1, F.baseSequence);
   batch.writeInt32BE(end - start, F.recordCount);

@@ -8,6 +8,7 @@
  * Within a round every request is in flight at once. Partitions that fail with a retriable error or a lost
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
+import { backoffMs } from "./backoff";
 import { ApiCodec } from "../broker/protocol/api-codec";
 import { ChunkedBytes } from "../broker/protocol/chunked-bytes";
 import { Produce } from "../broker/protocol/messages/produce";
@@ -183,7 +184,7 @@ export class RecordProducer {
       const { retriable, fatal } = await this.attempt(pending);
       if (fatal.length > 0) throw fatal[0];
       if (retriable.length === 0) return;
-      const backoff = Math.min(this.settings.retryBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+      const backoff = backoffMs(this.settings.retryBackoffMs, attempt, MAX_BACKOFF_MS);
       if (attempt > this.settings.retries || Date.now() + backoff > deadline) {
         const { delivery, errorCode, detail } = retriable[0];
         throw new ProduceError(delivery.topic, delivery.partition, errorCode, `${detail ? `${detail}, ` : ""}still failing after ${attempt} attempts`);

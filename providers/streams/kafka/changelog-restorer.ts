@@ -2,7 +2,7 @@
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
  * checkpoint to the log end and applies it batch by batch.
  */
-import { PartitionFetcher, sortFetchErrors, type FetchedBatch, type PartitionError } from "../../kafka-client";
+import { PartitionFetcher, type FetchedBatch, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 
@@ -85,15 +85,11 @@ async function apply(target: RestoreTarget, batch: FetchedBatch): Promise<void> 
 }
 
 async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: Map<string, RestoreTarget>, logger: ComponentLogger): Promise<void> {
-  const { outOfRange, moved } = sortFetchErrors(errors, "restoring from");
-  for (const { topic, partition, offset } of await fetcher.earliestOffsets(outOfRange)) {
+  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
+  for (const { topic, partition, offset } of await fetcher.recover(errors, "restoring from", pause)) {
     const target = targets.get(`${topic}:${partition}`)!;
     if (offset <= target.from) throw new Error(`restoring from ${topic} partition ${partition}: offset ${target.from} is out of range, yet the log starts at ${offset}`);
     logger.warn("changelog starts after the store's checkpoint: records before it are gone", { topic, partition, checkpoint: target.from, start: offset });
     target.from = offset;
-  }
-  if (moved.size > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await fetcher.metadata.refresh(moved);
   }
 }

@@ -1,5 +1,6 @@
 /** The builtin serdes, byte-compatible with Kafka's String/Long/Integer/Double/ByteArray serdes. */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
+import { readInt64Number, writeInt64Number } from "../../kafka-client/int64-numbers";
 
 export const stringSerde: Serde<string> = {
   name: "string",
@@ -13,22 +14,17 @@ export const jsonSerde: Serde<unknown> = {
   deserialize: (bytes) => JSON.parse(bytes.toString("utf8")),
 };
 
-const TWO_TO_32 = 2 ** 32;
-
 export const longSerde: Serde<number> = {
   name: "long",
   serialize: (value) => {
     if (!Number.isSafeInteger(value)) throw new TypeError(`long serde: ${String(value)} is not a safe integer`);
-    // Two 32-bit halves instead of a BigInt: the high half is signed, the low one unsigned.
-    const high = Math.floor(value / TWO_TO_32);
     const bytes = Buffer.allocUnsafe(8);
-    bytes.writeInt32BE(high, 0);
-    bytes.writeUInt32BE(value - high * TWO_TO_32, 4);
+    writeInt64Number(bytes, 0, value);
     return bytes;
   },
   deserialize: (bytes) => {
     if (bytes.length !== 8) throw new TypeError(`long serde: expected 8 bytes, got ${bytes.length}`);
-    const value = bytes.readInt32BE(0) * TWO_TO_32 + bytes.readUInt32BE(4);
+    const value = readInt64Number(bytes, 0);
     return Number.isSafeInteger(value) ? value : Number(bytes.readBigInt64BE());
   },
 };
