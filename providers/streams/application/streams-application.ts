@@ -38,6 +38,7 @@ import { configView } from "./config-view";
 import { GroupInstances } from "./group-instances";
 import { keyFromJson } from "./store-keys";
 import { restoreRate } from "../kafka/changelog-restorer";
+import { TopicEnds } from "../kafka/topic-ends";
 
 export interface ApplicationOptions {
   provider: TopologyProvider;
@@ -185,21 +186,18 @@ export class StreamsApplication implements ApplicationHandle {
     if (!run || !admin || (this.state !== "RUNNING" && this.state !== "REBALANCING")) return { group: this.id, consumers: [] };
     // The positions are copied before the ends are asked: read after, they could pass the ends.
     const consumed = [...run.positions].map(([key, figures]) => [key, { ...figures }] as const);
-    const topics = [...new Set(consumed.map(([key]) => key.slice(0, key.lastIndexOf(":"))))];
-    const ends = new Map<string, { high: number; low: number }>();
-    for (const topic of topics) {
-      for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, { high: Number(entry.high), low: Number(entry.low) });
-    }
-    const positions = consumed
-      .map(([key, figures]) => {
+    const ends = new TopicEnds(admin);
+    const unsorted = await Promise.all(
+      consumed.map(async ([key, figures]) => {
         const topic = key.slice(0, key.lastIndexOf(":"));
         const partition = Number(key.slice(key.lastIndexOf(":") + 1));
-        const end = ends.get(key);
+        const end = await ends.of(topic, partition);
         const logEndOffset = end?.high ?? -1;
         const lag = end === undefined ? -1 : figures.consumedOffset < 0 ? -1 : Math.max(logEndOffset - (figures.consumedOffset + 1), 0);
         return { topic, partition, ...figures, logEndOffset, logStartOffset: end?.low ?? -1, lag };
-      })
-      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+      }),
+    );
+    const positions = unsorted.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
     return { group: this.id, consumers: [{ clientId: run.consumerClientId, streamThread: `${this.id}-StreamThread-1`, positions }] };
   }
 
@@ -279,16 +277,14 @@ export class StreamsApplication implements ApplicationHandle {
         restoreRate: restoreRate(task.restored.get(store)),
       })),
     );
-    const ends = new Map<string, number>();
-    for (const topic of new Set(snapshot.map((entry) => entry.changelogTopic))) {
-      for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, Number(entry.high));
-    }
-    return snapshot
-      .map((entry): StorePartitionStatus => {
-        const logEndOffset = ends.get(`${entry.changelogTopic}:${entry.partition}`) ?? -1;
+    const ends = new TopicEnds(admin);
+    const statuses = await Promise.all(
+      snapshot.map(async (entry): Promise<StorePartitionStatus> => {
+        const logEndOffset = (await ends.of(entry.changelogTopic, entry.partition))?.high ?? -1;
         return { ...entry, logEndOffset, lag: Math.max(logEndOffset - (entry.changelogPosition + 1), 0) };
-      })
-      .sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : a.partition - b.partition));
+      }),
+    );
+    return statuses.sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : a.partition - b.partition));
   }
 
   eventStreams(): readonly EventStreamDeclaration[] {

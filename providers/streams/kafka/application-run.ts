@@ -20,8 +20,9 @@ import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
 import { ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
-import { openRunTask, planRestore, staleStateReason, TopicEnds, type RunTask } from "./run-task";
+import { openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
+import { TopicEnds } from "./topic-ends";
 
 export interface RunOptions {
   kafka: Kafka;
@@ -82,7 +83,11 @@ const NO_READY_TASKS: ReadyTasks = { tasks: [], partitions: [] };
 
 function groupReady(tasks: RunTask[]): Map<number, ReadyTasks> {
   const bySub = new Map<number, RunTask[]>();
-  for (const task of tasks) bySub.set(task.subTopologyId, [...(bySub.get(task.subTopologyId) ?? []), task]);
+  for (const task of tasks) {
+    const list = bySub.get(task.subTopologyId);
+    if (list) list.push(task);
+    else bySub.set(task.subTopologyId, [task]);
+  }
   return new Map(
     [...bySub].map(([sub, list]) => {
       const sorted = list.sort((a, b) => a.partition - b.partition);

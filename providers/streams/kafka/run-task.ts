@@ -11,6 +11,7 @@ import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 import { ORIGIN_POSITION_PREFIX, OriginMarks } from "./repartition-origin";
+import type { TopicEnds } from "./topic-ends";
 
 export interface StoreCounters {
   read(store: string): void;
@@ -83,25 +84,6 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
 }
 
 /**
- * Log end offsets asked once per topic during one reconciliation: the stale-state check and the restore plan of
- * every task opened read the same topics.
- */
-export class TopicEnds {
-  private readonly byTopic = new Map<string, Promise<Map<number, number>>>();
-
-  constructor(private readonly admin: Admin) {}
-
-  async of(topic: string, partition: number): Promise<number> {
-    let ends = this.byTopic.get(topic);
-    if (!ends) {
-      ends = this.admin.fetchTopicOffsets(topic).then((offsets) => new Map(offsets.map((entry) => [entry.partition, Number(entry.high)])));
-      this.byTopic.set(topic, ends);
-    }
-    return (await ends).get(partition) ?? 0;
-  }
-}
-
-/**
  * Why the task's local state cannot belong to the topics as they are now, or undefined when it can: a position
  * checkpointed past the end of its input partition or changelog means the topics were deleted and created again
  * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
@@ -117,7 +99,7 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
   }
   for (const [store, position] of Object.entries(task.changelogPositions)) checks.push({ topic: topology.changelogTopic(store), next: Number(position) + 1 });
   for (const { topic, next } of checks) {
-    const end = await ends.of(topic, task.partition);
+    const end = (await ends.of(topic, task.partition))?.high ?? 0;
     if (next > end) return `${topic}:${task.partition} ends at offset ${end}, the local state has applied it up to ${next}`;
   }
   return undefined;
@@ -145,7 +127,7 @@ export async function planRestore(admin: Admin, ends: TopicEnds, topology: Compi
   const targets: RestoreTarget[] = [];
   for (const store of sub.stores) {
     const topic = topology.changelogTopic(store);
-    const end = await ends.of(topic, task.partition);
+    const end = (await ends.of(topic, task.partition))?.high ?? 0;
     const position = task.changelogPositions[store];
     const from = localIsCurrent ? end : position === undefined ? 0 : Number(position) + 1;
     targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)! });
