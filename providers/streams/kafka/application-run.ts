@@ -20,7 +20,7 @@ import { restoreFromChangelogs } from "./changelog-restorer";
 import { ensureTopics } from "./internal-topics";
 import { ORIGIN_HEADER } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
-import { openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { committedInputs, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 import { TopicEnds } from "./topic-ends";
 
@@ -251,7 +251,14 @@ export class ApplicationRun {
       const [topic, partition] = [key.slice(0, key.lastIndexOf(":")), Number(key.slice(key.lastIndexOf(":") + 1))];
       if (!assignment[topic]?.includes(partition)) this.positions.delete(key);
     }
-    await this.closeTasks([...this.tasks.keys()].filter((id) => !wanted.has(id)));
+    // A task kept across the rebalance whose input the group committed past its local state was processed by
+    // another member meanwhile (this one missed generations: a broker restart, a lost session): reopen it, so
+    // its stores are restored from the changelog instead of going on from what this member last knew.
+    const kept = [...this.tasks.values()].filter((task) => wanted.has(task.id) && topology.subTopologies[task.subTopologyId].stores.length > 0);
+    const keptCommitted = await committedInputs(this.admin!, topology, kept);
+    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(keptCommitted, topology, task)).map((task) => task.id));
+    if (overtaken.size > 0) this.options.logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
+    await this.closeTasks([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
     const opened: RunTask[] = [];
     const ends = new TopicEnds(this.admin!);
     for (const id of wanted) {
@@ -286,7 +293,9 @@ export class ApplicationRun {
       this.options.metrics.task(id, () => task.task.counters.dropped);
       opened.push(task);
     }
-    const targets = (await Promise.all(opened.map((task) => planRestore(this.admin!, ends, topology, task)))).flat();
+    const committed = await committedInputs(this.admin!, topology, opened);
+    const targets = (await Promise.all(opened.map((task) => planRestore(committed, ends, topology, task)))).flat();
+    for (const target of targets) this.options.logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
     await restoreFromChangelogs(this.options.bootstrapServers, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     for (const task of opened) {

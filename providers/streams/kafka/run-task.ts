@@ -105,25 +105,40 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
   return undefined;
 }
 
+/** The group's committed offsets of the input partitions of `tasks`, keyed `topic:partition` (-1: none). */
+export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<Map<string, number>> {
+  const topics = [...new Set(tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].sourceTopics))];
+  const committed = new Map<string, number>();
+  if (topics.length === 0) return committed;
+  for (const { topic, partitions } of await admin.fetchOffsets({ groupId: topology.applicationId, topics })) {
+    for (const { partition, offset } of partitions) committed.set(`${topic}:${partition}`, Number(offset));
+  }
+  return committed;
+}
+
+/**
+ * Whether the task's local state has applied at least what the group committed for each of its input
+ * partitions. When it has not, another member processed the task since this state was written: its stores
+ * miss that member's updates, which only the changelog holds.
+ */
+export function localStateIsCurrent(committed: Map<string, number>, topology: CompiledTopology, task: RunTask): boolean {
+  return topology.subTopologies[task.subTopologyId].sourceTopics.every((topic) => {
+    const key = `${topic}:${task.partition}`;
+    return (committed.get(key) ?? -1) <= Number(task.inputPositions[key] ?? -1);
+  });
+}
+
 /**
  * What to read from each changelog. Intact local state that is at or ahead of the group's committed input
  * offsets is authoritative: a changelog tail beyond its checkpoint comes from a batch that was never
  * committed and will be processed again, so applying it would count that batch twice. Otherwise (no local
  * state, or another instance moved the task on meanwhile) the store replays its changelog from its checkpoint.
  */
-export async function planRestore(admin: Admin, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
+export async function planRestore(committed: Map<string, number>, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
   const sub = topology.subTopologies[task.subTopologyId];
   if (sub.stores.length === 0) return [];
   const hasLocalState = Object.keys(task.inputPositions).length > 0;
-  let localIsCurrent = false;
-  if (hasLocalState) {
-    const committed = await admin.fetchOffsets({ groupId: topology.applicationId, topics: sub.sourceTopics });
-    localIsCurrent = committed.every(({ topic, partitions }) =>
-      partitions
-        .filter((entry) => entry.partition === task.partition)
-        .every((entry) => Number(entry.offset) <= Number(task.inputPositions[`${topic}:${task.partition}`] ?? -1)),
-    );
-  }
+  const localIsCurrent = hasLocalState && localStateIsCurrent(committed, topology, task);
   const targets: RestoreTarget[] = [];
   for (const store of sub.stores) {
     const topic = topology.changelogTopic(store);

@@ -16,8 +16,11 @@ export interface WordcountCluster {
   kafka: Kafka;
   /** Connected; disconnected by close(). */
   producer: Producer;
-  /** Starts `sluice start` running the examples on `stateDir` (a new temp dir by default); resolves once it serves HTTP. */
-  start(stateDir?: string): Promise<WordcountInstance>;
+  /**
+   * Starts `sluice start` running the examples on `stateDir` (a new temp dir by default), reaching the broker at
+   * `bootstrap` (default: the broker itself); resolves once it serves HTTP.
+   */
+  start(stateDir?: string, bootstrap?: string): Promise<WordcountInstance>;
   /** Stops every child (instances first, then the broker) and removes their folders. */
   close(): Promise<void>;
 }
@@ -72,12 +75,12 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
       bootstrap,
       kafka,
       producer,
-      start: async (stateDir = tempDir("sluice-state-")) => {
+      start: async (stateDir = tempDir("sluice-state-"), via = bootstrap) => {
         const process = runSluice([
           "start",
           "--server.port=0",
           `--plugins.packages=${EXAMPLES_PACKAGE}`,
-          `--streams.bootstrap.servers=${bootstrap}`,
+          `--streams.bootstrap.servers=${via}`,
           `--streams.state.dir=${stateDir}`,
           // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
           "--streams.session.timeout.ms=3000",
