@@ -1,4 +1,7 @@
-/** pageviews: JSON `{"user","page"}` keyed by user → views per page in 1-minute tumbling windows. */
+/**
+ * pageviews: JSON `{"user","page"}` keyed by user → views per page in 1-minute tumbling windows. A view may arrive up
+ * to 5 minutes late (an instance restarting, a partition behind another after a rebalance) and still be counted.
+ */
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 
@@ -17,7 +20,7 @@ export class PageViewsProvider implements TopologyProvider {
     builder
       .stream<string, PageView>("pageviews", { keySerde: "string", valueSerde: "json" })
       .groupBy((_user, view) => view.page, { keySerde: "string", valueSerde: "json", name: "views-by-page" })
-      .windowedBy({ type: "tumbling", sizeMs: 60_000 })
+      .windowedBy({ type: "tumbling", sizeMs: 60_000, graceMs: 5 * 60_000 })
       .count({ storeName: "views-per-minute", keySerde: "string", valueSerde: "long" });
   }
 }

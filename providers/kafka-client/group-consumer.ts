@@ -229,7 +229,9 @@ export class GroupConsumer {
     this.fetchPositions.clear();
     this.processed.clear();
     const missing: Record<string, number[]> = {};
-    for (const { topic, partition, offset } of await this.membership.committed(partitions)) {
+    const committed = await this.membership.committed(partitions);
+    this.logger.debug("taking over partitions at their committed offsets", { groupId: this.options.groupId, generationId: this.membership.generationId, committed });
+    for (const { topic, partition, offset } of committed) {
       if (offset >= 0) this.position(topic, partition, offset);
       else (missing[topic] ??= []).push(partition);
     }

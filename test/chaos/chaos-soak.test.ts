@@ -1,0 +1,35 @@
+/**
+ * The chaos soak's 60-second variant (bench/chaos runs the 10-minute one): instances and the broker killed, a
+ * graceful stop/restart and proxy faults while wordcount and pageviews are fed and queried; then nothing
+ * acknowledged is lost and every count, in the stores and the output topic, equals the truth.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { DEFAULT_OPTIONS, runChaos } from "../../bench/chaos/chaos-run";
+
+test("a minute of faults loses no record and miscounts no key", async () => {
+  const report = await runChaos({
+    ...DEFAULT_OPTIONS,
+    seed: 7,
+    durationMs: 60_000,
+    instanceKillEveryMs: [15_000, 25_000],
+    instanceDownMs: [0, 5_000],
+    brokerKills: 1,
+    brokerDownMs: [1_000, 4_000],
+    restEveryMs: [20_000, 30_000],
+    proxyEveryMs: [12_000, 20_000],
+    progress: () => undefined,
+  });
+  const failures = report.check.samples.join("; ");
+  assert.ok(report.faults["instance kill"] >= 2 && report.faults["broker kill"] === 1, `faults injected: ${JSON.stringify(report.faults)}`);
+  assert.ok(report.check.inputRecords >= report.ackedRecords, "every acknowledged record is in the input topics");
+  assert.is(report.check.lostRecords, 0, "lost records");
+  assert.is(report.check.miscountedKeys, 0, `miscounted keys: ${failures}`);
+  assert.is(report.check.outputMismatches, 0, `output topic: ${failures}`);
+  assert.is(report.queries.serverErrors, 0, "queries answered 5xx");
+  assert.is(report.queries.malformed, 0, "query answers that are not JSON");
+  assert.is(report.queries.hangs, 0, "queries with no answer within their timeout");
+  for (const sse of report.sse) assert.is(sse.backwards, 0, "SSE ids going backwards");
+});
+
+test.run();
