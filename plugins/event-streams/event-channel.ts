@@ -1,7 +1,7 @@
 /**
  * One event stream of one application as clients see it: numbers the records the topology sends (ids increase
- * per stream, across restarts of the application), keeps the last ones for clients that resume with
- * Last-Event-ID, and hands each frame to every connected subscriber.
+ * per stream, across restarts of the application and of Sluice itself), keeps the last ones for clients that
+ * resume with Last-Event-ID, and hands each frame to every connected subscriber.
  */
 import type { EventRecord, EventStreamHub } from "../../kernel/contracts/streams/runtime";
 import { BoundedQueue } from "./bounded-queue";
@@ -13,8 +13,14 @@ interface KeptEvent {
   frame: string;
 }
 
+/**
+ * Ids of a stream start at the microsecond this process made it, so a client that follows an instance through a
+ * restart never sees an id go backwards (unless a run sent a million events a second on average).
+ */
+const firstIdOfThisProcess = () => Date.now() * 1000;
+
 export class EventChannel {
-  private lastId = 0;
+  private lastId = firstIdOfThisProcess();
   private readonly history: BoundedQueue<KeptEvent>;
   private readonly subscribers = new Set<SseSubscriber>();
   private hub: EventStreamHub | undefined;
@@ -40,8 +46,9 @@ export class EventChannel {
   }
 
   /**
-   * Adds a subscriber, first replaying the kept events after `lastEventId`. An id newer than any this stream has
-   * sent comes from an earlier run of Sluice: everything kept is replayed. Returns the function that removes it.
+   * Adds a subscriber, first replaying the kept events after `lastEventId` (all of them for an id from an earlier
+   * run of Sluice, which is below this run's ids). An id newer than any this stream has sent cannot be resumed
+   * from: everything kept is replayed. Returns the function that removes it.
    */
   join(subscriber: SseSubscriber, lastEventId?: number): () => void {
     if (lastEventId !== undefined) {
