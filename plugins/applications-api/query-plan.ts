@@ -55,13 +55,30 @@ const spreadRemote: Attempt = async ({ application, store }, last) => {
   return { outcome: "RUN", local: { partitions, ready }, remotes };
 };
 
+/**
+ * Asking the group who owns a key or hosts a store fails or hangs while Kafka is out of reach: the store then
+ * counts as not available now (another try may find Kafka back), and the deadline bounds the asking.
+ */
+async function tryWithinDeadline(attempt: Attempt, context: PlanContext, last: boolean, deadline: number): Promise<QueryPlan | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const unavailable = last ? NOT_AVAILABLE : undefined;
+  const outOfTime = new Promise<QueryPlan>((resolve) => (timer = setTimeout(() => resolve(NOT_AVAILABLE), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([attempt(context, last).catch(() => unavailable), outOfTime]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const NOT_AVAILABLE: QueryPlan = { outcome: "NOT_AVAILABLE" };
+
 export async function planQuery(context: PlanContext, deadline: number): Promise<QueryPlan> {
   const { routingKey } = context.request.definition;
   const { remoteAccessAllowed, retries, retryBackoffMs } = context.request.options;
   const attempt = routingKey ? keyed : remoteAccessAllowed ? spreadRemote : spreadLocal;
   for (let tries = 0; ; tries++) {
     const last = tries >= retries || Date.now() + retryBackoffMs >= deadline;
-    const plan = await attempt(context, last);
+    const plan = await tryWithinDeadline(attempt, context, last, deadline);
     if (plan) return plan;
     await waitUntil(Date.now() + retryBackoffMs);
   }
