@@ -111,6 +111,9 @@ export interface KeyOwner {
 export interface StoreHandle {
   name: string;
   type: StoreType;
+  /** Names of the store's key and value serdes (`string`, `long`, `json`, …). */
+  keySerde: string;
+  valueSerde: string;
   /** Partitions of this store hosted by this instance. */
   localPartitions(): readonly number[];
   /** False while the application rebalances, restores or is not running. */
@@ -140,6 +143,9 @@ export interface EventRecord {
   key: unknown;
   value: unknown;
   timestamp: number;
+  /** Names of the serdes the topology declares for the stream's keys and values, when it does. */
+  keySerde?: string;
+  valueSerde?: string;
 }
 
 /** The per-application fan-out point the SSE plugin attaches to. */

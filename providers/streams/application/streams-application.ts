@@ -85,7 +85,7 @@ export class StreamsApplication implements ApplicationHandle {
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
     this.groupInstances = new GroupInstances(this.id, this.topologyCompiled);
-    this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger);
+    this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger, (type) => this.topologyCompiled.eventSerdeNames(type));
     for (const type of this.topologyCompiled.definition.eventTypes) {
       if (!this.hub.declarations().some((declaration) => declaration.type === type)) {
         throw new Error(`application '${this.id}' sends to event stream '${type}' that its provider does not declare`);
@@ -250,6 +250,8 @@ export class StreamsApplication implements ApplicationHandle {
     return {
       name,
       type: spec.type,
+      keySerde: spec.keySerde.name,
+      valueSerde: spec.valueSerde.name,
       localPartitions: () => ready()?.partitions ?? [],
       queryable: () => this.state === "RUNNING" && (ready()?.tasks.length ?? 0) > 0,
       readOnly: (partition) => {
