@@ -94,9 +94,13 @@ export interface TopologyGraph {
 }
 
 export interface InstanceInfo {
-  /** `host:port`, or null when that instance has no application.server. */
+  /** `host:port`, or null when that instance has no application.server (it cannot be asked). */
   server: string | null;
+  /** Its member id in the consumer group; null for this instance while it is not a member. */
+  memberId: string | null;
   isLocal: boolean;
+  /** This instance's state, given when it is not running: it is then in no group assignment. */
+  state?: ApplicationState;
   stores: string[];
   assignments: { topic: string; partitions: number[] }[];
   standbyAssignments: { topic: string; partitions: number[] }[];

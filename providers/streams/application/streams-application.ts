@@ -50,6 +50,9 @@ export interface ApplicationOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** How a stopped instance asks for its group: it has no member id and no generation. */
+const NOT_A_MEMBER = { memberId: null, generationId: -1 };
+
 async function withTimeout(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<boolean>((resolve) => {
@@ -213,13 +216,42 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     const admin = run?.adminClient;
     const ended = () => this.run !== run || this.state === "NOT_RUNNING" || this.state === "ERROR";
-    if (!run || !admin || ended()) return [];
+    if (!run || !admin || ended()) return this.instancesWhileStopped();
     try {
       return await this.groupInstances.list(run, admin);
     } catch (error) {
-      // The run stopped or failed while its admin client was asked: it has no instances any more.
-      if (ended()) return [];
+      // The run stopped or failed while its admin client was asked: the group is asked without it.
+      if (ended()) return this.instancesWhileStopped();
       throw error;
+    }
+  }
+
+  /**
+   * With no run, this instance is in no group: the other members come from the coordinator through an admin
+   * client of its own (connected only for the question), and this one is listed with its state.
+   */
+  private async instancesWhileStopped(): Promise<readonly InstanceInfo[]> {
+    const server = this.options.config["application.server"];
+    const local: InstanceInfo = {
+      server: server ? String(server) : null,
+      memberId: null,
+      isLocal: true,
+      state: this.state,
+      stores: [],
+      assignments: [],
+      standbyAssignments: [],
+    };
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      // A member advertising this instance's server is its last run, still leaving the group.
+      const others = (await this.groupInstances.list(NOT_A_MEMBER, admin)).filter((other) => other.server === null || other.server !== local.server);
+      return [...others, local].sort((a, b) => String(a.server).localeCompare(String(b.server)));
+    } catch (error) {
+      this.logger.warn("the group's other instances could not be asked", { applicationId: this.id, error: (error as Error).message });
+      return [local];
+    } finally {
+      await admin.disconnect().catch(() => undefined);
     }
   }
 
