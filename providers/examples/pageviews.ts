@@ -1,6 +1,5 @@
 /** pageviews: JSON `{"user","page"}` keyed by user → views per page in 1-minute tumbling windows. */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export interface PageView {
   user: string;
