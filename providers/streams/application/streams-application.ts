@@ -241,7 +241,8 @@ export class StreamsApplication implements ApplicationHandle {
       assignments: [],
       standbyAssignments: [],
     };
-    const admin = this.kafka.admin();
+    // One retry at most: a broker that is down must not hold the servers record for the client's whole backoff.
+    const admin = this.kafka.admin({ retry: { retries: 1 } });
     try {
       await admin.connect();
       // A member advertising this instance's server is its last run, still leaving the group.
