@@ -1,19 +1,55 @@
 /**
  * Sluice's public entry point: `import { Sluice } from "sluice"`. Everything a program, a topology provider,
- * a plugin or a REST extension compiles against is exported here; the rest of the package is internal.
+ * a plugin or a REST extension compiles against is exported here — each contract's id with its types, and the
+ * helpers the built-in plugins answer with; the rest of the package (the streams runtime itself included) is
+ * internal.
  */
 export { Sluice, type SluiceOptions } from "./kernel/embedding/sluice";
 export { PLUGIN_CONTRACT, type Plugin, type PluginContext, type KernelInfo, type ServiceDiscovery } from "./kernel/contracts/plugin";
 export { REST_EXTENSION_CONTRACT, type RestExtension, type RestExtensionContext } from "./kernel/contracts/rest-extension";
 export { CLI_COMMAND_CONTRACT, type CliCommand } from "./kernel/contracts/cli-command";
+export {
+  QUERY_ENGINE_CONTRACT,
+  concatPartitions,
+  isStreamedAnswer,
+  type QueryAnswer,
+  type QueryArguments,
+  type QueryDefinition,
+  type QueryEngine,
+  type QueryParameter,
+  type QueryParameterKind,
+  type QueryRecord,
+} from "./kernel/contracts/query-engine";
+export { METRICS_FORMATTER_CONTRACT, DEFAULT_METRICS_FORMAT, type MetricsFormatter } from "./kernel/contracts/metrics-formatter";
+export {
+  SERIALIZER_MODULE_CONTRACT,
+  JSON_RENDERER,
+  UnrepresentableValueError,
+  type JsonRenderer,
+  type JsonValue,
+  type SerializationContext,
+  type SerializerModule,
+} from "./kernel/contracts/json-serializer";
 export { HEALTH_INDICATOR, type HealthIndicator } from "./kernel/contracts/health";
-export { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "./kernel/contracts/kafka-bootstrap";
+export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from "./kernel/contracts/kafka-bootstrap";
 export { CONFIG, KERNEL_INFO, LOGGER } from "./kernel/contracts/tokens";
 export { STREAMS_RUNTIME_TOKEN } from "./kernel/contracts/streams/runtime";
 export type { ApplicationRegistry } from "./kernel/contracts/streams/application-registry";
+export { topologyJson } from "./kernel/contracts/streams/topology-json";
 export type { SluiceConfig, FlatConfig, ConfigValue } from "./kernel/config/sluice-config";
 export type { Logger, LogFields } from "./kernel/logger";
-export { HttpError } from "./kernel/http/http-error";
+export { HttpError, badRequest, notFound, conflict, type ErrorBody } from "./kernel/http/http-error";
+export { JSON_CONTENT_TYPE, sendError, sendJson, sendText } from "./kernel/http/responses";
 export { jsonBody, type SluiceRequest } from "./kernel/http/request";
 export type { RouteHandler, RouteRegistrar } from "./kernel/http/route-registry";
-export * from "./providers/streams/index";
+// The streams face without the runtime the kernel's streams plugin drives.
+export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./providers/streams/testing/topology-test-driver";
+export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
+export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export type { Serde } from "./kernel/contracts/streams/serde";
+export type * from "./kernel/contracts/streams/dsl";
+export type * from "./kernel/contracts/streams/processor";
+export type * from "./kernel/contracts/streams/stores";
+export type * from "./kernel/contracts/streams/topology-provider";
+export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
+export type * from "./kernel/contracts/streams/runtime";

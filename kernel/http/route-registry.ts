@@ -1,7 +1,8 @@
 /**
  * The one router every route goes through — built-in plugins and REST extensions alike: it records who owns
- * each method + path (so a second owner is a startup error naming both), URL-decodes parameters, sends a
- * handler's return value as JSON and turns thrown errors into the error shape of API.md §0.
+ * each method + path (so a second owner, or a REST extension route that overlaps another owner's, is a startup
+ * error naming both), answers HEAD on every GET route, URL-decodes parameters, sends a handler's return value
+ * as JSON and turns thrown errors into the error shape of API.md §0.
  */
 import type { ServerResponse } from "node:http";
 import type polka = require("polka");
@@ -9,6 +10,7 @@ type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
 import { HttpError } from "./http-error";
+import { routePatternsOverlap } from "./route-overlap";
 import type { SluiceRequest } from "./request";
 import { sendError, sendJson } from "./responses";
 
@@ -30,8 +32,17 @@ interface RouteOwner {
   builtIn: boolean;
 }
 
+interface RegisteredRoute {
+  method: Method;
+  path: string;
+  owner: RouteOwner;
+}
+
+const describeOwner = (owner: RouteOwner) => `${owner.builtIn ? "built-in" : "REST extension"} '${owner.name}'`;
+
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
+  private readonly registered: RegisteredRoute[] = [];
 
   constructor(private readonly app: Polka, private readonly logger: Logger) {}
 
@@ -50,11 +61,34 @@ export class RouteRegistry {
     const key = `${method} ${path.replace(/:[^/]+/g, ":")}`;
     const existing = this.owners.get(key);
     if (existing) {
-      const kind = (o: RouteOwner) => `${o.builtIn ? "built-in" : "REST extension"} '${o.name}'`;
-      throw new StartupError(`${kind(owner)} cannot register ${method} ${path}: the route belongs to ${kind(existing)}`);
+      throw new StartupError(`${describeOwner(owner)} cannot register ${method} ${path}: the route belongs to ${describeOwner(existing)}`);
     }
+    this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
+    this.registered.push({ method, path, owner });
     this.app.add(method, path, (req, res) => this.dispatch(handler, req as SluiceRequest, res));
+    if (method === "GET") this.app.add("HEAD", path, (req, res) => this.dispatch(headOf(handler), req as SluiceRequest, res));
+  }
+
+  /**
+   * The router takes the first route that matches, so of two overlapping patterns (`/api/v1/streams/:id` and
+   * `/api/v1/streams/special`) one never sees the paths they share — whichever registered first. Built-in
+   * routes overlap only by design (their plugins are known together); a REST extension's route that overlaps
+   * a route of another owner is refused, whatever the order. An owner's own overlapping routes are its choice.
+   */
+  private refuseShadowing(route: RegisteredRoute): void {
+    const clash = this.registered.find(
+      (other) =>
+        other.method === route.method &&
+        other.owner.name !== route.owner.name &&
+        (!other.owner.builtIn || !route.owner.builtIn) &&
+        routePatternsOverlap(other.path, route.path),
+    );
+    if (!clash) return;
+    throw new StartupError(
+      `${describeOwner(route.owner)} cannot register ${route.method} ${route.path}: it overlaps ${clash.method} ${clash.path} of ${describeOwner(clash.owner)}, ` +
+        "and the router would send the paths they share to only one of them",
+    );
   }
 
   // Not an async function: a handler that answers at once (most do) costs no promise, and one that answers a
@@ -95,6 +129,22 @@ export class RouteRegistry {
     this.logger.error("request failed", { method: req.method, path: req.path, error });
     sendError(res, 500, "Internal server error", req.path);
   }
+}
+
+/**
+ * HEAD runs the GET handler, so status and headers (Content-Length included) are exactly the GET's; Node's
+ * server drops the body of a HEAD response. An answer that streams (server-sent events) is ended as soon as
+ * its head is written, which also releases the subscription it opened.
+ */
+function headOf(get: RouteHandler): RouteHandler {
+  const endStreamedHead = (value: unknown, res: ServerResponse) => {
+    if (value === undefined && res.headersSent && !res.writableEnded) res.end();
+    return value;
+  };
+  return (req, res) => {
+    const result = get(req, res);
+    return isThenable(result) ? result.then((value) => endStreamedHead(value, res)) : endStreamedHead(result, res);
+  };
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

@@ -1,4 +1,7 @@
-/** The JSON of the servers record (API.md §2.1). */
+/**
+ * The JSON of the servers record (API.md §2.1). A member without `application.server` is named by its member
+ * id; this instance, while it is not running, by its state.
+ */
 import type { InstanceInfo } from "../../kernel/contracts/streams/runtime";
 
 export function serversRecord(id: string, instances: readonly InstanceInfo[]) {
@@ -6,7 +9,9 @@ export function serversRecord(id: string, instances: readonly InstanceInfo[]) {
     id,
     instances: instances.map((instance) => ({
       server: instance.server,
+      ...(instance.server === null && instance.memberId !== null ? { member_id: instance.memberId } : {}),
       is_local: instance.isLocal,
+      ...(instance.state !== undefined ? { state: instance.state } : {}),
       stores: instance.stores,
       assignments: instance.assignments,
       standby_assignments: instance.standbyAssignments,

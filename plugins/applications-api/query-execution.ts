@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { isStreamedAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
 import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
@@ -101,10 +101,11 @@ function statusOf(successes: number, failures: number): QueryStatus {
   return successes > 0 ? "PARTIAL" : "ERROR";
 }
 
-function ask({ target, request }: QueryExecution, server: string | null, deadline: number): Promise<RemoteAnswer> {
+function ask({ target, request }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {
+  const { server, memberId } = instance;
   if (server === null) {
-    const message = "an instance of the application has no application.server to be asked at";
-    return Promise.resolve({ success: [], failure: [{ server: "unknown", remote: true, errors: [{ message }] }], timeout: false });
+    const message = `group member '${memberId}' has no application.server to be asked at: the records of its partitions are not in this answer`;
+    return Promise.resolve({ success: [], failure: [{ server: null, member_id: memberId ?? undefined, remote: true, errors: [{ message }] }], timeout: false });
   }
   const remainingMs = deadline - Date.now();
   const body = {

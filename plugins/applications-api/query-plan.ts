@@ -4,7 +4,7 @@
  * instance hosting the store. A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
  * apart, within the query's deadline.
  */
-import type { ApplicationHandle, StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { QueryRequest } from "./query-request";
 
 export type QueryPlan =
@@ -13,8 +13,8 @@ export type QueryPlan =
       outcome: "RUN";
       /** Local partitions to read; `ready: false` when the local store stayed unqueryable (a failure entry). */
       local?: { partitions: readonly number[]; ready: boolean };
-      /** Servers of the other instances to ask (null: an instance that has no application.server). */
-      remotes: (string | null)[];
+      /** The other instances to ask (one without application.server cannot be: a failure entry names it). */
+      remotes: InstanceInfo[];
     };
 
 interface PlanContext {
@@ -32,7 +32,7 @@ const localReadable = (store: StoreHandle, partitions: readonly number[]) =>
 const keyed: Attempt = async ({ application, store, request }, last) => {
   const { partition, instance } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
   if (localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
-  if (instance && !instance.isLocal) return request.options.remoteAccessAllowed ? { outcome: "RUN", remotes: [instance.server] } : { outcome: "NO_RESULT" };
+  if (instance && !instance.isLocal) return request.options.remoteAccessAllowed ? { outcome: "RUN", remotes: [instance] } : { outcome: "NO_RESULT" };
   return last ? { outcome: "NOT_AVAILABLE" } : undefined;
 };
 
@@ -47,7 +47,7 @@ const spreadLocal: Attempt = async ({ application, store }, last) => {
 const spreadRemote: Attempt = async ({ application, store }, last) => {
   const hosts = (await application.instances()).filter((instance) => instance.stores.includes(store.name));
   if (hosts.length === 0) return last ? { outcome: "NOT_AVAILABLE" } : undefined;
-  const remotes = hosts.filter((instance) => !instance.isLocal).map((instance) => instance.server);
+  const remotes = hosts.filter((instance) => !instance.isLocal);
   if (!hosts.some((instance) => instance.isLocal)) return { outcome: "RUN", remotes };
   const partitions = store.localPartitions();
   const ready = store.queryable() && localReadable(store, partitions);

@@ -18,7 +18,9 @@ export interface SuccessEntry {
 }
 
 export interface FailureEntry {
-  server: string;
+  /** Null for a group member without application.server, named by `member_id`. */
+  server: string | null;
+  member_id?: string;
   remote: boolean;
   errors: { message: string }[];
 }

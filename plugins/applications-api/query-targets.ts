@@ -39,7 +39,7 @@ export class QueryTargets {
     const store = application.store(storeName);
     if (!store) return undefined;
     const server = this.serverOf(application);
-    target = { application, store, server, serverJson: JSON.stringify(server), toJson: recordText(this.renderer, application.id, store.name) };
+    target = { application, store, server, serverJson: JSON.stringify(server), toJson: recordText(this.renderer, application.id, store) };
     targets.set(storeName, target);
     return target;
   }

@@ -1,12 +1,13 @@
 /** A record of a local answer as JSON text, its key and value rendered by the JSON serializer modules (API.md §6). */
 import type { JsonRenderer, JsonValue } from "../../kernel/contracts/json-serializer";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
+import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
 
 export type RecordText = (record: QueryRecord) => string;
 
-export function recordText(renderer: JsonRenderer, application: string, store: string): RecordText {
-  const keyContext = { application, store, field: "key" };
-  const valueContext = { application, store, field: "value" };
+export function recordText(renderer: JsonRenderer, application: string, store: StoreHandle): RecordText {
+  const keyContext = { application, store: store.name, field: "key", serde: store.keySerde };
+  const valueContext = { application, store: store.name, field: "value", serde: store.valueSerde };
   return (record) => {
     const json: Record<string, JsonValue> = { key: renderer.render(record.key, keyContext), value: renderer.render(record.value, valueContext) };
     if (record.timestamp !== undefined) json.timestamp = record.timestamp;

@@ -61,8 +61,8 @@ export class EventStreamsPlugin implements Plugin {
   private encode(json: JsonRenderer, applicationId: string, record: EventRecord): string | undefined {
     const context = { application: applicationId, stream: record.type };
     try {
-      const key = json.render(record.key ?? null, { ...context, field: "key" });
-      const value = json.render(record.value ?? null, { ...context, field: "value" });
+      const key = json.render(record.key ?? null, { ...context, field: "key", serde: record.keySerde });
+      const value = json.render(record.value ?? null, { ...context, field: "value", serde: record.valueSerde });
       return JSON.stringify({ key, value, timestamp: record.timestamp });
     } catch (error) {
       this.logger.error("event not sent: its record cannot be rendered as JSON", { application: applicationId, type: record.type, error });

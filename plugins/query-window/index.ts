@@ -58,7 +58,6 @@ const fetchTimeRange = scanning(
   [{ name: "key", kind: "key" }, { name: "time_from", kind: "time" }, { name: "time_to", kind: "time" }],
   [["time_from", "time_to"]],
   (store, args, options) => store.fetchTimeRange(args.key, time(args, "time_from"), time(args, "time_to"), options),
-  "key",
 );
 
 const fetchAll = scanning(

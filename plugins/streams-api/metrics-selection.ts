@@ -1,6 +1,7 @@
 /** Choosing metrics for the metrics endpoints (API.md §1.5): by group and name, `filter_empty`, sorting, value text. */
 import { notFound } from "../../kernel/http/http-error";
 import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
+import { plainDecimal } from "./plain-decimal";
 
 export interface MetricsSelection {
   group?: string;
@@ -31,6 +32,10 @@ export function selectMetrics(applicationId: string, groups: readonly MetricGrou
   }
   if (selection.filterEmpty) {
     selected = selected.map((group) => ({ name: group.name, metrics: group.metrics.filter((metric) => !isEmpty(metric)) })).filter((group) => group.metrics.length > 0);
+    // A named metric left without a value is as absent as one that does not exist; a named group may be left empty.
+    if (selection.name !== undefined && selected.length === 0) {
+      throw notFound(`Application '${applicationId}' has no metric '${selection.name}' in group '${selection.group}' with a value (filter_empty)`);
+    }
   }
   return selected
     .sort((a, b) => byText(a.name, b.name))
@@ -42,8 +47,8 @@ function isEmpty(metric: Metric): boolean {
   return value === null || value === "" || value === 0 || (typeof value === "number" && Number.isNaN(value));
 }
 
-/** A metric value as text: numbers in their shortest form (`42`, `0.5`), strings as they are, null as "". */
+/** A metric value as text: numbers as plain decimals in their shortest form (`42`, `0.5`), strings as they are, null as "". */
 export function metricValueText(value: Metric["value"]): string {
   if (value === null) return "";
-  return String(value);
+  return typeof value === "number" ? plainDecimal(value) : value;
 }

@@ -1,9 +1,6 @@
 /** Feeds the examples' input topics with sample data while `examples.feed` is true (the default of `npm start`). */
 import type { DependencyContainer } from "tsyringe";
-import type { SluiceConfig } from "../../kernel/config/sluice-config";
-import { resolveBootstrapServers } from "../../kernel/contracts/kafka-bootstrap";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import type { Logger } from "../../kernel/logger";
+import { resolveBootstrapServers, type SluiceConfig, type Plugin, type PluginContext, type Logger } from "sluice";
 import { startExampleFeeder } from "./example-feeder";
 
 export class ExampleFeederPlugin implements Plugin {

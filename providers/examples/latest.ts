@@ -1,6 +1,5 @@
 /** latest: sensor readings (key = sensor id, JSON value) → the latest reading per sensor, timestamped. */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export class LatestReadingsProvider implements TopologyProvider {
   readonly name = "LatestReadings";

@@ -2,8 +2,7 @@
  * pageviews: JSON `{"user","page"}` keyed by user → views per page in 1-minute tumbling windows. A view may arrive up
  * to 5 minutes late (an instance restarting, a partition behind another after a rebalance) and still be counted.
  */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export interface PageView {
   user: string;

@@ -1,6 +1,5 @@
 /** sessions: clicks keyed by user → session windows with a 5-minute gap, counted in `user-sessions`. */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export class SessionsProvider implements TopologyProvider {
   readonly name = "Sessions";

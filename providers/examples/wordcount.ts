@@ -1,6 +1,5 @@
 /** wordcount: lines of `words` → lowercase words → counts in key_value store `counts` → `word-counts`. */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
+import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export class WordCountProvider implements TopologyProvider {
   readonly name = "WordCount";

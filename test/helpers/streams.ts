@@ -19,9 +19,11 @@ export interface SluiceWithExamples extends RunningSluice {
   produce(topic: string, messages: Message[]): Promise<void>;
 }
 
-export async function startSluiceWithExamples(overrides: Record<string, string> = {}): Promise<SluiceWithExamples> {
+/** `services`: components the program gives for a contract, beside those found through descriptors. */
+export async function startSluiceWithExamples(overrides: Record<string, string> = {}, services?: Record<string, unknown[]>): Promise<SluiceWithExamples> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
   const sluice = await startSluice({
+    services,
     overrides: {
       "plugins.packages": EXAMPLES_PACKAGE,
       "broker.port": "0",

@@ -94,9 +94,13 @@ export interface TopologyGraph {
 }
 
 export interface InstanceInfo {
-  /** `host:port`, or null when that instance has no application.server. */
+  /** `host:port`, or null when that instance has no application.server (it cannot be asked). */
   server: string | null;
+  /** Its member id in the consumer group; null for this instance while it is not a member. */
+  memberId: string | null;
   isLocal: boolean;
+  /** This instance's state, given when it is not running: it is then in no group assignment. */
+  state?: ApplicationState;
   stores: string[];
   assignments: { topic: string; partitions: number[] }[];
   standbyAssignments: { topic: string; partitions: number[] }[];
@@ -111,6 +115,9 @@ export interface KeyOwner {
 export interface StoreHandle {
   name: string;
   type: StoreType;
+  /** Names of the store's key and value serdes (`string`, `long`, `json`, …). */
+  keySerde: string;
+  valueSerde: string;
   /** Partitions of this store hosted by this instance. */
   localPartitions(): readonly number[];
   /** False while the application rebalances, restores or is not running. */
@@ -140,6 +147,9 @@ export interface EventRecord {
   key: unknown;
   value: unknown;
   timestamp: number;
+  /** Names of the serdes the topology declares for the stream's keys and values, when it does. */
+  keySerde?: string;
+  valueSerde?: string;
 }
 
 /** The per-application fan-out point the SSE plugin attaches to. */

@@ -48,6 +48,6 @@ export class GroupInstances {
       const sub = this.topology.subTopologyOfTopic(topic);
       if (sub !== undefined && partitions.length > 0) for (const store of this.topology.subTopologies[sub].stores) stores.add(store);
     }
-    return { server: member.server, isLocal: member.memberId === localMemberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
+    return { server: member.server, memberId: member.memberId, isLocal: member.memberId === localMemberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
   }
 }

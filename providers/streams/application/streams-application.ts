@@ -50,6 +50,9 @@ export interface ApplicationOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** How a stopped instance asks for its group: it has no member id and no generation. */
+const NOT_A_MEMBER = { memberId: null, generationId: -1 };
+
 async function withTimeout(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<boolean>((resolve) => {
@@ -85,7 +88,7 @@ export class StreamsApplication implements ApplicationHandle {
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
     this.groupInstances = new GroupInstances(this.id, this.topologyCompiled);
-    this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger);
+    this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger, (type) => this.topologyCompiled.eventSerdeNames(type));
     for (const type of this.topologyCompiled.definition.eventTypes) {
       if (!this.hub.declarations().some((declaration) => declaration.type === type)) {
         throw new Error(`application '${this.id}' sends to event stream '${type}' that its provider does not declare`);
@@ -213,13 +216,43 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     const admin = run?.adminClient;
     const ended = () => this.run !== run || this.state === "NOT_RUNNING" || this.state === "ERROR";
-    if (!run || !admin || ended()) return [];
+    if (!run || !admin || ended()) return this.instancesWhileStopped();
     try {
       return await this.groupInstances.list(run, admin);
     } catch (error) {
-      // The run stopped or failed while its admin client was asked: it has no instances any more.
-      if (ended()) return [];
+      // The run stopped or failed while its admin client was asked: the group is asked without it.
+      if (ended()) return this.instancesWhileStopped();
       throw error;
+    }
+  }
+
+  /**
+   * With no run, this instance is in no group: the other members come from the coordinator through an admin
+   * client of its own (connected only for the question), and this one is listed with its state.
+   */
+  private async instancesWhileStopped(): Promise<readonly InstanceInfo[]> {
+    const server = this.options.config["application.server"];
+    const local: InstanceInfo = {
+      server: server ? String(server) : null,
+      memberId: null,
+      isLocal: true,
+      state: this.state,
+      stores: [],
+      assignments: [],
+      standbyAssignments: [],
+    };
+    // One retry at most: a broker that is down must not hold the servers record for the client's whole backoff.
+    const admin = this.kafka.admin({ retry: { retries: 1 } });
+    try {
+      await admin.connect();
+      // A member advertising this instance's server is its last run, still leaving the group.
+      const others = (await this.groupInstances.list(NOT_A_MEMBER, admin)).filter((other) => other.server === null || other.server !== local.server);
+      return [...others, local].sort((a, b) => String(a.server).localeCompare(String(b.server)));
+    } catch (error) {
+      this.logger.warn("the group's other instances could not be asked", { applicationId: this.id, error: (error as Error).message });
+      return [local];
+    } finally {
+      await admin.disconnect().catch(() => undefined);
     }
   }
 
@@ -250,6 +283,8 @@ export class StreamsApplication implements ApplicationHandle {
     return {
       name,
       type: spec.type,
+      keySerde: spec.keySerde.name,
+      valueSerde: spec.valueSerde.name,
       localPartitions: () => ready()?.partitions ?? [],
       queryable: () => this.state === "RUNNING" && (ready()?.tasks.length ?? 0) > 0,
       readOnly: (partition) => {

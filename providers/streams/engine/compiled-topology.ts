@@ -58,6 +58,20 @@ export class CompiledTopology {
     return node;
   }
 
+  /**
+   * Names of the serdes of the records sent to an event stream (for the JSON serializer modules), each only
+   * when every sender of the stream declares the same one.
+   */
+  eventSerdeNames(type: string): { key?: string; value?: string } {
+    const senders = this.definition.eventSerdes.get(type) ?? [];
+    const agreed = (specs: SerdeSpec[]) => {
+      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`).name)));
+      const [only] = names;
+      return names.size === 1 ? only : undefined;
+    };
+    return { key: agreed(senders.map((sender) => sender.keySerde)), value: agreed(senders.map((sender) => sender.valueSerde)) };
+  }
+
   serdesOf(nodeName: string): SerdePair {
     return this.serdes.get(nodeName)!;
   }

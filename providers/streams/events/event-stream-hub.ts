@@ -10,6 +10,7 @@ import type { EventStreamDeclaration } from "../../../kernel/contracts/streams/t
 import type { ComponentLogger } from "../../../kernel/logger";
 interface EventStream {
   declaration: EventStreamDeclaration;
+  serdes: { key?: string; value?: string };
   listeners: Set<(record: EventRecord) => void>;
   queue: EventRecord[];
   dropped: number;
@@ -27,7 +28,12 @@ export class LocalEventStreamHub implements EventStreamHub {
   private readonly closeListeners = new Set<() => void>();
   private drainScheduled = false;
 
-  constructor(applicationId: string, private readonly declared: readonly EventStreamDeclaration[], private readonly logger: ComponentLogger) {
+  constructor(
+    applicationId: string,
+    private readonly declared: readonly EventStreamDeclaration[],
+    private readonly logger: ComponentLogger,
+    serdesOf: (type: string) => { key?: string; value?: string },
+  ) {
     for (const declaration of declared) {
       if (this.streams.has(declaration.type)) {
         throw new Error(`application '${applicationId}' declares event stream '${declaration.type}' twice`);
@@ -35,7 +41,7 @@ export class LocalEventStreamHub implements EventStreamHub {
       if (!Number.isInteger(declaration.queueSize) || declaration.queueSize < 1) {
         throw new Error(`application '${applicationId}' declares event stream '${declaration.type}' with queueSize ${declaration.queueSize}: expected an integer ≥ 1`);
       }
-      this.streams.set(declaration.type, { declaration, listeners: new Set(), queue: [], dropped: 0 });
+      this.streams.set(declaration.type, { declaration, serdes: serdesOf(declaration.type), listeners: new Set(), queue: [], dropped: 0 });
     }
   }
 
@@ -67,7 +73,7 @@ export class LocalEventStreamHub implements EventStreamHub {
       if (limitHandler === "log_and_continue") return;
       stream.queue.shift();
     }
-    stream.queue.push({ type, key, value, timestamp });
+    stream.queue.push({ type, key, value, timestamp, keySerde: stream.serdes.key, valueSerde: stream.serdes.value });
     this.scheduleDrain();
   }
 

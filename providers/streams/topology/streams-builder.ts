@@ -53,6 +53,7 @@ export class DslTopologyBuilder implements StreamsBuilder {
     stores: new Map(),
     repartitionTopics: new Set(),
     eventTypes: new Set(),
+    eventSerdes: new Map(),
   };
   private counter = 0;
 
@@ -218,6 +219,8 @@ class DslStream<K, V> implements KStream<K, V> {
   }
   toEventStream(type: string, name?: string): void {
     this.builder.definition.eventTypes.add(type);
+    const senders = this.builder.definition.eventSerdes.get(type) ?? [];
+    this.builder.definition.eventSerdes.set(type, [...senders, { keySerde: this.keySerde, valueSerde: this.valueSerde }]);
     this.builder.addProcessor("eventstream", eventStreamProcessor(type), [this.node], [], name);
   }
 }

@@ -51,6 +51,8 @@ export interface TopologyDefinition {
   /** Full topic names of the repartition topics the topology writes and reads. */
   repartitionTopics: Set<string>;
   eventTypes: Set<string>;
+  /** The serdes of the records each event stream is sent, as the DSL knows them (undefined: unknown, e.g. after a map). */
+  eventSerdes: Map<string, { keySerde: SerdeSpec; valueSerde: SerdeSpec }[]>;
 }
 
 export function predecessorsOf(node: TopologyNodeDef): string[] {

@@ -52,6 +52,8 @@ function pausingStore(): ReadOnlyKeyValueStore<unknown, unknown> {
 const store: StoreHandle = {
   name: "big",
   type: "key_value",
+  keySerde: "string",
+  valueSerde: "long",
   localPartitions: () => [0],
   queryable: () => true,
   readOnly: () => ({ type: "key_value", store: pausingStore() }),

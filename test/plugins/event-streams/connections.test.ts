@@ -61,6 +61,17 @@ test("a closed connection is released as soon as the client goes", async (contex
   assert.equal(released, { ...released, application: "bursts", type: "firehose", dropped: 0 });
 });
 
+test("HEAD on an event stream answers its headers and releases the subscription it opened at once", async (context) => {
+  const releases = () => context.logs.filter((line) => line.plugin === "event-streams" && line.msg === "subscriber released").length;
+  const before = releases();
+  const res = await fetch(context.firehose, { method: "HEAD" });
+  assert.is(res.status, 200);
+  assert.is(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
+  assert.is(res.headers.get("cache-control"), "no-cache");
+  assert.is(await res.text(), "");
+  await eventually(() => releases() === before + 1, { what: "the HEAD request's subscription released" });
+});
+
 test("a reconnect from further back than the history gets the events still kept, then the live ones", async (context) => {
   const watcher = await openSse(context.firehose);
   const first = await openSse(context.firehose);

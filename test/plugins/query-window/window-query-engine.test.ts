@@ -48,12 +48,12 @@ const windows: Window[] = [
   { key: "/home", windowStart: 60_000, windowEnd: 120_000, value: 3, timestamp: 70_000 },
 ];
 
-test("declares both window store types and the four queries; fetch and fetch_time_range are routed by key", () => {
+test("declares both window store types and the four queries; only fetch is routed by key (API.md §2.4)", () => {
   assert.equal(engine.storeTypes, ["window", "timestamped_window"]);
   assert.equal(engine.queries.map((definition) => [definition.name, definition.routingKey ?? null]), [
     ["fetch", "key"],
     ["fetch_key_range", null],
-    ["fetch_time_range", "key"],
+    ["fetch_time_range", null],
     ["fetch_all", null],
   ]);
   assert.equal(query("fetch_key_range").ordered, [["key_from", "key_to"], ["time_from", "time_to"]]);

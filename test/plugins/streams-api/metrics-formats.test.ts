@@ -29,8 +29,24 @@ const metrics: MetricGroup[] = [
   { name: "m-empty", metrics: [{ name: "zero", description: "", tags: {}, value: 0 }] },
 ];
 
+const extremes: MetricGroup[] = [
+  {
+    name: "numbers",
+    metrics: [
+      { name: "tiny", description: "", tags: {}, value: 1e-7 },
+      { name: "negative-tiny", description: "", tags: {}, value: -1.25e-7 },
+      { name: "huge", description: "", tags: {}, value: 1e21 },
+      { name: "negative-huge", description: "", tags: {}, value: -1.5e22 },
+      { name: "fraction", description: "", tags: {}, value: -0.125 },
+      { name: "infinite", description: "", tags: {}, value: Infinity },
+    ],
+  },
+];
+
 const application = { id: "fixed", metrics: () => metrics } as unknown as ApplicationHandle;
-const registry: ApplicationRegistry = { applications: () => [application], application: (id) => (id === "fixed" ? application : undefined) };
+const numbers = { id: "numbers", metrics: () => extremes } as unknown as ApplicationHandle;
+const byId = new Map([application, numbers].map((handle) => [handle.id, handle]));
+const registry: ApplicationRegistry = { applications: () => [...byId.values()], application: (id) => byId.get(id) };
 
 const formats = suite<{ sluice: RunningSluice; app: ReturnType<typeof streamsClient> }>("metrics formats and selection");
 
@@ -64,7 +80,25 @@ formats("the value endpoint prints numbers without trailing zeros and the first 
   assert.is(await app.metricValue("z-group", "zero"), "0");
   assert.is(await app.metricValue("z-group", "nothing"), "");
   assert.is(await app.metricValue("z-group", "not-a-number"), "NaN");
-  assert.is(await app.metricValue("a-group", "big"), "1e+21");
+  assert.is(await app.metricValue("a-group", "big"), "1000000000000000000000");
+});
+
+formats("the value endpoint never prints exponent notation", async ({ sluice }) => {
+  const values = streamsClient(sluice.url, "numbers");
+  assert.is(await values.metricValue("numbers", "tiny"), "0.0000001");
+  assert.is(await values.metricValue("numbers", "negative-tiny"), "-0.000000125");
+  assert.is(await values.metricValue("numbers", "huge"), "1000000000000000000000");
+  assert.is(await values.metricValue("numbers", "negative-huge"), "-15000000000000000000000");
+  assert.is(await values.metricValue("numbers", "fraction"), "-0.125");
+  assert.is(await values.metricValue("numbers", "infinite"), "Infinity");
+});
+
+formats("a named metric that filter_empty empties is a 404 like one that does not exist", async ({ app }) => {
+  const emptied = await app.get("/metrics/group/z-group/name/zero?filter_empty");
+  assert.is(emptied.status, 404);
+  assert.match(emptied.json().message, /no metric 'zero' in group 'z-group'/);
+  assert.is((await app.get("/metrics/group/z-group/name/zero?filter_empty&format=prometheus")).status, 404);
+  assert.is((await app.get("/metrics/group/z-group/name/zero")).status, 200, "unfiltered it is there");
 });
 
 formats("a formatter given for another format value serves it, with its content type", async ({ app }) => {
