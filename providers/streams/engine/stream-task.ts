@@ -31,6 +31,8 @@ export interface OutputRecord {
   timestamp: number;
   /** For repartition topics: which input record this output comes from (see kafka/repartition-origin). */
   origin?: string;
+  /** For the last changelog record of a commit: the task's input positions it commits (see kafka/commit-marker). */
+  positions?: string;
 }
 
 export interface TaskStores {

@@ -17,8 +17,9 @@ import type { ComponentLogger } from "../../../kernel/logger";
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
+import { encodePositions } from "./commit-marker";
 import { ensureTopics } from "./internal-topics";
-import { ORIGIN_HEADER } from "./repartition-origin";
+import { ORIGIN_HEADER, OriginMarks } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
 import { committedInputs, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
@@ -299,7 +300,11 @@ export class ApplicationRun {
     await restoreFromChangelogs(this.options.bootstrapServers, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     for (const task of opened) {
-      for (const [store, position] of Object.entries(task.state.checkpoint().changelogPositions)) task.changelogPositions[store] = position;
+      const checkpoint = task.state.checkpoint();
+      for (const [store, position] of Object.entries(checkpoint.changelogPositions)) task.changelogPositions[store] = position;
+      // A restore that followed commit markers took the positions of the restored state with it.
+      task.inputPositions = { ...checkpoint.inputPositions };
+      task.origins = new OriginMarks(task.inputPositions);
       task.restoring = false;
       this.ready = undefined;
     }
@@ -392,11 +397,16 @@ export class ApplicationRun {
     this.pendingOutputs = [];
     const changelogOwners = new Map<string, { task: RunTask; store: string }>();
     for (const task of tasks) {
-      for (const change of latestPerKey(task.state.drainChangelog())) {
+      task.origins.writeBack();
+      const changes = latestPerKey(task.state.drainChangelog());
+      const marked = topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
+      const positions = marked ? encodePositions(task.inputPositions) : undefined;
+      changes.forEach((change, i) => {
         const topic = topology.changelogTopic(change.store);
-        outgoing.push({ topic, partition: task.partition, key: change.key, value: change.value, timestamp: change.timestamp });
+        const marker = i === changes.length - 1 ? positions : undefined;
+        outgoing.push({ topic, partition: task.partition, key: change.key, value: change.value, timestamp: change.timestamp, positions: marker });
         changelogOwners.set(`${topic}:${task.partition}`, { task, store: change.store });
-      }
+      });
     }
     const started = Date.now();
     const partitions = this.requests.build(outgoing);
@@ -407,10 +417,7 @@ export class ApplicationRun {
       }
     }
     if (sent > 0) metrics.sent(sent);
-    for (const task of tasks) {
-      task.origins.writeBack();
-      await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
-    }
+    for (const task of tasks) await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
     metrics.storeCommit(Date.now() - started);
   }
 }

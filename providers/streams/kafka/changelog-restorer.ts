@@ -5,6 +5,7 @@
 import { PartitionFetcher, type FetchedBatch, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
+import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
 
 export interface RestoreTarget {
   state: TaskState;
@@ -17,7 +18,19 @@ export interface RestoreTarget {
   to: number;
   /** Updated as batches are applied. */
   restored: RestoreProgress;
+  /**
+   * Whether the changelog's commit markers are followed (a task with one store): records are applied up to the
+   * last marker, and the task takes that marker's input positions (see commit-marker).
+   */
+  followMarkers: boolean;
+  /** The last marker's positions once one has been applied. */
+  positions?: Record<string, string>;
+  /** Records read since the last marker, held until the next one; dropped at the end (an unfinished commit). */
+  held?: RestoreRecord[];
 }
+
+/** Records held without any marker in sight: a changelog written before markers existed is applied as it comes. */
+const MOST_HELD_WITHOUT_MARKER = 100_000;
 
 /** Records applied and when the restoration started and ended (epoch ms), for the restore rate. */
 export interface RestoreProgress {
@@ -55,7 +68,7 @@ export async function restoreFromChangelogs(bootstrapServers: readonly string[],
       if (answer.errors.length > 0) await recover(fetcher, answer.errors, byPartition, logger);
       for (const batch of answer.batches) {
         const target = byPartition.get(`${batch.topic}:${batch.partition}`);
-        if (target !== undefined) await apply(target, batch);
+        if (target !== undefined) await apply(target, batch, logger);
       }
       pending = pending.filter((target) => target.from < target.to);
       if (Date.now() - reported >= PROGRESS_EVERY_MS) {
@@ -70,18 +83,37 @@ export async function restoreFromChangelogs(bootstrapServers: readonly string[],
   }
 }
 
-async function apply(target: RestoreTarget, batch: FetchedBatch): Promise<void> {
-  const records: RestoreRecord[] = [];
+async function apply(target: RestoreTarget, batch: FetchedBatch, logger: ComponentLogger): Promise<void> {
+  const held = (target.held ??= []);
   const { records: fetched } = batch;
   for (let record = fetched.read(); record !== undefined && record.offset < target.to; record = fetched.read()) {
-    if (record.key !== null) records.push({ key: record.key, value: record.value, timestamp: record.timestamp });
+    if (record.offset < target.from) continue;
+    if (record.key !== null) held.push({ key: record.key, value: record.value, timestamp: record.timestamp });
+    const positions = target.followMarkers ? decodePositions(record.headers?.[POSITIONS_HEADER]) : undefined;
+    if (positions !== undefined) {
+      target.positions = positions;
+      await applyHeld(target, record.offset);
+    }
   }
   const last = Math.min(batch.nextOffset, target.to) - 1;
   if (last < target.from) return;
-  await target.state.restoreBatch(target.store, records, String(last));
-  target.restored.records += records.length;
   target.from = last + 1;
-  if (target.from >= target.to) target.restored.endedAt = Date.now();
+  const done = target.from >= target.to;
+  if (!target.followMarkers || (target.positions === undefined && (done || held.length > MOST_HELD_WITHOUT_MARKER))) {
+    target.followMarkers = false;
+    await applyHeld(target, last);
+  } else if (done && held.length > 0) {
+    logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held.length });
+    held.length = 0;
+  }
+  if (done) target.restored.endedAt = Date.now();
+}
+
+/** Applies the held records, recording `lastOffset` as the store's changelog position (with the marker's positions). */
+async function applyHeld(target: RestoreTarget, lastOffset: number): Promise<void> {
+  const records = (target.held ?? []).splice(0);
+  await target.state.restoreBatch(target.store, records, String(lastOffset), target.followMarkers ? target.positions : undefined);
+  target.restored.records += records.length;
 }
 
 async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: Map<string, RestoreTarget>, logger: ComponentLogger): Promise<void> {

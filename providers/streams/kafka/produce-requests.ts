@@ -5,6 +5,7 @@
  */
 import { partitionOfKey, type PartitionRecords, type ProducerRecord } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
+import { POSITIONS_HEADER } from "./commit-marker";
 import { ORIGIN_HEADER } from "./repartition-origin";
 
 /** What the builder groups: the records a polled batch outputs. */
@@ -36,11 +37,13 @@ export class ProduceRequestBuilder {
         target = { topic: record.topic, partition, records: [] };
         topic.partitions[partition] = target;
       }
-      // An output record is a producer record already; only a repartition record needs one of its own.
+      // An output record is a producer record already; only a repartition record or a commit marker needs one of its own.
       target.records.push(
-        record.origin === undefined
-          ? record
-          : { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [ORIGIN_HEADER]: record.origin } },
+        record.origin !== undefined
+          ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [ORIGIN_HEADER]: record.origin } }
+          : record.positions !== undefined
+            ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [POSITIONS_HEADER]: record.positions } }
+            : record,
       );
     }
     const grouped: PartitionRecords[] = [];

@@ -145,7 +145,7 @@ export async function planRestore(committed: Map<string, number>, ends: TopicEnd
     const end = (await ends.of(topic, task.partition))?.high ?? 0;
     const position = task.changelogPositions[store];
     const from = localIsCurrent ? end : position === undefined ? 0 : Number(position) + 1;
-    targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)! });
+    targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1 });
   }
   return targets;
 }

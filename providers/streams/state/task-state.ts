@@ -53,6 +53,8 @@ export interface RestoreRecord {
 /** What a commit records; each map is merged into the checkpoint (entries not given keep their value). */
 export interface CommitPositions {
   inputPositions?: Record<string, string>;
+  /** The input positions replace the checkpointed ones instead of being merged into them. */
+  replaceInputPositions?: boolean;
   changelogPositions?: Record<string, string>;
 }
 
@@ -201,16 +203,17 @@ export class TaskState {
 
   /**
    * Applies changelog records of one store (read from its changelog topic, in order) and records
-   * `lastOffset` as the store's changelog position, atomically. Only between commits with nothing buffered.
+   * `lastOffset` as the store's changelog position, atomically, with the input positions the records are exact at
+   * when they are known (the positions replace the checkpointed ones). Only between commits with nothing buffered.
    */
-  async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string): Promise<void> {
+  async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string, inputPositions?: Record<string, string>): Promise<void> {
     this.assertOpen();
     const store = this.opened(storeName);
     if (this.cache.size > 0 || this.commitInFlight) {
       throw new Error(`task ${this.taskId}: restoreBatch(${storeName}) needs a task without uncommitted writes`);
     }
     for (const record of records) store.applyChangelog(record.key, record.value, record.timestamp);
-    await this.commit({ changelogPositions: { [storeName]: lastOffset } });
+    await this.commit({ changelogPositions: { [storeName]: lastOffset }, inputPositions, replaceInputPositions: inputPositions !== undefined });
     this.logger.debug("store restored from changelog", { store: storeName, records: records.length, lastOffset });
   }
 
@@ -284,7 +287,7 @@ export class TaskState {
       stores[spec.name] = { entries: counters.entries + (entryChanges.get(counters) ?? 0), streamTime };
     }
     return {
-      inputPositions: { ...this.saved.inputPositions, ...positions.inputPositions },
+      inputPositions: positions.replaceInputPositions ? { ...positions.inputPositions } : { ...this.saved.inputPositions, ...positions.inputPositions },
       changelogPositions: { ...this.saved.changelogPositions, ...positions.changelogPositions },
       stores,
     };
