@@ -1,4 +1,6 @@
 /** The `sluice` command line: `start`, `--help`, `--version`, and commands contributed through descriptors. */
+import { CONFIG_SCHEMA } from "../config/schema";
+import { specFor } from "./config/config-validation";
 import { StartupError } from "./errors";
 import { Sluice } from "./embedding/sluice";
 import { SLUICE_ROOT, SLUICE_VERSION } from "./kernel";
@@ -13,10 +15,26 @@ Commands:
 
 Options:
   --config FILE      configuration file (default: sluice.config.*, .sluicerc*, package.json#sluice)
-  --<key>=<value>    override any configuration key, e.g. --server.port=8081 (see config/README.md)
-  -h, --help         show this help
+  --<key>=<value>    override any configuration key, e.g. --server.port=8081 or --server.port 8081
+  -h, --help         show this help (sluice start --help lists the configuration keys)
   -v, --version      print the version
 `;
+
+/** `sluice start --help`: the usage, then every configuration key with its default and what it does. */
+function startUsage(): string {
+  const width = Math.max(...CONFIG_SCHEMA.map((spec) => spec.key.length)) + 4;
+  const keys = CONFIG_SCHEMA.map((spec) => {
+    const fallback = spec.default === undefined || spec.default === "" || (Array.isArray(spec.default) && spec.default.length === 0) ? "" : ` (default ${String(spec.default)})`;
+    return `  --${spec.key.padEnd(width)}${spec.doc}${fallback}`;
+  });
+  return `Usage: sluice start [--config FILE] [--key=value | --key value ...]
+
+Runs Sluice: the HTTP server, the plugins and the applications. Configuration keys (also settable in the
+configuration file and as SLUICE_<KEY> environment variables; applications.<application.id>.<streams key> sets
+one application's streams key; see config/README.md):
+${keys.join("\n")}
+`;
+}
 
 export interface ParsedArgs {
   command: string | undefined;
@@ -38,11 +56,32 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const eq = arg.indexOf("=");
       const key = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       if (key === "") throw new StartupError(`Invalid option '${arg}'`);
-      parsed.overrides[key] = eq === -1 ? "true" : arg.slice(eq + 1);
-    } else if (parsed.command === undefined) parsed.command = arg;
+      if (!key.includes(".")) throw new StartupError(`Unknown option '--${key}': configuration keys are <section>.<key>, e.g. --server.port (see sluice start --help)`);
+      if (eq !== -1) parsed.overrides[key] = arg.slice(eq + 1);
+      else if (takesValue(key, argv[i + 1])) parsed.overrides[key] = argv[++i];
+      else parsed.overrides[key] = "true";
+    } else if (arg.startsWith("-") && arg.length > 1) throw new StartupError(`Unknown option '${arg}'; see sluice --help`);
+    else if (parsed.command === undefined) parsed.command = arg;
     else throw new StartupError(`Unexpected argument '${arg}'`);
   }
   return parsed;
+}
+
+/**
+ * Whether `--key next` gives `next` as the value: not when it is another flag, and for a boolean key only when it is
+ * `true` or `false` (`--server.headless start` is a flag followed by the command).
+ */
+function takesValue(key: string, next: string | undefined): boolean {
+  if (next === undefined || next.startsWith("--")) return false;
+  return !isBooleanKey(key) || next === "true" || next === "false";
+}
+
+function isBooleanKey(key: string): boolean {
+  try {
+    return specFor(key, "the command line")?.type === "boolean";
+  } catch {
+    return false; // an unknown key: the configuration names it when it is loaded
+  }
 }
 
 function requireValue(value: string | undefined, option: string): string {
@@ -55,6 +94,7 @@ export async function main(argv: string[]): Promise<void> {
     const args = parseArgs(argv);
     const commands = await contributedCommands();
     if (args.version) return void process.stdout.write(`${SLUICE_VERSION}\n`);
+    if (args.help && args.command === "start") return void process.stdout.write(startUsage());
     if (args.help || args.command === undefined) {
       const listed = commands.map((c) => `  ${`${c.name} ${c.usage}`.padEnd(40)}  ${c.summary}`).join("\n");
       process.stdout.write(USAGE.replace("  <contributed commands, listed below>", listed || "  (none)"));

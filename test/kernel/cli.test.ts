@@ -6,6 +6,7 @@ import * as assert from "uvu/assert";
 import { eventually } from "../helpers/eventually";
 import { FIXTURES, http, REPO_ROOT } from "../helpers/sluice";
 import { runSluice } from "../helpers/sluice-process";
+import { parseArgs } from "../../kernel/cli";
 
 const cli = suite("sluice command line");
 
@@ -44,6 +45,40 @@ cli("an unknown key stops startup with a non-zero exit naming it", async () => {
   const { code } = await run.exited;
   assert.is(code, 1);
   assert.match(run.stderr(), /Unknown configuration key 'server\.prot'/);
+});
+
+cli("--key value works like --key=value, for booleans only with true or false", async () => {
+  const run = runSluice(["start", "--server.port", "0", "--server.info.app.name", "spaced", "--server.headless", "--server.info.app.team", "-1"], { cwd: FIXTURES });
+  const url = await run.url();
+  assert.equal((await http(`${url}/info`)).json(), { app: { name: "spaced", team: "-1" } });
+  assert.equal((await http(`${url}/api/v1`)).json().headless, true);
+  run.child.kill("SIGTERM");
+  assert.equal(await run.exited, { code: 0, signal: null });
+});
+
+cli("parseArgs takes a value after a space, and a boolean key's value only when it is true or false", () => {
+  assert.equal(parseArgs(["start", "--server.port", "8081", "--server.headless", "false", "--broker.retention.ms", "-1"]).overrides, {
+    "server.port": "8081",
+    "server.headless": "false",
+    "broker.retention.ms": "-1",
+  });
+  const flagThenCommand = parseArgs(["--server.headless", "start"]);
+  assert.equal([flagThenCommand.command, flagThenCommand.overrides], ["start", { "server.headless": "true" }]);
+});
+
+cli("an unknown option names itself", async () => {
+  for (const [flag, shown] of [["--severport=1", "--severport"], ["-x", "-x"]]) {
+    const run = runSluice(["start", flag], { cwd: FIXTURES });
+    assert.is((await run.exited).code, 1);
+    assert.match(run.stderr(), `Unknown option '${shown}'`);
+  }
+});
+
+cli("start --help lists the configuration keys with their defaults", async () => {
+  const run = runSluice(["start", "--help"]);
+  assert.equal(await run.exited, { code: 0, signal: null });
+  for (const key of ["--server.port", "--server.advertised.listener", "--broker.port", "--streams.bootstrap.servers", "--plugins.packages"]) assert.match(run.stdout(), key);
+  assert.match(run.stdout(), /--server\.port\s+HTTP port; 0 picks a free port \(logged at startup\)\. \(default 8080\)/);
 });
 
 cli("a port in use stops startup with a clear message and a non-zero exit", async () => {
