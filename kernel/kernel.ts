@@ -2,6 +2,7 @@
  * The microkernel: loads configuration, discovers plugins and REST extensions through descriptors, drives their
  * lifecycle (configure → HTTP listen → start; close in reverse) and owns the HTTP server. It imports no plugin.
  */
+import { advertisedAddress } from "./http/advertised-address";
 import "reflect-metadata";
 import fs from "node:fs";
 import path from "node:path";
@@ -45,6 +46,7 @@ export class Kernel implements KernelInfo {
   private logger!: Logger;
   private http: HttpServer | undefined;
   private address: { host: string; port: number } | undefined;
+  private advertised: string | undefined;
   private plugins: Component<Plugin>[] = [];
   private extensions: Component<RestExtension>[] = [];
   private state: "new" | "starting" | "started" | "closing" | "closed" = "new";
@@ -55,6 +57,10 @@ export class Kernel implements KernelInfo {
 
   serverAddress(): string | undefined {
     return this.address ? `${this.address.host}:${this.address.port}` : undefined;
+  }
+
+  advertisedAddress(): string | undefined {
+    return this.advertised;
   }
 
   configuration(): SluiceConfig {
@@ -117,6 +123,9 @@ export class Kernel implements KernelInfo {
     if (this.http) {
       this.address = await this.http.listen(this.config.string("server.listener"), this.config.number("server.port"));
       this.logger.info("HTTP server listening", { address: `http://${this.serverAddress()}` });
+      const { address, fromHostname } = advertisedAddress(this.config.optionalString("server.advertised.listener"), this.address);
+      this.advertised = address;
+      if (fromHostname) this.logger.info("advertising the machine's hostname to other instances: the server listens on a wildcard address", { advertised: address });
     }
     for (const { name, instance } of this.plugins) {
       try {

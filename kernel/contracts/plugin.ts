@@ -13,6 +13,11 @@ export interface KernelInfo {
   readonly root: string;
   /** `host:port` of the HTTP server once it listens; undefined when the server is disabled. */
   serverAddress(): string | undefined;
+  /**
+   * `host:port` other instances reach the HTTP server at (`server.advertised.listener`, else the listener with the
+   * machine's hostname for a wildcard address); undefined when the server is disabled.
+   */
+  advertisedAddress(): string | undefined;
 }
 
 /** Loads the implementations listed in descriptors of any contract, the way the kernel loads plugins. */

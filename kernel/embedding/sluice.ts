@@ -87,6 +87,11 @@ export class Sluice {
     return this.kernel?.serverAddress();
   }
 
+  /** `host:port` other instances reach this server at (see KernelInfo). */
+  advertisedAddress(): string | undefined {
+    return this.kernel?.advertisedAddress();
+  }
+
   /** Where Kafka clients reach the brokers the applications use: the embedded broker unless bootstrap.servers is set. */
   kafkaBootstrapServers(): string[] {
     return resolveBootstrapServers(this.started().configuration(), this.started().components);

@@ -38,7 +38,7 @@ export class ApplicationsApiPlugin implements Plugin {
     this.logger = logger;
     this.defaultTimeoutMs = config.number("server.query.timeout.ms");
     // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
-    const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
+    const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.advertisedAddress() ?? "");
     this.targets = new QueryTargets(components.resolve<JsonRenderer>(JSON_RENDERER), serverOf);
     this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
     routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);

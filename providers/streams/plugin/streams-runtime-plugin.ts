@@ -36,7 +36,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   async start(): Promise<void> {
     const streamsConfig = { ...this.config.section("streams") } as Record<string, string | number | boolean>;
     streamsConfig["state.dir"] = path.resolve(this.kernel.root, this.config.string("streams.state.dir"));
-    const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.serverAddress();
+    const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.config, this.components),
       streamsConfig,
