@@ -1,28 +1,87 @@
 /**
- * GET /health: UP unless an application is in ERROR (then DOWN, 503). Applications still restoring their state
- * are listed under `not_ready`, and make `ready` false, so an orchestrator can hold traffic back.
+ * Health for people and orchestrators:
+ * - GET /health: UP unless an application is in ERROR (then DOWN, 503), with `ready`, `not_ready` (applications
+ *   still restoring) and the two probes below as `components`;
+ * - GET /health/liveness: the process and its event loop are alive — 503 once the event loop has been blocked
+ *   longer than `server.health.liveness.max.lag.ms` within the last ten seconds;
+ * - GET /health/readiness: 200 when every application is RUNNING and none restores a store, else 503 naming each
+ *   application that is not ready and why, so a load balancer sends no queries to an instance that cannot answer.
  */
 import type { ServerResponse } from "node:http";
 import type { DependencyContainer } from "tsyringe";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../kernel/contracts/health";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { sendJson } from "../../kernel/http/responses";
+import { EventLoopWatch } from "./event-loop-watch";
+
+interface ApplicationsHealth {
+  applications: Record<string, string>;
+  /** Applications with a store still restoring. */
+  restoring: string[];
+  /** Application id → why it is not ready (its state, or `restoring`). */
+  notReady: Record<string, string>;
+}
+
+const sortedByKey = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 export class HealthPlugin implements Plugin {
-  configure({ routes, components }: PluginContext): void {
+  private readonly loop = new EventLoopWatch();
+  private maxLagMs = 0;
+
+  configure({ routes, components, config }: PluginContext): void {
+    this.maxLagMs = config.number("server.health.liveness.max.lag.ms");
     routes.get("/health", (_req, res) => this.report(components, res));
+    routes.get("/health/liveness", (_req, res) => {
+      const liveness = this.liveness();
+      sendJson(res, liveness.status === "UP" ? 200 : 503, liveness);
+    });
+    routes.get("/health/readiness", async (_req, res) => {
+      const readiness = readinessOf(await applicationsHealth(components));
+      sendJson(res, readiness.status === "UP" ? 200 : 503, readiness);
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  close(): void {
+    this.loop.stop();
+  }
+
+  private liveness() {
+    const delayMs = this.loop.maxDelayMs();
+    return { status: delayMs > this.maxLagMs ? "DOWN" : "UP", event_loop_max_delay_ms: delayMs, threshold_ms: this.maxLagMs };
   }
 
   private async report(components: DependencyContainer, res: ServerResponse): Promise<void> {
-    const indicators = components.isRegistered(HEALTH_INDICATOR, true) ? components.resolveAll<HealthIndicator>(HEALTH_INDICATOR) : [];
-    const applications: Record<string, string> = {};
-    const notReady: string[] = [];
-    for (const indicator of indicators) {
-      Object.assign(applications, indicator.applicationStates());
-      notReady.push(...((await indicator.notReady?.()) ?? []));
-    }
-    const down = Object.values(applications).includes("ERROR");
-    const sorted = Object.fromEntries(Object.entries(applications).sort(([a], [b]) => a.localeCompare(b)));
-    sendJson(res, down ? 503 : 200, { status: down ? "DOWN" : "UP", ready: !down && notReady.length === 0, not_ready: notReady.sort(), applications: sorted });
+    const health = await applicationsHealth(components);
+    const down = Object.values(health.applications).includes("ERROR");
+    sendJson(res, down ? 503 : 200, {
+      status: down ? "DOWN" : "UP",
+      ready: !down && health.restoring.length === 0,
+      not_ready: [...health.restoring].sort(),
+      applications: sortedByKey(health.applications),
+      components: { liveness: this.liveness(), readiness: readinessOf(health) },
+    });
   }
+}
+
+async function applicationsHealth(components: DependencyContainer): Promise<ApplicationsHealth> {
+  const indicators = components.isRegistered(HEALTH_INDICATOR, true) ? components.resolveAll<HealthIndicator>(HEALTH_INDICATOR) : [];
+  const applications: Record<string, string> = {};
+  const restoring: string[] = [];
+  const notReady: Record<string, string> = {};
+  for (const indicator of indicators) {
+    const states = indicator.applicationStates();
+    Object.assign(applications, states);
+    restoring.push(...((await indicator.notReady?.()) ?? []));
+    for (const [id, state] of Object.entries(states)) if (state !== "RUNNING") notReady[id] = state;
+  }
+  for (const id of restoring) notReady[id] ??= "restoring";
+  return { applications, restoring, notReady };
+}
+
+function readinessOf({ notReady }: ApplicationsHealth) {
+  return { status: Object.keys(notReady).length === 0 ? "UP" : "DOWN", not_ready: sortedByKey(notReady) };
 }

@@ -97,6 +97,8 @@ lifecycle("stop with cleanup removes the state directory, and the store is resto
   }, { what: "/health reporting wordcount as not ready while it restores", intervalMs: 2 });
   assert.is(restoring.ready, false);
   assert.is(restoring.status, "UP");
+  assert.is(restoring.components.readiness.status, "DOWN");
+  assert.ok(["restoring", "REBALANCING"].includes(restoring.components.readiness.not_ready.wordcount), JSON.stringify(restoring));
   const restored = await eventually(async () => {
     const partition = await countsPartition(app);
     return !partition.restoring && partition.queryable && partition.restore.records_restored > 0 && partition;
@@ -108,6 +110,11 @@ lifecycle("stop with cleanup removes the state directory, and the store is resto
   assert.ok(fs.existsSync(stateDir), "state directory recreated");
   assert.is(Number(await app.metricValue("stream-state-metrics", "restore-total")), restored.restore.records_restored);
   assert.is((await http(`${sluice.url}/health`)).json().ready, true);
+  const readiness = await eventually(async () => {
+    const probe = await http(`${sluice.url}/health/readiness`);
+    return probe.status === 200 && probe;
+  }, { what: "readiness once every application runs and no store restores" });
+  assert.equal(readiness.json(), { status: "UP", not_ready: {} });
 });
 
 lifecycle.run();
