@@ -13,6 +13,7 @@ export function instanceDescription(application: ApplicationHandle): Record<stri
     config: application.config(),
   };
   if (application.exception !== null) description.exception = application.exception;
+  if (application.restarts > 0) description.restarts = application.restarts;
   return description;
 }
 

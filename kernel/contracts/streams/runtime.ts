@@ -172,6 +172,8 @@ export interface ApplicationHandle {
   readonly stateSince: number;
   /** The recorded error, as `Name: message`, when there is one. */
   readonly exception: string | null;
+  /** Restarts the application made by itself after errors (`restart.on.error=backoff`). */
+  readonly restarts: number;
   /** Flat map, secrets hidden, keys sorted. */
   config(): Record<string, ConfigValue>;
   status(): ApplicationStatus;

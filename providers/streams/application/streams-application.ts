@@ -28,6 +28,7 @@ import { partitionOfKey } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { ApplicationRun } from "../kafka/application-run";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
+import { RestartOnError } from "../lifecycle/restart-on-error";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -80,6 +81,7 @@ export class StreamsApplication implements ApplicationHandle {
   private recordedError: string | null = null;
   private statsTimer?: NodeJS.Timeout;
   private transition: Promise<unknown> = Promise.resolve();
+  private readonly restartOnError: RestartOnError;
 
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
@@ -87,6 +89,7 @@ export class StreamsApplication implements ApplicationHandle {
     const config = options.config;
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
+    this.restartOnError = RestartOnError.from(config);
     this.groupInstances = new GroupInstances(this.id, this.topologyCompiled);
     this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger, (type) => this.topologyCompiled.eventSerdeNames(type));
     for (const type of this.topologyCompiled.definition.eventTypes) {
@@ -127,6 +130,9 @@ export class StreamsApplication implements ApplicationHandle {
   get exception(): string | null {
     return this.recordedError;
   }
+  get restarts(): number {
+    return this.restartOnError.restarts;
+  }
 
   private get stateDir(): string {
     return String(this.options.config["state.dir"] ?? path.join(process.cwd(), ".sluice", "state"));
@@ -138,10 +144,12 @@ export class StreamsApplication implements ApplicationHandle {
   }
 
   stop(options: { cleanup?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    this.restartOnError.cancel();
     return this.serially(() => this.stopRun(options.cleanup ?? false, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
   }
 
   restart(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.restartOnError.cancel();
     return this.serially(async () => {
       await this.stopRun(false, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       await this.startRun();
@@ -340,12 +348,14 @@ export class StreamsApplication implements ApplicationHandle {
     const tags = { "client-id": this.id };
     this.registry.gauge("app-info", "version", "Version of the application's topology", tags, () => this.version);
     this.registry.gauge("app-info", "start-time-ms", "When the application (re)started, epoch ms", tags, () => this.startedAt);
+    this.registry.gauge("app-info", "restarts-total", "Restarts after an error made by restart.on.error=backoff", tags, () => this.restartOnError.restarts);
   }
 
   private async startRun(): Promise<void> {
     if (this.state === "RUNNING" || this.state === "REBALANCING") return;
     if (this.state === "ERROR") await this.stopRun(false, DEFAULT_TIMEOUT_MS);
     this.startedAt = Date.now();
+    this.restartOnError.started(this.startedAt);
     this.recordedError = null;
     this.registry = new MetricsRegistry();
     this.registerAppInfo();
@@ -390,6 +400,15 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     clearInterval(this.statsTimer);
     void run?.stop().catch(() => undefined);
+    const waitMs = this.restartOnError.failed(() => void this.restartAfterFailure(run));
+    if (waitMs !== undefined) this.logger.info("application restarts after its error", { applicationId: this.id, inMs: waitMs });
+  }
+
+  /** Restarts a failed run, unless someone stopped, restarted or closed the application meanwhile. */
+  private restartAfterFailure(failed: ApplicationRun | undefined): Promise<void> {
+    return this.serially(async () => {
+      if (this.state === "ERROR" && this.run === failed) await this.startRun();
+    });
   }
 
   private startStats(run: ApplicationRun): void {
