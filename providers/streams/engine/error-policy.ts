@@ -1,12 +1,14 @@
 /**
  * The configured answer to a bad record (`processing.error.policy`): `log_and_continue` skips it (counted as
- * dropped), `fail` stops the application with the error recorded.
+ * dropped), `fail` stops the application with the error recorded, `dead_letter` writes the record to the
+ * application's dead-letter topic (see kafka/dead-letters) and goes on.
  */
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import type { ComponentLogger } from "../../../kernel/logger";
-import type { ErrorPhase } from "./stream-task";
+import type { ErrorPhase, FailedRecord } from "./stream-task";
 
 export const ERROR_POLICY_KEY = "processing.error.policy";
+const POLICIES = ["fail", "log_and_continue", "dead_letter"];
 
 export class TaskFailure extends Error {
   override readonly name = "TaskFailure";
@@ -15,14 +17,20 @@ export class TaskFailure extends Error {
   }
 }
 
-/** Returns the `onError` of a task environment for this configuration. */
-export function errorPolicy(config: Readonly<Record<string, ConfigValue>>, logger: ComponentLogger) {
-  const policy = config[ERROR_POLICY_KEY] ?? "fail";
-  if (policy !== "log_and_continue" && policy !== "fail") {
-    throw new Error(`${ERROR_POLICY_KEY} must be 'log_and_continue' or 'fail', got '${String(policy)}'`);
-  }
-  return (error: unknown, phase: ErrorPhase, taskId: string): void => {
+export type DeadLetterSink = (failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string) => void;
+
+export function isDeadLetterPolicy(config: Readonly<Record<string, ConfigValue>>): boolean {
+  return config[ERROR_POLICY_KEY] === "dead_letter";
+}
+
+/** Returns the `onError` of a task environment for this configuration; `deadLetter` receives dead letters. */
+export function errorPolicy(config: Readonly<Record<string, ConfigValue>>, logger: ComponentLogger, deadLetter?: DeadLetterSink) {
+  const policy = String(config[ERROR_POLICY_KEY] ?? "fail");
+  if (!POLICIES.includes(policy)) throw new Error(`${ERROR_POLICY_KEY} must be one of ${POLICIES.join(", ")}, got '${policy}'`);
+  if (policy === "dead_letter" && deadLetter === undefined) throw new Error(`${ERROR_POLICY_KEY} 'dead_letter' needs a dead-letter topic, which this runner has not`);
+  return (error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void => {
     if (policy === "fail") throw new TaskFailure(taskId, phase, error);
+    if (policy === "dead_letter" && failed !== undefined) return deadLetter!(failed, error, phase, taskId);
     logger.warn(`skipping a record after a ${phase} error`, { taskId, error: String(error) });
   };
 }

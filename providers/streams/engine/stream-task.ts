@@ -33,6 +33,8 @@ export interface OutputRecord {
   origin?: string;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/commit-marker). */
   positions?: string;
+  /** Headers of their own (dead letters). */
+  headers?: Record<string, string>;
 }
 
 export interface TaskStores {
@@ -41,13 +43,20 @@ export interface TaskStores {
 
 export type ErrorPhase = "deserialization" | "processing" | "punctuation";
 
+/** The consumed record a deserialization or processing error came from. */
+export interface FailedRecord {
+  topic: string;
+  partition: number;
+  record: RawRecord;
+}
+
 export interface TaskEnvironment {
   applicationId: string;
   /** Receives sink outputs. */
   emit(record: OutputRecord): void;
   sendEvent(type: string, key: unknown, value: unknown, timestamp: number): void;
-  /** Decides the error policy: returns to skip the record, throws to fail the task. */
-  onError(error: unknown, phase: ErrorPhase, taskId: string): void;
+  /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
+  onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
 }
 
@@ -116,7 +125,7 @@ export class StreamTask {
       this.counters.processed++;
     } catch (error) {
       this.counters.dropped++;
-      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id);
+      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
     }
     this.punctuate("stream_time", this.streamTime);
     this.inputTopic = null;

@@ -10,14 +10,15 @@ import { GroupConsumer, RecordProducer, type FetchedBatch, type PartitionOffsets
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
-import { errorPolicy } from "../engine/error-policy";
-import type { OutputRecord } from "../engine/stream-task";
+import { errorPolicy, isDeadLetterPolicy } from "../engine/error-policy";
+import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
 import type { LocalEventStreamHub } from "../events/event-stream-hub";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { encodePositions } from "./commit-marker";
+import { DEAD_LETTER_POSITION_PREFIX, deadLetterRecord, deadLettersOf, deadLetterTopic, inputRecordKey } from "./dead-letters";
 import { ensureTopics } from "./internal-topics";
 import { ORIGIN_HEADER, OriginMarks } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
@@ -120,13 +121,17 @@ export class ApplicationRun {
   private stopped = false;
   private wallClockTimer?: NodeJS.Timeout;
   private readonly onError;
+  /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
+  private readonly deadLetterTopic: string | undefined;
   private readonly requests = new ProduceRequestBuilder((topic) => this.partitionCounts.get(topic));
 
   constructor(private readonly options: RunOptions) {
     this.consumerClientId = `${options.clientIdPrefix}-StreamThread-1-consumer`;
     this.producerClientId = `${options.clientIdPrefix}-StreamThread-1-producer`;
     this.adminClientId = `${options.clientIdPrefix}-admin`;
-    this.onError = errorPolicy(options.config, options.logger);
+    const { config, topology } = options;
+    this.deadLetterTopic = isDeadLetterPolicy(config) ? deadLetterTopic(config, topology.applicationId) : undefined;
+    this.onError = errorPolicy(config, options.logger, this.deadLetterTopic === undefined ? undefined : (failed, error, phase, taskId) => this.deadLetter(failed, error, phase, taskId));
   }
 
   /** This instance's member id in the application's group; null before it has joined. */
@@ -148,7 +153,7 @@ export class ApplicationRun {
     this.admin = kafka.admin();
     await this.admin.connect();
     this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger });
-    const [counts] = await Promise.all([ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1)), this.producer.connect()]);
+    const [counts] = await Promise.all([ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1), this.deadLetterTopic === undefined ? [] : [this.deadLetterTopic]), this.producer.connect()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -299,6 +304,7 @@ export class ApplicationRun {
     for (const target of targets) this.options.logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
     await restoreFromChangelogs(this.options.bootstrapServers, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
+    if (this.deadLetterTopic !== undefined) await this.findDeadLetters(opened, ends);
     for (const task of opened) {
       const checkpoint = task.state.checkpoint();
       for (const [store, position] of Object.entries(checkpoint.changelogPositions)) task.changelogPositions[store] = position;
@@ -308,6 +314,31 @@ export class ApplicationRun {
       task.restoring = false;
       this.ready = undefined;
     }
+  }
+
+  /** Dead letters that runs before this one wrote for `tasks` but did not commit: they are not written again. */
+  private async findDeadLetters(tasks: RunTask[], ends: TopicEnds): Promise<void> {
+    for (const task of tasks) {
+      const position = Number(task.inputPositions[this.deadLetterPositionKey(task)] ?? 0);
+      const from = new Map([[this.deadLetterPartitionOf(task), position]]);
+      task.deadLettered = await deadLettersOf(this.options.bootstrapServers, `${this.options.clientIdPrefix}-dlq-reader`, ends, this.deadLetterTopic!, from, task.id);
+    }
+  }
+
+  private deadLetterPartitionOf(task: RunTask): number {
+    return task.partition % (this.partitionCounts.get(this.deadLetterTopic!) ?? 1);
+  }
+
+  private deadLetterPositionKey(task: RunTask): string {
+    return `${DEAD_LETTER_POSITION_PREFIX}${this.deadLetterTopic}:${this.deadLetterPartitionOf(task)}`;
+  }
+
+  private deadLetter(failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string): void {
+    const task = this.tasks.get(taskId);
+    if (task?.deadLettered.delete(inputRecordKey(failed.topic, failed.partition, failed.record.offset))) return;
+    const topic = this.deadLetterTopic!;
+    this.pendingOutputs.push(deadLetterRecord(topic, this.partitionCounts.get(topic) ?? 1, failed, error, phase, this.options.topology.applicationId, taskId));
+    this.options.logger.warn(`a record that failed in ${phase} goes to the dead-letter topic`, { taskId, topic: failed.topic, partition: failed.partition, offset: failed.record.offset, deadLetterTopic: topic, error: String(error) });
   }
 
   private async closeTasks(ids: string[]): Promise<void> {
@@ -414,6 +445,9 @@ export class ApplicationRun {
       for (const landed of await this.producer!.send(partitions)) {
         const owner = changelogOwners.get(`${landed.topic}:${landed.partition}`);
         if (owner) owner.task.changelogPositions[owner.store] = String(landed.lastOffset);
+        if (landed.topic === this.deadLetterTopic) {
+          for (const task of tasks) if (this.deadLetterPartitionOf(task) === landed.partition) task.inputPositions[this.deadLetterPositionKey(task)] = String(landed.lastOffset + 1);
+        }
       }
     }
     if (sent > 0) metrics.sent(sent);

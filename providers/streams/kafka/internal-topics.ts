@@ -7,7 +7,8 @@
 import type { Admin } from "kafkajs";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
-export async function ensureTopics(admin: Admin, topology: CompiledTopology, defaultPartitions: number): Promise<Map<string, number>> {
+/** `singles`: topics of the application's own outside its topology (a dead-letter topic), created with one partition. */
+export async function ensureTopics(admin: Admin, topology: CompiledTopology, defaultPartitions: number, singles: readonly string[] = []): Promise<Map<string, number>> {
   const sinks = topology.subTopologies.flatMap((sub) => sub.sinkTopics).filter((topic) => !topology.definition.repartitionTopics.has(topic));
   const external = [...new Set([...topology.externalSourceTopics(), ...sinks])];
   const internal = topology.subTopologies.flatMap((sub) => [
@@ -15,7 +16,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, def
     ...sub.stores.map((store) => topology.changelogTopic(store)),
   ]);
   const existing = new Set(await admin.listTopics());
-  const present = [...new Set([...external, ...internal])].filter((topic) => existing.has(topic));
+  const present = [...new Set([...external, ...internal, ...singles])].filter((topic) => existing.has(topic));
   const counts = new Map<string, number>();
   if (present.length > 0) {
     const { topics } = await admin.fetchTopicMetadata({ topics: present });
@@ -29,6 +30,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, def
     missing.set(topic, partitions);
   };
   for (const topic of external) size(topic, defaultPartitions);
+  for (const topic of singles) size(topic, 1);
   // Sub-topologies are in creation order, so a repartition topic's writer is sized before its reader.
   for (const sub of topology.subTopologies) {
     const width = Math.max(defaultPartitions > 0 ? 1 : 0, ...sub.sourceTopics.map((topic) => counts.get(topic) ?? 0));

@@ -37,7 +37,8 @@ export class ProduceRequestBuilder {
         target = { topic: record.topic, partition, records: [] };
         topic.partitions[partition] = target;
       }
-      // An output record is a producer record already; only a repartition record or a commit marker needs one of its own.
+      // An output record (a dead letter with its headers too) is a producer record already; only a repartition record or a
+      // commit marker needs one of its own.
       target.records.push(
         record.origin !== undefined
           ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [ORIGIN_HEADER]: record.origin } }

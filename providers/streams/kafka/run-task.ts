@@ -10,6 +10,7 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
+import { DEAD_LETTER_POSITION_PREFIX } from "./dead-letters";
 import { ORIGIN_POSITION_PREFIX, OriginMarks } from "./repartition-origin";
 import type { TopicEnds } from "./topic-ends";
 
@@ -31,6 +32,8 @@ export interface RunTask {
   changelogPositions: Record<string, string>;
   restoring: boolean;
   restored: Map<string, RestoreProgress>;
+  /** Input records (`topic:partition:offset`) written to the dead-letter topic by a run that did not commit them. */
+  deadLettered: Set<string>;
 }
 
 export interface OpenTaskOptions {
@@ -79,6 +82,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
     origins: new OriginMarks(inputPositions),
     changelogPositions: { ...checkpoint.changelogPositions },
     restoring: false,
+    deadLettered: new Set(),
     restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
   };
 }
@@ -94,7 +98,7 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
   for (const [key, offset] of Object.entries(task.inputPositions)) {
     const colon = key.lastIndexOf(":");
     // Origin marks ("origin:<topic>:<partition>") are offsets of another task's input, checked by that task.
-    if (key.startsWith(ORIGIN_POSITION_PREFIX) || Number(key.slice(colon + 1)) !== task.partition) continue;
+    if (key.startsWith(ORIGIN_POSITION_PREFIX) || key.startsWith(DEAD_LETTER_POSITION_PREFIX) || Number(key.slice(colon + 1)) !== task.partition) continue;
     checks.push({ topic: key.slice(0, colon), next: Number(offset) });
   }
   for (const [store, position] of Object.entries(task.changelogPositions)) checks.push({ topic: topology.changelogTopic(store), next: Number(position) + 1 });

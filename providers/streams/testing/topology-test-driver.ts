@@ -13,6 +13,7 @@ import type { EventRecord } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
+import { deadLetterRecord, deadLetterTopic } from "../kafka/dead-letters";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../../../kernel/logger";
@@ -65,7 +66,10 @@ export class TopologyTestDriver {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-driver-"));
     const clock = { now: options.startTimeMs ?? 0 };
     const tasks = new Map<string, DriverTask>();
-    const onError = errorPolicy(config, silentLogger);
+    const deadLetters = deadLetterTopic(config, compiled.applicationId);
+    const onError = errorPolicy(config, silentLogger, (failed, error, phase, taskId) =>
+      driver!.pending.push(deadLetterRecord(deadLetters, 1, failed, error, phase, compiled.applicationId, taskId)),
+    );
     let driver: TopologyTestDriver | undefined;
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {

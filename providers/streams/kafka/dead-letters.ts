@@ -1,0 +1,97 @@
+/**
+ * Dead letters (`processing.error.policy=dead_letter`): a record that fails deserialization or processing is
+ * written, key and value as consumed, to `dead.letter.topic` (default `<application.id>-dlq`) with headers naming the
+ * error and where the record came from, and processing goes on. A dead letter leaves with its batch's other outputs,
+ * before the batch commits.
+ *
+ * Exactly once, also across a crash: a batch processed again after a crash meets its bad records again. Each task
+ * keeps, among its committed positions, where the dead-letter topic stood after its last dead letter
+ * (`dlq:<topic>:<partition>`); when the task opens, the topic's tail from there tells which of its input records are
+ * dead letters already, and those are not written twice.
+ */
+import { PartitionFetcher } from "../../kafka-client";
+import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
+import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
+import type { TopicEnds } from "./topic-ends";
+
+export const DEAD_LETTER_TOPIC_KEY = "dead.letter.topic";
+export const DEAD_LETTER_POSITION_PREFIX = "dlq:";
+
+export const DEAD_LETTER_HEADERS = {
+  error: "sluice.dlq.error",
+  errorClass: "sluice.dlq.error.class",
+  phase: "sluice.dlq.phase",
+  application: "sluice.dlq.application.id",
+  task: "sluice.dlq.task.id",
+  topic: "sluice.dlq.topic",
+  partition: "sluice.dlq.partition",
+  offset: "sluice.dlq.offset",
+} as const;
+
+export function deadLetterTopic(config: Readonly<Record<string, ConfigValue>>, applicationId: string): string {
+  const configured = String(config[DEAD_LETTER_TOPIC_KEY] ?? "");
+  return configured === "" ? `${applicationId}-dlq` : configured;
+}
+
+/** The dead letter of a failed record; all the dead letters of one input partition go to one partition of the topic. */
+export function deadLetterRecord(topic: string, partitions: number, failed: FailedRecord, error: unknown, phase: ErrorPhase, applicationId: string, taskId: string): OutputRecord {
+  const { record } = failed;
+  return {
+    topic,
+    partition: failed.partition % Math.max(1, partitions),
+    key: record.key,
+    value: record.value,
+    timestamp: record.timestamp,
+    headers: {
+      [DEAD_LETTER_HEADERS.error]: error instanceof Error ? error.message : String(error),
+      [DEAD_LETTER_HEADERS.errorClass]: error instanceof Error ? error.name : typeof error,
+      [DEAD_LETTER_HEADERS.phase]: phase,
+      [DEAD_LETTER_HEADERS.application]: applicationId,
+      [DEAD_LETTER_HEADERS.task]: taskId,
+      [DEAD_LETTER_HEADERS.topic]: failed.topic,
+      [DEAD_LETTER_HEADERS.partition]: String(failed.partition),
+      [DEAD_LETTER_HEADERS.offset]: String(record.offset),
+    },
+  };
+}
+
+/** `<topic>:<partition>:<offset>` of an input record. */
+export const inputRecordKey = (topic: string, partition: number, offset: number) => `${topic}:${partition}:${offset}`;
+
+/**
+ * The input records of `taskId` that are dead letters already: those the topic holds from `from` (per partition of
+ * the dead-letter topic) to its end.
+ */
+export async function deadLettersOf(bootstrapServers: readonly string[], clientId: string, ends: TopicEnds, topic: string, from: Map<number, number>, taskId: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const pending: { partition: number; offset: number; end: number }[] = [];
+  for (const [partition, offset] of from) {
+    const end = (await ends.of(topic, partition))?.high ?? 0;
+    if (offset < end) pending.push({ partition, offset, end });
+  }
+  if (pending.length === 0) return found;
+  const fetcher = new PartitionFetcher({ bootstrapServers, clientId, maxWaitMs: 100 });
+  try {
+    await fetcher.metadata.refresh(new Set([topic]));
+    while (pending.length > 0) {
+      const answer = await fetcher.fetch(pending.map(({ partition, offset }) => ({ topic, partition, offset })));
+      if (answer.errors.length > 0) {
+        const restarted = await fetcher.recover(answer.errors, "reading the dead letters of", () => new Promise((resolve) => setTimeout(resolve, 100)));
+        for (const { partition, offset } of restarted) pending.find((entry) => entry.partition === partition)!.offset = offset;
+      }
+      for (const batch of answer.batches) {
+        const range = pending.find((entry) => entry.partition === batch.partition)!;
+        for (let record = batch.records.read(); record !== undefined && record.offset < range.end; record = batch.records.read()) {
+          const header = (name: string) => record.headers?.[name]?.toString();
+          if (header(DEAD_LETTER_HEADERS.task) !== taskId) continue;
+          found.add(inputRecordKey(header(DEAD_LETTER_HEADERS.topic) ?? "", Number(header(DEAD_LETTER_HEADERS.partition)), Number(header(DEAD_LETTER_HEADERS.offset))));
+        }
+        range.offset = Math.max(range.offset, batch.nextOffset);
+      }
+      for (let i = pending.length - 1; i >= 0; i--) if (pending[i].offset >= pending[i].end) pending.splice(i, 1);
+    }
+  } finally {
+    fetcher.close();
+  }
+  return found;
+}
