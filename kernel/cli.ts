@@ -77,8 +77,8 @@ async function contributedCommands(): Promise<CliCommand[]> {
   return loaded.map(({ exported }) => (typeof exported === "function" ? new exported() : exported));
 }
 
-/** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. */
-async function runUntilSignal(service: { start(): Promise<void>; close(): Promise<void> }): Promise<void> {
+/** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. SIGHUP reloads. */
+async function runUntilSignal(service: { start(): Promise<void>; close(): Promise<void>; reload?(): void }): Promise<void> {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -93,6 +93,7 @@ async function runUntilSignal(service: { start(): Promise<void>; close(): Promis
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  if (service.reload) process.on("SIGHUP", () => service.reload!());
   await service.start();
 }
 

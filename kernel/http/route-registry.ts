@@ -8,36 +8,53 @@ import type polka = require("polka");
 type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
+import type { AccessGuard } from "./access-guard";
+import type { Role } from "./auth/principal";
 import { HttpError } from "./http-error";
 import type { SluiceRequest } from "./request";
 import { sendError, sendJson } from "./responses";
 
 export type RouteHandler = (req: SluiceRequest, res: ServerResponse) => unknown;
 
+export interface RouteOptions {
+  /**
+   * The least role that may use the route. Default: viewer for GET and HEAD, operator for the other methods.
+   * There is no public role: only `server.auth.public.paths` makes a path public.
+   */
+  role?: Role;
+}
+
 export interface RouteRegistrar {
-  get(path: string, handler: RouteHandler): void;
-  post(path: string, handler: RouteHandler): void;
-  put(path: string, handler: RouteHandler): void;
-  patch(path: string, handler: RouteHandler): void;
-  delete(path: string, handler: RouteHandler): void;
+  get(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  post(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  put(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  patch(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  delete(path: string, handler: RouteHandler, options?: RouteOptions): void;
 }
 
 export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof ROUTE_METHODS)[number];
+const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
 
 interface RouteOwner {
   name: string;
   builtIn: boolean;
 }
 
+interface RouteAccess {
+  role: Role;
+  /** Routes above viewer change state: each use is an audit log line. */
+  audited: boolean;
+}
+
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
 
-  constructor(private readonly app: Polka, private readonly logger: Logger) {}
+  constructor(private readonly app: Polka, private readonly logger: Logger, private readonly guard: AccessGuard, private readonly audit: Logger) {}
 
   /** A registrar whose routes are recorded as owned by `owner`. */
   registrar(owner: RouteOwner): RouteRegistrar {
-    const add = (method: Method) => (path: string, handler: RouteHandler) => this.add(owner, method, path, handler);
+    const add = (method: Method) => (path: string, handler: RouteHandler, options?: RouteOptions) => this.add(owner, method, path, handler, options);
     return { get: add("GET"), post: add("POST"), put: add("PUT"), patch: add("PATCH"), delete: add("DELETE") };
   }
 
@@ -46,7 +63,7 @@ export class RouteRegistry {
     return ROUTE_METHODS.filter((method) => this.app.find(method, path) !== false);
   }
 
-  private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler): void {
+  private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     const key = `${method} ${path.replace(/:[^/]+/g, ":")}`;
     const existing = this.owners.get(key);
     if (existing) {
@@ -54,15 +71,19 @@ export class RouteRegistry {
       throw new StartupError(`${kind(owner)} cannot register ${method} ${path}: the route belongs to ${kind(existing)}`);
     }
     this.owners.set(key, owner);
-    this.app.add(method, path, (req, res) => this.dispatch(handler, req as SluiceRequest, res));
+    const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
+    const access: RouteAccess = { role, audited: role !== "viewer" };
+    this.app.add(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
   }
 
   // Not an async function: a handler that answers at once (most do) costs no promise, and one that answers a
   // promise costs one reaction instead of an async frame and an await on every request.
-  private dispatch(handler: RouteHandler, req: SluiceRequest, res: ServerResponse): void {
+  private dispatch(handler: RouteHandler, access: RouteAccess, req: SluiceRequest, res: ServerResponse): void {
     let result: unknown;
     try {
       decodeParams(req);
+      if (access.audited) res.once("finish", () => this.recordOperation(req, res));
+      this.guard.authorize(req, access.role);
       result = handler(req, res);
     } catch (error) {
       this.fail(error, req, res);
@@ -85,6 +106,19 @@ export class RouteRegistry {
     } catch (error) {
       this.fail(error, req, res);
     }
+  }
+
+  /** The audit line of a state-changing operation: who, what, on which application, and how it ended. */
+  private recordOperation(req: SluiceRequest, res: ServerResponse): void {
+    const { principal } = req;
+    this.audit.info("operation", {
+      principal: principal?.name,
+      mechanism: principal?.mechanism,
+      method: req.method,
+      path: req.path,
+      application: req.params.id,
+      status: res.statusCode,
+    });
   }
 
   fail(error: unknown, req: SluiceRequest, res: ServerResponse): void {
