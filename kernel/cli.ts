@@ -52,8 +52,10 @@ function requireValue(value: string | undefined, option: string): string {
 
 export async function main(argv: string[]): Promise<void> {
   try {
-    const args = parseArgs(argv);
     const commands = await contributedCommands();
+    const parsing = commands.find((c) => c.ownArguments && c.name === argv[0]);
+    if (parsing) return void (await parsing.run({ root: process.cwd(), overrides: {}, argv: argv.slice(1) }));
+    const args = parseArgs(argv);
     if (args.version) return void process.stdout.write(`${SLUICE_VERSION}\n`);
     if (args.help || args.command === undefined) {
       const listed = commands.map((c) => `  ${`${c.name} ${c.usage}`.padEnd(40)}  ${c.summary}`).join("\n");
