@@ -70,6 +70,7 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/api/v1/applications/wordcount/stores/counts", body: QUERY, role: "viewer", ok: 200 },
   { method: "GET", path: "/hello/world", role: "viewer", ok: 200 },
   { method: "POST", path: "/hello-echo", body: "{}", role: "operator", ok: 200 },
+  { method: "POST", path: "/hello-admin", role: "admin", ok: 200 },
   { method: "POST", path: "/api/v1/streams/nope/restart", role: "operator", ok: 404 },
   { method: "DELETE", path: "/api/v1/streams/nope/stop", role: "operator", ok: 404 },
 ];
@@ -122,6 +123,32 @@ test("each role gets exactly the routes its rank allows, and a 403 naming the ro
         });
       }
     }
+  }
+});
+
+test("an extension's route sees the principal of the request", async ({ sluice }) => {
+  const res = await http(`${sluice.url}/hello-whoami`, { headers: basic("otto") });
+  assert.equal(res.json(), { name: "otto", role: "operator", mechanism: "basic" });
+});
+
+test("failed logins from one address are slowed, more with each failure", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-throttle-"));
+  const users = path.join(dir, "users");
+  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
+  const slowed = await startSluice({ overrides: { "server.auth.mechanism": "basic", "server.auth.users.file": users, "server.auth.failure.delay.ms": "150" } });
+  try {
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const sent = performance.now();
+      assert.is((await http(`${slowed.url}/api/v1`, { headers: basic("vera", "guess") })).status, 401);
+      waits.push(performance.now() - sent);
+    }
+    // At least the delays: 150, 300 and 600 ms.
+    assert.ok(waits[0] >= 150 && waits[1] >= 300 && waits[2] >= 600, waits.join(", "));
+    assert.is((await http(`${slowed.url}/api/v1`)).status, 401, "a request without credentials is not a failed login");
+  } finally {
+    await slowed.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
