@@ -16,4 +16,6 @@ export type { Logger, LogFields } from "./kernel/logger";
 export { HttpError } from "./kernel/http/http-error";
 export { jsonBody, type SluiceRequest } from "./kernel/http/request";
 export type { RouteHandler, RouteRegistrar } from "./kernel/http/route-registry";
+export type { RouteOptions } from "./kernel/http/route-registry";
+export { ROLES, type Role, type Principal } from "./kernel/http/auth/principal";
 export * from "./providers/streams/index";

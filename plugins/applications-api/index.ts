@@ -43,7 +43,8 @@ export class ApplicationsApiPlugin implements Plugin {
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.serverAddress() ?? "");
     this.targets = new QueryTargets(components.resolve<JsonRenderer>(JSON_RENDERER), serverOf);
     this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
-    this.peers = components.resolve<PeerTransport>(PEER_TRANSPORT);
+    // Without the HTTP server (server.enable=false) there is no transport, and no route that would use one.
+    if (components.isRegistered(PEER_TRANSPORT, true)) this.peers = components.resolve<PeerTransport>(PEER_TRANSPORT);
     routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);
     routes.get(`${BASE}/:id`, async (req) => {
       const application = this.application(req);
