@@ -85,6 +85,39 @@ test("a missing certificate file stops startup with a message naming the file an
   }
 });
 
+test("a key file that is not a PEM key stops startup naming both files", async ({ server }) => {
+  const garbage = path.join(path.dirname(server.key), "garbage.key");
+  fs.writeFileSync(garbage, "not a key");
+  try {
+    await startSluice({ overrides: { "server.ssl.enable": "true", "server.ssl.key.location": garbage, "server.ssl.certificate.location": server.cert } });
+    assert.unreachable("startup should fail");
+  } catch (error) {
+    assert.match((error as Error).message, `TLS files ${garbage} (server.ssl.key.location) and ${server.cert} (server.ssl.certificate.location) are not a usable PEM key and certificate`);
+  }
+});
+
+test("with server.ssl.client.auth=required a client without a certificate cannot connect", async ({ server, pki }) => {
+  const required = await startSluice({
+    overrides: {
+      "server.ssl.enable": "true",
+      "server.ssl.key.location": server.key,
+      "server.ssl.certificate.location": server.cert,
+      "server.ssl.ca.location": pki.ca,
+      "server.ssl.client.auth": "required",
+    },
+  });
+  try {
+    const refused = await request(`${httpsUrl(required)}/api/v1`, { ca: pki.ca }).then(
+      (answer) => `answered ${answer.status}`,
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    assert.ok(["ECONNRESET", "ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED", "EPROTO"].includes(String(refused)), String(refused));
+    assert.is((await request(`${httpsUrl(required)}/api/v1`, { ca: pki.ca, ...pki.issue("anyone", "anyone") })).status, 200);
+  } finally {
+    await required.close();
+  }
+});
+
 test("after SIGHUP `sluice start` serves the certificate swapped on disk; an open connection is not dropped", async ({ pki }) => {
   const first = pki.issue("reloaded", "before-reload", { server: true });
   const process = runSluice(["start", "--server.port=0", "--server.ssl.enable=true", `--server.ssl.key.location=${first.key}`, `--server.ssl.certificate.location=${first.cert}`]);

@@ -29,7 +29,7 @@ function passwd(args: string[], stdin: string): Promise<{ code: number | null; s
 const login = (url: string, user: string, password: string) =>
   http(`${url}/api/v1/streams/nope/restart`, { method: "POST", headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` } });
 
-test("adds users, replaces a user's line, and the file logs them in with their roles; no password is stored in clear", async ({ file }) => {
+test("adds users, replaces a user's line, and the file logs them in with their roles, new users after a reload; no password is stored in clear", async ({ file }) => {
   assert.is((await passwd(["--file", file, "--user", "alice", "--role", "viewer"], "first password\n")).code, 0);
   const added = await passwd(["--file", file, "--user", "bob", "--role", "operator"], "bob's password\n");
   assert.is(added.code, 0);
@@ -45,6 +45,10 @@ test("adds users, replaces a user's line, and the file logs them in with their r
     assert.is((await login(sluice.url, "alice", "second password")).status, 404);
     assert.is((await login(sluice.url, "alice", "first password")).status, 401);
     assert.is((await login(sluice.url, "bob", "bob's password")).status, 404);
+    assert.is((await passwd(["--file", file, "--user", "carol", "--role", "operator"], "carol's password\n")).code, 0);
+    assert.is((await login(sluice.url, "carol", "carol's password")).status, 401, "the file is read again on reload only");
+    sluice.kernel.reloadSecurity();
+    assert.is((await login(sluice.url, "carol", "carol's password")).status, 404);
   } finally {
     await sluice.close();
   }
