@@ -10,7 +10,7 @@ import { JwtVerifier } from "./auth/jwt-verifier";
 import { LoginThrottle } from "./auth/login-throttle";
 import { MtlsAuthenticator } from "./auth/mtls-authenticator";
 import { sha256 } from "./auth/secret-digest";
-import { TokenFile } from "./auth/token-file-authenticator";
+import { TokenFile } from "./auth/token-file";
 import { readConfiguredFile } from "./configured-file";
 import { CorsPolicy } from "./cors-policy";
 import { PeerClient } from "./peer-client";

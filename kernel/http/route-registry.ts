@@ -1,7 +1,8 @@
 /**
  * The one router every route goes through — built-in plugins and REST extensions alike: it records who owns
- * each method + path (so a second owner is a startup error naming both), URL-decodes parameters, sends a
- * handler's return value as JSON and turns thrown errors into the error shape of API.md §0.
+ * each method + path (so a second owner is a startup error naming both), checks the caller's role against the
+ * route's (403), writes an audit line for each state-changing call, URL-decodes parameters, sends a handler's
+ * return value as JSON and turns thrown errors into the error shape of API.md §0.
  */
 import type { ServerResponse } from "node:http";
 import type polka = require("polka");
@@ -9,7 +10,7 @@ type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
 import type { AccessGuard } from "./access-guard";
-import type { Role } from "./auth/principal";
+import { isRole, ROLES, type Role } from "./auth/principal";
 import { HttpError } from "./http-error";
 import type { SluiceRequest } from "./request";
 import { sendError, sendJson } from "./responses";
@@ -69,6 +70,10 @@ export class RouteRegistry {
     if (existing) {
       const kind = (o: RouteOwner) => `${o.builtIn ? "built-in" : "REST extension"} '${o.name}'`;
       throw new StartupError(`${kind(owner)} cannot register ${method} ${path}: the route belongs to ${kind(existing)}`);
+    }
+    // A JavaScript extension may pass anything: a role that is not one would otherwise never be refused.
+    if (options.role !== undefined && !isRole(options.role)) {
+      throw new StartupError(`${owner.name} cannot register ${method} ${path} with role '${String(options.role)}': roles are ${ROLES.join(", ")}`);
     }
     this.owners.set(key, owner);
     const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");

@@ -152,6 +152,16 @@ test("failed logins from one address are slowed, more with each failure", async 
   }
 });
 
+test("an extension cannot make its route public with a role that is not one", async () => {
+  const careless = { register: ({ routes }: any) => routes.get("/open-door", () => ({ open: true }), { role: "public" }) };
+  try {
+    await startSluice({ overrides: { "server.rest.extensions": "true" }, services: { "sluice.rest.RestExtension": [careless] } });
+    assert.unreachable("startup should fail");
+  } catch (error) {
+    assert.match((error as Error).message, "cannot register GET /open-door with role 'public': roles are viewer, operator, admin");
+  }
+});
+
 test("a viewer subscribes to an event stream; without credentials the subscription is 401", async ({ sluice }) => {
   const url = `${sluice.url}/api/v1/streams/wordcount/subscribe/word-counts`;
   assert.is((await http(url)).status, 401);
