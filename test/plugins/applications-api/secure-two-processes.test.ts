@@ -13,8 +13,8 @@ import { EXAMPLES_PACKAGE } from "../../helpers/streams";
 import { request } from "../../helpers/tls-client";
 
 /*
- * Two `sluice start` processes with TLS and basic authentication, forwarding queries to each other over
- * HTTPS — with the shared instance credential, or without one with the caller's own credentials: a viewer's
+ * Two `sluice start` processes with TLS and authentication, forwarding queries to each other over HTTPS —
+ * with the shared instance credential, the caller's own credentials, or their own certificates: a viewer's
  * remote `get` and fan-out `all` answer from both; the peer header with a forged credential is refused,
  * whatever else the request carries.
  */
@@ -31,15 +31,23 @@ const remote = { remote_access_allowed: true, query_timeout_ms: 5_000 };
 const countsOf = (answer: any) =>
   Object.fromEntries(answer.result.success.flatMap((entry: any) => entry.records.map((record: any) => [record.key, record.value])).sort());
 
-function secureInstances(name: string, withPeerToken: boolean): void {
+/**
+ * How the instances authenticate: basic with the instance credential, basic forwarding the caller's
+ * Authorization, or client certificates (each instance shows its own, mapped to viewer, when it forwards).
+ */
+type Mode = "peer-token" | "caller" | "mtls";
+
+function secureInstances(name: string, mode: Mode): void {
   const test = suite(name);
   const spawned: SluiceProcess[] = [];
   const dirs: string[] = [];
   let pki: TestPki;
   let instances: { url: string; server: string }[] = [];
+  /** The viewer's client certificate in mtls mode, sent with every request (the handshake requires one). */
+  let clientCertificate: { cert?: string; key?: string } = {};
 
   const query = (url: string, body: unknown, headers: Record<string, string> = viewer) =>
-    request(`${url}/api/v1/applications/wordcount/stores/counts`, { method: "POST", body: JSON.stringify(body), headers, ca: pki.ca });
+    request(`${url}/api/v1/applications/wordcount/stores/counts`, { method: "POST", body: JSON.stringify(body), headers, ca: pki.ca, ...clientCertificate });
 
   test.before(async () => {
     pki = createPki();
@@ -50,6 +58,12 @@ function secureInstances(name: string, withPeerToken: boolean): void {
     writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
     const peerToken = path.join(dir, "peer-token");
     fs.writeFileSync(peerToken, `${PEER_TOKEN}\n`);
+    if (mode === "mtls") clientCertificate = pki.issue("vera", "vera");
+    const authentication = {
+      "peer-token": ["--server.auth.mechanism=basic", `--server.auth.users.file=${users}`, `--server.auth.peer.token.file=${peerToken}`],
+      caller: ["--server.auth.mechanism=basic", `--server.auth.users.file=${users}`],
+      mtls: ["--server.ssl.client.auth=required", "--server.auth.mechanism=mtls", "--server.auth.mtls.roles=vera:viewer,sluice-instance:viewer"],
+    }[mode];
 
     const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory"]);
     spawned.push(broker);
@@ -75,9 +89,7 @@ function secureInstances(name: string, withPeerToken: boolean): void {
         `--server.ssl.key.location=${server.key}`,
         `--server.ssl.certificate.location=${server.cert}`,
         `--server.ssl.ca.location=${pki.ca}`,
-        "--server.auth.mechanism=basic",
-        `--server.auth.users.file=${users}`,
-        ...(withPeerToken ? [`--server.auth.peer.token.file=${peerToken}`] : []),
+        ...authentication,
         "--server.auth.failure.delay.ms=0",
       ]);
       spawned.push(process);
@@ -90,7 +102,7 @@ function secureInstances(name: string, withPeerToken: boolean): void {
     }));
     await eventually(
       async () => {
-        const record = (await request(`${instances[0].url}/api/v1/applications/wordcount`, { headers: viewer, ca: pki.ca })).json();
+        const record = (await request(`${instances[0].url}/api/v1/applications/wordcount`, { headers: viewer, ca: pki.ca, ...clientCertificate })).json();
         return record.instances?.length === 2 && record.instances.every((instance: { stores: string[] }) => instance.stores.includes("counts"));
       },
       { timeoutMs: 30_000, what: "both processes to host the counts store" },
@@ -144,10 +156,10 @@ function secureInstances(name: string, withPeerToken: boolean): void {
       assert.is(res.status, 401);
       assert.equal(res.json(), { error_code: 401, message: "Authentication required: wrong instance credential in the peer header", path: "/api/v1/applications/wordcount/stores/counts" });
     }
-    assert.is((await query(instances[0].url, forwardedBody, { "X-Sluice-Peer-Token": PEER_TOKEN })).status, withPeerToken ? 200 : 401);
+    assert.is((await query(instances[0].url, forwardedBody, { "X-Sluice-Peer-Token": PEER_TOKEN })).status, mode === "peer-token" ? 200 : 401);
   });
 
-  if (withPeerToken) {
+  if (mode === "peer-token") {
     test("the instance credential is a viewer's: it cannot stop an application", async () => {
       const res = await request(`${instances[0].url}/api/v1/streams/wordcount/stop`, { method: "POST", headers: { "X-Sluice-Peer-Token": PEER_TOKEN }, ca: pki.ca });
       assert.is(res.status, 403);
@@ -157,5 +169,6 @@ function secureInstances(name: string, withPeerToken: boolean): void {
   test.run();
 }
 
-secureInstances("two instances with TLS, basic auth and an instance credential", true);
-secureInstances("two instances with TLS and basic auth forwarding the caller's credentials", false);
+secureInstances("two instances with TLS, basic auth and an instance credential", "peer-token");
+secureInstances("two instances with TLS and basic auth forwarding the caller's credentials", "caller");
+secureInstances("two instances with client certificates, each showing its own when it forwards", "mtls");
