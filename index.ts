@@ -53,3 +53,5 @@ export type * from "./kernel/contracts/streams/stores";
 export type * from "./kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
 export type * from "./kernel/contracts/streams/runtime";
+export type { RouteOptions } from "./kernel/http/route-registry";
+export { ROLES, type Role, type Principal } from "./kernel/http/auth/principal";

@@ -5,6 +5,7 @@
  */
 import { fork } from "node:child_process";
 import http from "node:http";
+import https from "node:https";
 
 export interface HttpLoadRequest {
   url: string;
@@ -14,6 +15,10 @@ export interface HttpLoadRequest {
   connections: number;
   /** Requests per second; omitted: closed loop. */
   rate?: number;
+  /** Sent with every request (credentials). */
+  headers?: Record<string, string>;
+  /** PEM of the CA that signed the server's certificate, for https URLs. */
+  ca?: string;
 }
 
 export interface HttpLoadResult {
@@ -25,17 +30,19 @@ export interface HttpLoadResult {
   maxMs: number;
 }
 
-export async function runHttpLoad({ url, bodies, seconds, connections, rate }: HttpLoadRequest): Promise<HttpLoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+export async function runHttpLoad({ url, bodies, seconds, connections, rate, headers: extra, ca }: HttpLoadRequest): Promise<HttpLoadResult> {
+  const secure = url.startsWith("https:");
+  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: connections, ca }) : new http.Agent({ keepAlive: true, maxSockets: connections });
+  const client = secure ? https : http;
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
   const send = () =>
     new Promise<void>((resolve) => {
       const body = bodies.length > 0 ? bodies[next++ % bodies.length] : "";
-      const headers = body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {};
+      const headers = { ...extra, ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } : {}) };
       const sent = process.hrtime.bigint();
-      const request = http.request(url, { method: body ? "POST" : "GET", agent, headers }, (res) => {
+      const request = client.request(url, { method: body ? "POST" : "GET", agent, headers }, (res) => {
         let text = "";
         res.on("data", (chunk) => (text += chunk));
         res.on("end", () => {

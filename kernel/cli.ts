@@ -91,8 +91,10 @@ function requireValue(value: string | undefined, option: string): string {
 
 export async function main(argv: string[]): Promise<void> {
   try {
-    const args = parseArgs(argv);
     const commands = await contributedCommands();
+    const parsing = commands.find((c) => c.ownArguments && c.name === argv[0]);
+    if (parsing) return void (await parsing.run({ root: process.cwd(), overrides: {}, argv: argv.slice(1) }));
+    const args = parseArgs(argv);
     if (args.version) return void process.stdout.write(`${SLUICE_VERSION}\n`);
     if (args.help && args.command === "start") return void process.stdout.write(startUsage());
     if (args.help || args.command === undefined) {
@@ -117,8 +119,8 @@ async function contributedCommands(): Promise<CliCommand[]> {
   return loaded.map(({ exported }) => (typeof exported === "function" ? new exported() : exported));
 }
 
-/** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. */
-async function runUntilSignal(service: { start(): Promise<void>; close(): Promise<void> }): Promise<void> {
+/** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. SIGHUP reloads. */
+async function runUntilSignal(service: { start(): Promise<void>; close(): Promise<void>; reload?(): void }): Promise<void> {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -133,6 +135,7 @@ async function runUntilSignal(service: { start(): Promise<void>; close(): Promis
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  if (service.reload) process.on("SIGHUP", () => service.reload!());
   await service.start();
 }
 

@@ -15,7 +15,9 @@ import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugi
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
+import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { HttpServer } from "./http/http-server";
+import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
 import { createLogger, type Logger, type LogLevel } from "./logger";
 import { ServiceLoader, describeEntry, type LoadedService } from "./service-loader";
 
@@ -45,6 +47,7 @@ export class Kernel implements KernelInfo {
   private config!: SluiceConfig;
   private logger!: Logger;
   private http: HttpServer | undefined;
+  private security: HttpSecurity | undefined;
   private address: { host: string; port: number } | undefined;
   private advertised: string | undefined;
   private plugins: Component<Plugin>[] = [];
@@ -79,6 +82,21 @@ export class Kernel implements KernelInfo {
     }
   }
 
+  /**
+   * Reads the TLS certificates and the credential files (users, tokens, JWT key) again, as SIGHUP does: new
+   * connections get the new certificate, open ones are not dropped. Files that cannot be read leave the
+   * previous ones in place and are logged.
+   */
+  reloadSecurity(): void {
+    try {
+      this.http?.reloadCertificates();
+      this.security?.reloadCredentials();
+      this.logger.info("TLS certificates and credentials reloaded");
+    } catch (error) {
+      this.logger.error("reload failed, the previous certificates and credentials stay in use", { error: (error as Error).message });
+    }
+  }
+
   async close(): Promise<void> {
     if (this.state === "closing" || this.state === "closed") return;
     this.state = "closing";
@@ -99,7 +117,10 @@ export class Kernel implements KernelInfo {
     const loader = new ServiceLoader({ root: this.root, sluiceRoot: this.options.sluiceRoot ?? SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
     this.logger.debug("descriptor roots", { roots: loader.roots() });
     if (this.config.boolean("server.enable")) {
-      this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger: this.logger.child({ component: "http" }) });
+      const logger = this.logger.child({ component: "http" });
+      this.security = httpSecurityOf(this.config, logger);
+      this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
+      this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger, security: this.security });
     }
 
     const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);
@@ -122,7 +143,7 @@ export class Kernel implements KernelInfo {
 
     if (this.http) {
       this.address = await this.http.listen(this.config.string("server.listener"), this.config.number("server.port"));
-      this.logger.info("HTTP server listening", { address: `http://${this.serverAddress()}` });
+      this.logger.info("HTTP server listening", { address: `${this.http.protocol}://${this.serverAddress()}` });
       const { address, fromHostname } = advertisedAddress(this.config.optionalString("server.advertised.listener"), this.address);
       this.advertised = address;
       if (fromHostname) this.logger.info("advertising the machine's hostname to other instances: the server listens on a wildcard address", { advertised: address });

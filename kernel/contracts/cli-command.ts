@@ -9,6 +9,8 @@ export interface CliCommand {
   readonly usage: string;
   /** One line for `sluice --help`. */
   readonly summary: string;
+  /** When true, the arguments after the command name reach `run` unparsed, as `argv` (the command parses its own options). */
+  readonly ownArguments?: boolean;
   /** Runs until the returned handle is closed (on SIGINT/SIGTERM). */
-  run(sources: Omit<ConfigSources, "env"> & { root: string }): Promise<{ close(): Promise<void> }>;
+  run(sources: Omit<ConfigSources, "env"> & { root: string; argv?: string[] }): Promise<{ close(): Promise<void> }>;
 }

@@ -8,7 +8,11 @@ export const REST_EXTENSION_CONTRACT = "sluice.rest.RestExtension";
 export interface RestExtensionContext {
   /** Resolves components (contracts registered by Sluice and its plugins). */
   components: DependencyContainer;
-  /** The same router as the built-in routes, with the same JSON and error handling. */
+  /**
+   * The same router as the built-in routes, with the same JSON and error handling and the same checks: a route
+   * needs `viewer` (GET) or `operator` (other methods) unless it declares a role (`{ role: "admin" }`), and its
+   * handler sees the caller as `req.principal`.
+   */
   routes: RouteRegistrar;
 }
 

@@ -82,6 +82,11 @@ export class Sluice {
     await this.kernel?.close();
   }
 
+  /** Reads the TLS certificates and credential files again without dropping connections (`sluice start` does it on SIGHUP). */
+  reload(): void {
+    this.kernel?.reloadSecurity();
+  }
+
   /** `host:port` of the HTTP server, or undefined when it is disabled or not started. */
   serverAddress(): string | undefined {
     return this.kernel?.serverAddress();

@@ -1,17 +1,26 @@
-/** The embedded HTTP server: polka, the body limit, request logging, and JSON 404/405 for unmatched paths. */
+/**
+ * The embedded HTTP(S) server: polka, TLS with certificates reloadable in place, authentication before the
+ * body limit, security and CORS headers, request logging, OPTIONS with `Allow`, and JSON 404/405 for unmatched paths.
+ */
 import http, { type ServerResponse } from "node:http";
+import https from "node:https";
+import { createSecureContext } from "node:tls";
 import type { AddressInfo } from "node:net";
 import polka = require("polka");
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
 import { HttpError } from "./http-error";
+import type { HttpSecurity } from "./http-security";
 import { readBody, type SluiceRequest } from "./request";
 import { sendError } from "./responses";
 import { RouteRegistry } from "./route-registry";
+import { securityHeaders } from "./security-headers";
+import { secureContextOf, serverTlsOptions } from "./tls-settings";
 
 export interface HttpServerOptions {
   bodyLimit: number;
   logger: Logger;
+  security: HttpSecurity;
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -23,16 +32,31 @@ export class HttpServer {
   private readonly server: http.Server;
   private address: { host: string; port: number } | undefined;
   private readonly logRequest: (this: ServerResponse) => void;
+  private readonly addSecurityHeaders: (res: ServerResponse) => void;
 
   constructor(private readonly options: HttpServerOptions) {
     this.logRequest = requestLogger(options.logger);
+    const { security } = options;
+    this.addSecurityHeaders = securityHeaders(security.tls !== undefined);
     this.app = polka({
       onNoMatch: (req, res) => this.noMatch(req as SluiceRequest, res),
       onError: (error, req, res) => this.routes.fail(error, req as SluiceRequest, res),
     });
-    this.routes = new RouteRegistry(this.app, options.logger);
+    this.routes = new RouteRegistry(this.app, options.logger, security.guard, options.logger.child({ component: "audit" }));
     this.app.use((req, res, next) => this.prepare(req as SluiceRequest, res, next));
-    this.server = http.createServer(this.app.handler as http.RequestListener);
+    const handler = this.app.handler as http.RequestListener;
+    this.server = security.tls ? https.createServer(tlsOptionsOrFail(security), handler) : http.createServer(handler);
+  }
+
+  get protocol(): "http" | "https" {
+    return this.options.security.tls ? "https" : "http";
+  }
+
+  /** Reads the certificate files again: new connections get them, open ones keep theirs (SIGHUP). */
+  reloadCertificates(): void {
+    const { tls } = this.options.security;
+    if (!tls) return;
+    (this.server as https.Server).setSecureContext(secureContextOf(tls));
   }
 
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
@@ -63,6 +87,12 @@ export class HttpServer {
   private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     req.receivedAt = performance.now();
     res.on("finish", this.logRequest);
+    this.addSecurityHeaders(res);
+    this.options.security.cors?.decorate(req, res);
+    this.options.security.guard.admit(req, res, () => this.readBodyThen(req, res, next));
+  }
+
+  private readBodyThen(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     if (!METHODS_WITH_BODY.has(req.method ?? "")) {
       req.rawBody = EMPTY_BODY;
       next();
@@ -81,6 +111,13 @@ export class HttpServer {
 
   private noMatch(req: SluiceRequest, res: ServerResponse): void {
     const allowed = this.routes.methodsFor(req.path);
+    if (req.method === "OPTIONS" && allowed.length > 0) {
+      const methods = [...allowed, "OPTIONS"];
+      res.setHeader("Allow", methods.join(", "));
+      this.options.security.cors?.preflight(req, res, methods);
+      res.writeHead(204).end();
+      return;
+    }
     if (allowed.length > 0) {
       res.setHeader("Allow", allowed.join(", "));
       sendError(res, 405, `Method ${req.method} is not allowed on ${req.path}; allowed: ${allowed.join(", ")}`, req.path);
@@ -88,6 +125,18 @@ export class HttpServer {
     }
     sendError(res, 404, `No route for ${req.method} ${req.path}`, req.path);
   }
+}
+
+function tlsOptionsOrFail(security: HttpSecurity): https.ServerOptions {
+  const tls = security.tls!;
+  const options = serverTlsOptions(tls);
+  try {
+    // Creating a context checks that the key and the certificates parse and belong together.
+    createSecureContext(options);
+  } catch (error) {
+    throw new StartupError(`TLS files ${tls.key} (server.ssl.key.location) and ${tls.certificate} (server.ssl.certificate.location) are not a usable PEM key and certificate: ${(error as Error).message}`, { cause: error });
+  }
+  return options;
 }
 
 /** One 'finish' listener for every response: a closure per request would cost each one an allocation. */

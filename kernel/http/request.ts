@@ -1,5 +1,6 @@
 /** The request as route handlers see it: polka's request with the raw body read by the kernel. */
 import type { IncomingMessage } from "node:http";
+import type { Principal } from "./auth/principal";
 import { HttpError } from "./http-error";
 
 export interface SluiceRequest extends IncomingMessage {
@@ -12,6 +13,11 @@ export interface SluiceRequest extends IncomingMessage {
   rawBody: Buffer;
   /** `performance.now()` when the kernel took the request. */
   receivedAt: number;
+  /**
+   * Who sent the request (name, role, mechanism), set by the kernel before any route runs; with
+   * `server.auth.mechanism=none` an anonymous admin. Undefined only on a public path (`server.auth.public.paths`).
+   */
+  principal?: Principal;
 }
 
 /**

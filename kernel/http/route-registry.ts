@@ -1,7 +1,8 @@
 /**
  * The one router every route goes through — built-in plugins and REST extensions alike: it records who owns
  * each method + path (so a second owner, or a REST extension route that overlaps another owner's, is a startup
- * error naming both), answers HEAD on every GET route, URL-decodes parameters, sends a handler's return value
+ * error naming both), checks the caller's role against the route's (403), writes an audit line for each
+ * state-changing call, answers HEAD on every GET route, URL-decodes parameters, sends a handler's return value
  * as JSON and turns thrown errors into the error shape of API.md §0.
  */
 import type { ServerResponse } from "node:http";
@@ -9,6 +10,8 @@ import type polka = require("polka");
 type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
+import type { AccessGuard } from "./access-guard";
+import { isRole, ROLES, type Role } from "./auth/principal";
 import { HttpError } from "./http-error";
 import { routePatternsOverlap } from "./route-overlap";
 import type { SluiceRequest } from "./request";
@@ -16,16 +19,25 @@ import { sendError, sendJson } from "./responses";
 
 export type RouteHandler = (req: SluiceRequest, res: ServerResponse) => unknown;
 
+export interface RouteOptions {
+  /**
+   * The least role that may use the route. Default: viewer for GET and HEAD, operator for the other methods.
+   * There is no public role: only `server.auth.public.paths` makes a path public.
+   */
+  role?: Role;
+}
+
 export interface RouteRegistrar {
-  get(path: string, handler: RouteHandler): void;
-  post(path: string, handler: RouteHandler): void;
-  put(path: string, handler: RouteHandler): void;
-  patch(path: string, handler: RouteHandler): void;
-  delete(path: string, handler: RouteHandler): void;
+  get(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  post(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  put(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  patch(path: string, handler: RouteHandler, options?: RouteOptions): void;
+  delete(path: string, handler: RouteHandler, options?: RouteOptions): void;
 }
 
 export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof ROUTE_METHODS)[number];
+const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
 
 interface RouteOwner {
   name: string;
@@ -40,15 +52,21 @@ interface RegisteredRoute {
 
 const describeOwner = (owner: RouteOwner) => `${owner.builtIn ? "built-in" : "REST extension"} '${owner.name}'`;
 
+interface RouteAccess {
+  role: Role;
+  /** Routes above viewer change state: each use is an audit log line. */
+  audited: boolean;
+}
+
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
   private readonly registered: RegisteredRoute[] = [];
 
-  constructor(private readonly app: Polka, private readonly logger: Logger) {}
+  constructor(private readonly app: Polka, private readonly logger: Logger, private readonly guard: AccessGuard, private readonly audit: Logger) {}
 
   /** A registrar whose routes are recorded as owned by `owner`. */
   registrar(owner: RouteOwner): RouteRegistrar {
-    const add = (method: Method) => (path: string, handler: RouteHandler) => this.add(owner, method, path, handler);
+    const add = (method: Method) => (path: string, handler: RouteHandler, options?: RouteOptions) => this.add(owner, method, path, handler, options);
     return { get: add("GET"), post: add("POST"), put: add("PUT"), patch: add("PATCH"), delete: add("DELETE") };
   }
 
@@ -57,17 +75,23 @@ export class RouteRegistry {
     return ROUTE_METHODS.filter((method) => this.app.find(method, path) !== false);
   }
 
-  private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler): void {
+  private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     const key = `${method} ${path.replace(/:[^/]+/g, ":")}`;
     const existing = this.owners.get(key);
     if (existing) {
       throw new StartupError(`${describeOwner(owner)} cannot register ${method} ${path}: the route belongs to ${describeOwner(existing)}`);
     }
+    // A JavaScript extension may pass anything: a role that is not one would otherwise never be refused.
+    if (options.role !== undefined && !isRole(options.role)) {
+      throw new StartupError(`${owner.name} cannot register ${method} ${path} with role '${String(options.role)}': roles are ${ROLES.join(", ")}`);
+    }
     this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
     this.registered.push({ method, path, owner });
-    this.app.add(method, path, (req, res) => this.dispatch(handler, req as SluiceRequest, res));
-    if (method === "GET") this.app.add("HEAD", path, (req, res) => this.dispatch(headOf(handler), req as SluiceRequest, res));
+    const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
+    const access: RouteAccess = { role, audited: role !== "viewer" };
+    this.app.add(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
+    if (method === "GET") this.app.add("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
   }
 
   /**
@@ -93,10 +117,12 @@ export class RouteRegistry {
 
   // Not an async function: a handler that answers at once (most do) costs no promise, and one that answers a
   // promise costs one reaction instead of an async frame and an await on every request.
-  private dispatch(handler: RouteHandler, req: SluiceRequest, res: ServerResponse): void {
+  private dispatch(handler: RouteHandler, access: RouteAccess, req: SluiceRequest, res: ServerResponse): void {
     let result: unknown;
     try {
       decodeParams(req);
+      if (access.audited) res.once("finish", () => this.recordOperation(req, res));
+      this.guard.authorize(req, access.role);
       result = handler(req, res);
     } catch (error) {
       this.fail(error, req, res);
@@ -119,6 +145,19 @@ export class RouteRegistry {
     } catch (error) {
       this.fail(error, req, res);
     }
+  }
+
+  /** The audit line of a state-changing operation: who, what, on which application, and how it ended. */
+  private recordOperation(req: SluiceRequest, res: ServerResponse): void {
+    const { principal } = req;
+    this.audit.info("operation", {
+      principal: principal?.name,
+      mechanism: principal?.mechanism,
+      method: req.method,
+      path: req.path,
+      application: req.params.id,
+      status: res.statusCode,
+    });
   }
 
   fail(error: unknown, req: SluiceRequest, res: ServerResponse): void {

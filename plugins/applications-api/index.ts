@@ -7,6 +7,7 @@ import type { ServerResponse } from "node:http";
 import type { DependencyContainer } from "tsyringe";
 import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import type { KernelInfo, Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { PEER_TRANSPORT, type PeerTransport } from "../../kernel/contracts/peer-transport";
 import { QUERY_ENGINE_CONTRACT, type QueryEngine } from "../../kernel/contracts/query-engine";
 import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
@@ -29,6 +30,7 @@ export class ApplicationsApiPlugin implements Plugin {
   private catalog!: QueryCatalog;
   private targets!: QueryTargets;
   private defaultTimeoutMs = 30_000;
+  private peers!: PeerTransport;
   /** Resolved once it is registered: the container's resolution is not free on every request. */
   private applications: ApplicationRegistry | undefined;
 
@@ -41,13 +43,16 @@ export class ApplicationsApiPlugin implements Plugin {
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.advertisedAddress() ?? "");
     this.targets = new QueryTargets(components.resolve<JsonRenderer>(JSON_RENDERER), serverOf);
     this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
+    // Without the HTTP server (server.enable=false) there is no transport, and no route that would use one.
+    if (components.isRegistered(PEER_TRANSPORT, true)) this.peers = components.resolve<PeerTransport>(PEER_TRANSPORT);
     routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);
     routes.get(`${BASE}/:id`, async (req) => {
       const application = this.application(req);
       return serversRecord(application.id, await application.instances());
     });
     routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.application(req).topology()));
-    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res));
+    // A query reads: viewers may run it, though it is a POST.
+    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer" });
   }
 
   private query(req: SluiceRequest, res: ServerResponse): Promise<void> {
@@ -56,7 +61,7 @@ export class ApplicationsApiPlugin implements Plugin {
     const target = this.targets.of(application, req.params.name);
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
-    return executeQuery({ target, request, startedAt, logger: this.logger }, res);
+    return executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
   }
 
   private registry(): ApplicationRegistry | undefined {

@@ -2,7 +2,8 @@
  * Runs a validated query end to end: plans it, asks the remote instances concurrently (each bounded by the
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import { isStreamedAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
 import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
@@ -19,6 +20,9 @@ export interface QueryExecution {
   request: QueryRequest;
   startedAt: number;
   logger: Logger;
+  /** How the other instances are asked, and the request whose credentials a forwarded query may carry. */
+  peers: PeerTransport;
+  caller: IncomingMessage;
 }
 
 interface LocalOutcome {
@@ -101,7 +105,7 @@ function statusOf(successes: number, failures: number): QueryStatus {
   return successes > 0 ? "PARTIAL" : "ERROR";
 }
 
-function ask({ target, request }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {
+function ask({ target, request, peers, caller }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {
   const { server, memberId } = instance;
   if (server === null) {
     const message = `group member '${memberId}' has no application.server to be asked at: the records of its partitions are not in this answer`;
@@ -113,7 +117,7 @@ function ask({ target, request }: QueryExecution, instance: InstanceInfo, deadli
     set_options: forwardedOptions(request.options, remainingMs, request.options.limit),
     query: { [request.definition.name]: request.rawParams },
   };
-  return askRemote({ server, applicationId: target.application.id, store: target.store.name, body, timeoutMs: remainingMs });
+  return askRemote({ server, applicationId: target.application.id, store: target.store.name, body, timeoutMs: remainingMs, peers, caller });
 }
 
 /**

@@ -1,8 +1,11 @@
 /**
- * Asks another instance of the application: the same query endpoint over HTTP, bounded by the time left,
- * with remote access off so the request never bounces. Whatever happens becomes success or failure entries.
+ * Asks another instance of the application: the same query endpoint over HTTP(S) with the credentials the
+ * peer transport gives, bounded by the time left, with remote access off so the request never bounces.
+ * Whatever happens becomes success or failure entries.
  */
-import http from "node:http";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
 import type { FailureEntry, SuccessEntry } from "./query-response-writer";
 
@@ -19,6 +22,8 @@ export interface RemoteQuery {
   store: string;
   body: unknown;
   timeoutMs: number;
+  peers: PeerTransport;
+  caller: IncomingMessage;
 }
 
 interface RemoteResult {
@@ -37,21 +42,18 @@ const failed = (server: string, message: string, timeout = false): RemoteAnswer 
   timeout,
 });
 
-/** Connections to the other instances are kept open between queries. */
-const agent = new http.Agent({ keepAlive: true });
-
 class NoAnswerInTime extends Error {}
 
 /** POSTs `payload` and reads the whole answer, or fails with NoAnswerInTime once `timeoutMs` have passed since the call. */
-function post(url: string, payload: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+function post(url: string, payload: string, timeoutMs: number, peers: PeerTransport, credentials: Record<string, string>): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     let timedOut = false;
     const fail = (error: Error) => {
       clearTimeout(timer);
       reject(timedOut ? new NoAnswerInTime() : error);
     };
-    const headers = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
-    const request = http.request(url, { method: "POST", agent, headers }, (response) => {
+    const headers = { ...credentials, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
+    const request = (peers.protocol === "https:" ? https : http).request(url, { method: "POST", agent: peers.agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", fail);
@@ -69,12 +71,12 @@ function post(url: string, payload: string, timeoutMs: number): Promise<{ status
   });
 }
 
-export async function askRemote({ server, applicationId, store, body, timeoutMs }: RemoteQuery): Promise<RemoteAnswer> {
-  const url = `http://${server}/api/v1/applications/${encodeURIComponent(applicationId)}/stores/${encodeURIComponent(store)}`;
+export async function askRemote({ server, applicationId, store, body, timeoutMs, peers, caller }: RemoteQuery): Promise<RemoteAnswer> {
+  const url = `${peers.protocol}//${server}/api/v1/applications/${encodeURIComponent(applicationId)}/stores/${encodeURIComponent(store)}`;
   let response: { status: number; text: string };
   let parsed: RemoteResult;
   try {
-    response = await post(url, JSON.stringify(body), timeoutMs);
+    response = await post(url, JSON.stringify(body), timeoutMs, peers, peers.headers(caller));
     parsed = JSON.parse(response.text) as RemoteResult;
   } catch (error) {
     if (error instanceof NoAnswerInTime) return failed(server, `no answer from ${server} within ${Math.round(timeoutMs)} ms`, true);

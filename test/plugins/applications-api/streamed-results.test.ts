@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import type { QueryEngine } from "../../../kernel/contracts/query-engine";
 import type { ApplicationHandle, StoreHandle } from "../../../kernel/contracts/streams/runtime";
 import type { KeyValue, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import { PeerClient } from "../../../kernel/http/peer-client";
 import { ModuleJsonRenderer } from "../../../kernel/json/module-json-renderer";
 import { silentLogger } from "../../../kernel/logger";
 import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
@@ -82,13 +83,15 @@ test.before.each(() => {
   scan = { pulled: 0, closed: false, resume: () => undefined };
 });
 
+const peers = new PeerClient({ tls: undefined, caFile: undefined, token: undefined, presentCertificate: false });
+
 test.before(async () => {
   server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-      executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger }, res).catch(() => res.destroy());
+      executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers, caller: req }, res).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,0 +1,34 @@
+/**
+ * Salted scrypt password hashes as the users file stores them: `scrypt$N$r$p$<salt base64>$<hash base64>`, the
+ * cost parameters kept beside the hash so they can be raised without invalidating the older lines.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+const COST = { N: 16_384, r: 8, p: 1 };
+const SALT_BYTES = 16;
+const HASH_BYTES = 32;
+
+function derive(password: string, salt: Buffer, N: number, r: number, p: number, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, length, { N, r, p, maxmem: 256 * N * r }, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const hash = await derive(password, salt, COST.N, COST.r, COST.p, HASH_BYTES);
+  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64"), hash.toString("base64")].join("$");
+}
+
+/** A stored hash that is not of this format; the users file reader names the line. */
+export function parsePasswordHash(stored: string): { N: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
+  const [kind, N, r, p, salt, hash] = stored.split("$");
+  const numbers = [N, r, p].map(Number);
+  if (kind !== "scrypt" || !numbers.every((n) => Number.isSafeInteger(n) && n > 0) || !salt || !hash) return undefined;
+  return { N: numbers[0], r: numbers[1], p: numbers[2], salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") };
+}
+
+export async function verifyPassword(password: string, stored: NonNullable<ReturnType<typeof parsePasswordHash>>): Promise<boolean> {
+  const derived = await derive(password, stored.salt, stored.N, stored.r, stored.p, stored.hash.length);
+  return timingSafeEqual(derived, stored.hash);
+}
