@@ -34,6 +34,7 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "restart.on.error", type: "string", default: "never", choices: ["never", "backoff"], doc: "What a failed application does: stay in ERROR until restarted, or restart by itself after a backoff." },
   { key: "restart.backoff.ms", type: "integer", default: 1_000, doc: "First wait before restart.on.error=backoff restarts a failed application; doubled after each failure that follows a restart." },
   { key: "restart.backoff.max.ms", type: "integer", default: 60_000, doc: "Longest wait between automatic restarts; a run that stays up longer counts as recovered." },
+  { key: "compression.type", type: "string", default: "none", choices: ["none", "gzip", "snappy", "lz4", "zstd"], doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics). Every codec is read whatever this is." },
   { key: "stats.enable", type: "boolean", default: false, doc: "Log store statistics periodically." },
   { key: "stats.dumpPeriodSec", type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
   { key: "log.dir", type: "string", default: "", doc: "Directory of the application's own log file; empty: no file." },

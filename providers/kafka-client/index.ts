@@ -12,3 +12,4 @@ export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } 
 export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { subscribedTopics, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { FetchedRecords, CorruptRecordError, type ConsumedRecord } from "./record-batch-decoder";
+export { COMPRESSION_TYPES, codecsReady, type CompressionType } from "./compression-codecs";

@@ -3,6 +3,7 @@
  * partition's answer a FetchedBatch whose records are decoded as they are read. Also finds earliest offsets.
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
+import { codecsReady } from "./compression-codecs";
 import { ApiCodec } from "../broker/protocol/api-codec";
 import { Fetch } from "../broker/protocol/messages/fetch";
 import { ListOffsets } from "../broker/protocol/messages/list-offsets";
@@ -93,6 +94,7 @@ export class PartitionFetcher {
 
   /** Each partition from its offset; a partition without a known leader is an error of the answer. */
   async fetch(positions: readonly TopicPartitionOffset[]): Promise<FetchAnswer> {
+    await codecsReady(); // the records it answers with may be zstd batches, decoded as they are read
     const byLeader = new Map<string, TopicPartitionOffset[]>();
     const answer: FetchAnswer = { batches: [], errors: [] };
     for (const position of positions) {

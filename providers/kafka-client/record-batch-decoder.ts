@@ -1,9 +1,9 @@
 /**
- * Reads the records of a Fetch answer's record set: magic-2 batches, uncompressed or gzip, each checked
+ * Reads the records of a Fetch answer's record set: magic-2 batches, uncompressed or compressed with any codec, each checked
  * against its CRC-32C. Offsets and timestamps come out as numbers (exact up to 2^53), keys and values as
  * views into the fetched bytes, so a record costs one object and two buffer views.
  */
-import { gunzipSync } from "node:zlib";
+import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "../broker/storage/crc32c";
 import { readInt64Number } from "./int64-numbers";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "../broker/storage/record-batch";
@@ -25,7 +25,6 @@ export class CorruptRecordError extends Error {
   }
 }
 
-const CODEC_NAMES = ["none", "gzip", "snappy", "lz4", "zstd"];
 const LOG_APPEND_TIME = 0x08;
 const CONTROL_BATCH = 0x20;
 
@@ -132,10 +131,14 @@ export class FetchedRecords {
     const attributes = recordSet.readInt16BE(start + F.attributes);
     const codec = attributes & 0x07;
     if (codec === 0) this.cursor = new Cursor(recordSet.subarray(0, end), start + BATCH_HEADER_SIZE);
-    else if (codec === 1) this.cursor = new Cursor(gunzipSync(recordSet.subarray(start + BATCH_HEADER_SIZE, end)), 0);
     else {
-      const name = CODEC_NAMES[codec] ?? `codec ${codec}`;
-      throw new CorruptRecordError(this.where, `batch at offset ${baseOffset} is compressed with ${name}, which this consumer cannot read (it reads none and gzip)`);
+      let records: Buffer;
+      try {
+        records = decompress(codec, recordSet.subarray(start + BATCH_HEADER_SIZE, end));
+      } catch (error) {
+        throw new CorruptRecordError(this.where, `batch at offset ${baseOffset} (${codecName(codec)}) cannot be decompressed: ${(error as Error).message}`);
+      }
+      this.cursor = new Cursor(records, 0);
     }
     this.baseOffset = baseOffset;
     this.baseTimestamp = readInt64Number(recordSet, start + F.baseTimestamp);

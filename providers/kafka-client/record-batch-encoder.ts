@@ -2,6 +2,7 @@
  * Encodes records into Kafka RecordBatch v2 (magic 2): uncompressed, CreateTime, no producer id. Every batch is
  * measured exactly first and written in place into one buffer, so a record costs no allocation of its own.
  */
+import { compress } from "./compression-codecs";
 import { crc32c } from "../broker/storage/crc32c";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "../broker/storage/record-batch";
 import { writeInt64Number } from "./int64-numbers";
@@ -133,8 +134,11 @@ function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record
   return position;
 }
 
-/** Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`. */
-function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number): Buffer {
+/**
+ * Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`,
+ * compressed with codec `codec` (0: none).
+ */
+function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number): Buffer {
   const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
   const baseTimestamp = records[start].timestamp;
   let maxTimestamp = baseTimestamp;
@@ -152,11 +156,24 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     if (record.headers === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record.headers);
   }
+  return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec);
+}
+
+/** A batch of the same header room whose records section is `plain`'s compressed. */
+function withCompressedRecords(plain: Buffer, codec: number): Buffer {
+  const compressed = compress(codec, plain.subarray(BATCH_HEADER_SIZE));
+  const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + compressed.length);
+  compressed.copy(batch, BATCH_HEADER_SIZE);
+  return batch;
+}
+
+/** Fills in the header of a batch of records [start, end) and its CRC. */
+function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: number, maxTimestamp: number, codec: number): Buffer {
   writeInt64Number(batch, F.baseOffset, 0); // the broker assigns it
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
   batch.writeInt32BE(-1, F.partitionLeaderEpoch);
   batch[F.magic] = 2;
-  batch.writeInt16BE(0, F.attributes); // no compression, CreateTime
+  batch.writeInt16BE(codec, F.attributes); // the codec, CreateTime
   batch.writeInt32BE(end - start - 1, F.lastOffsetDelta);
   writeInt64Number(batch, F.baseTimestamp, baseTimestamp);
   writeInt64Number(batch, F.maxTimestamp, maxTimestamp);
@@ -173,7 +190,7 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
  * The records, in order, as consecutive batches of at most `maxBatchBytes` each; a record that alone exceeds
  * it gets a batch of its own (which the broker may refuse as too large). No records, no batches.
  */
-export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES): EncodedBatch[] {
+export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0): EncodedBatch[] {
   const batches: EncodedBatch[] = [];
   if (records.length === 0) return batches;
   if (bodySizes.length < records.length) bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
@@ -185,7 +202,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
     const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
     if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
-      batches.push({ bytes: writeBatch(records, start, i, recordsBytes), count: i - start });
+      batches.push({ bytes: writeBatch(records, start, i, recordsBytes, codec), count: i - start });
       start = i;
       baseTimestamp = record.timestamp;
       recordsBytes = 0;
@@ -195,7 +212,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
     recordsBytes += size;
     i++;
   }
-  batches.push({ bytes: writeBatch(records, start, records.length, recordsBytes), count: records.length - start });
+  batches.push({ bytes: writeBatch(records, start, records.length, recordsBytes, codec), count: records.length - start });
   return batches;
 }
 

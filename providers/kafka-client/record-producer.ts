@@ -8,6 +8,7 @@
  * Within a round every request is in flight at once. Partitions that fail with a retriable error or a lost
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
+import { codecId, codecsReady, type CompressionType } from "./compression-codecs";
 import { backoffMs } from "./backoff";
 import { ApiCodec } from "../broker/protocol/api-codec";
 import { ChunkedBytes } from "../broker/protocol/chunked-bytes";
@@ -41,8 +42,10 @@ export interface RecordProducerOptions {
   bootstrapServers: readonly string[];
   clientId: string;
   logger?: ComponentLogger;
-  /** Largest record batch, header included; default 1,000,000 bytes. */
+  /** Largest record batch, header included (before compression); default 1,000,000 bytes. */
   maxBatchBytes?: number;
+  /** Codec of the batches written; default none. */
+  compression?: CompressionType;
   /** Bound on the batches of one request; default 16 MiB. */
   maxRequestBytes?: number;
   /** How long the leader may wait for its replicas to acknowledge (the request's timeoutMs); default 30 s. */
@@ -92,7 +95,8 @@ export class RecordProducer {
   private readonly logger: ComponentLogger;
   private readonly sending = new Set<Promise<unknown>>();
   private closed = false;
-  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId">>;
+  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression">>;
+  private readonly codec: number;
 
   constructor(private readonly options: RecordProducerOptions) {
     this.settings = {
@@ -105,6 +109,7 @@ export class RecordProducer {
       retryBackoffMs: options.retryBackoffMs ?? 100,
       deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
     };
+    this.codec = codecId(options.compression ?? "none");
     this.logger = options.logger ?? silentLogger;
     this.pool = new ConnectionPool({
       clientId: options.clientId,
@@ -118,6 +123,7 @@ export class RecordProducer {
   /** Reaches a bootstrap broker, or rejects naming the last one tried. */
   async connect(): Promise<void> {
     this.assertOpen();
+    await codecsReady();
     let lastError: unknown;
     for (const address of this.options.bootstrapServers) {
       try {
@@ -159,7 +165,7 @@ export class RecordProducer {
     const deliveries = partitions.map(({ topic, partition, records }) => ({
       topic,
       partition,
-      batches: encodeRecordBatches(records, this.settings.maxBatchBytes),
+      batches: encodeRecordBatches(records, this.settings.maxBatchBytes, this.codec),
       next: 0,
       baseOffset: -1,
       lastOffset: -1,

@@ -6,7 +6,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Admin, Kafka } from "kafkajs";
-import { GroupConsumer, RecordProducer, type FetchedBatch, type PartitionOffsets } from "../../kafka-client";
+import { COMPRESSION_TYPES, GroupConsumer, RecordProducer, type CompressionType, type FetchedBatch, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -152,7 +152,7 @@ export class ApplicationRun {
     const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
     this.admin = kafka.admin();
     await this.admin.connect();
-    this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger });
+    this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger, compression: compressionType(config) });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1), this.deadLetterTopic === undefined ? [] : [this.deadLetterTopic]), this.producer.connect()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
@@ -454,4 +454,11 @@ export class ApplicationRun {
     for (const task of tasks) await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
     metrics.storeCommit(Date.now() - started);
   }
+}
+
+/** `compression.type` of the batches an application writes: outputs, changelogs, repartition topics, dead letters. */
+function compressionType(config: Readonly<Record<string, ConfigValue>>): CompressionType {
+  const type = String(config["compression.type"] ?? "none");
+  if (!(COMPRESSION_TYPES as readonly string[]).includes(type)) throw new Error(`compression.type must be one of ${COMPRESSION_TYPES.join(", ")}, got '${type}'`);
+  return type as CompressionType;
 }

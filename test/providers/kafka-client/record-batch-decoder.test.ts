@@ -117,8 +117,11 @@ test("corrupt bytes, other magics and unreadable codecs fail with an error namin
   magic1[16] = 1;
   assert.throws(() => new FetchedRecords(magic1, 0, "t-0"), /magic 1; only magic 2/);
 
+  // Marked snappy, but its records are not snappy data; codec 5 does not exist.
   const snappy = new FetchedRecords(withAttributes(storedBatch(FIRST, 8), 2), 0, "topic t partition 1");
-  assert.throws(() => snappy.read(), /topic t partition 1: batch at offset 8 is compressed with snappy, which this consumer cannot read/);
+  assert.throws(() => snappy.read(), /topic t partition 1: batch at offset 8 \(snappy\) cannot be decompressed/);
+  const unknown = new FetchedRecords(withAttributes(storedBatch(FIRST, 8), 5), 0, "topic t partition 1");
+  assert.throws(() => unknown.read(), /topic t partition 1: batch at offset 8 \(codec 5\) cannot be decompressed: unknown compression codec 5/);
 
   const lying = storedBatch(SECOND, 0);
   lying[61] = 0x7e; // first record's length prefix: 63 bytes, more than it holds
