@@ -19,7 +19,7 @@ export interface ConfigKeySpec {
 export const KNOWN_SECTIONS = ["server", "broker", "streams", "applications", "examples", "log", "plugins"] as const;
 
 /** Keys under these prefixes are free-form strings (only their prefix is known). */
-export const OPEN_PREFIXES = ["server.info.", "streams.consumer.", "streams.producer.", "streams.admin."] as const;
+export const OPEN_PREFIXES = ["server.info.", "streams.consumer.", "streams.producer.", "streams.admin.", "streams.topic."] as const;
 
 const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "bootstrap.servers", type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
@@ -34,6 +34,8 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "restart.on.error", type: "string", default: "never", choices: ["never", "backoff"], doc: "What a failed application does: stay in ERROR until restarted, or restart by itself after a backoff." },
   { key: "restart.backoff.ms", type: "integer", default: 1_000, doc: "First wait before restart.on.error=backoff restarts a failed application; doubled after each failure that follows a restart." },
   { key: "restart.backoff.max.ms", type: "integer", default: 60_000, doc: "Longest wait between automatic restarts; a run that stays up longer counts as recovered." },
+  { key: "replication.factor", type: "integer", default: -1, doc: "Replication factor of the topics the runtime creates; -1: the broker's default (default.replication.factor)." },
+  { key: "processing.guarantee", type: "string", default: "at_least_once", choices: ["at_least_once", "exactly_once", "exactly_once_v2"], doc: "at_least_once, with exact state after a crash (stores and input positions commit together). exactly_once* is refused until supported." },
   { key: "compression.type", type: "string", default: "none", choices: ["none", "gzip", "snappy", "lz4", "zstd"], doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics). Every codec is read whatever this is." },
   { key: "stats.enable", type: "boolean", default: false, doc: "Log store statistics periodically." },
   { key: "stats.dumpPeriodSec", type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },

@@ -12,6 +12,8 @@ type TopicRequest = RequestOf<typeof CreateTopics>["topics"][number];
 const CONFIG_PARSERS: Record<string, (value: string) => Partial<TopicSettings>> = {
   "retention.ms": (value) => ({ retentionMs: retentionValue(value, "retention.ms") }),
   "retention.bytes": (value) => ({ retentionBytes: retentionValue(value, "retention.bytes") }),
+  // This broker does not compact; a compacted topic (a store's changelog) at least never loses records to retention.
+  "cleanup.policy": (value) => (value.split(",").includes("delete") ? {} : { retentionMs: null, retentionBytes: null }),
 };
 
 /** Kafka writes "keep forever" as -1. */

@@ -90,6 +90,10 @@ export class StreamsApplication implements ApplicationHandle {
     this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
     this.lifecycle = new ApplicationLifecycle(this.id);
     this.restartOnError = RestartOnError.from(config);
+    const guarantee = String(config["processing.guarantee"] ?? "at_least_once");
+    if (guarantee !== "at_least_once") {
+      throw new Error(`application '${this.id}': processing.guarantee=${guarantee} is not supported yet; Sluice processes at least once, with exact state after a crash (set at_least_once)`);
+    }
     this.groupInstances = new GroupInstances(this.id, this.topologyCompiled);
     this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger, (type) => this.topologyCompiled.eventSerdeNames(type));
     for (const type of this.topologyCompiled.definition.eventTypes) {

@@ -153,7 +153,12 @@ export class ApplicationRun {
     this.admin = kafka.admin();
     await this.admin.connect();
     this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger, compression: compressionType(config) });
-    const [counts] = await Promise.all([ensureTopics(this.admin, topology, numberConfig(config, "num.partitions", 1), this.deadLetterTopic === undefined ? [] : [this.deadLetterTopic]), this.producer.connect()]);
+    const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
+        defaultPartitions: numberConfig(config, "num.partitions", 1),
+        replicationFactor: numberConfig(config, "replication.factor", -1),
+        internalConfigs: prefixed(config, "topic."),
+        singles: this.deadLetterTopic === undefined ? [] : [this.deadLetterTopic],
+      }), this.producer.connect()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -461,4 +466,11 @@ function compressionType(config: Readonly<Record<string, ConfigValue>>): Compres
   const type = String(config["compression.type"] ?? "none");
   if (!(COMPRESSION_TYPES as readonly string[]).includes(type)) throw new Error(`compression.type must be one of ${COMPRESSION_TYPES.join(", ")}, got '${type}'`);
   return type as CompressionType;
+}
+
+/** The entries of `config` whose key starts with `prefix`, without it, as strings. */
+function prefixed(config: Readonly<Record<string, ConfigValue>>, prefix: string): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config)) if (key.startsWith(prefix)) picked[key.slice(prefix.length)] = String(value);
+  return picked;
 }

@@ -3,12 +3,27 @@
  * `num.partitions` when missing), and its repartition and changelog topics with the partition count of the sub-topology they
  * belong to (the largest input of that sub-topology), as Kafka Streams does. It returns once every topic has its
  * leaders, also when another instance of the application was creating them at the same moment.
+ *
+ * Created topics get `replication.factor` (-1: the broker's default); the internal ones also the `topic.*` configs,
+ * and changelogs `cleanup.policy=compact`, so a store's changelog keeps its latest value per key however old.
+ * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition), and
+ * an existing internal topic must have its sub-topology's: otherwise the application stops with an error naming them.
  */
-import type { Admin } from "kafkajs";
+import type { Admin, ITopicConfig } from "kafkajs";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
-/** `singles`: topics of the application's own outside its topology (a dead-letter topic), created with one partition. */
-export async function ensureTopics(admin: Admin, topology: CompiledTopology, defaultPartitions: number, singles: readonly string[] = []): Promise<Map<string, number>> {
+export interface TopicCreation {
+  defaultPartitions: number;
+  /** -1: the broker's default. */
+  replicationFactor: number;
+  /** Configs of the repartition and changelog topics created (`topic.*` without the prefix). */
+  internalConfigs: Record<string, string>;
+  /** Topics of the application's own outside its topology (a dead-letter topic), created with one partition. */
+  singles: readonly string[];
+}
+
+export async function ensureTopics(admin: Admin, topology: CompiledTopology, creation: TopicCreation): Promise<Map<string, number>> {
+  const { defaultPartitions, singles } = creation;
   const sinks = topology.subTopologies.flatMap((sub) => sub.sinkTopics).filter((topic) => !topology.definition.repartitionTopics.has(topic));
   const external = [...new Set([...topology.externalSourceTopics(), ...sinks])];
   const internal = topology.subTopologies.flatMap((sub) => [
@@ -31,21 +46,39 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, def
   };
   for (const topic of external) size(topic, defaultPartitions);
   for (const topic of singles) size(topic, 1);
+  const changelogs = new Set<string>();
   // Sub-topologies are in creation order, so a repartition topic's writer is sized before its reader.
   for (const sub of topology.subTopologies) {
     const width = Math.max(defaultPartitions > 0 ? 1 : 0, ...sub.sourceTopics.map((topic) => counts.get(topic) ?? 0));
+    const narrower = sub.sourceTopics.filter((topic) => (counts.get(topic) ?? width) !== width);
+    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, "are joined partition by partition"));
     for (const topic of sub.sinkTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
-    for (const store of sub.stores) size(topology.changelogTopic(store), width);
+    for (const store of sub.stores) {
+      const changelog = topology.changelogTopic(store);
+      changelogs.add(changelog);
+      size(changelog, width);
+      if (counts.get(changelog) !== width) throw new Error(copartitioningError([changelog, ...sub.sourceTopics], counts, `hold store '${store}' of their tasks`));
+    }
   }
   if (missing.size > 0) {
+    const configsOf = (topic: string): ITopicConfig["configEntries"] => {
+      const internal = changelogs.has(topic) || topology.definition.repartitionTopics.has(topic);
+      const configs = internal ? { ...creation.internalConfigs, ...(changelogs.has(topic) ? { "cleanup.policy": "compact" } : {}) } : {};
+      return Object.entries(configs).map(([name, value]) => ({ name, value }));
+    };
     const created = await admin.createTopics({
       waitForLeaders: true,
-      topics: [...missing].map(([topic, numPartitions]) => ({ topic, numPartitions, replicationFactor: 1 })),
+      topics: [...missing].map(([topic, numPartitions]) => ({ topic, numPartitions, replicationFactor: creation.replicationFactor, configEntries: configsOf(topic) })),
     });
     // Another instance's creation was under way: kafkajs then answers at once, before the leaders are known.
     if (!created) await untilLed(admin, [...missing.keys()]);
   }
   return counts;
+}
+
+function copartitioningError(topics: readonly string[], counts: Map<string, number>, why: string): string {
+  const listed = topics.map((topic) => `${topic} (${counts.get(topic) ?? "?"})`).join(", ");
+  return `topics ${listed} must have the same number of partitions: they ${why}; create them alike, or repartition the input`;
 }
 
 const LEADER_WAIT_MS = 30_000;

@@ -7,7 +7,7 @@ import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
-import { ensureTopics } from "../../../../providers/streams/kafka/internal-topics";
+import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/internal-topics";
 import { buildTopology } from "../../../../providers/streams/topology/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
 
@@ -42,6 +42,8 @@ const topology = buildTopology(
   { "application.id": "sizing" },
 );
 
+const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });
+
 async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
   const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
   return Object.fromEntries(topics.map((topic) => [topic.name, topic.partitions.length]).sort());
@@ -49,7 +51,7 @@ async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
 
 test("internal topics take their sub-topology's width, missing inputs and outputs num.partitions, and existing topics stay as they are", async ({ admin }) => {
   await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 3 }] });
-  const counts = await ensureTopics(admin, topology, 2);
+  const counts = await ensureTopics(admin, topology, creation(2));
   const repartition = [...topology.definition.repartitionTopics][0];
   const expected = {
     clicks: 3,
@@ -62,15 +64,41 @@ test("internal topics take their sub-topology's width, missing inputs and output
   assert.equal(await partitionCounts(admin), Object.fromEntries(Object.entries(expected).sort()));
 
   // A second run finds everything in place and creates nothing.
-  assert.equal(Object.fromEntries([...(await ensureTopics(admin, topology, 5))].sort()), Object.fromEntries(Object.entries(expected).sort()));
+  assert.equal(Object.fromEntries([...(await ensureTopics(admin, topology, creation(5)))].sort()), Object.fromEntries(Object.entries(expected).sort()));
   assert.equal(await partitionCounts(admin), Object.fromEntries(Object.entries(expected).sort()));
 });
 
 test("a missing input is created with num.partitions and sizes the internal topics after it", async ({ admin }) => {
-  const counts = await ensureTopics(admin, topology, 4);
+  const counts = await ensureTopics(admin, topology, creation(4));
   assert.is(counts.get("clicks"), 4);
   assert.is(counts.get("sizing-per-page-changelog"), 4);
   assert.is((await partitionCounts(admin))["sizing-per-user-changelog"], 4);
+});
+
+test("created topics get the replication factor, internal ones the topic.* configs and changelogs cleanup.policy=compact", async ({ admin }) => {
+  const requests: Parameters<Admin["createTopics"]>[0][] = [];
+  const recording = { ...admin, createTopics: (request: Parameters<Admin["createTopics"]>[0]) => (requests.push(request), admin.createTopics(request)) } as Admin;
+  await ensureTopics(recording, topology, creation(1, { replicationFactor: 1, internalConfigs: { "min.insync.replicas": "1" }, singles: ["sizing-dlq"] }));
+  const repartition = [...topology.definition.repartitionTopics][0];
+  const created = Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+  assert.equal(created, {
+    clicks: [1, {}],
+    "page-counts": [1, {}],
+    "sizing-dlq": [1, {}],
+    [repartition]: [1, { "min.insync.replicas": "1" }],
+    "sizing-per-user-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
+    "sizing-per-page-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
+  });
+});
+
+test("a changelog with fewer partitions than its tasks' input is an error naming both", async ({ admin }) => {
+  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 3 }, { topic: "sizing-per-user-changelog", numPartitions: 1 }] });
+  try {
+    await ensureTopics(admin, topology, creation(1));
+    assert.unreachable("ensureTopics accepted a changelog narrower than its input");
+  } catch (error) {
+    assert.match((error as Error).message, "topics sizing-per-user-changelog (1), clicks (3) must have the same number of partitions");
+  }
 });
 
 test("two instances setting up at once both return only once every topic has its leaders", async () => {
@@ -84,7 +112,7 @@ test("two instances setting up at once both return only once every topic has its
     const topics = ["clicks", "page-counts", ...topology.definition.repartitionTopics, "sizing-per-user-changelog", "sizing-per-page-changelog"];
     // Metadata without kafkajs's retries: what a consumer of the new topics sees at once.
     const unled = async (admin: Admin) => {
-      await ensureTopics(admin, topology, 2);
+      await ensureTopics(admin, topology, creation(2));
       const metadata = new ClusterMetadata([broker.bootstrap], pool);
       await metadata.refresh(topics);
       return topics.filter((topic) => metadata.route(topic, 0).address === null);
