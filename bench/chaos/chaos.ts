@@ -11,6 +11,8 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
+/** A process's RSS at the end may be at most this multiple of its RSS after warm-up (issue #20). */
+const RSS_GROWTH_LIMIT = 1.5;
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 
 export function printReport(report: ChaosReport): void {
@@ -26,6 +28,8 @@ export function printReport(report: ChaosReport): void {
   lines.push(`query failures: 5xx ${report.queries.serverErrors}, not JSON ${report.queries.malformed}, hangs ${report.queries.hangs}, over timeout ${report.queries.overTimeout}; instance unreachable (being killed) ${report.queries.unreachable}`);
   report.sse.forEach((sse, i) => lines.push(`sse subscriber ${i}: ${sse.events} events, ${sse.reconnects} reconnects, ids going backwards ${sse.backwards}`));
   for (const rss of report.rss) lines.push(`rss ${rss.name}: ${mib(rss.warmBytes)} after warm-up, ${mib(rss.endBytes)} at the end (${(rss.endBytes / Math.max(1, rss.warmBytes)).toFixed(2)}x)`);
+  const grown = report.rss.filter((rss) => rss.endBytes > RSS_GROWTH_LIMIT * rss.warmBytes).map((rss) => rss.name);
+  lines.push(`rss within ${RSS_GROWTH_LIMIT}x of warm-up: ${grown.length === 0 ? "yes" : `no (${grown.join(", ")})`}`);
   lines.push(`checked: ${report.check.wordKeys} words, ${report.check.pageviewWindows} page-view windows; output topic mismatches ${report.check.outputMismatches}`);
   lines.push(`wordcount repartition topic: words missing ${report.check.repartitionMissing}, re-sent ${report.check.repartitionResent}`);
   for (const sample of report.check.samples) lines.push(`  mismatch: ${sample}`);
