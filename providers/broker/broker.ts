@@ -38,11 +38,21 @@ export interface BrokerOptions {
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
   initialRebalanceDelayMs?: number;
+  /** Serve TLS (security.protocol=SSL) with this certificate; client certificates are required when `ca` is given. */
+  tls?: BrokerTls;
   logger?: ComponentLogger;
 }
 
-export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs">> &
-  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs">;
+/** PEM texts (not paths: the options cross into the broker's worker thread). */
+export interface BrokerTls {
+  cert: string;
+  key: string;
+  /** The CA that signs the client certificates the broker then requires. */
+  ca?: string;
+}
+
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls">> &
+  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls">;
 
 export interface RunningBroker {
   /** The address clients connect to. */

@@ -2,9 +2,10 @@
  * One TCP connection to one broker: size-prefixed request frames out, responses matched to their requests by
  * correlation id, any number of requests in flight. When the socket closes or fails, every request still in
  * flight is rejected with a BrokerConnectionError naming the broker; the connection is not reopened (the
- * pool opens a new one). Plain TCP only: the runtime is given nothing but a broker list, so no TLS or SASL.
+ * pool opens a new one). Plain TCP, or TLS when the options carry TLS settings (`security.protocol=SSL`).
  */
 import { connect, type Socket } from "node:net";
+import { connect as connectTls, type ConnectionOptions as TlsOptions } from "node:tls";
 import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../broker/protocol/api-codec";
 import { ByteReader } from "../broker/protocol/byte-reader";
 import type { ChunkedBytes } from "../broker/protocol/chunked-bytes";
@@ -15,6 +16,8 @@ import { BrokerConnectionError } from "./kafka-client-errors";
 
 export interface BrokerConnectionOptions {
   clientId: string;
+  /** TLS settings (CA, client certificate and key, hostname check): the connection is TLS when they are given. */
+  tls?: TlsOptions;
   connectTimeoutMs: number;
   /** A request unanswered this long ends the connection (and so fails every request in flight on it). */
   requestTimeoutMs: number;
@@ -60,7 +63,7 @@ export class BrokerConnection {
 
   /** Connects and learns which API versions the broker implements. */
   static async open(address: string, options: BrokerConnectionOptions): Promise<BrokerConnection> {
-    const socket = await connectSocket(address, options.connectTimeoutMs);
+    const socket = await connectSocket(address, options.connectTimeoutMs, options.tls);
     const connection = new BrokerConnection(address, socket, options);
     try {
       // Version 0 is the one every broker answers; it lists all we need.
@@ -160,10 +163,11 @@ export class BrokerConnection {
   }
 }
 
-function connectSocket(address: string, timeoutMs: number): Promise<Socket> {
+function connectSocket(address: string, timeoutMs: number, tls: TlsOptions | undefined): Promise<Socket> {
   const { host, port } = parseAddress(address);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, noDelay: true });
+    // A TLS socket is ready once its handshake is done (the certificates checked), not at the TCP connection.
+    const socket = tls ? connectTls({ ...tls, socket: connect({ host, port, noDelay: true }), host, servername: isIpAddress(host) ? undefined : host }) : connect({ host, port, noDelay: true });
     const fail = (reason: string) => {
       clearTimeout(timer);
       socket.destroy();
@@ -171,10 +175,12 @@ function connectSocket(address: string, timeoutMs: number): Promise<Socket> {
     };
     const timer = setTimeout(() => fail(`not connected after ${timeoutMs} ms`), timeoutMs);
     socket.once("error", (error) => fail(error.message));
-    socket.once("connect", () => {
+    socket.once(tls ? "secureConnect" : "connect", () => {
       clearTimeout(timer);
       socket.removeAllListeners("error");
       resolve(socket);
     });
   });
 }
+
+const isIpAddress = (host: string) => /^[\d.]+$/.test(host) || host.includes(":");

@@ -10,6 +10,7 @@
  * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
  * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
@@ -42,6 +43,8 @@ export interface GroupConsumerHandlers {
 export interface GroupConsumerOptions {
   bootstrapServers: readonly string[];
   clientId: string;
+  /** TLS settings of the connections; plain TCP without them. */
+  tls?: TlsOptions;
   groupId: string;
   assignor: GroupAssignor;
   logger?: ComponentLogger;
@@ -63,7 +66,7 @@ export interface GroupConsumerOptions {
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -113,6 +116,7 @@ export class GroupConsumer {
     this.fetcher = new PartitionFetcher({
       bootstrapServers: options.bootstrapServers,
       clientId: options.clientId,
+      tls: options.tls,
       maxWaitMs: this.settings.maxWaitMs,
       maxBytes: this.settings.maxBytes,
       maxPartitionBytes: this.settings.maxPartitionBytes,
@@ -120,6 +124,7 @@ export class GroupConsumer {
     // A JoinGroup is answered only once the rebalance completes, so this pool's requests may take that long.
     this.groupPool = new ConnectionPool({
       clientId: options.clientId,
+      tls: options.tls,
       connectTimeoutMs: 10_000,
       requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
       maxResponseBytes: 16 * 1024 * 1024,

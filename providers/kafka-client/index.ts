@@ -9,7 +9,7 @@ export { encodeRecordBatch, encodeRecordBatches, DEFAULT_MAX_BATCH_BYTES, type E
 export { BrokerConnectionError, GroupError, ProduceError } from "./kafka-client-errors";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
-export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
+export { PartitionFetcher, type KafkaEndpoint, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { subscribedTopics, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { FetchedRecords, CorruptRecordError, type ConsumedRecord } from "./record-batch-decoder";
 export { COMPRESSION_TYPES, codecsReady, type CompressionType } from "./compression-codecs";

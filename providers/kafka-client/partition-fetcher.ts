@@ -3,6 +3,7 @@
  * partition's answer a FetchedBatch whose records are decoded as they are read. Also finds earliest offsets.
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { codecsReady } from "./compression-codecs";
 import { ApiCodec } from "../broker/protocol/api-codec";
 import { Fetch } from "../broker/protocol/messages/fetch";
@@ -61,9 +62,18 @@ function sortFetchErrors(errors: readonly PartitionError[], doing: string): Sort
   return sorted;
 }
 
+/** Where a cluster is and how to reach it. */
+export interface KafkaEndpoint {
+  bootstrapServers: readonly string[];
+  /** TLS settings of the connections; plain TCP without them. */
+  tls?: TlsOptions;
+}
+
 export interface PartitionFetcherOptions {
   bootstrapServers: readonly string[];
   clientId: string;
+  /** TLS settings of the connections; plain TCP without them. */
+  tls?: TlsOptions;
   /** How long the broker may hold a fetch that has no data; default 500 ms. */
   maxWaitMs?: number;
   /** Bound on one fetch answer; default 10 MiB. */
@@ -85,6 +95,7 @@ export class PartitionFetcher {
     this.maxPartitionBytes = options.maxPartitionBytes ?? 1024 * 1024;
     this.pool = new ConnectionPool({
       clientId: options.clientId,
+      tls: options.tls,
       connectTimeoutMs: 10_000,
       requestTimeoutMs: 30_000 + this.maxWaitMs,
       maxResponseBytes: this.maxBytes + 1024 * 1024,

@@ -8,6 +8,7 @@
  * Within a round every request is in flight at once. Partitions that fail with a retriable error or a lost
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { codecId, codecsReady, type CompressionType } from "./compression-codecs";
 import { backoffMs } from "./backoff";
 import { ApiCodec } from "../broker/protocol/api-codec";
@@ -41,6 +42,8 @@ export interface RecordProducerOptions {
   /** `host:port` of one or more brokers; the rest of the cluster is learnt from them. */
   bootstrapServers: readonly string[];
   clientId: string;
+  /** TLS settings of the connections; plain TCP without them. */
+  tls?: TlsOptions;
   logger?: ComponentLogger;
   /** Largest record batch, header included (before compression); default 1,000,000 bytes. */
   maxBatchBytes?: number;
@@ -95,7 +98,7 @@ export class RecordProducer {
   private readonly logger: ComponentLogger;
   private readonly sending = new Set<Promise<unknown>>();
   private closed = false;
-  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression">>;
+  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls">>;
   private readonly codec: number;
 
   constructor(private readonly options: RecordProducerOptions) {
@@ -113,6 +116,7 @@ export class RecordProducer {
     this.logger = options.logger ?? silentLogger;
     this.pool = new ConnectionPool({
       clientId: options.clientId,
+      tls: options.tls,
       connectTimeoutMs: this.settings.connectTimeoutMs,
       requestTimeoutMs: this.settings.requestTimeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,

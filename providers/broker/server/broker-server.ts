@@ -1,5 +1,7 @@
-/** The TCP side of the broker: accepts connections and hands each its own Connection. */
+/** The TCP (or TLS) side of the broker: accepts connections and hands each its own Connection. */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
+import type { BrokerTls } from "../broker";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { Connection } from "./connection";
 import type { ConnectionAddress, RequestDispatcher } from "./request-dispatcher";
@@ -8,6 +10,7 @@ export interface BrokerServerOptions {
   listener: string;
   port: number;
   maxRequestBytes: number;
+  tls?: BrokerTls;
   logger: ComponentLogger;
 }
 
@@ -21,7 +24,12 @@ export class BrokerServer {
     private readonly dispatcher: RequestDispatcher,
     private readonly options: BrokerServerOptions,
   ) {
-    this.server = createServer((socket) => this.accept(socket));
+    const tls = options.tls;
+    this.server = tls
+      ? createTlsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: tls.ca !== undefined, rejectUnauthorized: tls.ca !== undefined }, (socket) => this.accept(socket))
+      : createServer((socket) => this.accept(socket));
+    // A client that fails the TLS handshake (an untrusted or missing certificate) is only logged.
+    this.server.on("tlsClientError", (error) => options.logger.debug("TLS handshake failed", { error: error.message }));
   }
 
   async listen(): Promise<void> {

@@ -3,6 +3,7 @@
  * handle the REST plugins use (ApplicationHandle). Each start creates a fresh Kafka run; an error puts the
  * application in ERROR with the error recorded and never escapes to the process.
  */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
 import * as fs from "fs";
 import * as path from "path";
 import { Kafka, logLevel } from "kafkajs";
@@ -29,6 +30,7 @@ import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { ApplicationRun } from "../kafka/application-run";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
+import { clusterTls } from "../kafka/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -82,6 +84,8 @@ export class StreamsApplication implements ApplicationHandle {
   private statsTimer?: NodeJS.Timeout;
   private transition: Promise<unknown> = Promise.resolve();
   private readonly restartOnError: RestartOnError;
+  /** TLS settings of the connections to the cluster; undefined for PLAINTEXT. */
+  private readonly tls: TlsOptions | undefined;
 
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
@@ -103,9 +107,11 @@ export class StreamsApplication implements ApplicationHandle {
     }
     const setter = String(config["leveldb.config.setter"] ?? "");
     if (setter) this.configSetter = loadModuleExport(setter) as LevelDbConfigSetter;
+    this.tls = clusterTls(config);
     this.kafka = new Kafka({
       clientId: this.id,
       brokers: options.bootstrapServers,
+      ssl: this.tls,
       logLevel: logLevel.NOTHING,
       retry: { retries: 8, initialRetryTime: 100 },
     });
@@ -367,6 +373,7 @@ export class StreamsApplication implements ApplicationHandle {
     const run: ApplicationRun = new ApplicationRun({
       kafka: this.kafka,
       bootstrapServers: this.options.bootstrapServers,
+      tls: this.tls,
       topology: this.topologyCompiled,
       config: this.options.config,
       server: this.options.config["application.server"] ? String(this.options.config["application.server"]) : null,

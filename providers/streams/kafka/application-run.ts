@@ -4,9 +4,10 @@
  * changelog and sink records (awaited until acknowledged), commit the stores with their input and changelog
  * positions in one atomic write, then return so that the consumer commits the group's offset.
  */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Admin, Kafka } from "kafkajs";
-import { COMPRESSION_TYPES, GroupConsumer, RecordProducer, type CompressionType, type FetchedBatch, type PartitionOffsets } from "../../kafka-client";
+import { COMPRESSION_TYPES, GroupConsumer, RecordProducer, type CompressionType, type FetchedBatch, type KafkaEndpoint, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -30,6 +31,8 @@ export interface RunOptions {
   kafka: Kafka;
   /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
   bootstrapServers: string[];
+  /** TLS settings of the connections to the cluster (security.protocol=SSL). */
+  tls?: TlsOptions;
   topology: CompiledTopology;
   config: Readonly<Record<string, ConfigValue>>;
   server: string | null;
@@ -134,6 +137,10 @@ export class ApplicationRun {
     this.onError = errorPolicy(config, options.logger, this.deadLetterTopic === undefined ? undefined : (failed, error, phase, taskId) => this.deadLetter(failed, error, phase, taskId));
   }
 
+  private get endpoint(): KafkaEndpoint {
+    return { bootstrapServers: this.options.bootstrapServers, tls: this.options.tls };
+  }
+
   /** This instance's member id in the application's group; null before it has joined. */
   get memberId(): string | null {
     return this.consumer?.memberId || null;
@@ -152,7 +159,7 @@ export class ApplicationRun {
     const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
     this.admin = kafka.admin();
     await this.admin.connect();
-    this.producer = new RecordProducer({ bootstrapServers, clientId: this.producerClientId, logger, compression: compressionType(config) });
+    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: compressionType(config) });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
         defaultPartitions: numberConfig(config, "num.partitions", 1),
         replicationFactor: numberConfig(config, "replication.factor", -1),
@@ -163,6 +170,7 @@ export class ApplicationRun {
     const consumer = new GroupConsumer(
       {
         bootstrapServers,
+        tls: this.options.tls,
         clientId: this.consumerClientId,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),
@@ -307,7 +315,7 @@ export class ApplicationRun {
     const committed = await committedInputs(this.admin!, topology, opened);
     const targets = (await Promise.all(opened.map((task) => planRestore(committed, ends, topology, task)))).flat();
     for (const target of targets) this.options.logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
-    await restoreFromChangelogs(this.options.bootstrapServers, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
+    await restoreFromChangelogs(this.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, this.options.logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     if (this.deadLetterTopic !== undefined) await this.findDeadLetters(opened, ends);
     for (const task of opened) {
@@ -326,7 +334,7 @@ export class ApplicationRun {
     for (const task of tasks) {
       const position = Number(task.inputPositions[this.deadLetterPositionKey(task)] ?? 0);
       const from = new Map([[this.deadLetterPartitionOf(task), position]]);
-      task.deadLettered = await deadLettersOf(this.options.bootstrapServers, `${this.options.clientIdPrefix}-dlq-reader`, ends, this.deadLetterTopic!, from, task.id);
+      task.deadLettered = await deadLettersOf(this.endpoint, `${this.options.clientIdPrefix}-dlq-reader`, ends, this.deadLetterTopic!, from, task.id);
     }
   }
 

@@ -2,7 +2,7 @@
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
  * checkpoint to the log end and applies it batch by batch.
  */
-import { PartitionFetcher, type FetchedBatch, type PartitionError } from "../../kafka-client";
+import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
@@ -53,13 +53,13 @@ const PROGRESS_EVERY_MS = 5_000;
  * task opened), batch by batch, reading the partitions directly (no consumer group). A changelog that starts
  * after `from` (its head removed by retention) is read from its start, with a warning.
  */
-export async function restoreFromChangelogs(bootstrapServers: readonly string[], clientId: string, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
+export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: string, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
   let pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
   const startedAt = Date.now();
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
   const byPartition = new Map(pending.map((target) => [`${target.topic}:${target.partition}`, target]));
-  const fetcher = new PartitionFetcher({ bootstrapServers, clientId, maxWaitMs: 100 });
+  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100 });
   let reported = startedAt;
   try {
     await fetcher.metadata.refresh(new Set(pending.map((target) => target.topic)));

@@ -9,7 +9,7 @@
  * (`dlq:<topic>:<partition>`); when the task opens, the topic's tail from there tells which of its input records are
  * dead letters already, and those are not written twice.
  */
-import { PartitionFetcher } from "../../kafka-client";
+import { PartitionFetcher, type KafkaEndpoint } from "../../kafka-client";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
 import type { TopicEnds } from "./topic-ends";
@@ -62,7 +62,7 @@ export const inputRecordKey = (topic: string, partition: number, offset: number)
  * The input records of `taskId` that are dead letters already: those the topic holds from `from` (per partition of
  * the dead-letter topic) to its end.
  */
-export async function deadLettersOf(bootstrapServers: readonly string[], clientId: string, ends: TopicEnds, topic: string, from: Map<number, number>, taskId: string): Promise<Set<string>> {
+export async function deadLettersOf(endpoint: KafkaEndpoint, clientId: string, ends: TopicEnds, topic: string, from: Map<number, number>, taskId: string): Promise<Set<string>> {
   const found = new Set<string>();
   const pending: { partition: number; offset: number; end: number }[] = [];
   for (const [partition, offset] of from) {
@@ -70,7 +70,7 @@ export async function deadLettersOf(bootstrapServers: readonly string[], clientI
     if (offset < end) pending.push({ partition, offset, end });
   }
   if (pending.length === 0) return found;
-  const fetcher = new PartitionFetcher({ bootstrapServers, clientId, maxWaitMs: 100 });
+  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100 });
   try {
     await fetcher.metadata.refresh(new Set([topic]));
     while (pending.length > 0) {

@@ -47,7 +47,7 @@ function target(state: TaskState, followMarkers: boolean): RestoreTarget {
 test("a store is restored up to the last commit marker and takes its input positions", async () => {
   const state = await dir.open([keyValueSpec()]);
   await state.commit({ inputPositions: { "words:0": "1", "origin:words:9": "1.0" } });
-  await restoreFromChangelogs([bootstrap], "restore-test", "app", [target(state, true)], silentLogger);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, true)], silentLogger);
   const counts = state.keyValueStore<string, number>("counts");
   assert.equal([counts.get("apple"), counts.get("pear"), counts.get("plum")], [2, 1, undefined]);
   assert.equal(state.checkpoint(), { inputPositions: { "words:0": "3", "origin:words:1": "6.1" }, changelogPositions: { counts: "2" } });
@@ -56,7 +56,7 @@ test("a store is restored up to the last commit marker and takes its input posit
 test("without following markers (a task with several stores) the whole changelog is applied and positions stay", async () => {
   const state = await dir.open([keyValueSpec()]);
   await state.commit({ inputPositions: { "words:0": "1" } });
-  await restoreFromChangelogs([bootstrap], "restore-test", "app", [target(state, false)], silentLogger);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, false)], silentLogger);
   const counts = state.keyValueStore<string, number>("counts");
   assert.equal([counts.get("apple"), counts.get("pear"), counts.get("plum")], [2, 7, 1]);
   assert.equal(state.checkpoint(), { inputPositions: { "words:0": "1" }, changelogPositions: { counts: "4" } });
