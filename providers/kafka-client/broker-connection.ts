@@ -6,12 +6,12 @@
  */
 import { connect, type Socket } from "node:net";
 import { connect as connectTls, type ConnectionOptions as TlsOptions } from "node:tls";
-import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../broker/protocol/api-codec";
-import { ByteReader } from "../broker/protocol/byte-reader";
-import type { ChunkedBytes } from "../broker/protocol/chunked-bytes";
-import { ApiVersions } from "../broker/protocol/messages/api-versions";
-import type { ApiSpec } from "../broker/protocol/schema";
-import { FrameSplitter } from "../broker/server/frame-splitter";
+import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../kafka-protocol/api-codec";
+import { ByteReader } from "../kafka-protocol/byte-reader";
+import type { ChunkedBytes } from "../kafka-protocol/chunked-bytes";
+import { ApiVersions } from "../kafka-protocol/messages/api-versions";
+import type { ApiSpec } from "../kafka-protocol/schema";
+import { FrameSplitter } from "../kafka-protocol/frame-splitter";
 import { BrokerConnectionError } from "./kafka-client-errors";
 
 export interface BrokerConnectionOptions {

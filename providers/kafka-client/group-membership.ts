@@ -4,15 +4,15 @@
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { ErrorCode } from "../broker/protocol/error-codes";
-import { FindCoordinator } from "../broker/protocol/messages/find-coordinator";
-import { Heartbeat } from "../broker/protocol/messages/heartbeat";
-import { JoinGroup } from "../broker/protocol/messages/join-group";
-import { LeaveGroup } from "../broker/protocol/messages/leave-group";
-import { OffsetCommit } from "../broker/protocol/messages/offset-commit";
-import { OffsetFetch } from "../broker/protocol/messages/offset-fetch";
-import { SyncGroup } from "../broker/protocol/messages/sync-group";
+import { ApiCodec } from "../kafka-protocol/api-codec";
+import { ErrorCode } from "../kafka-protocol/error-codes";
+import { FindCoordinator } from "../kafka-protocol/messages/find-coordinator";
+import { Heartbeat } from "../kafka-protocol/messages/heartbeat";
+import { JoinGroup } from "../kafka-protocol/messages/join-group";
+import { LeaveGroup } from "../kafka-protocol/messages/leave-group";
+import { OffsetCommit } from "../kafka-protocol/messages/offset-commit";
+import { OffsetFetch } from "../kafka-protocol/messages/offset-fetch";
+import { SyncGroup } from "../kafka-protocol/messages/sync-group";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";

@@ -2,7 +2,7 @@
  * The Kafka error codes the producer tells apart: which are worth a retry after a metadata refresh, and the
  * name of any code for messages (the broker's table, plus codes only a real cluster returns).
  */
-import { ErrorCode } from "../broker/protocol/error-codes";
+import { ErrorCode } from "../kafka-protocol/error-codes";
 
 const CLUSTER_ONLY_CODES = {
   LEADER_NOT_AVAILABLE: 5,

@@ -4,17 +4,17 @@
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { codecsReady } from "./compression-codecs";
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { Fetch } from "../broker/protocol/messages/fetch";
-import { ListOffsets } from "../broker/protocol/messages/list-offsets";
+import { codecsReady } from "../kafka-protocol/records/compression-codecs";
+import { ApiCodec } from "../kafka-protocol/api-codec";
+import { Fetch } from "../kafka-protocol/messages/fetch";
+import { ListOffsets } from "../kafka-protocol/messages/list-offsets";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
-import { ErrorCode } from "../broker/protocol/error-codes";
+import { ErrorCode } from "../kafka-protocol/error-codes";
 import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
 import { PartitionUnavailableError } from "./kafka-client-errors";
-import { FetchedRecords } from "./record-batch-decoder";
+import { FetchedRecords } from "../kafka-protocol/records/record-batch-decoder";
 
 const FETCH = new ApiCodec(Fetch);
 const LIST_OFFSETS = new ApiCodec(ListOffsets);

@@ -1,6 +1,6 @@
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
-import { CreateTopics } from "../protocol/messages/create-topics";
-import type { RequestOf } from "../protocol/schema";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
+import { CreateTopics } from "../../kafka-protocol/messages/create-topics";
+import type { RequestOf } from "../../kafka-protocol/schema";
 import type { TopicSettings } from "../storage/log-store";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";

@@ -1,4 +1,4 @@
-import { BrokerError, ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
+import { BrokerError, ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
 import type { ComponentLogger } from "../../../kernel/logger";
 /** The protocol error code a failure is answered with; unexpected failures are logged. */
 export function errorCodeOf(error: unknown, logger: ComponentLogger, what: string): ErrorCodeValue {

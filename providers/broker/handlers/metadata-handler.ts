@@ -1,6 +1,6 @@
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
-import { Metadata } from "../protocol/messages/metadata";
-import type { ResponseOf } from "../protocol/schema";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
+import { Metadata } from "../../kafka-protocol/messages/metadata";
+import type { ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import { BROKER_NODE_ID, type BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";

@@ -1,7 +1,7 @@
-import { BrokerError, ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
-import { Produce } from "../protocol/messages/produce";
-import type { RequestOf, ResponseOf } from "../protocol/schema";
-import { splitBatches } from "../storage/record-batch";
+import { BrokerError, ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
+import { Produce } from "../../kafka-protocol/messages/produce";
+import type { RequestOf, ResponseOf } from "../../kafka-protocol/schema";
+import { splitBatches } from "../../kafka-protocol/records/record-batch";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";

@@ -2,7 +2,7 @@
  * Creates and deletes topics for CreateTopics, DeleteTopics and Metadata's auto-creation, so that two
  * requests racing to auto-create one topic both see it created once.
  */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStore, TopicSettings } from "../storage/log-store";
 
 export interface TopicDefaults {

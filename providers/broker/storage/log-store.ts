@@ -1,4 +1,4 @@
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 
 /**
  * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),

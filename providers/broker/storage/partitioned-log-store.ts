@@ -3,7 +3,7 @@
  * append listeners. What differs — where segments, topic settings and the offsets journal live — comes
  * from a LogStoreBackend.
  */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
 import { CommittedOffsetTable } from "./committed-offset-table";
 import { JournaledOffsetStore, type OffsetJournal } from "./journaled-offset-store";
 import type { LogStore, LogStoreOptions, OffsetStore, PartitionLog, TopicSettings } from "./log-store";

@@ -3,10 +3,10 @@
  * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention.
  * The bytes live wherever the SegmentStorageFactory puts them (files or memory).
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
-import { BatchField, encodeBaseOffset, validateBatch } from "./record-batch";
+import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protocol/records/record-batch";
 import { BatchIndex } from "./batch-index";
 import { Segment } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";

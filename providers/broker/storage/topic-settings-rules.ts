@@ -1,5 +1,5 @@
 /** What a valid topic is: Kafka's name rules (the name also becomes a directory name) and sane settings. */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { BrokerError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStoreOptions, TopicSettings } from "./log-store";
 
 const MAX_TOPIC_NAME_LENGTH = 249;

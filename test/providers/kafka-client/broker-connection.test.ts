@@ -1,12 +1,12 @@
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ApiCodec } from "../../../providers/broker/protocol/api-codec";
-import { ByteReader } from "../../../providers/broker/protocol/byte-reader";
-import { ApiVersions } from "../../../providers/broker/protocol/messages/api-versions";
-import { Metadata } from "../../../providers/broker/protocol/messages/metadata";
-import { Produce } from "../../../providers/broker/protocol/messages/produce";
-import { FrameSplitter } from "../../../providers/broker/server/frame-splitter";
+import { ApiCodec } from "../../../providers/kafka-protocol/api-codec";
+import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
+import { ApiVersions } from "../../../providers/kafka-protocol/messages/api-versions";
+import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
+import { Produce } from "../../../providers/kafka-protocol/messages/produce";
+import { FrameSplitter } from "../../../providers/kafka-protocol/frame-splitter";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
 import { BrokerConnectionError } from "../../../providers/kafka-client";
 

@@ -2,11 +2,11 @@
 import { gzipSync } from "node:zlib";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/broker/protocol/error-codes";
+import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
+import { BrokerError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import type { LogStore, PartitionLog } from "../../../../providers/broker/storage/log-store";
-import { crc32c } from "../../../../providers/broker/storage/crc32c";
-import { readBatchHeader, splitBatches } from "../../../../providers/broker/storage/record-batch";
+import { crc32c } from "../../../../providers/kafka-protocol/records/crc32c";
+import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
 import { batchOf, FOREVER, STORE_KINDS, withStore } from "./log-store-fixture";
 
 async function rejectsWith(promise: Promise<unknown>, code: number): Promise<void> {

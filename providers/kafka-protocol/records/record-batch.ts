@@ -2,8 +2,8 @@
  * Kafka RecordBatch v2 (magic 2) headers: parsing, validation, splitting a record set into its batches.
  * Records stay opaque bytes (possibly compressed): the broker never decodes or decompresses them.
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ChunkedBytes } from "../chunked-bytes";
+import { BrokerError, ErrorCode } from "../error-codes";
 import { crc32cOfChunks } from "./crc32c";
 
 /** Byte positions of the v2 header fields. */

@@ -1,10 +1,10 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/broker/protocol/error-codes";
-import { compressionCodec, readBatchHeader, splitBatches, validateBatch } from "../../../../providers/broker/storage/record-batch";
+import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
+import { BrokerError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
+import { compressionCodec, readBatchHeader, splitBatches, validateBatch } from "../../../../providers/kafka-protocol/records/record-batch";
 import { encodeRecordBatch } from "../../../../providers/kafka-client";
-import { batchOf } from "./log-store-fixture";
+import { batchOf } from "../../broker/storage/log-store-fixture";
 
 const whole = (buffer: Buffer) => ChunkedBytes.of(buffer);
 
