@@ -7,7 +7,6 @@ import { ErrorCode } from "../kafka-protocol/error-codes";
 import { Metadata } from "../kafka-protocol/messages/metadata";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError } from "./kafka-client-errors";
-import { LEADER_NOT_AVAILABLE } from "./kafka-error-codes";
 
 const METADATA = new ApiCodec(Metadata);
 
@@ -49,7 +48,7 @@ export class ClusterMetadata {
     const leader = layout.leaders[partition];
     if (leader === undefined) return { address: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
     const address = this.brokers.get(leader);
-    return address === undefined ? { address: null, errorCode: LEADER_NOT_AVAILABLE } : { address, errorCode: 0 };
+    return address === undefined ? { address: null, errorCode: ErrorCode.LEADER_NOT_AVAILABLE } : { address, errorCode: 0 };
   }
 
   /** Asks for the layout of `topics`, from a broker already connected to or else the bootstrap servers in turn. */

@@ -17,7 +17,7 @@ import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
-import { errorCodeName } from "./kafka-error-codes";
+import { errorCodeName } from "../kafka-protocol/error-codes";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,8 +11,8 @@ import { ListOffsets } from "../kafka-protocol/messages/list-offsets";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
-import { ErrorCode } from "../kafka-protocol/error-codes";
-import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
+import { ErrorCode, errorCodeName } from "../kafka-protocol/error-codes";
+import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { PartitionUnavailableError } from "./kafka-client-errors";
 import { FetchedRecords } from "../kafka-protocol/records/record-batch-decoder";
 

@@ -18,7 +18,8 @@ import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
-import { RETRIABLE_CODES, errorCodeName } from "./kafka-error-codes";
+import { errorCodeName } from "../kafka-protocol/error-codes";
+import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { DEFAULT_MAX_BATCH_BYTES, encodeRecordBatches, type EncodedBatch, type ProducerRecord } from "../kafka-protocol/records/record-batch-encoder";
 
 const PRODUCE = new ApiCodec(Produce);

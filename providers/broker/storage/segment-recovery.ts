@@ -4,7 +4,7 @@
  * a bad CRC) marks the end of what may be served.
  */
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
-import { BrokerError } from "../../kafka-protocol/error-codes";
+import { ApiError } from "../../kafka-protocol/error-codes";
 import { BatchIndex } from "./batch-index";
 import type { PositionalFile } from "./positional-file";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, readBatchHeader, validateBatch } from "../../kafka-protocol/records/record-batch";
@@ -65,7 +65,7 @@ export async function scanSegment(
       try {
         validateBatch(ChunkedBytes.of(await window.bytes(position, size)));
       } catch (error) {
-        if (error instanceof BrokerError) return stop(error.message);
+        if (error instanceof ApiError) return stop(error.message);
         throw error;
       }
     }

@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
+import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import type { LogStore, PartitionLog } from "../../../../providers/broker/storage/log-store";
 import { crc32c } from "../../../../providers/kafka-protocol/records/crc32c";
 import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
@@ -13,11 +13,11 @@ async function rejectsWith(promise: Promise<unknown>, code: number): Promise<voi
   try {
     await promise;
   } catch (error) {
-    assert.instance(error, BrokerError, String(error));
-    assert.is((error as BrokerError).code, code, (error as Error).message);
+    assert.instance(error, ApiError, String(error));
+    assert.is((error as ApiError).code, code, (error as Error).message);
     return;
   }
-  assert.unreachable(`expected BrokerError ${code}`);
+  assert.unreachable(`expected ApiError ${code}`);
 }
 
 async function topicPartition(store: LogStore, settings = FOREVER): Promise<PartitionLog> {

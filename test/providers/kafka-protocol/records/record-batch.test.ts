@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
+import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import { compressionCodec, readBatchHeader, splitBatches, validateBatch } from "../../../../providers/kafka-protocol/records/record-batch";
 import { encodeRecordBatch } from "../../../../providers/kafka-client";
 import { batchOf } from "../../broker/storage/log-store-fixture";
@@ -20,11 +20,11 @@ function assertBrokerError(run: () => unknown, code: number): void {
   try {
     run();
   } catch (error) {
-    assert.instance(error, BrokerError);
-    assert.is((error as BrokerError).code, code, (error as Error).message);
+    assert.instance(error, ApiError);
+    assert.is((error as ApiError).code, code, (error as Error).message);
     return;
   }
-  assert.unreachable("expected a BrokerError");
+  assert.unreachable("expected a ApiError");
 }
 
 test("readBatchHeader reads every header field", () => {
