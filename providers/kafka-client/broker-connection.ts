@@ -6,12 +6,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { connect as connectTls, type ConnectionOptions as TlsOptions } from "node:tls";
-import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../kafka-protocol/api-codec";
-import { ByteReader } from "../kafka-protocol/byte-reader";
-import type { ChunkedBytes } from "../kafka-protocol/chunked-bytes";
-import { ApiVersions } from "../kafka-protocol/messages/api-versions";
-import type { ApiSpec } from "../kafka-protocol/schema";
-import { FrameSplitter } from "../kafka-protocol/frame-splitter";
+import { ApiCodec, type ApiSpec, ApiVersions, ByteReader, type ChunkedBytes, type DecodedResponseOf, FrameSplitter, type RequestBodyOf } from "../kafka-protocol";
 import { BrokerConnectionError } from "./kafka-client-errors";
 
 export interface BrokerConnectionOptions {

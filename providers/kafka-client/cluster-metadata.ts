@@ -2,9 +2,7 @@
  * What a client knows of the cluster: its brokers' addresses and the leader of each partition of the
  * topics it writes to, learnt with Metadata requests (never creating topics) and refreshed on demand.
  */
-import { ApiCodec } from "../kafka-protocol/api-codec";
-import { ErrorCode } from "../kafka-protocol/error-codes";
-import { Metadata } from "../kafka-protocol/messages/metadata";
+import { ApiCodec, ErrorCode, Metadata } from "../kafka-protocol";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError } from "./kafka-client-errors";
 

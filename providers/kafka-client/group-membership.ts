@@ -4,20 +4,11 @@
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
-import { ApiCodec } from "../kafka-protocol/api-codec";
-import { ErrorCode } from "../kafka-protocol/error-codes";
-import { FindCoordinator } from "../kafka-protocol/messages/find-coordinator";
-import { Heartbeat } from "../kafka-protocol/messages/heartbeat";
-import { JoinGroup } from "../kafka-protocol/messages/join-group";
-import { LeaveGroup } from "../kafka-protocol/messages/leave-group";
-import { OffsetCommit } from "../kafka-protocol/messages/offset-commit";
-import { OffsetFetch } from "../kafka-protocol/messages/offset-fetch";
-import { SyncGroup } from "../kafka-protocol/messages/sync-group";
+import { ApiCodec, decodeSubscription, ErrorCode, errorCodeName, FindCoordinator, Heartbeat, JoinGroup, LeaveGroup, OffsetCommit, OffsetFetch, type Subscription, SyncGroup } from "../kafka-protocol";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
-import { errorCodeName } from "../kafka-protocol/error-codes";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -276,8 +267,16 @@ export class GroupMembership {
 
   private async assign(members: { memberId: string; metadata: Buffer }[]): Promise<Map<string, Buffer>> {
     const topics = new Set<string>();
-    for (const member of members) for (const topic of subscribedTopics(member.metadata)) topics.add(topic);
+    for (const member of members) for (const topic of this.subscription(member).topics) topics.add(topic);
     return this.options.assignor.assign(members, await this.options.partitionCounts([...topics]));
+  }
+
+  private subscription(member: { memberId: string; metadata: Buffer }): Subscription {
+    try {
+      return decodeSubscription(member.metadata);
+    } catch (error) {
+      throw new Error(`group ${this.options.groupId}: the subscription of member ${member.memberId} cannot be read: ${(error as Error).message}`);
+    }
   }
 
   private async coordinatorConnection(): Promise<BrokerConnection> {
@@ -299,23 +298,4 @@ export class GroupMembership {
     }
     throw lastError;
   }
-}
-
-/**
- * The topics of a consumer-protocol subscription (version int16, topics array of strings, user data), which
- * every Kafka client writes the same way whatever its assignor.
- */
-export function subscribedTopics(metadata: Buffer): string[] {
-  const topics: string[] = [];
-  if (metadata.length < 6) return topics;
-  let position = 2;
-  const count = metadata.readInt32BE(position);
-  position += 4;
-  for (let i = 0; i < count && position + 2 <= metadata.length; i++) {
-    const length = metadata.readInt16BE(position);
-    position += 2;
-    topics.push(metadata.toString("utf8", position, position + length));
-    position += length;
-  }
-  return topics;
 }

@@ -1,5 +1,5 @@
 /** Errors of the Kafka client, each naming what failed: the broker address, or the topic-partition and code. */
-import { errorCodeName } from "../kafka-protocol/error-codes";
+import { errorCodeName } from "../kafka-protocol";
 
 /** The connection to a broker could not be made or was lost; requests in flight on it failed with it. */
 export class BrokerConnectionError extends Error {

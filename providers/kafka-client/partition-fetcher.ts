@@ -4,17 +4,12 @@
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { codecsReady } from "../kafka-protocol/records/compression-codecs";
-import { ApiCodec } from "../kafka-protocol/api-codec";
-import { Fetch } from "../kafka-protocol/messages/fetch";
-import { ListOffsets } from "../kafka-protocol/messages/list-offsets";
+import { ApiCodec, codecsReady, ErrorCode, errorCodeName, Fetch, FetchedRecords, ListOffsets } from "../kafka-protocol";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
-import { ErrorCode, errorCodeName } from "../kafka-protocol/error-codes";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { PartitionUnavailableError } from "./kafka-client-errors";
-import { FetchedRecords } from "../kafka-protocol/records/record-batch-decoder";
 
 const FETCH = new ApiCodec(Fetch);
 const LIST_OFFSETS = new ApiCodec(ListOffsets);

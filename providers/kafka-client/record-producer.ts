@@ -9,18 +9,13 @@
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { codecId, codecsReady, type CompressionType } from "../kafka-protocol/records/compression-codecs";
+import { ApiCodec, ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, Produce, type ProducerRecord } from "../kafka-protocol";
 import { backoffMs } from "./backoff";
-import { ApiCodec } from "../kafka-protocol/api-codec";
-import { ChunkedBytes } from "../kafka-protocol/chunked-bytes";
-import { Produce } from "../kafka-protocol/messages/produce";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
-import { errorCodeName } from "../kafka-protocol/error-codes";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
-import { DEFAULT_MAX_BATCH_BYTES, encodeRecordBatches, type EncodedBatch, type ProducerRecord } from "../kafka-protocol/records/record-batch-encoder";
 
 const PRODUCE = new ApiCodec(Produce);
 

@@ -1,5 +1,5 @@
 /** The Kafka error codes worth a retry after a metadata refresh: the leader moved, is electing, or is catching up. */
-import { ErrorCode } from "../kafka-protocol/error-codes";
+import { ErrorCode } from "../kafka-protocol";
 
 export const RETRIABLE_CODES: ReadonlySet<number> = new Set([
   ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,

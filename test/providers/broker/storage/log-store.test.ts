@@ -5,8 +5,7 @@ import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import type { LogStore, PartitionLog } from "../../../../providers/broker/storage/log-store";
-import { crc32c } from "../../../../providers/kafka-protocol/records/crc32c";
-import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
+import { crc32c, readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol";
 import { batchOf, FOREVER, STORE_KINDS, withStore } from "./log-store-fixture";
 
 async function rejectsWith(promise: Promise<unknown>, code: number): Promise<void> {

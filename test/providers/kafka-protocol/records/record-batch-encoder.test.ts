@@ -1,8 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
-import { compressionCodec, readBatchHeader, validateBatch } from "../../../../providers/kafka-protocol/records/record-batch";
-import { encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../../providers/kafka-client";
+import { compressionCodec, readBatchHeader, validateBatch, encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../../providers/kafka-protocol";
 
 const test = suite("kafka client: record batch encoder");
 

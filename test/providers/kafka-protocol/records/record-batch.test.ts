@@ -2,8 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
-import { compressionCodec, readBatchHeader, splitBatches, validateBatch } from "../../../../providers/kafka-protocol/records/record-batch";
-import { encodeRecordBatch } from "../../../../providers/kafka-client";
+import { compressionCodec, readBatchHeader, splitBatches, validateBatch, encodeRecordBatch } from "../../../../providers/kafka-protocol";
 import { batchOf } from "../../broker/storage/log-store-fixture";
 
 const whole = (buffer: Buffer) => ChunkedBytes.of(buffer);
