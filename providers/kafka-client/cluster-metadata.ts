@@ -2,11 +2,10 @@
  * What a client knows of the cluster: its brokers' addresses and the leader of each partition of the
  * topics it writes to, learnt with Metadata requests (never creating topics) and refreshed on demand.
  */
-import { ApiCodec, ErrorCode, Metadata } from "../kafka-protocol";
+import { ErrorCode } from "../kafka-protocol";
+import { METADATA } from "./client-apis";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError } from "./kafka-client-errors";
-
-const METADATA = new ApiCodec(Metadata);
 
 interface TopicLayout {
   /** The topic's error in the last answer; 0 when it is known. */

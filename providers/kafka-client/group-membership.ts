@@ -4,21 +4,14 @@
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
-import { ApiCodec, decodeSubscription, ErrorCode, errorCodeName, FindCoordinator, Heartbeat, JoinGroup, LeaveGroup, OffsetCommit, OffsetFetch, type Subscription, SyncGroup } from "../kafka-protocol";
+import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
+import { FIND_COORDINATOR, HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const FIND_COORDINATOR = new ApiCodec(FindCoordinator);
-const JOIN_GROUP = new ApiCodec(JoinGroup);
-const SYNC_GROUP = new ApiCodec(SyncGroup);
-const HEARTBEAT = new ApiCodec(Heartbeat);
-const LEAVE_GROUP = new ApiCodec(LeaveGroup);
-const OFFSET_COMMIT = new ApiCodec(OffsetCommit);
-const OFFSET_FETCH = new ApiCodec(OffsetFetch);
 
 /** How the group's partitions are shared out; the leader's assignor decides for everyone. */
 export interface GroupAssignor {

@@ -4,15 +4,14 @@
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { ApiCodec, codecsReady, ErrorCode, errorCodeName, Fetch, FetchedRecords, ListOffsets } from "../kafka-protocol";
+import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
+import { FETCH, LIST_OFFSETS } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { PartitionUnavailableError } from "./kafka-client-errors";
 
-const FETCH = new ApiCodec(Fetch);
-const LIST_OFFSETS = new ApiCodec(ListOffsets);
 const EARLIEST = -2n;
 
 export interface FetchedBatch {

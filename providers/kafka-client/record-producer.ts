@@ -9,15 +9,14 @@
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { ApiCodec, ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, Produce, type ProducerRecord } from "../kafka-protocol";
+import { ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, type ProducerRecord } from "../kafka-protocol";
+import { PRODUCE } from "./client-apis";
 import { backoffMs } from "./backoff";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
-
-const PRODUCE = new ApiCodec(Produce);
 
 export interface PartitionRecords {
   topic: string;
