@@ -1,6 +1,6 @@
 /**
  * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
- * unsupported versions. It encodes requests and decodes responses with the broker's own declarations.
+ * unsupported versions. It encodes requests and decodes responses with the protocol package's declarations.
  */
 import { connect, type Socket } from "node:net";
 import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
