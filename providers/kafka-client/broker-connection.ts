@@ -9,7 +9,7 @@
 import { connect, type Socket } from "node:net";
 import { connect as connectTls, type ConnectionOptions as TlsOptions } from "node:tls";
 import { ApiCodec, type ApiSpec, ByteReader, type ChunkedBytes, type DecodedResponseOf, FrameSplitter, type RequestBodyOf, type VersionRange } from "../kafka-protocol";
-import { API_VERSIONS, CLIENT_APIS } from "./client-apis";
+import { API_VERSIONS, CLIENT_APIS, type NegotiatedApi } from "./client-apis";
 import { BrokerConnectionError, UnsupportedVersionError } from "./kafka-client-errors";
 
 export interface BrokerConnectionOptions {
@@ -82,7 +82,7 @@ export class BrokerConnection {
   }
 
   /** The highest version of `api` both this client and the broker implement; UnsupportedVersionError when none is. */
-  versionOf<A extends ApiSpec>(api: ApiCodec<A>): number {
+  versionOf(api: NegotiatedApi): number {
     const broker = this.brokerVersions.get(api.apiKey);
     const version = broker === undefined ? -1 : Math.min(broker.max, api.versions.max);
     if (broker === undefined || version < Math.max(broker.min, api.versions.min)) throw new UnsupportedVersionError(this.address, api.spec.name, api.versions, broker ?? null);

@@ -42,6 +42,7 @@ export const OFFSET_COMMIT = new ApiCodec(OffsetCommit, "2+");
 /** 0 removed. */
 export const OFFSET_FETCH = new ApiCodec(OffsetFetch, "1+");
 
-export const CLIENT_APIS: readonly ApiCodec[] = [API_VERSIONS, METADATA, PRODUCE, FETCH, LIST_OFFSETS, FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH].map(
-  (api) => api as unknown as ApiCodec,
-);
+/** What negotiating an API's version needs to know of it. */
+export type NegotiatedApi = Pick<ApiCodec, "apiKey" | "versions" | "spec">;
+
+export const CLIENT_APIS: readonly NegotiatedApi[] = [API_VERSIONS, METADATA, PRODUCE, FETCH, LIST_OFFSETS, FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH];
