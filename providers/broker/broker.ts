@@ -40,6 +40,11 @@ export interface BrokerOptions {
   initialRebalanceDelayMs?: number;
   /** Serve TLS (security.protocol=SSL) with this certificate; client certificates are required when `ca` is given. */
   tls?: BrokerTls;
+  /**
+   * Versions to advertise and serve per API, by name ({ Fetch: "4-6" }), narrowed from those the broker implements:
+   * a broker that stands for an older or a newer Kafka in tests of clients' version negotiation. No setting sets it.
+   */
+  apiVersions?: Readonly<Record<string, string>>;
   logger?: ComponentLogger;
 }
 
@@ -51,8 +56,8 @@ export interface BrokerTls {
   ca?: string;
 }
 
-export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls">> &
-  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls">;
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "apiVersions">> &
+  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "apiVersions">;
 
 export interface RunningBroker {
   /** The address clients connect to. */
@@ -103,8 +108,9 @@ export class Broker implements RunningBroker {
       clusterId: clusterIdOf(options),
       logger: options.logger,
     };
-    const server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), options);
+    let server: BrokerServer;
     try {
+      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), options);
       await server.listen();
     } catch (error) {
       coordinator.close();

@@ -3,7 +3,6 @@
  * readings into their input topics, so a new user sees live numbers at once.
  */
 import { Kafka, Partitioners, logLevel, type Producer } from "kafkajs";
-import "../kafka-client/kafkajs-idle-timer";
 
 export interface ExampleFeederOptions {
   bootstrapServers: string[];

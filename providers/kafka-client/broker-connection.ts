@@ -2,17 +2,15 @@
  * One TCP connection to one broker: size-prefixed request frames out, responses matched to their requests by
  * correlation id, any number of requests in flight. When the socket closes or fails, every request still in
  * flight is rejected with a BrokerConnectionError naming the broker; the connection is not reopened (the
- * pool opens a new one). Plain TCP, or TLS when the options carry TLS settings (`security.protocol=SSL`).
+ * pool opens a new one). Plain TCP, or TLS when the options carry TLS settings (`security.protocol=SSL`). On opening
+ * it learns the broker's API versions, and refuses a broker that shares no version with the client of an API the
+ * client sends (client-apis.ts).
  */
 import { connect, type Socket } from "node:net";
 import { connect as connectTls, type ConnectionOptions as TlsOptions } from "node:tls";
-import { ApiCodec, type DecodedResponseOf, type RequestBodyOf } from "../broker/protocol/api-codec";
-import { ByteReader } from "../broker/protocol/byte-reader";
-import type { ChunkedBytes } from "../broker/protocol/chunked-bytes";
-import { ApiVersions } from "../broker/protocol/messages/api-versions";
-import type { ApiSpec } from "../broker/protocol/schema";
-import { FrameSplitter } from "../broker/server/frame-splitter";
-import { BrokerConnectionError } from "./kafka-client-errors";
+import { ApiCodec, type ApiSpec, ByteReader, type ChunkedBytes, type DecodedResponseOf, FrameSplitter, type RequestBodyOf, type VersionRange } from "../kafka-protocol";
+import { API_VERSIONS, CLIENT_APIS, type NegotiatedApi } from "./client-apis";
+import { BrokerConnectionError, UnsupportedVersionError } from "./kafka-client-errors";
 
 export interface BrokerConnectionOptions {
   clientId: string;
@@ -32,8 +30,6 @@ interface InFlight {
   timer: NodeJS.Timeout;
 }
 
-const API_VERSIONS = new ApiCodec(ApiVersions);
-
 /** `host:port`, with the port after the last colon. */
 export function parseAddress(address: string): { host: string; port: number } {
   const colon = address.lastIndexOf(":");
@@ -48,7 +44,7 @@ export class BrokerConnection {
   private nextCorrelationId = 0;
   private closedBy: BrokerConnectionError | null = null;
   /** The versions of each API key the broker implements, from its ApiVersions answer. */
-  private brokerVersions = new Map<number, { min: number; max: number }>();
+  private brokerVersions = new Map<number, VersionRange>();
 
   private constructor(
     readonly address: string,
@@ -61,7 +57,10 @@ export class BrokerConnection {
     socket.on("close", () => this.end("closed by the broker"));
   }
 
-  /** Connects and learns which API versions the broker implements. */
+  /**
+   * Connects and learns which API versions the broker implements. Rejects with UnsupportedVersionError, naming
+   * the first API the client sends in no version the broker accepts.
+   */
   static async open(address: string, options: BrokerConnectionOptions): Promise<BrokerConnection> {
     const socket = await connectSocket(address, options.connectTimeoutMs, options.tls);
     const connection = new BrokerConnection(address, socket, options);
@@ -70,6 +69,7 @@ export class BrokerConnection {
       const answer = await connection.request(API_VERSIONS, {}, 0);
       if (answer.errorCode !== 0) throw new BrokerConnectionError(address, `ApiVersions answered error code ${answer.errorCode}`);
       connection.brokerVersions = new Map(answer.apiKeys.map(({ apiKey, minVersion, maxVersion }) => [apiKey, { min: minVersion, max: maxVersion }]));
+      for (const api of CLIENT_APIS) connection.versionOf(api);
     } catch (error) {
       connection.close();
       throw error;
@@ -81,15 +81,11 @@ export class BrokerConnection {
     return this.closedBy === null;
   }
 
-  /** The highest version of `api` both this client and the broker implement. */
-  versionOf<A extends ApiSpec>(api: ApiCodec<A>): number {
+  /** The highest version of `api` both this client and the broker implement; UnsupportedVersionError when none is. */
+  versionOf(api: NegotiatedApi): number {
     const broker = this.brokerVersions.get(api.apiKey);
-    const ours = api.versions;
-    const version = broker === undefined ? -1 : Math.min(broker.max, ours.max);
-    if (broker === undefined || version < Math.max(broker.min, ours.min)) {
-      const range = broker === undefined ? "none" : `${broker.min}-${broker.max}`;
-      throw new BrokerConnectionError(this.address, `no common version of ${api.spec.name} (client ${ours.min}-${ours.max}, broker ${range})`);
-    }
+    const version = broker === undefined ? -1 : Math.min(broker.max, api.versions.max);
+    if (broker === undefined || version < Math.max(broker.min, api.versions.min)) throw new UnsupportedVersionError(this.address, api.spec.name, api.versions, broker ?? null);
     return version;
   }
 

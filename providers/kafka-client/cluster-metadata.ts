@@ -2,14 +2,10 @@
  * What a client knows of the cluster: its brokers' addresses and the leader of each partition of the
  * topics it writes to, learnt with Metadata requests (never creating topics) and refreshed on demand.
  */
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { ErrorCode } from "../broker/protocol/error-codes";
-import { Metadata } from "../broker/protocol/messages/metadata";
+import { ErrorCode } from "../kafka-protocol";
+import { METADATA } from "./client-apis";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError } from "./kafka-client-errors";
-import { LEADER_NOT_AVAILABLE } from "./kafka-error-codes";
-
-const METADATA = new ApiCodec(Metadata);
 
 interface TopicLayout {
   /** The topic's error in the last answer; 0 when it is known. */
@@ -49,7 +45,7 @@ export class ClusterMetadata {
     const leader = layout.leaders[partition];
     if (leader === undefined) return { address: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
     const address = this.brokers.get(leader);
-    return address === undefined ? { address: null, errorCode: LEADER_NOT_AVAILABLE } : { address, errorCode: 0 };
+    return address === undefined ? { address: null, errorCode: ErrorCode.LEADER_NOT_AVAILABLE } : { address, errorCode: 0 };
   }
 
   /** Asks for the layout of `topics`, from a broker already connected to or else the bootstrap servers in turn. */

@@ -4,30 +4,14 @@
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { ErrorCode } from "../broker/protocol/error-codes";
-import { FindCoordinator } from "../broker/protocol/messages/find-coordinator";
-import { Heartbeat } from "../broker/protocol/messages/heartbeat";
-import { JoinGroup } from "../broker/protocol/messages/join-group";
-import { LeaveGroup } from "../broker/protocol/messages/leave-group";
-import { OffsetCommit } from "../broker/protocol/messages/offset-commit";
-import { OffsetFetch } from "../broker/protocol/messages/offset-fetch";
-import { SyncGroup } from "../broker/protocol/messages/sync-group";
+import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
+import { FIND_COORDINATOR, HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
-import { errorCodeName } from "./kafka-error-codes";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const FIND_COORDINATOR = new ApiCodec(FindCoordinator);
-const JOIN_GROUP = new ApiCodec(JoinGroup);
-const SYNC_GROUP = new ApiCodec(SyncGroup);
-const HEARTBEAT = new ApiCodec(Heartbeat);
-const LEAVE_GROUP = new ApiCodec(LeaveGroup);
-const OFFSET_COMMIT = new ApiCodec(OffsetCommit);
-const OFFSET_FETCH = new ApiCodec(OffsetFetch);
 
 /** How the group's partitions are shared out; the leader's assignor decides for everyone. */
 export interface GroupAssignor {
@@ -276,8 +260,16 @@ export class GroupMembership {
 
   private async assign(members: { memberId: string; metadata: Buffer }[]): Promise<Map<string, Buffer>> {
     const topics = new Set<string>();
-    for (const member of members) for (const topic of subscribedTopics(member.metadata)) topics.add(topic);
+    for (const member of members) for (const topic of this.subscription(member).topics) topics.add(topic);
     return this.options.assignor.assign(members, await this.options.partitionCounts([...topics]));
+  }
+
+  private subscription(member: { memberId: string; metadata: Buffer }): Subscription {
+    try {
+      return decodeSubscription(member.metadata);
+    } catch (error) {
+      throw new Error(`group ${this.options.groupId}: the subscription of member ${member.memberId} cannot be read: ${(error as Error).message}`);
+    }
   }
 
   private async coordinatorConnection(): Promise<BrokerConnection> {
@@ -299,23 +291,4 @@ export class GroupMembership {
     }
     throw lastError;
   }
-}
-
-/**
- * The topics of a consumer-protocol subscription (version int16, topics array of strings, user data), which
- * every Kafka client writes the same way whatever its assignor.
- */
-export function subscribedTopics(metadata: Buffer): string[] {
-  const topics: string[] = [];
-  if (metadata.length < 6) return topics;
-  let position = 2;
-  const count = metadata.readInt32BE(position);
-  position += 4;
-  for (let i = 0; i < count && position + 2 <= metadata.length; i++) {
-    const length = metadata.readInt16BE(position);
-    position += 2;
-    topics.push(metadata.toString("utf8", position, position + length));
-    position += length;
-  }
-  return topics;
 }

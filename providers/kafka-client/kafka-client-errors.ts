@@ -1,11 +1,28 @@
 /** Errors of the Kafka client, each naming what failed: the broker address, or the topic-partition and code. */
-import { errorCodeName } from "./kafka-error-codes";
+import { errorCodeName, formatVersionRange, type VersionRange } from "../kafka-protocol";
 
 /** The connection to a broker could not be made or was lost; requests in flight on it failed with it. */
 export class BrokerConnectionError extends Error {
   constructor(readonly address: string, reason: string) {
     super(`connection to broker ${address}: ${reason}`);
     this.name = "BrokerConnectionError";
+  }
+}
+
+/**
+ * The broker accepts no version of an API the client sends in any version it sends (a broker older than Kafka 2.1,
+ * or one missing the API): connecting again cannot cure it.
+ */
+export class UnsupportedVersionError extends Error {
+  constructor(
+    readonly address: string,
+    readonly api: string,
+    readonly clientVersions: VersionRange,
+    readonly brokerVersions: VersionRange | null,
+  ) {
+    const broker = brokerVersions === null ? "the broker does not implement it" : `the broker accepts ${formatVersionRange(brokerVersions)}`;
+    super(`broker ${address} and Sluice share no version of ${api}: Sluice sends ${formatVersionRange(clientVersions)}, ${broker}`);
+    this.name = "UnsupportedVersionError";
   }
 }
 

@@ -4,20 +4,14 @@
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { codecsReady } from "./compression-codecs";
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { Fetch } from "../broker/protocol/messages/fetch";
-import { ListOffsets } from "../broker/protocol/messages/list-offsets";
+import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
+import { FETCH, LIST_OFFSETS } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { TopicPartitionOffset } from "./group-membership";
-import { ErrorCode } from "../broker/protocol/error-codes";
-import { errorCodeName, RETRIABLE_CODES } from "./kafka-error-codes";
+import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { PartitionUnavailableError } from "./kafka-client-errors";
-import { FetchedRecords } from "./record-batch-decoder";
 
-const FETCH = new ApiCodec(Fetch);
-const LIST_OFFSETS = new ApiCodec(ListOffsets);
 const EARLIEST = -2n;
 
 export interface FetchedBatch {

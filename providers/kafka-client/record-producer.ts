@@ -9,19 +9,14 @@
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import { codecId, codecsReady, type CompressionType } from "./compression-codecs";
+import { ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, type ProducerRecord } from "../kafka-protocol";
+import { PRODUCE } from "./client-apis";
 import { backoffMs } from "./backoff";
-import { ApiCodec } from "../broker/protocol/api-codec";
-import { ChunkedBytes } from "../broker/protocol/chunked-bytes";
-import { Produce } from "../broker/protocol/messages/produce";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
-import { RETRIABLE_CODES, errorCodeName } from "./kafka-error-codes";
-import { DEFAULT_MAX_BATCH_BYTES, encodeRecordBatches, type EncodedBatch, type ProducerRecord } from "./record-batch-encoder";
-
-const PRODUCE = new ApiCodec(Produce);
+import { RETRIABLE_CODES } from "./retriable-error-codes";
 
 export interface PartitionRecords {
   topic: string;

@@ -3,7 +3,7 @@
  * LeaveGroup handling, the join-phase and session timers, and offset-commit admission. No I/O.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
+import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
 import type {
   DescribedGroup,
   GroupCoordinator,

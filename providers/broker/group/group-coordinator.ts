@@ -3,7 +3,7 @@
  * LeaveGroup / DescribeGroups / ListGroups / OffsetCommit semantics. The wire handlers translate protocol
  * messages to these calls; the coordinator knows nothing of the wire.
  */
-import type { ErrorCodeValue } from "../protocol/error-codes";
+import type { ErrorCodeValue } from "../../kafka-protocol/error-codes";
 
 export interface GroupProtocol {
   name: string;

@@ -2,9 +2,9 @@
  * A handler serves one API. `defineHandler` binds a typed handle function to its declaration and erases
  * the types behind `RegisteredHandler`, which the dispatcher calls without knowing the API.
  */
-import { ApiCodec } from "../protocol/api-codec";
-import type { ByteReader } from "../protocol/byte-reader";
-import type { ApiSpec, RequestOf, ResponseOf } from "../protocol/schema";
+import { ApiCodec } from "../../kafka-protocol/api-codec";
+import type { ByteReader } from "../../kafka-protocol/byte-reader";
+import type { ApiSpec, RequestOf, ResponseOf } from "../../kafka-protocol/schema";
 
 export interface RequestContext {
   readonly apiVersion: number;

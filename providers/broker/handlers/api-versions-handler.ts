@@ -1,7 +1,7 @@
-import { ApiCodec } from "../protocol/api-codec";
-import { ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
-import { ApiVersions } from "../protocol/messages/api-versions";
-import type { ResponseOf } from "../protocol/schema";
+import { ApiCodec } from "../../kafka-protocol/api-codec";
+import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
+import { ApiVersions } from "../../kafka-protocol/messages/api-versions";
+import type { ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 
 /**

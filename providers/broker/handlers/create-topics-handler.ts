@@ -1,6 +1,6 @@
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
-import { CreateTopics } from "../protocol/messages/create-topics";
-import type { RequestOf } from "../protocol/schema";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
+import { CreateTopics } from "../../kafka-protocol/messages/create-topics";
+import type { RequestOf } from "../../kafka-protocol/schema";
 import type { TopicSettings } from "../storage/log-store";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
@@ -19,13 +19,13 @@ const CONFIG_PARSERS: Record<string, (value: string) => Partial<TopicSettings>> 
 /** Kafka writes "keep forever" as -1. */
 function retentionValue(value: string, name: string): number | null {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < -1) throw new BrokerError(ErrorCode.INVALID_CONFIG, `invalid ${name} "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < -1) throw new ApiError(ErrorCode.INVALID_CONFIG, `invalid ${name} "${value}"`);
   return parsed === -1 ? null : parsed;
 }
 
 function settingsOf(topic: TopicRequest, defaultPartitions: number): Partial<TopicSettings> {
   if (topic.replicationFactor !== -1 && topic.replicationFactor !== 1) {
-    throw new BrokerError(ErrorCode.INVALID_REPLICATION_FACTOR, "a single broker can only keep one replica");
+    throw new ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, "a single broker can only keep one replica");
   }
   const partitions = topic.assignments.length > 0 ? topic.assignments.length : topic.numPartitions === -1 ? defaultPartitions : topic.numPartitions;
   let settings: Partial<TopicSettings> = { partitions };
@@ -39,7 +39,7 @@ function settingsOf(topic: TopicRequest, defaultPartitions: number): Partial<Top
 export function createTopicsHandler({ topics, logger }: BrokerServices): RegisteredHandler {
   const createOne = async (topic: TopicRequest, duplicated: boolean, validateOnly: boolean) => {
     try {
-      if (duplicated) throw new BrokerError(ErrorCode.INVALID_REQUEST, `topic "${topic.name}" is listed twice`);
+      if (duplicated) throw new ApiError(ErrorCode.INVALID_REQUEST, `topic "${topic.name}" is listed twice`);
       await topics.create(topic.name, settingsOf(topic, topics.defaults.numPartitions), validateOnly);
       return { name: topic.name, errorCode: ErrorCode.NONE, errorMessage: null };
     } catch (error) {

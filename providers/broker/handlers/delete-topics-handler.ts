@@ -1,5 +1,5 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { DeleteTopics } from "../protocol/messages/delete-topics";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { DeleteTopics } from "../../kafka-protocol/messages/delete-topics";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";

@@ -1,4 +1,4 @@
-import { DescribeGroups } from "../protocol/messages/describe-groups";
+import { DescribeGroups } from "../../kafka-protocol/messages/describe-groups";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

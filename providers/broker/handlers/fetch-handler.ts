@@ -1,7 +1,7 @@
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { ErrorCode } from "../protocol/error-codes";
-import { Fetch } from "../protocol/messages/fetch";
-import type { RequestOf, ResponseOf } from "../protocol/schema";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { Fetch } from "../../kafka-protocol/messages/fetch";
+import type { RequestOf, ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";

@@ -1,5 +1,5 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { FindCoordinator } from "../protocol/messages/find-coordinator";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { FindCoordinator } from "../../kafka-protocol/messages/find-coordinator";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import { BROKER_NODE_ID } from "./broker-services";
 

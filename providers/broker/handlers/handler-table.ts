@@ -1,4 +1,5 @@
 /** The broker's APIs: api key → handler. Adding an API is adding a line here. */
+import { ApiCodec } from "../../kafka-protocol/api-codec";
 import type { RegisteredHandler } from "./api-handler";
 import { apiVersionsHandler } from "./api-versions-handler";
 import type { BrokerServices } from "./broker-services";
@@ -20,6 +21,8 @@ import { syncGroupHandler } from "./sync-group-handler";
 
 export interface HandlerTableOptions {
   autoCreateTopics: boolean;
+  /** Fewer versions to serve of some APIs, by name (see BrokerOptions). */
+  apiVersions?: Readonly<Record<string, string>>;
 }
 
 export function buildHandlerTable(services: BrokerServices, options: HandlerTableOptions): ReadonlyMap<number, RegisteredHandler> {
@@ -42,6 +45,12 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     describeGroupsHandler(services),
     listGroupsHandler(services),
   ];
-  for (const handler of handlers) table.set(handler.api.apiKey, handler);
+  const narrowed = new Map(Object.entries(options.apiVersions ?? {}));
+  for (const handler of handlers) {
+    const within = narrowed.get(handler.api.spec.name);
+    narrowed.delete(handler.api.spec.name);
+    table.set(handler.api.apiKey, within === undefined ? handler : { ...handler, api: new ApiCodec(handler.api.spec, within) });
+  }
+  if (narrowed.size > 0) throw new Error(`apiVersions names APIs this broker does not serve: ${[...narrowed.keys()].join(", ")}`);
   return table;
 }

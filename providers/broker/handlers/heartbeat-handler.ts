@@ -1,4 +1,4 @@
-import { Heartbeat } from "../protocol/messages/heartbeat";
+import { Heartbeat } from "../../kafka-protocol/messages/heartbeat";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

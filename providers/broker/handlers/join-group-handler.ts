@@ -1,4 +1,4 @@
-import { JoinGroup } from "../protocol/messages/join-group";
+import { JoinGroup } from "../../kafka-protocol/messages/join-group";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

@@ -1,5 +1,5 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { LeaveGroup } from "../protocol/messages/leave-group";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { LeaveGroup } from "../../kafka-protocol/messages/leave-group";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

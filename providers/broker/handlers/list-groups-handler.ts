@@ -1,5 +1,5 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { ListGroups } from "../protocol/messages/list-groups";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { ListGroups } from "../../kafka-protocol/messages/list-groups";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

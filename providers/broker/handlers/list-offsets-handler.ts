@@ -1,6 +1,6 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { ListOffsets } from "../protocol/messages/list-offsets";
-import type { ResponseOf } from "../protocol/schema";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { ListOffsets } from "../../kafka-protocol/messages/list-offsets";
+import type { ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";

@@ -1,6 +1,6 @@
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
-import { Metadata } from "../protocol/messages/metadata";
-import type { ResponseOf } from "../protocol/schema";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
+import { Metadata } from "../../kafka-protocol/messages/metadata";
+import type { ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import { BROKER_NODE_ID, type BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
@@ -33,7 +33,7 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
       try {
         await topics.ensure(name);
       } catch (error) {
-        if (!(error instanceof BrokerError && error.code === ErrorCode.TOPIC_ALREADY_EXISTS)) {
+        if (!(error instanceof ApiError && error.code === ErrorCode.TOPIC_ALREADY_EXISTS)) {
           return { errorCode: errorCodeOf(error, logger, `auto-creating topic ${name}`), name, partitions: [] };
         }
       }

@@ -1,5 +1,5 @@
-import { ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
-import { OffsetCommit } from "../protocol/messages/offset-commit";
+import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
+import { OffsetCommit } from "../../kafka-protocol/messages/offset-commit";
 import type { OffsetCommitEntry } from "../storage/log-store";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";

@@ -1,5 +1,5 @@
-import { ErrorCode } from "../protocol/error-codes";
-import { OffsetFetch } from "../protocol/messages/offset-fetch";
+import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { OffsetFetch } from "../../kafka-protocol/messages/offset-fetch";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

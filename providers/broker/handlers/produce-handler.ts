@@ -1,7 +1,7 @@
-import { BrokerError, ErrorCode, type ErrorCodeValue } from "../protocol/error-codes";
-import { Produce } from "../protocol/messages/produce";
-import type { RequestOf, ResponseOf } from "../protocol/schema";
-import { splitBatches } from "../storage/record-batch";
+import { ApiError, ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
+import { Produce } from "../../kafka-protocol/messages/produce";
+import type { RequestOf, ResponseOf } from "../../kafka-protocol/schema";
+import { splitBatches } from "../../kafka-protocol/records/record-batch";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
@@ -28,7 +28,7 @@ export function produceHandler({ store, logger }: BrokerServices): RegisteredHan
     const log = store.partition(topic, index);
     if (!log) return Promise.resolve(failed(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
     try {
-      if (records === null || records.length === 0) throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, "no record batches");
+      if (records === null || records.length === 0) throw new ApiError(ErrorCode.CORRUPT_MESSAGE, "no record batches");
       return log.appendAll(splitBatches(records)).then(
         ({ baseOffset, logStartOffset }) => ({ index, errorCode: ErrorCode.NONE, baseOffset, logStartOffset, errorMessage: null }),
         (error: unknown) => failed(index, errorCodeOf(error, logger, `appending to ${topic}-${index}`), messageOf(error)),
@@ -54,5 +54,5 @@ export function produceHandler({ store, logger }: BrokerServices): RegisteredHan
 }
 
 function messageOf(error: unknown): string | null {
-  return error instanceof BrokerError ? error.message : null;
+  return error instanceof ApiError ? error.message : null;
 }

@@ -1,4 +1,4 @@
-import { SyncGroup } from "../protocol/messages/sync-group";
+import { SyncGroup } from "../../kafka-protocol/messages/sync-group";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 

@@ -2,7 +2,7 @@
  * Creates and deletes topics for CreateTopics, DeleteTopics and Metadata's auto-creation, so that two
  * requests racing to auto-create one topic both see it created once.
  */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStore, TopicSettings } from "../storage/log-store";
 
 export interface TopicDefaults {
@@ -32,17 +32,17 @@ export class TopicAdmin {
 
   /** Rejects with INVALID_TOPIC_EXCEPTION, INVALID_PARTITIONS or TOPIC_ALREADY_EXISTS; only checks when validateOnly. */
   async create(name: string, settings: Partial<TopicSettings> = {}, validateOnly = false): Promise<void> {
-    if (!isValidTopicName(name)) throw new BrokerError(ErrorCode.INVALID_TOPIC_EXCEPTION, `illegal topic name "${name}"`);
+    if (!isValidTopicName(name)) throw new ApiError(ErrorCode.INVALID_TOPIC_EXCEPTION, `illegal topic name "${name}"`);
     const full: TopicSettings = {
       partitions: settings.partitions ?? this.defaults.numPartitions,
       retentionMs: settings.retentionMs === undefined ? this.defaults.retentionMs : settings.retentionMs,
       retentionBytes: settings.retentionBytes === undefined ? this.defaults.retentionBytes : settings.retentionBytes,
     };
     if (!Number.isInteger(full.partitions) || full.partitions < 1) {
-      throw new BrokerError(ErrorCode.INVALID_PARTITIONS, `a topic needs at least one partition, got ${full.partitions}`);
+      throw new ApiError(ErrorCode.INVALID_PARTITIONS, `a topic needs at least one partition, got ${full.partitions}`);
     }
     if (this.exists(name) || this.creating.has(name)) {
-      throw new BrokerError(ErrorCode.TOPIC_ALREADY_EXISTS, `topic "${name}" already exists`);
+      throw new ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, `topic "${name}" already exists`);
     }
     if (validateOnly) return;
     const creation = this.store.createTopic(name, full);

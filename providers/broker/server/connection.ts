@@ -3,9 +3,9 @@
  * Anything a client does wrong ends only its own connection.
  */
 import type { Socket } from "node:net";
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { ComponentLogger } from "../../../kernel/logger";
-import { FrameSplitter, OversizeFrameError } from "./frame-splitter";
+import { FrameSplitter, OversizeFrameError } from "../../kafka-protocol/frame-splitter";
 import { OrderedResponses } from "./ordered-responses";
 import { type ConnectionAddress, ProtocolViolation, type RequestDispatcher } from "./request-dispatcher";
 

@@ -1,11 +1,11 @@
 /** Turns one request frame into its (eventual) response frame through the table of handlers. */
 import type { RegisteredHandler, RequestContext } from "../handlers/api-handler";
-import { ByteReader } from "../protocol/byte-reader";
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
-import { MessageCodec } from "../protocol/codec";
-import { MalformedMessageError } from "../protocol/malformed-message-error";
-import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../protocol/messages/request-header";
-import type { DecodedStructOf } from "../protocol/schema";
+import { ByteReader } from "../../kafka-protocol/byte-reader";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import { MessageCodec } from "../../kafka-protocol/codec";
+import { MalformedMessageError } from "../../kafka-protocol/malformed-message-error";
+import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../kafka-protocol/messages/request-header";
+import type { DecodedStructOf } from "../../kafka-protocol/schema";
 
 type RequestHeader = DecodedStructOf<typeof RequestHeaderFields>;
 

@@ -1,4 +1,4 @@
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 
 /**
  * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),
@@ -35,7 +35,7 @@ export interface PartitionLog {
   /**
    * Appends one record batch exactly as received, rewriting only its base offset field. Resolves once the
    * bytes are handed to the operating system (file store), so an acknowledged batch survives a process kill.
-   * Rejects with BrokerError(CORRUPT_MESSAGE / INVALID_RECORD / UNSUPPORTED_FOR_MESSAGE_FORMAT) for a batch
+   * Rejects with ApiError(CORRUPT_MESSAGE / INVALID_RECORD / UNSUPPORTED_FOR_MESSAGE_FORMAT) for a batch
    * that is not a well-formed magic-2 batch with a valid CRC-32C.
    */
   append(batch: Buffer): Promise<AppendResult>;
@@ -44,7 +44,7 @@ export interface PartitionLog {
   /**
    * Whole batches, concatenated, starting with the batch that contains `offset`, adding batches while the
    * total stays within `maxBytes` — but always at least one batch when one exists at or after `offset`.
-   * Empty when offset == logEndOffset(). Rejects with BrokerError(OFFSET_OUT_OF_RANGE) outside
+   * Empty when offset == logEndOffset(). Rejects with ApiError(OFFSET_OUT_OF_RANGE) outside
    * [logStartOffset, logEndOffset].
    */
   read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
@@ -82,9 +82,9 @@ export interface LogStore {
   open(): Promise<void>;
   close(): Promise<void>;
   topics(): ReadonlyMap<string, TopicSettings>;
-  /** Rejects with BrokerError(TOPIC_ALREADY_EXISTS) when it exists. */
+  /** Rejects with ApiError(TOPIC_ALREADY_EXISTS) when it exists. */
   createTopic(name: string, settings: TopicSettings): Promise<void>;
-  /** Rejects with BrokerError(UNKNOWN_TOPIC_OR_PARTITION) when it does not exist. */
+  /** Rejects with ApiError(UNKNOWN_TOPIC_OR_PARTITION) when it does not exist. */
   deleteTopic(name: string): Promise<void>;
   partition(topic: string, partition: number): PartitionLog | undefined;
   readonly offsets: OffsetStore;

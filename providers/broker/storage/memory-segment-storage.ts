@@ -1,5 +1,5 @@
 /** Segment bytes kept in memory as the written chunks themselves (views of the requests they came in). */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { SegmentStorage, SegmentStorageFactory } from "./segment-storage";
 
 export class MemorySegmentStorage implements SegmentStorage {

@@ -3,7 +3,7 @@
  * append listeners. What differs — where segments, topic settings and the offsets journal live — comes
  * from a LogStoreBackend.
  */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import { CommittedOffsetTable } from "./committed-offset-table";
 import { JournaledOffsetStore, type OffsetJournal } from "./journaled-offset-store";
 import type { LogStore, LogStoreOptions, OffsetStore, PartitionLog, TopicSettings } from "./log-store";
@@ -84,7 +84,7 @@ export class PartitionedLogStore implements LogStore {
     return this.serializeAdmin(async () => {
       this.assertOpen();
       assertValidTopicName(name);
-      if (this.settingsByTopic.has(name)) throw new BrokerError(ErrorCode.TOPIC_ALREADY_EXISTS, `topic ${name} already exists`);
+      if (this.settingsByTopic.has(name)) throw new ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, `topic ${name} already exists`);
       const resolved = resolveTopicSettings(settings, this.config);
       const logs = await this.openPartitions(name, resolved);
       await this.backend.saveTopic(name, resolved);
@@ -99,7 +99,7 @@ export class PartitionedLogStore implements LogStore {
     return this.serializeAdmin(async () => {
       this.assertOpen();
       const logs = this.logsByTopic.get(name);
-      if (logs === undefined) throw new BrokerError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${name} does not exist`);
+      if (logs === undefined) throw new ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${name} does not exist`);
       await this.backend.forgetTopic(name);
       this.settingsByTopic.delete(name);
       this.logsByTopic.delete(name);
@@ -165,7 +165,7 @@ export class PartitionedLogStore implements LogStore {
     if (this.state !== "open") throw this.notOpenError();
   }
 
-  private notOpenError(): BrokerError {
-    return new BrokerError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `the log store is ${this.state === "closed" ? "closed" : "not open"}`);
+  private notOpenError(): ApiError {
+    return new ApiError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `the log store is ${this.state === "closed" ? "closed" : "not open"}`);
   }
 }

@@ -1,6 +1,6 @@
 /** A file written and read at explicit positions: a log segment, or the committed-offsets log. */
 import { constants, promises as fs } from "node:fs";
-import { ChunkedBytes } from "../protocol/chunked-bytes";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { SegmentStorage } from "./segment-storage";
 
 export class PositionalFile implements SegmentStorage {

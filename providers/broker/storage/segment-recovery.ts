@@ -3,11 +3,11 @@
  * (short header, length past the end of the file, bad magic, offsets going backwards or, where checked,
  * a bad CRC) marks the end of what may be served.
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { BrokerError } from "../protocol/error-codes";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import { ApiError } from "../../kafka-protocol/error-codes";
 import { BatchIndex } from "./batch-index";
 import type { PositionalFile } from "./positional-file";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, readBatchHeader, validateBatch } from "./record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, readBatchHeader, validateBatch } from "../../kafka-protocol/records/record-batch";
 
 const SCAN_WINDOW_BYTES = 1 << 20;
 const CURRENT_MAGIC = 2;
@@ -65,7 +65,7 @@ export async function scanSegment(
       try {
         validateBatch(ChunkedBytes.of(await window.bytes(position, size)));
       } catch (error) {
-        if (error instanceof BrokerError) return stop(error.message);
+        if (error instanceof ApiError) return stop(error.message);
         throw error;
       }
     }

@@ -1,5 +1,5 @@
 /** Where a segment's bytes live: a file (FileLogStore) or memory (MemoryLogStore). */
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 
 export interface SegmentStorage {
   /** Writes `chunks` back to back starting at `position` (the segment's current end); they are not changed later. */

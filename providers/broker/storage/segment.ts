@@ -1,5 +1,5 @@
 /** One segment of a partition log: its bytes (a SegmentStorage) and the index of the batches in it. */
-import type { ChunkedBytes } from "../protocol/chunked-bytes";
+import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { BatchIndex } from "./batch-index";
 import type { SegmentStorage } from "./segment-storage";
 

@@ -3,10 +3,10 @@
  * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention.
  * The bytes live wherever the SegmentStorageFactory puts them (files or memory).
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
-import { BatchField, encodeBaseOffset, validateBatch } from "./record-batch";
+import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protocol/records/record-batch";
 import { BatchIndex } from "./batch-index";
 import { Segment } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
@@ -77,7 +77,7 @@ export class SegmentedPartitionLog implements PartitionLog {
 
   async appendAll(batches: ChunkedBytes[]): Promise<AppendResult> {
     this.assertOpen();
-    if (batches.length === 0) throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, "no record batch to append");
+    if (batches.length === 0) throw new ApiError(ErrorCode.CORRUPT_MESSAGE, "no record batch to append");
     const valid = batches.map((bytes): ValidBatch => {
       const header = validateBatch(bytes);
       return { bytes, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: Number(header.maxTimestamp) };
@@ -90,7 +90,7 @@ export class SegmentedPartitionLog implements PartitionLog {
     const start = this.logStartOffset();
     const end = this.logEndOffset();
     if (offset < start || offset > end) {
-      throw new BrokerError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} is outside [${start}, ${end}] of ${this.name()}`);
+      throw new ApiError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} is outside [${start}, ${end}] of ${this.name()}`);
     }
     const target = Number(offset);
     for (let s = this.segmentIndexFor(target); s < this.segments.length; s++) {
@@ -101,7 +101,7 @@ export class SegmentedPartitionLog implements PartitionLog {
         return await segment.readBatches(first, maxBytes);
       } catch (error) {
         if (segment.removed) {
-          throw new BrokerError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${this.name()} was just deleted by retention`);
+          throw new ApiError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${this.name()} was just deleted by retention`);
         }
         throw error;
       }
@@ -260,10 +260,10 @@ export class SegmentedPartitionLog implements PartitionLog {
     if (this.state !== "open") throw this.closedError();
   }
 
-  private closedError(): BrokerError {
+  private closedError(): ApiError {
     return this.state === "deleted"
-      ? new BrokerError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `${this.name()} was deleted`)
-      : new BrokerError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `the log store holding ${this.name()} is closed`);
+      ? new ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `${this.name()} was deleted`)
+      : new ApiError(ErrorCode.NOT_LEADER_OR_FOLLOWER, `the log store holding ${this.name()} is closed`);
   }
 
   private name(): string {

@@ -1,5 +1,5 @@
 /** What a valid topic is: Kafka's name rules (the name also becomes a directory name) and sane settings. */
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStoreOptions, TopicSettings } from "./log-store";
 
 const MAX_TOPIC_NAME_LENGTH = 249;
@@ -13,7 +13,7 @@ export function assertValidTopicName(name: string): void {
     name === ".." ||
     !LEGAL_TOPIC_NAME.test(name)
   ) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.INVALID_TOPIC_EXCEPTION,
       `invalid topic name ${JSON.stringify(name)}: use 1-${MAX_TOPIC_NAME_LENGTH} of [a-zA-Z0-9._-], not "." or ".."`,
     );
@@ -27,13 +27,13 @@ export function assertValidTopicName(name: string): void {
 export function resolveTopicSettings(settings: Partial<TopicSettings>, options: LogStoreOptions): TopicSettings {
   const partitions = settings.partitions;
   if (partitions === undefined || !Number.isInteger(partitions) || partitions < 1) {
-    throw new BrokerError(ErrorCode.INVALID_PARTITIONS, `number of partitions must be a positive integer, got ${partitions}`);
+    throw new ApiError(ErrorCode.INVALID_PARTITIONS, `number of partitions must be a positive integer, got ${partitions}`);
   }
   const retentionMs = settings.retentionMs === undefined ? options.defaultRetentionMs : settings.retentionMs;
   const retentionBytes = settings.retentionBytes === undefined ? options.defaultRetentionBytes : settings.retentionBytes;
   for (const [key, value] of [["retentionMs", retentionMs], ["retentionBytes", retentionBytes]] as const) {
     if (value !== null && (!Number.isFinite(value) || value < 0)) {
-      throw new BrokerError(ErrorCode.INVALID_CONFIG, `${key} must be null or a non-negative number, got ${value}`);
+      throw new ApiError(ErrorCode.INVALID_CONFIG, `${key} must be null or a non-negative number, got ${value}`);
     }
   }
   return { partitions, retentionMs, retentionBytes };

@@ -112,6 +112,9 @@ export class StreamsApplication implements ApplicationHandle {
       clientId: this.id,
       brokers: options.bootstrapServers,
       ssl: this.tls,
+      // kafkajs waits 1 s for a connection by default, too little for a managed cluster's TLS handshake.
+      connectionTimeout: Number(config["socket.connection.setup.timeout.ms"] ?? 10_000),
+      requestTimeout: Number(config["request.timeout.ms"] ?? 30_000),
       logLevel: logLevel.NOTHING,
       retry: { retries: 8, initialRetryTime: 100 },
     });

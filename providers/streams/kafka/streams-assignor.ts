@@ -3,14 +3,13 @@
  * `application.server`; the leader assigns whole tasks (the same partition of every topic of a
  * sub-topology, so co-partitioned sources stay together), spreading partition numbers over the members.
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
- * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (kafkajs's AssignerProtocol).
+ * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
  */
-import { AssignerProtocol } from "kafkajs";
 import type { GroupAssignor } from "../../kafka-client";
+import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../kafka-protocol";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
-const VERSION = 1;
 
 export interface MemberInfo {
   server: string | null;
@@ -26,12 +25,7 @@ export interface DecodedMember {
 export function streamsAssignor(topology: CompiledTopology, server: string | null): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
-    subscription: () =>
-      AssignerProtocol.MemberMetadata.encode({
-        version: VERSION,
-        topics: topology.sourceTopics(),
-        userData: Buffer.from(JSON.stringify({ server } satisfies MemberInfo)),
-      }),
+    subscription: () => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server } satisfies MemberInfo))),
     assign: async (members, partitionCount) => {
       const memberIds = members.map((member) => member.memberId).sort();
       const assignments = new Map<string, Record<string, number[]>>(memberIds.map((id) => [id, {}]));
@@ -45,14 +39,9 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
           });
         }
       }
-      return new Map(
-        memberIds.map((memberId) => [
-          memberId,
-          AssignerProtocol.MemberAssignment.encode({ version: VERSION, assignment: assignments.get(memberId)!, userData: Buffer.alloc(0) }),
-        ]),
-      );
+      return new Map(memberIds.map((memberId) => [memberId, encodeAssignment(assignments.get(memberId)!)]));
     },
-    partitionsOf: (assignment) => AssignerProtocol.MemberAssignment.decode(assignment)?.assignment ?? {},
+    partitionsOf: decodeAssignment,
   };
 }
 
@@ -64,13 +53,13 @@ export function decodeGroupMembers(
     let server: string | null = null;
     let assignment: Record<string, number[]> = {};
     try {
-      const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata);
-      server = metadata?.userData?.length ? (JSON.parse(metadata.userData.toString()) as MemberInfo).server : null;
+      const userData = decodeSubscription(member.memberMetadata).userData;
+      server = userData?.length ? (JSON.parse(userData.toString()) as MemberInfo).server : null;
     } catch {
       server = null;
     }
     try {
-      assignment = member.memberAssignment.length > 0 ? AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment ?? {} : {};
+      assignment = decodeAssignment(member.memberAssignment);
     } catch {
       assignment = {};
     }

@@ -1,6 +1,6 @@
 /** The builtin serdes, byte-compatible with Kafka's String/Long/Integer/Double/ByteArray serdes. */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import { readInt64Number, writeInt64Number } from "../../kafka-client/int64-numbers";
+import { readInt64Number, writeInt64Number } from "../../kafka-protocol";
 
 export const stringSerde: Serde<string> = {
   name: "string",

@@ -1,7 +1,8 @@
-import { AssignerProtocol, type PartitionAssigner } from "kafkajs";
+import type { PartitionAssigner } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
+import { ConsumerProtocolSubscription, DataCodec, decodeAssignment, decodeSubscription, encodeAssignment } from "../../../providers/kafka-protocol";
 import { startTestBroker, type TestBroker } from "./broker-test-kit";
 
 const test = suite<{ broker: TestBroker }>("broker: kafkajs admin");
@@ -71,18 +72,20 @@ test("describeGroups shows the members with a custom assigner's metadata and ass
   const sent: { metadata?: Buffer; assignment?: Buffer } = {};
   const customAssigner: PartitionAssigner = () => ({
     name: "CustomAssigner",
-    version: 7,
+    version: 3,
     async assign({ members, topics }) {
-      const assignment = AssignerProtocol.MemberAssignment.encode({
-        version: 7,
-        assignment: { [topics[0]]: [0] },
-        userData: Buffer.from([0, 1, 2, 250, 255, 0]),
-      });
+      const assignment = encodeAssignment({ [topics[0]]: [0] }, Buffer.from([0, 1, 2, 250, 255, 0]));
       sent.assignment = assignment;
       return members.map(({ memberId }) => ({ memberId, memberAssignment: assignment }));
     },
     protocol({ topics }) {
-      const metadata = AssignerProtocol.MemberMetadata.encode({ version: 7, topics, userData: Buffer.from("host-a:8080\u0000\u00ff") });
+      const metadata = new DataCodec(ConsumerProtocolSubscription).encode(3, {
+        topics,
+        userData: Buffer.from("host-a:8080\u0000\u00ff"),
+        ownedPartitions: [{ topic: topics[0], partitions: [0] }],
+        generationId: 4,
+        rackId: "rack-a",
+      });
       sent.metadata = metadata;
       return { name: "CustomAssigner", metadata };
     },
@@ -108,8 +111,10 @@ test("describeGroups shows the members with a custom assigner's metadata and ass
   assert.is(group.members.length, 1);
   assert.ok(group.members[0].memberMetadata.equals(sent.metadata!));
   assert.ok(group.members[0].memberAssignment.equals(sent.assignment!));
-  const userData = AssignerProtocol.MemberMetadata.decode(group.members[0].memberMetadata)!.userData;
-  assert.equal([...userData], [...Buffer.from("host-a:8080\u0000\u00ff")]);
+  const subscription = decodeSubscription(group.members[0].memberMetadata);
+  assert.equal([...subscription.userData!], [...Buffer.from("host-a:8080\u0000\u00ff")]);
+  assert.is(subscription.rackId, "rack-a");
+  assert.equal(decodeAssignment(group.members[0].memberAssignment), { assigned: [0] });
 });
 
 test.run();

@@ -1,14 +1,14 @@
 /**
  * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
- * unsupported versions. It encodes requests and decodes responses with the broker's own declarations.
+ * unsupported versions. It encodes requests and decodes responses with the protocol package's declarations.
  */
 import { connect, type Socket } from "node:net";
-import { ByteReader } from "../../../providers/broker/protocol/byte-reader";
-import { ByteWriter } from "../../../providers/broker/protocol/byte-writer";
-import { MessageCodec } from "../../../providers/broker/protocol/codec";
-import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/broker/protocol/messages/request-header";
-import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/broker/protocol/schema";
-import { FrameSplitter } from "../../../providers/broker/server/frame-splitter";
+import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
+import { ByteWriter } from "../../../providers/kafka-protocol/byte-writer";
+import { MessageCodec } from "../../../providers/kafka-protocol/codec";
+import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/kafka-protocol/messages/request-header";
+import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/kafka-protocol/schema";
+import { FrameSplitter } from "../../../providers/kafka-protocol/frame-splitter";
 
 export interface RawResponse {
   correlationId: number;

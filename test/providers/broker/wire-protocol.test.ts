@@ -1,10 +1,10 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ErrorCode } from "../../../providers/broker/protocol/error-codes";
-import { ApiVersions } from "../../../providers/broker/protocol/messages/api-versions";
-import { Fetch } from "../../../providers/broker/protocol/messages/fetch";
-import { Metadata } from "../../../providers/broker/protocol/messages/metadata";
-import { Produce } from "../../../providers/broker/protocol/messages/produce";
+import { ErrorCode } from "../../../providers/kafka-protocol/error-codes";
+import { ApiVersions } from "../../../providers/kafka-protocol/messages/api-versions";
+import { Fetch } from "../../../providers/kafka-protocol/messages/fetch";
+import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
+import { Produce } from "../../../providers/kafka-protocol/messages/produce";
 import { eventually } from "../../helpers/eventually";
 import { startTestBroker, type TestBroker } from "./broker-test-kit";
 import { RawKafkaClient } from "./raw-kafka-client";

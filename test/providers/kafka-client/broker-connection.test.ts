@@ -1,18 +1,21 @@
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ApiCodec } from "../../../providers/broker/protocol/api-codec";
-import { ByteReader } from "../../../providers/broker/protocol/byte-reader";
-import { ApiVersions } from "../../../providers/broker/protocol/messages/api-versions";
-import { Metadata } from "../../../providers/broker/protocol/messages/metadata";
-import { Produce } from "../../../providers/broker/protocol/messages/produce";
-import { FrameSplitter } from "../../../providers/broker/server/frame-splitter";
+import { ApiCodec, ApiVersions, ByteReader, FrameSplitter, Metadata } from "../../../providers/kafka-protocol";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
-import { BrokerConnectionError } from "../../../providers/kafka-client";
+import { CLIENT_APIS, METADATA, PRODUCE } from "../../../providers/kafka-client/client-apis";
+import { BrokerConnectionError, UnsupportedVersionError } from "../../../providers/kafka-client";
 
 const API_VERSIONS = new ApiCodec(ApiVersions);
-const METADATA = new ApiCodec(Metadata);
-const PRODUCE = new ApiCodec(Produce);
+const METADATA_RESPONSE = new ApiCodec(Metadata);
+
+/** Every API the client sends, in the versions it sends; `changes` replaces some ranges, null leaves an API out. */
+function advertised(changes: Record<number, [number, number] | null> = {}): { apiKey: number; minVersion: number; maxVersion: number }[] {
+  return CLIENT_APIS.flatMap(({ apiKey, versions }) => {
+    const range = apiKey in changes ? changes[apiKey] : [versions.min, versions.max];
+    return range === null ? [] : [{ apiKey, minVersion: range[0], maxVersion: range[1] }];
+  });
+}
 
 interface Request {
   apiKey: number;
@@ -28,11 +31,7 @@ class ScriptedBroker {
 
   constructor(
     private readonly onRequest: (request: Request) => void,
-    private readonly versions = [
-      { apiKey: 0, minVersion: 3, maxVersion: 8 },
-      { apiKey: 3, minVersion: 0, maxVersion: 8 },
-      { apiKey: 18, minVersion: 0, maxVersion: 2 },
-    ],
+    private readonly versions = advertised(),
   ) {
     this.server = createServer((socket) => this.accept(socket));
   }
@@ -67,7 +66,7 @@ class ScriptedBroker {
 
 function answerMetadata({ socket, correlationId, apiVersion }: Request, clusterId: string): void {
   const body = { brokers: [], clusterId, controllerId: 0, topics: [] };
-  for (const part of METADATA.encodeResponseFrame(correlationId, apiVersion, body)) socket.write(part);
+  for (const part of METADATA_RESPONSE.encodeResponseFrame(correlationId, apiVersion, body)) socket.write(part);
 }
 
 const OPTIONS = { clientId: "connection-test", connectTimeoutMs: 2_000, requestTimeoutMs: 5_000, maxResponseBytes: 1 << 20 };
@@ -113,22 +112,27 @@ test("pipelined requests are matched to their responses by correlation id, whate
   );
 });
 
-test("the highest version both sides implement is used, and an API without one is refused naming both ranges", async (context) => {
-  const seen: Request[] = [];
-  const broker = new ScriptedBroker(
-    (request) => {
-      seen.push(request);
-      answerMetadata(request, "c");
-    },
-    [
-      { apiKey: 0, minVersion: 3, maxVersion: 5 },
-      { apiKey: 3, minVersion: 9, maxVersion: 12 },
-      { apiKey: 18, minVersion: 0, maxVersion: 3 },
-    ],
-  );
+test("the highest version both sides implement is used: the broker's top when it is older, the client's when it is newer", async (context) => {
+  const broker = new ScriptedBroker((request) => answerMetadata(request, "c"), advertised({ 0: [0, 5], 3: [0, 12] }));
   const { connection } = await connectTo(context, broker);
   assert.is(connection.versionOf(PRODUCE), 5);
-  assert.throws(() => connection.versionOf(METADATA), /no common version of Metadata \(client 0-8, broker 9-12\)/);
+  assert.is(connection.versionOf(METADATA), 8);
+});
+
+test("a broker that shares no version of an API the client sends is refused on connecting, naming the API and both ranges", async (context) => {
+  const newer = new ScriptedBroker(() => undefined, advertised({ 3: [9, 12] }));
+  const older = new ScriptedBroker(() => undefined, advertised({ 8: [0, 1] }));
+  const lacking = new ScriptedBroker(() => undefined, advertised({ 11: null }));
+  context.brokers.push(newer, older, lacking);
+  const refusals = await Promise.all([newer, older, lacking].map(async (broker) => {
+    const address = await broker.listen();
+    return { address, error: await settle(BrokerConnection.open(address, OPTIONS)) };
+  }));
+  for (const { error } of refusals) assert.instance(error, UnsupportedVersionError);
+  const [a, b, c] = refusals;
+  assert.is(a.error!.message, `broker ${a.address} and Sluice share no version of Metadata: Sluice sends 4-8, the broker accepts 9-12`);
+  assert.is(b.error!.message, `broker ${b.address} and Sluice share no version of OffsetCommit: Sluice sends 2-7, the broker accepts 0-1`);
+  assert.is(c.error!.message, `broker ${c.address} and Sluice share no version of JoinGroup: Sluice sends 2-5, the broker does not implement it`);
 });
 
 test("requests in flight when the broker drops the connection are rejected naming the broker, and so are later ones", async (context) => {

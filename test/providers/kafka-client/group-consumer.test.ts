@@ -1,17 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AssignerProtocol, type Producer } from "kafkajs";
+import type { Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import {
   BrokerConnectionError,
   GroupConsumer,
-  subscribedTopics,
   type FetchedBatch,
   type GroupAssignor,
   type GroupConsumerOptions,
 } from "../../../providers/kafka-client";
+import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../providers/kafka-protocol";
 import { recordingLogger } from "../broker/storage/log-store-fixture";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
@@ -22,16 +22,16 @@ const PARTITIONS = 3;
 /** Partition i of every subscribed topic goes to the (i mod n)-th member by id. */
 const roundRobinAssignor = (topics: string[]): GroupAssignor => ({
   name: "test-round-robin",
-  subscription: () => AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+  subscription: () => encodeSubscription(topics, null),
   assign: async (members, partitionCount) => {
     const ids = members.map((member) => member.memberId).sort();
     const plan = new Map<string, Record<string, number[]>>(ids.map((id) => [id, {}]));
-    for (const topic of subscribedTopics(members[0].metadata)) {
+    for (const topic of decodeSubscription(members[0].metadata).topics) {
       for (let partition = 0; partition < (partitionCount(topic) ?? 0); partition++) (plan.get(ids[partition % ids.length])![topic] ??= []).push(partition);
     }
-    return new Map([...plan].map(([id, assignment]) => [id, AssignerProtocol.MemberAssignment.encode({ version: 0, assignment, userData: Buffer.alloc(0) })]));
+    return new Map([...plan].map(([id, assignment]) => [id, encodeAssignment(assignment)]));
   },
-  partitionsOf: (assignment) => AssignerProtocol.MemberAssignment.decode(assignment)?.assignment ?? {},
+  partitionsOf: decodeAssignment,
 });
 
 interface Member {

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
-import { ErrorCode } from "../../../../providers/broker/protocol/error-codes";
+import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import { formStableGroup, joinRequest, protocol, track, GROUP } from "./group-requests";
 
 const test = suite("group coordinator: describe and list");

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
-import { ErrorCode } from "../../../../providers/broker/protocol/error-codes";
+import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import { flushCallbacks, formStableGroup, joinAll, joinRequest, protocol, syncRequest, track, within, GROUP } from "./group-requests";
 
 const test = suite("group coordinator: join and sync");

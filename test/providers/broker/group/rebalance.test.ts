@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../../helpers/eventually";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
-import { ErrorCode } from "../../../../providers/broker/protocol/error-codes";
+import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import { flushCallbacks, formStableGroup, joinRequest, memberRef, syncRequest, track, within, GROUP } from "./group-requests";
 
 const test = suite("group coordinator: rebalances");

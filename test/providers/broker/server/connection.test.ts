@@ -2,8 +2,8 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { RegisteredHandler } from "../../../../providers/broker/handlers/api-handler";
-import { ApiCodec } from "../../../../providers/broker/protocol/api-codec";
-import { ApiVersions } from "../../../../providers/broker/protocol/messages/api-versions";
+import { ApiCodec } from "../../../../providers/kafka-protocol/api-codec";
+import { ApiVersions } from "../../../../providers/kafka-protocol/messages/api-versions";
 import { silentLogger } from "../../../../kernel/logger";
 import { Connection } from "../../../../providers/broker/server/connection";
 import { RequestDispatcher } from "../../../../providers/broker/server/request-dispatcher";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
-import { readBatchHeader, splitBatches } from "../../../../providers/broker/storage/record-batch";
+import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
 import { eventually } from "../../../helpers/eventually";
 import { storeConfig, tempDataDir } from "./log-store-fixture";
 

@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
 import type { LogStore } from "../../../../providers/broker/storage/log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";
-import { readBatchHeader, splitBatches } from "../../../../providers/broker/storage/record-batch";
+import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
 import { batchOf, FOREVER, recordingLogger, storeConfig, tempDataDir } from "./log-store-fixture";
 
 const test = suite("file log store on disk");

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
-import { encodeRecordBatch } from "../../../../providers/kafka-client";
+import { encodeRecordBatch } from "../../../../providers/kafka-protocol";
 import type { LogStore, TopicSettings } from "../../../../providers/broker/storage/log-store";
 import { MemoryLogStore } from "../../../../providers/broker/storage/memory-log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";

@@ -2,22 +2,21 @@
 import { gzipSync } from "node:zlib";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/broker/protocol/error-codes";
+import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
+import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import type { LogStore, PartitionLog } from "../../../../providers/broker/storage/log-store";
-import { crc32c } from "../../../../providers/broker/storage/crc32c";
-import { readBatchHeader, splitBatches } from "../../../../providers/broker/storage/record-batch";
+import { crc32c, readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol";
 import { batchOf, FOREVER, STORE_KINDS, withStore } from "./log-store-fixture";
 
 async function rejectsWith(promise: Promise<unknown>, code: number): Promise<void> {
   try {
     await promise;
   } catch (error) {
-    assert.instance(error, BrokerError, String(error));
-    assert.is((error as BrokerError).code, code, (error as Error).message);
+    assert.instance(error, ApiError, String(error));
+    assert.is((error as ApiError).code, code, (error as Error).message);
     return;
   }
-  assert.unreachable(`expected BrokerError ${code}`);
+  assert.unreachable(`expected ApiError ${code}`);
 }
 
 async function topicPartition(store: LogStore, settings = FOREVER): Promise<PartitionLog> {

@@ -3,8 +3,8 @@
  * measured exactly first and written in place into one buffer, so a record costs no allocation of its own.
  */
 import { compress } from "./compression-codecs";
-import { crc32c } from "../broker/storage/crc32c";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "../broker/storage/record-batch";
+import { crc32c } from "./crc32c";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
 import { writeInt64Number } from "./int64-numbers";
 
 export interface ProducerRecord {

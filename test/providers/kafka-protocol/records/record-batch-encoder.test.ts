@@ -1,8 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../providers/broker/protocol/chunked-bytes";
-import { compressionCodec, readBatchHeader, validateBatch } from "../../../providers/broker/storage/record-batch";
-import { encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../providers/kafka-client";
+import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
+import { compressionCodec, readBatchHeader, validateBatch, encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../../providers/kafka-protocol";
 
 const test = suite("kafka client: record batch encoder");
 

@@ -2,8 +2,8 @@
  * Kafka RecordBatch v2 (magic 2) headers: parsing, validation, splitting a record set into its batches.
  * Records stay opaque bytes (possibly compressed): the broker never decodes or decompresses them.
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../protocol/error-codes";
+import { ChunkedBytes } from "../chunked-bytes";
+import { ApiError, ErrorCode } from "../error-codes";
 import { crc32cOfChunks } from "./crc32c";
 
 /** Byte positions of the v2 header fields. */
@@ -58,7 +58,7 @@ export function compressionCodec(header: Pick<RecordBatchHeader, "attributes">):
 /** Reads the 61-byte header at `position`; throws CORRUPT_MESSAGE when fewer bytes remain. */
 export function readBatchHeader(batch: Buffer, position = 0): RecordBatchHeader {
   if (batch.length - position < BATCH_HEADER_SIZE) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.CORRUPT_MESSAGE,
       `record batch header needs ${BATCH_HEADER_SIZE} bytes, ${batch.length - position} left`,
     );
@@ -88,11 +88,11 @@ export function readBatchHeader(batch: Buffer, position = 0): RecordBatchHeader 
  */
 export function validateBatch(batch: ChunkedBytes): RecordBatchHeader {
   if (batch.length < BATCH_LOG_OVERHEAD + 5) {
-    throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, `record batch of ${batch.length} bytes is too short`);
+    throw new ApiError(ErrorCode.CORRUPT_MESSAGE, `record batch of ${batch.length} bytes is too short`);
   }
   const magic = batch.contiguous(BatchField.magic, 1).readInt8(0);
   if (magic !== CURRENT_MAGIC) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT,
       `record batch magic ${magic} is not supported (only ${CURRENT_MAGIC})`,
     );
@@ -100,20 +100,20 @@ export function validateBatch(batch: ChunkedBytes): RecordBatchHeader {
   const header = readBatchHeader(batch.contiguous(0, Math.min(batch.length, BATCH_HEADER_SIZE)));
   const declared = header.batchLength + BATCH_LOG_OVERHEAD;
   if (header.batchLength < BATCH_HEADER_SIZE - BATCH_LOG_OVERHEAD || declared !== batch.length) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.CORRUPT_MESSAGE,
       `record batch declares ${declared} bytes but has ${batch.length}`,
     );
   }
   const actualCrc = crc32cOfChunks(batch.slice(BatchField.attributes).chunks);
   if (actualCrc !== header.crc) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.CORRUPT_MESSAGE,
       `record batch CRC-32C mismatch: stored ${header.crc}, computed ${actualCrc}`,
     );
   }
   if (header.recordCount < 1 || header.lastOffsetDelta !== header.recordCount - 1) {
-    throw new BrokerError(
+    throw new ApiError(
       ErrorCode.INVALID_RECORD,
       `record batch has ${header.recordCount} records but lastOffsetDelta ${header.lastOffsetDelta}`,
     );
@@ -131,11 +131,11 @@ export function splitBatches(records: ChunkedBytes): ChunkedBytes[] {
   while (position < records.length) {
     const remaining = records.length - position;
     if (remaining < BATCH_LOG_OVERHEAD) {
-      throw new BrokerError(ErrorCode.CORRUPT_MESSAGE, `${remaining} trailing bytes are not a record batch`);
+      throw new ApiError(ErrorCode.CORRUPT_MESSAGE, `${remaining} trailing bytes are not a record batch`);
     }
     const size = batchSize(records.contiguous(position, BATCH_LOG_OVERHEAD));
     if (size < BATCH_HEADER_SIZE || size > remaining) {
-      throw new BrokerError(
+      throw new ApiError(
         ErrorCode.CORRUPT_MESSAGE,
         `record batch at byte ${position} declares ${size} bytes, ${remaining} available`,
       );

@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { FrameSplitter, OversizeFrameError } from "../../../../providers/broker/server/frame-splitter";
+import { FrameSplitter, OversizeFrameError } from "../../../providers/kafka-protocol/frame-splitter";
 
 const test = suite("FrameSplitter");
 

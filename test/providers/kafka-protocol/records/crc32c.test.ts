@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { crc32c, crc32cImplementation, crc32cOfChunks } from "../../../../providers/broker/storage/crc32c";
-import { crc32cSliceBy8 } from "../../../../providers/broker/storage/crc32c-slice-by-8";
+import { crc32c, crc32cImplementation, crc32cOfChunks } from "../../../../providers/kafka-protocol";
+import { crc32cSliceBy8 } from "../../../../providers/kafka-protocol/records/crc32c-slice-by-8";
 
 // kafkajs's own (byte-at-a-time) CRC-32C serves as an independent reference.
 const kafkajsCrc32c = require("kafkajs/src/protocol/recordBatch/crc32C") as (data: Buffer) => number;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
+import { ChunkedBytes } from "../../../providers/kafka-protocol/chunked-bytes";
 
 const test = suite("ChunkedBytes");
 

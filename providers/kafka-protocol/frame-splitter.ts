@@ -2,7 +2,7 @@
  * Cuts a TCP byte stream into Kafka frames: an int32 size, then that many bytes. A frame is handed on as
  * views of the socket chunks it arrived in, never copied: a 1 MB produce request spans some sixteen.
  */
-import { ChunkedBytes } from "../protocol/chunked-bytes";
+import { ChunkedBytes } from "./chunked-bytes";
 
 export class OversizeFrameError extends Error {
   constructor(readonly size: number, readonly limit: number) {

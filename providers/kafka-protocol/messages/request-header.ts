@@ -1,6 +1,6 @@
 import type { FieldSpec } from "../schema";
 
-/** Request header v1, which every non-flexible request uses: the only header this broker parses. */
+/** Request header v1, which every non-flexible request uses: the only one Sluice writes and its broker reads. */
 export const RequestHeaderFields = [
   { name: "apiKey", type: "int16" },
   { name: "apiVersion", type: "int16" },

@@ -1,8 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { crc32c } from "../../../providers/broker/storage/crc32c";
-import { CorruptRecordError, encodeRecordBatch, FetchedRecords, type ConsumedRecord, type ProducerRecord } from "../../../providers/kafka-client";
+import { crc32c, CorruptRecordError, encodeRecordBatch, FetchedRecords, type ConsumedRecord, type ProducerRecord } from "../../../../providers/kafka-protocol";
 
 const text = (value: string) => Buffer.from(value);
 

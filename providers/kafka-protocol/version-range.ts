@@ -20,3 +20,8 @@ export function parseVersionRange(text: string): VersionRange {
 export function inRange(range: VersionRange, version: number): boolean {
   return version >= range.min && version <= range.max;
 }
+
+/** "3-8", or "3" for a single version. */
+export function formatVersionRange({ min, max }: VersionRange): string {
+  return min === max ? String(min) : `${min}-${max}`;
+}

@@ -1,10 +1,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
-import { BrokerError, ErrorCode } from "../../../../providers/broker/protocol/error-codes";
-import { compressionCodec, readBatchHeader, splitBatches, validateBatch } from "../../../../providers/broker/storage/record-batch";
-import { encodeRecordBatch } from "../../../../providers/kafka-client";
-import { batchOf } from "./log-store-fixture";
+import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
+import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
+import { compressionCodec, readBatchHeader, splitBatches, validateBatch, encodeRecordBatch } from "../../../../providers/kafka-protocol";
+import { batchOf } from "../../broker/storage/log-store-fixture";
 
 const whole = (buffer: Buffer) => ChunkedBytes.of(buffer);
 
@@ -20,11 +19,11 @@ function assertBrokerError(run: () => unknown, code: number): void {
   try {
     run();
   } catch (error) {
-    assert.instance(error, BrokerError);
-    assert.is((error as BrokerError).code, code, (error as Error).message);
+    assert.instance(error, ApiError);
+    assert.is((error as ApiError).code, code, (error as Error).message);
     return;
   }
-  assert.unreachable("expected a BrokerError");
+  assert.unreachable("expected a ApiError");
 }
 
 test("readBatchHeader reads every header field", () => {

@@ -2,11 +2,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { compressSync as snappyBlock } from "snappy";
-import { codecsReady, COMPRESSION_TYPES, codecId } from "../../../providers/kafka-client/compression-codecs";
-import { FetchedRecords } from "../../../providers/kafka-client";
-import { encodeRecordBatches } from "../../../providers/kafka-client/record-batch-encoder";
-import { BATCH_HEADER_SIZE, BatchField } from "../../../providers/broker/storage/record-batch";
-import { crc32c } from "../../../providers/broker/storage/crc32c";
+import { codecsReady, COMPRESSION_TYPES, codecId, FetchedRecords, encodeRecordBatches, BATCH_HEADER_SIZE, BatchField, crc32c } from "../../../../providers/kafka-protocol";
 
 const records = Array.from({ length: 200 }, (_, i) => ({
   key: Buffer.from(`key-${i % 7}`),

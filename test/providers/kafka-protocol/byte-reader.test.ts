@@ -1,9 +1,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { ByteReader } from "../../../../providers/broker/protocol/byte-reader";
-import { ByteWriter } from "../../../../providers/broker/protocol/byte-writer";
-import { ChunkedBytes } from "../../../../providers/broker/protocol/chunked-bytes";
-import { MalformedMessageError } from "../../../../providers/broker/protocol/malformed-message-error";
+import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
+import { ByteWriter } from "../../../providers/kafka-protocol/byte-writer";
+import { ChunkedBytes } from "../../../providers/kafka-protocol/chunked-bytes";
+import { MalformedMessageError } from "../../../providers/kafka-protocol/malformed-message-error";
 
 const test = suite("ByteReader over chunks");
 

@@ -111,4 +111,10 @@ export class ByteWriter {
     this.chunks[0].writeInt32BE(this.flushedBytes - 4, 0);
     return this.chunks;
   }
+
+  /** The written bytes in one buffer. The writer must not be used afterwards. */
+  finish(): Buffer {
+    this.flushCurrent();
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.flushedBytes);
+  }
 }

@@ -4,9 +4,9 @@
  * views into the fetched bytes, so a record costs one object and two buffer views.
  */
 import { codecName, decompress } from "./compression-codecs";
-import { crc32c } from "../broker/storage/crc32c";
+import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "../broker/storage/record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
 
 export interface ConsumedRecord {
   offset: number;

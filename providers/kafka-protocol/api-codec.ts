@@ -1,4 +1,7 @@
-/** The codecs of one API: its request and response declarations, bound to the versions it implements. */
+/**
+ * The codecs of one API: its request and response declarations, bound to the versions one side speaks — all
+ * those declared, or fewer (the client leaves out versions Kafka removed; a test broker advertises fewer).
+ */
 import type { ByteReader } from "./byte-reader";
 import { ByteWriter } from "./byte-writer";
 import { MessageCodec } from "./codec";
@@ -15,8 +18,15 @@ export class ApiCodec<A extends ApiSpec = ApiSpec> {
   private readonly request: MessageCodec;
   private readonly response: MessageCodec;
 
-  constructor(readonly spec: A) {
-    this.versions = parseVersionRange(spec.versions);
+  /** `within`: a range written as the declarations write them ("3+", "4-6"), the versions to keep of those declared. */
+  constructor(
+    readonly spec: A,
+    within?: string,
+  ) {
+    const declared = parseVersionRange(spec.versions);
+    const kept = within === undefined ? declared : parseVersionRange(within);
+    this.versions = { min: Math.max(declared.min, kept.min), max: Math.min(declared.max, kept.max) };
+    if (this.versions.min > this.versions.max) throw new Error(`${spec.name} declares versions ${spec.versions}, none of them within ${within}`);
     this.request = new MessageCodec(`${spec.name}Request`, spec.request);
     this.response = new MessageCodec(`${spec.name}Response`, spec.response);
   }

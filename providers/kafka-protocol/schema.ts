@@ -46,7 +46,7 @@ export type FieldSpec = ScalarField | StructArrayField;
 export interface ApiSpec<Req extends readonly FieldSpec[] = readonly FieldSpec[], Res extends readonly FieldSpec[] = readonly FieldSpec[]> {
   readonly name: string;
   readonly apiKey: number;
-  /** The request versions this broker implements completely; all of them non-flexible. */
+  /** The versions declared, all of them non-flexible: the broker serves them all, the client sends some (see ApiCodec). */
   readonly versions: string;
   readonly request: Req;
   readonly response: Res;
@@ -56,6 +56,19 @@ export interface ApiSpec<Req extends readonly FieldSpec[] = readonly FieldSpec[]
 export function defineApi<const Req extends readonly FieldSpec[], const Res extends readonly FieldSpec[]>(
   spec: ApiSpec<Req, Res>,
 ): ApiSpec<Req, Res> {
+  return spec;
+}
+
+/** A message that starts with its own version: Kafka's "data" messages, such as the consumer protocol's. */
+export interface DataSpec<F extends readonly FieldSpec[] = readonly FieldSpec[]> {
+  readonly name: string;
+  /** The versions declared, all of them non-flexible. */
+  readonly versions: string;
+  readonly fields: F;
+}
+
+/** Keeps the literal types of a data message's declaration, as defineApi does. */
+export function defineData<const F extends readonly FieldSpec[]>(spec: DataSpec<F>): DataSpec<F> {
   return spec;
 }
 

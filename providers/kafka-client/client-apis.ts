@@ -1,0 +1,48 @@
+/**
+ * The APIs Sluice's client sends, each in the versions it may send: those the protocol package declares, from the
+ * lowest one Apache Kafka 4.x still accepts. KIP-896 removed the versions older than Kafka 2.1's (with exceptions
+ * for popular clients); a 4.x broker closes the connection on a request in a removed version. Every connection
+ * checks them all against the broker's ApiVersions answer when it opens.
+ */
+import {
+  ApiCodec,
+  ApiVersions,
+  Fetch,
+  FindCoordinator,
+  Heartbeat,
+  JoinGroup,
+  LeaveGroup,
+  ListOffsets,
+  Metadata,
+  OffsetCommit,
+  OffsetFetch,
+  Produce,
+  SyncGroup,
+} from "../kafka-protocol";
+
+/** Sent at version 0, which every broker answers, before the broker's versions are known. */
+export const API_VERSIONS = new ApiCodec(ApiVersions);
+/** KIP-896 lists 0-3; Kafka 4.0 kept them for kafka-python (KAFKA-18648), Sluice needs none of them. */
+export const METADATA = new ApiCodec(Metadata, "4+");
+/** 0-2 removed; a 4.x broker still lists Produce from 0 (KAFKA-18659) but refuses those. */
+export const PRODUCE = new ApiCodec(Produce, "3+");
+/** 0-3 removed. */
+export const FETCH = new ApiCodec(Fetch, "4+");
+/** 0 removed. */
+export const LIST_OFFSETS = new ApiCodec(ListOffsets, "1+");
+/** 0 kept (KAFKA-18270). */
+export const FIND_COORDINATOR = new ApiCodec(FindCoordinator);
+/** 0-1 removed in 4.0.0, back in 4.0.1 for old librdkafka (KAFKA-19444). */
+export const JOIN_GROUP = new ApiCodec(JoinGroup, "2+");
+export const SYNC_GROUP = new ApiCodec(SyncGroup);
+export const HEARTBEAT = new ApiCodec(Heartbeat);
+export const LEAVE_GROUP = new ApiCodec(LeaveGroup);
+/** 0-1 removed. */
+export const OFFSET_COMMIT = new ApiCodec(OffsetCommit, "2+");
+/** 0 removed. */
+export const OFFSET_FETCH = new ApiCodec(OffsetFetch, "1+");
+
+/** What negotiating an API's version needs to know of it. */
+export type NegotiatedApi = Pick<ApiCodec, "apiKey" | "versions" | "spec">;
+
+export const CLIENT_APIS: readonly NegotiatedApi[] = [API_VERSIONS, METADATA, PRODUCE, FETCH, LIST_OFFSETS, FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH];

@@ -1,0 +1,43 @@
+/**
+ * The Kafka wire protocol as Sluice speaks it, shared by its broker and its client as Kafka's broker builds on the
+ * messages of its `clients` module: message declarations and the one generic codec, framing, error codes, the
+ * consumer protocol, and the record format. It imports nothing else of Sluice's. The broker imports the modules it
+ * needs one by one, which keeps the compression libraries (records/compression-codecs) out of its thread.
+ */
+export * from "./schema";
+export * from "./version-range";
+export * from "./byte-reader";
+export * from "./byte-writer";
+export * from "./chunked-bytes";
+export * from "./codec";
+export * from "./api-codec";
+export * from "./data-codec";
+export * from "./malformed-message-error";
+export * from "./error-codes";
+export * from "./frame-splitter";
+export * from "./consumer-protocol";
+export * from "./messages/request-header";
+export * from "./messages/api-versions";
+export * from "./messages/metadata";
+export * from "./messages/produce";
+export * from "./messages/fetch";
+export * from "./messages/list-offsets";
+export * from "./messages/create-topics";
+export * from "./messages/delete-topics";
+export * from "./messages/find-coordinator";
+export * from "./messages/join-group";
+export * from "./messages/sync-group";
+export * from "./messages/heartbeat";
+export * from "./messages/leave-group";
+export * from "./messages/offset-commit";
+export * from "./messages/offset-fetch";
+export * from "./messages/describe-groups";
+export * from "./messages/list-groups";
+export * from "./messages/consumer-protocol-subscription";
+export * from "./messages/consumer-protocol-assignment";
+export * from "./records/record-batch";
+export * from "./records/crc32c";
+export * from "./records/int64-numbers";
+export * from "./records/compression-codecs";
+export * from "./records/record-batch-encoder";
+export * from "./records/record-batch-decoder";

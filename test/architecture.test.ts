@@ -1,0 +1,139 @@
+/**
+ * The layering DESIGN.md draws, checked on the import and require specifiers of every TypeScript file under
+ * kernel/, plugins/ and providers/: each rule reports every file and line that breaks it, and proves it can by
+ * reporting a small fixture written to break it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import ts from "typescript";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { REPO_ROOT } from "./helpers/sluice";
+
+interface SourceFile {
+  /** Relative to the repository root, with forward slashes. */
+  path: string;
+  text: string;
+}
+
+/** What a file imports (at the line of its specifier): a repository path without its extension, or "sluice" for the package's own entry point. */
+interface Import {
+  line: number;
+  specifier: string;
+  target: string;
+}
+
+/** The Sluice files `file` imports; node's and npm's packages are left out, since every rule allows them. */
+function importsOf(file: SourceFile): Import[] {
+  const imports: Import[] = [];
+  for (const { fileName: specifier, pos } of ts.preProcessFile(file.text, true, true).importedFiles) {
+    let target: string;
+    if (specifier.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier)).replace(/\.(ts|js)$/, "").replace(/\/index$/, "");
+    else if (specifier === "sluice" || specifier.startsWith("sluice/")) target = "sluice";
+    else continue;
+    imports.push({ line: file.text.slice(0, pos).split("\n").length, specifier, target: target === "index" ? "sluice" : target });
+  }
+  return imports;
+}
+
+const within = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
+
+interface Rule {
+  name: string;
+  governs(file: string): boolean;
+  allows(file: string, target: string): boolean;
+  /** Files that break the rule, and what it must report for them. */
+  fixture: { files: SourceFile[]; reports: string[] };
+}
+
+const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
+
+const RULES: Rule[] = [
+  {
+    name: "the kernel imports no plugin and no provider",
+    governs: (file) => within(file, "kernel"),
+    // The package's entry point re-exports providers (the test driver, the serdes), so it is out of bounds too.
+    allows: (_, target) => !within(target, "plugins") && !within(target, "providers") && target !== "sluice",
+    fixture: {
+      files: [{ path: "kernel/fixture/runner.ts", text: `import fs from "node:fs";\nimport { Logger } from "../logger";\nimport { startBroker } from "../../providers/broker";\nexport { InfoPlugin } from "../../plugins/info";\n` }],
+      reports: ["kernel/fixture/runner.ts:3 imports ../../providers/broker", "kernel/fixture/runner.ts:4 imports ../../plugins/info"],
+    },
+  },
+  {
+    name: "a plugin imports only the kernel and its own folder",
+    governs: (file) => within(file, "plugins"),
+    allows: (file, target) => within(target, "kernel") || within(target, pluginFolder(file)),
+    fixture: {
+      files: [
+        {
+          path: "plugins/fixture/fixture-plugin.ts",
+          text: `import type { Plugin } from "../../kernel/contracts/plugin";\nimport { routes } from "./routes";\nimport { InfoPlugin } from "../info";\n\nconst runtime = require("../../providers/streams");\n`,
+        },
+      ],
+      reports: ["plugins/fixture/fixture-plugin.ts:3 imports ../info", "plugins/fixture/fixture-plugin.ts:5 imports ../../providers/streams"],
+    },
+  },
+  {
+    name: "the protocol package imports nothing of Sluice's outside itself",
+    governs: (file) => within(file, "providers/kafka-protocol"),
+    allows: (_, target) => within(target, "providers/kafka-protocol"),
+    fixture: {
+      files: [{ path: "providers/kafka-protocol/records/fixture.ts", text: `import { crc32c } from "./crc32c";\nimport { ApiCodec } from "../api-codec";\nimport { silentLogger } from "../../../kernel/logger";\n` }],
+      reports: ["providers/kafka-protocol/records/fixture.ts:3 imports ../../../kernel/logger"],
+    },
+  },
+  {
+    name: "the Kafka client never imports the broker",
+    governs: (file) => within(file, "providers/kafka-client"),
+    allows: (_, target) => !within(target, "providers/broker"),
+    fixture: {
+      files: [{ path: "providers/kafka-client/fixture.ts", text: `import { ApiCodec } from "../kafka-protocol";\nimport {\n  ApiError,\n} from "../broker/handlers/error-code-of";\n` }],
+      reports: ["providers/kafka-client/fixture.ts:4 imports ../broker/handlers/error-code-of"],
+    },
+  },
+  {
+    name: "the examples import only \"sluice\" and each other",
+    governs: (file) => within(file, "providers/examples"),
+    allows: (_, target) => target === "sluice" || within(target, "providers/examples"),
+    fixture: {
+      files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/kafkajs-idle-timer";\n` }],
+      reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/kafkajs-idle-timer"],
+    },
+  },
+];
+
+function violations(rule: Rule, files: readonly SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    if (!rule.governs(file.path)) continue;
+    for (const { line, specifier, target } of importsOf(file)) if (!rule.allows(file.path, target)) found.push(`${file.path}:${line} imports ${specifier}`);
+  }
+  return found;
+}
+
+const SOURCES: SourceFile[] = fg
+  .sync(["kernel/**/*.ts", "plugins/**/*.ts", "providers/**/*.ts"], { cwd: REPO_ROOT, ignore: ["**/node_modules/**", "**/*.d.ts"] })
+  .sort()
+  .map((file) => ({ path: file, text: fs.readFileSync(path.join(REPO_ROOT, file), "utf8") }));
+
+const test = suite("architecture: who imports whom");
+
+test("the sources are found: kernel, plugins, providers and the examples", () => {
+  for (const folder of ["kernel", "plugins", "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/examples"]) {
+    assert.ok(SOURCES.some((file) => within(file.path, folder)), `no source under ${folder}`);
+  }
+});
+
+for (const rule of RULES) {
+  test(rule.name, () => {
+    const found = violations(rule, SOURCES);
+    assert.equal(found, [], `\n${found.join("\n")}`);
+  });
+
+  test(`${rule.name}: a file that breaks it is reported at each offending line`, () => {
+    assert.equal(violations(rule, rule.fixture.files), rule.fixture.reports);
+  });
+}
+
+test.run();
