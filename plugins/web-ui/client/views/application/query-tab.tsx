@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import type { ApiError } from "../../api/api-client";
 import type { QueryRecord, QueryResult, StoresReport, StoreType } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
-import { formatNumber, formatTimestamp, formatValue } from "../../components/formatting";
+import { counted, formatTimestamp, formatValue } from "../../components/formatting";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
 import type { TabProps } from "../application-view";
@@ -178,7 +178,7 @@ function QueryAnswer({ result }: { result: QueryResult }) {
     <section class="query-answer" aria-labelledby="answer-heading">
       <h2 id="answer-heading">Answer</h2>
       <p role="status" data-total={result.result.total}>
-        <span class={`badge badge-${STATUS_BADGE[result.status]}`}>{result.status}</span> {formatNumber(result.result.total)} records in {result.took} ms
+        <span class={`badge badge-${STATUS_BADGE[result.status]}`}>{result.status}</span> {counted(result.result.total, "record")} in {result.took} ms
         from {result.server}
         {result.timeout && <strong> — timed out before every server answered</strong>}
       </p>
@@ -197,7 +197,7 @@ function QueryAnswer({ result }: { result: QueryResult }) {
       {result.result.success.map((success) => (
         <section key={success.server} data-server={success.server}>
           <h3>
-            {success.server} <span class="muted">{success.remote ? "remote" : "local"}, {formatNumber(success.total)} records</span>
+            {success.server} <span class="muted">{success.remote ? "remote" : "local"}, {counted(success.total, "record")}</span>
           </h3>
           <RecordsTable records={success.records} />
         </section>
