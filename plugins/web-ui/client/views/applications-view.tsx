@@ -4,6 +4,7 @@ import { ErrorNotice, Loading } from "../components/error-notice";
 import { formatNumber } from "../components/formatting";
 import { Since } from "../components/since";
 import { StateBadge } from "../components/state-badge";
+import { numeric, TableHead } from "../components/table-head";
 import { recordLag, totalLag } from "../live/lag-samples";
 import { processRate } from "../live/process-rate";
 import { usePoll } from "../live/use-poll";
@@ -25,20 +26,7 @@ export function ApplicationsView() {
       ) : (
         <table class="applications">
           <caption class="visually-hidden">Applications of this instance, refreshed every few seconds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Application</th>
-              <th scope="col">State</th>
-              <th scope="col">Since</th>
-              <th scope="col">Version</th>
-              <th scope="col" class="number">
-                Total lag
-              </th>
-              <th scope="col" class="number">
-                Records/s
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Application", "State", "Since", "Version", numeric("Total lag"), numeric("Records/s")]} />
           <tbody>
             {ids.data.map((id) => (
               <ApplicationRow key={id} id={id} />

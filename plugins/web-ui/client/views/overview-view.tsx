@@ -3,6 +3,7 @@ import type { AppState, Health } from "../api/sluice-types";
 import { ErrorNotice, Loading } from "../components/error-notice";
 import { formatNumber } from "../components/formatting";
 import { StateBadge } from "../components/state-badge";
+import { TableHead } from "../components/table-head";
 import { usePoll } from "../live/use-poll";
 import { Link } from "../routing/router";
 import { pathOf } from "../routing/routes";
@@ -85,12 +86,7 @@ function ApplicationStates({ states }: { states: Record<string, AppState> }) {
         <p class="muted">No application runs in this Sluice.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Application</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Application", "State"]} />
           <tbody>
             {ids.map((id) => (
               <tr key={id}>

@@ -1,7 +1,9 @@
 /** Description and configuration; secret values arrive from Sluice already hidden (`[hidden]`). */
 import { useState } from "preact/hooks";
 import { formatValue } from "../../components/formatting";
+import { SearchField } from "../../components/search-field";
 import { Since } from "../../components/since";
+import { TableHead } from "../../components/table-head";
 import type { TabProps } from "../application-view";
 
 export function DescriptionTab({ description }: TabProps) {
@@ -34,18 +36,10 @@ export function DescriptionTab({ description }: TabProps) {
         </>
       )}
       <h2>Configuration</h2>
-      <label class="filter">
-        Filter keys and values
-        <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} />
-      </label>
+      <SearchField label="Filter keys and values" value={filter} onChange={setFilter} />
       <table class="config">
         <caption class="visually-hidden">Configuration of the application</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Key", "Value"]} />
         <tbody>
           {entries.map(([key, value]) => (
             <tr key={key}>

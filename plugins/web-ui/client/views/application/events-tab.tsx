@@ -7,6 +7,8 @@ import type { ApiError } from "../../api/api-client";
 import { readEventStream } from "../../api/event-stream-reader";
 import { ErrorNotice, Loading } from "../../components/error-notice";
 import { formatNumber, formatTimestamp, formatValue } from "../../components/formatting";
+import { SearchField } from "../../components/search-field";
+import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
 import type { TabProps } from "../application-view";
@@ -100,10 +102,7 @@ function EventTail({ id, type }: { id: string; type: string }) {
         <button type="button" aria-pressed={paused !== undefined} onClick={() => setPaused(paused ? undefined : { snapshot: [...events.current], received: received.current })}>
           {paused ? "Resume" : "Pause"}
         </button>
-        <label class="inline-field">
-          Filter by key
-          <input type="search" value={keyFilter} onInput={(event) => setKeyFilter(event.currentTarget.value)} />
-        </label>
+        <SearchField label="Filter by key" value={keyFilter} onChange={setKeyFilter} inline />
         <span class="muted" role="status" data-rate={recent / (RATE_WINDOW_MS / 1000)}>
           {connected ? "connected" : failure ? "stopped" : "connecting…"} · {formatNumber(recent / (RATE_WINDOW_MS / 1000))} events/s · {formatNumber(events.current.length)} kept
           {paused && ` · paused, ${formatNumber(received.current - paused.received)} new since`}
@@ -112,14 +111,7 @@ function EventTail({ id, type }: { id: string; type: string }) {
       <ErrorNotice error={failure} action="Event stream" />
       <table class="events">
         <caption class="visually-hidden">Latest events of {type}, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Record time</th>
-            <th scope="col">Key</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Id", "Record time", "Key", "Value"]} />
         <tbody>
           {shown.map((event) => (
             <tr key={event.id}>

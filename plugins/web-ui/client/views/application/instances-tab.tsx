@@ -1,6 +1,7 @@
 /** The application's instances across its group with their partitions, and this instance's threads and tasks. */
 import type { ServersRecord, Status } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
+import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
 import type { TabProps } from "../application-view";
@@ -21,14 +22,7 @@ export function InstancesTab({ id }: TabProps) {
       ) : (
         <table>
           <caption class="visually-hidden">Instances of the application and their partition assignments</caption>
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Stores</th>
-              <th scope="col">Active partitions</th>
-              <th scope="col">Standby partitions</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Server", "Stores", "Active partitions", "Standby partitions"]} />
           <tbody>
             {servers.data.instances.map((instance) => (
               <tr key={instance.server ?? instance.member_id}>
@@ -53,14 +47,7 @@ export function InstancesTab({ id }: TabProps) {
         ) : (
           <table>
             <caption class="visually-hidden">Stream threads and their tasks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Thread</th>
-                <th scope="col">State</th>
-                <th scope="col">Active tasks</th>
-                <th scope="col">Standby tasks</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Thread", "State", "Active tasks", "Standby tasks"]} />
             <tbody>
               {status.data.threads.map((thread) => (
                 <tr key={thread.name}>

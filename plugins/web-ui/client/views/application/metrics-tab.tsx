@@ -4,6 +4,8 @@ import type { Metric, MetricGroup } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
 import { formatNumber, formatValue } from "../../components/formatting";
 import { LineChart } from "../../components/line-chart";
+import { SearchField } from "../../components/search-field";
+import { numeric, TableHead } from "../../components/table-head";
 import { seriesOf } from "../../live/time-series";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
@@ -49,24 +51,13 @@ export function MetricsTab({ id }: TabProps) {
     <>
       <ErrorNotice error={metrics.error} />
       {charted.length > 0 && <LineChart title="Charted metrics" series={samples.list(now, charted)} now={now} empty="Waiting for samples…" />}
-      <label class="filter">
-        Search metrics
-        <input type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} placeholder="name, group, tag or description" />
-      </label>
+      <SearchField label="Search metrics" value={search} onChange={setSearch} placeholder="name, group, tag or description" />
       <p class="muted" role="status">
         {rows.length} metrics{needle ? ` match “${search.trim()}”` : ""}; choose Chart on a numeric one to follow it live.
       </p>
       <table class="metrics">
         <caption class="visually-hidden">Metrics of the application</caption>
-        <thead>
-          <tr>
-            <th scope="col">Group</th>
-            <th scope="col">Metric</th>
-            <th scope="col">Tags</th>
-            <th scope="col" class="number">Value</th>
-            <th scope="col">Chart</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Group", "Metric", "Tags", numeric("Value"), "Chart"]} />
         <tbody>
           {rows.map((row) => (
             <tr key={row.key}>

@@ -3,6 +3,7 @@ import type { Offsets } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
 import { formatNumber, formatTimestamp } from "../../components/formatting";
 import { LineChart } from "../../components/line-chart";
+import { numeric, TableHead } from "../../components/table-head";
 import { lagSeries, recordLag } from "../../live/lag-samples";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
@@ -32,18 +33,7 @@ export function OffsetsTab({ id }: TabProps) {
       ) : (
         <table class="offsets">
           <caption class="visually-hidden">Offsets of group {offsets.data.group} per partition</caption>
-          <thead>
-            <tr>
-              <th scope="col">Topic</th>
-              <th scope="col" class="number">Partition</th>
-              <th scope="col" class="number">Consumed</th>
-              <th scope="col" class="number">Committed</th>
-              <th scope="col" class="number">Log start</th>
-              <th scope="col" class="number">Log end</th>
-              <th scope="col" class="number">Lag</th>
-              <th scope="col">Last committed</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Topic", numeric("Partition"), numeric("Consumed"), numeric("Committed"), numeric("Log start"), numeric("Log end"), numeric("Lag"), "Last committed"]} />
           <tbody>
             {positions.map((position) => (
               <tr key={`${position.topic}-${position.partition}`}>

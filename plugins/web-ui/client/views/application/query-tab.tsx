@@ -7,6 +7,7 @@ import type { ApiError } from "../../api/api-client";
 import type { QueryRecord, QueryResult, StoresReport, StoreType } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
 import { counted, formatTimestamp, formatValue } from "../../components/formatting";
+import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
 import type { TabProps } from "../application-view";
@@ -220,14 +221,7 @@ function RecordsTable({ records }: { records: QueryRecord[] }) {
   const timestamped = records.some((record) => record.timestamp !== undefined);
   return (
     <table class="records">
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          {windowed && <th scope="col">Window</th>}
-          <th scope="col">Value</th>
-          {timestamped && <th scope="col">Timestamp</th>}
-        </tr>
-      </thead>
+      <TableHead columns={["Key", ...(windowed ? ["Window"] : []), "Value", ...(timestamped ? ["Timestamp"] : [])]} />
       <tbody>
         {records.map((record, index) => (
           <tr key={index}>

@@ -2,6 +2,7 @@
 import type { StoresReport } from "../../api/sluice-types";
 import { ErrorNotice, Loading } from "../../components/error-notice";
 import { formatNumber } from "../../components/formatting";
+import { numeric, TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
 import type { TabProps } from "../application-view";
@@ -26,17 +27,7 @@ export function StoresTab({ id }: TabProps) {
           ) : (
             <table>
               <caption class="visually-hidden">Partitions of store {store.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" class="number">Partition</th>
-                  <th scope="col">Changelog</th>
-                  <th scope="col" class="number">Position</th>
-                  <th scope="col" class="number">Log end</th>
-                  <th scope="col" class="number">Lag</th>
-                  <th scope="col">Queryable</th>
-                  <th scope="col">Restore</th>
-                </tr>
-              </thead>
+              <TableHead columns={[numeric("Partition"), "Changelog", numeric("Position"), numeric("Log end"), numeric("Lag"), "Queryable", "Restore"]} />
               <tbody>
                 {store.partitions.map((partition) => (
                   <tr key={partition.partition}>
