@@ -76,7 +76,7 @@ export function ApplicationView({ id, tab }: { id: string; tab: ApplicationTab }
         </ul>
       </nav>
       <section class="tab-panel" aria-label={label}>
-        <Tab id={id} description={description} />
+        <Tab key={id} id={id} description={description} />
       </section>
     </>
   );

@@ -22,7 +22,7 @@ export function QueryTab({ id }: TabProps) {
   if (!report.data) return report.error ? <ErrorNotice error={report.error} /> : <Loading what="the stores" />;
   const stores = report.data.stores.map(({ name, type }) => ({ name, type }));
   if (stores.length === 0) return <p class="muted">The application has no state store to query.</p>;
-  return <QueryConsole key={id} id={id} stores={stores} />;
+  return <QueryConsole id={id} stores={stores} />;
 }
 
 function initialForm(type: StoreType): QueryForm {
