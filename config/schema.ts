@@ -65,6 +65,7 @@ export const CONFIG_SCHEMA: ConfigKeySpec[] = [
   { key: "server.advertised.listener", type: "string", doc: "host or host:port other instances reach this server at (application.server). Default: the listener; the machine's hostname when the listener is a wildcard (0.0.0.0, ::)." },
   { key: "server.headless", type: "boolean", default: false, doc: "Refuse operations that change applications (restart, stop) with 403." },
   { key: "server.rest.extensions", type: "boolean", default: false, doc: "Load REST extensions (sluice.rest.RestExtension descriptors)." },
+  { key: "server.webui.enable", type: "boolean", default: true, doc: "Serve the operator console at /ui/ (its files are public; everything it shows comes from the API, with the same checks)." },
   { key: "server.body.limit", type: "integer", default: 1_048_576, doc: "Largest request body in bytes; larger ones get 413." },
   { key: "server.sse.keepalive.ms", type: "integer", default: 15_000, doc: "Interval of keep-alive comments on server-sent event streams." },
   { key: "server.sse.history.size", type: "integer", default: 1_000, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },

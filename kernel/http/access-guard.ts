@@ -29,7 +29,12 @@ export interface AccessGuardOptions {
   logger: Logger;
 }
 
+const READS: ReadonlySet<string | undefined> = new Set(["GET", "HEAD"]);
+
 export class AccessGuard {
+  /** Paths built-in plugins serve to anyone for GET and HEAD (a trailing `/` makes a prefix): static files. */
+  private readonly publicReads: string[] = [];
+
   constructor(private readonly options: AccessGuardOptions) {}
 
   get enabled(): boolean {
@@ -43,7 +48,7 @@ export class AccessGuard {
       req.principal = ANONYMOUS;
       return next();
     }
-    if (req.method === "OPTIONS" || this.isPublic(req.path)) return next();
+    if (req.method === "OPTIONS" || this.isPublic(req.path) || (READS.has(req.method) && this.publicReads.some((path) => coveredBy(req.path, path)))) return next();
     const failed = (error: unknown) => this.reject(req, res, { reason: `authentication failed: ${(error as Error).message}`, credentialsSent: true }, authenticator.scheme);
     let outcome: AuthOutcome | Promise<AuthOutcome>;
     try {
@@ -75,6 +80,11 @@ export class AccessGuard {
     return false;
   }
 
+  /** Lets anyone GET `path` (or, ending in `/`, every path under it). */
+  allowPublicReads(path: string): void {
+    this.publicReads.push(path);
+  }
+
   private peer(req: SluiceRequest): AuthOutcome {
     const sent = req.headers[PEER_HEADER];
     const { peerDigest } = this.options;
@@ -95,6 +105,8 @@ export class AccessGuard {
     else answer();
   }
 }
+
+const coveredBy = (path: string, publicPath: string) => (publicPath.endsWith("/") ? path.startsWith(publicPath) : path === publicPath);
 
 /**
  * The `WWW-Authenticate` of a 401. A browser shows its login dialog for a `Basic` challenge, which a script's

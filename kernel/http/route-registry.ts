@@ -25,6 +25,12 @@ export interface RouteOptions {
    * There is no public role: only `server.auth.public.paths` makes a path public.
    */
   role?: Role;
+  /**
+   * Served without authentication, for GET and HEAD: static files that hold no data, such as the console's page
+   * and scripts, which must load before anyone can log in. Built-in plugins only, on a static path or a path
+   * ending in `/*`; a REST extension's route is never public.
+   */
+  public?: boolean;
 }
 
 export interface RouteRegistrar {
@@ -85,6 +91,7 @@ export class RouteRegistry {
     if (options.role !== undefined && !isRole(options.role)) {
       throw new StartupError(`${owner.name} cannot register ${method} ${path} with role '${String(options.role)}': roles are ${ROLES.join(", ")}`);
     }
+    if (options.public) this.allowPublic(owner, method, path);
     this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
     this.registered.push({ method, path, owner });
@@ -92,6 +99,14 @@ export class RouteRegistry {
     const access: RouteAccess = { role, audited: role !== "viewer" };
     this.app.add(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
     if (method === "GET") this.app.add("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
+  }
+
+  private allowPublic(owner: RouteOwner, method: Method, path: string): void {
+    const prefix = path.endsWith("/*") ? path.slice(0, -1) : path;
+    if (!owner.builtIn || method !== "GET" || prefix.includes(":") || prefix.includes("*")) {
+      throw new StartupError(`${describeOwner(owner)} cannot register ${method} ${path} as public: only a built-in plugin's GET route on a static path or one ending in /* may be`);
+    }
+    this.guard.allowPublicReads(prefix);
   }
 
   /**

@@ -1,0 +1,20 @@
+/** A failed request, with the message of Sluice's error body (and what 401 and 403 mean here). */
+import type { ApiError } from "../api/api-client";
+
+export function ErrorNotice({ error, action }: { error: ApiError | undefined; action?: string }) {
+  if (!error) return null;
+  const what = error.status === 403 ? "Not allowed" : error.status === 0 ? "No answer" : `Error ${error.status}`;
+  return (
+    <p class="notice notice-error" role="alert">
+      <strong>{action ? `${action}: ${what}` : what}.</strong> {error.message}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}

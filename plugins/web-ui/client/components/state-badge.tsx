@@ -1,0 +1,6 @@
+/** An application state in words and colour (the words carry it alone for those who do not see the colour). */
+import type { AppState } from "../api/sluice-types";
+
+export function StateBadge({ state }: { state: AppState | string }) {
+  return <span class={`state state-${state.toLowerCase().replace(/_/g, "-")}`}>{state}</span>;
+}
