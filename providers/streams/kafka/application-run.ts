@@ -164,6 +164,7 @@ export class ApplicationRun {
     this.purge = new RepartitionPurge({ admin: this.admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: numberConfig(config, "repartition.purge.interval.ms", 30_000), logger });
     this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: compressionType(config) });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
+        autoCreate: config["auto.create.topics"] === true || config["auto.create.topics"] === "true",
         defaultPartitions: numberConfig(config, "num.partitions", 1),
         replicationFactor: numberConfig(config, "replication.factor", -1),
         internalConfigs: prefixed(config, "topic."),
