@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
@@ -32,6 +33,19 @@ test.after.each(async ({ broker, dataDir }) => {
 
 /** A file-store broker in the test's data directory, with small segments: 10 records of 10 batches make several. */
 const fileBroker = (dataDir: string) => startTestBroker({ storage: "file", dataDir, segmentBytes: 300, retentionMs: 86_400_000 });
+
+async function connectedAdmin(broker: TestBroker): Promise<Admin> {
+  const admin = broker.kafka().admin();
+  await admin.connect();
+  return admin;
+}
+
+/** Stops the test's file-store broker and starts another on its data directory; an admin client of the new one. */
+async function restartFileBroker(context: { broker: TestBroker; dataDir: string }): Promise<Admin> {
+  await context.broker.close();
+  context.broker = await fileBroker(context.dataDir);
+  return connectedAdmin(context.broker);
+}
 
 /** The promise rejects, with an error whose kafkajs type or message matches. */
 async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
@@ -71,8 +85,7 @@ test("ApiVersions advertises the five admin APIs with the versions Kafka defines
 
 test("describeConfigs reports a topic's configs with where each comes from, and the broker's", async (context) => {
   context.broker = await startTestBroker({ retentionMs: 3_600_000 });
-  const admin = context.broker.kafka().admin();
-  await admin.connect();
+  const admin = await connectedAdmin(context.broker);
   await admin.createTopics({
     topics: [
       { topic: "changelog", configEntries: [{ name: "cleanup.policy", value: "compact" }, { name: "min.insync.replicas", value: "2" }] },
@@ -118,8 +131,7 @@ test("describeConfigs reports a topic's configs with where each comes from, and 
 
 test("DescribeConfigs v0 marks defaults, and v4 (flexible) adds types and documentation when asked", async (context) => {
   context.broker = await startTestBroker();
-  const admin = context.broker.kafka().admin();
-  await admin.connect();
+  const admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "plain" }] });
   const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
   try {
@@ -140,8 +152,7 @@ test("DescribeConfigs v0 marks defaults, and v4 (flexible) adds types and docume
 
 test("describeCluster and DescribeCluster name the cluster, its controller and the one broker", async (context) => {
   context.broker = await startTestBroker();
-  const admin = context.broker.kafka().admin();
-  await admin.connect();
+  const admin = await connectedAdmin(context.broker);
   const described = await admin.describeCluster();
   assert.equal(described.brokers, [{ nodeId: 0, host: context.broker.broker.host, port: context.broker.broker.port }]);
   assert.is(described.controller, 0);
@@ -191,29 +202,21 @@ test("deleteGroups deletes an empty group with its offsets, and refuses a group 
 
 test("a group known only by its offsets after a restart is deleted, and stays deleted", async (context) => {
   context.broker = await fileBroker(context.dataDir);
-  let admin = context.broker.kafka().admin();
-  await admin.connect();
+  let admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "events" }] });
   await commitOffset(context.broker, "old", "events", 3n);
-  await context.broker.close();
 
-  context.broker = await fileBroker(context.dataDir);
-  admin = context.broker.kafka().admin();
-  await admin.connect();
+  admin = await restartFileBroker(context);
   assert.equal(await admin.deleteGroups(["old"]), [{ groupId: "old", errorCode: ErrorCode.NONE }]);
-  await context.broker.close();
 
-  context.broker = await fileBroker(context.dataDir);
-  admin = context.broker.kafka().admin();
-  await admin.connect();
+  admin = await restartFileBroker(context);
   const [offsets] = await admin.fetchOffsets({ groupId: "old", topics: ["events"] });
   assert.is(offsets.partitions[0].offset, "-1");
 });
 
 test("deleteTopicRecords moves the log start: segments below it go, reads below it are out of range, and it survives a restart", async (context) => {
   context.broker = await fileBroker(context.dataDir);
-  let admin = context.broker.kafka().admin();
-  await admin.connect();
+  let admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "purged" }] });
   await produceOneByOne(context.broker, "purged", 10);
   const segments = () => readdirSync(path.join(context.dataDir, "purged-0")).filter((name) => name.endsWith(".log"));
@@ -261,11 +264,8 @@ test("deleteTopicRecords moves the log start: segments below it go, reads below 
     (error: { cause?: { partitions?: { error: { type: string } }[] } }) => error.cause?.partitions?.map((partition) => partition.error.type),
   );
   assert.equal(beyond, ["OFFSET_OUT_OF_RANGE"]);
-  await context.broker.close();
 
-  context.broker = await fileBroker(context.dataDir);
-  admin = context.broker.kafka().admin();
-  await admin.connect();
+  admin = await restartFileBroker(context);
   const [restarted] = await admin.fetchTopicOffsets("purged");
   assert.equal([restarted.low, restarted.high], ["6", "10"]);
   const consumed = await runKcat(context.broker.bootstrap, ["-C", "-t", "purged", "-o", "beginning", "-e", "-q", "-f", "%o %s\\n"]);
@@ -274,8 +274,7 @@ test("deleteTopicRecords moves the log start: segments below it go, reads below 
 
 test("DeleteRecords -1 deletes every record there is", async (context) => {
   context.broker = await startTestBroker();
-  const admin = context.broker.kafka().admin();
-  await admin.connect();
+  const admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "emptied" }] });
   await produceOneByOne(context.broker, "emptied", 3);
   await admin.fetchTopicMetadata({ topics: ["emptied"] });
@@ -286,8 +285,7 @@ test("DeleteRecords -1 deletes every record there is", async (context) => {
 
 test("createPartitions grows a topic, kcat -L sees it and a restart keeps it; fewer or as many are refused", async (context) => {
   context.broker = await fileBroker(context.dataDir);
-  let admin = context.broker.kafka().admin();
-  await admin.connect();
+  let admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "growing", numPartitions: 1 }] });
   await produceOneByOne(context.broker, "growing", 2);
 
@@ -302,19 +300,15 @@ test("createPartitions grows a topic, kcat -L sees it and a restart keeps it; fe
     await rejects(admin.createPartitions({ topicPartitions: [{ topic: "growing", count }] }), /INVALID_PARTITIONS|Number of partitions/i);
   }
   await rejects(admin.createPartitions({ topicPartitions: [{ topic: "growing", count: 4, assignments: [[3]] }] }), /replica assignment/i);
-  await context.broker.close();
 
-  context.broker = await fileBroker(context.dataDir);
-  admin = context.broker.kafka().admin();
-  await admin.connect();
+  admin = await restartFileBroker(context);
   const offsets = await admin.fetchTopicOffsets("growing");
   assert.equal(offsets.map(({ partition, high }) => [partition, high]), [[0, "2"], [1, "0"], [2, "1"]]);
 });
 
 test("the flexible versions answer as the older ones do", async (context) => {
   context.broker = await startTestBroker();
-  const admin = context.broker.kafka().admin();
-  await admin.connect();
+  const admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "flexible" }] });
   await produceOneByOne(context.broker, "flexible", 4);
   await commitOffset(context.broker, "gone", "flexible", 1n);
