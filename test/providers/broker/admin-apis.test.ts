@@ -129,6 +129,15 @@ test("describeConfigs reports a topic's configs with where each comes from, and 
   await rejects(admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: "missing" }] }), /does not host this topic-partition/);
 });
 
+test("a topic's own configs survive a restart of the file store", async (context) => {
+  context.broker = await fileBroker(context.dataDir);
+  let admin = await connectedAdmin(context.broker);
+  await admin.createTopics({ topics: [{ topic: "kept", configEntries: [{ name: "retention.bytes", value: "5000" }] }] });
+  admin = await restartFileBroker(context);
+  const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: "kept", configNames: ["retention.bytes"] }] });
+  assert.equal(resources[0].configEntries.map(({ configValue, configSource }) => [configValue, configSource]), [["5000", Source.TOPIC_CONFIG]]);
+});
+
 test("DescribeConfigs v0 marks defaults, and v4 (flexible) adds types and documentation when asked", async (context) => {
   context.broker = await startTestBroker();
   const admin = await connectedAdmin(context.broker);
