@@ -42,6 +42,8 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "ssl.endpoint.identification.algorithm", type: "string", default: "https", choices: ["https", ""], doc: "https: check the broker's name against its certificate; empty: do not." },
   { key: "socket.connection.setup.timeout.ms", type: "integer", default: 10_000, doc: "How long the admin client (kafkajs) waits for a connection to a broker, TLS handshake included; Sluice's own client waits 10 s." },
   { key: "request.timeout.ms", type: "integer", default: 30_000, doc: "How long the admin client (kafkajs) waits for a broker's answer to a request." },
+  { key: "auto.create.topics", type: "boolean", doc: "Create missing input and output topics (num.partitions each). Default: true on the embedded broker, false when bootstrap.servers names a cluster. Internal topics are always created." },
+  { key: "repartition.purge.interval.ms", type: "integer", default: 30_000, doc: "Least time between two purges of the repartition records the application has committed past (DeleteRecords)." },
   { key: "replication.factor", type: "integer", default: -1, doc: "Replication factor of the topics the runtime creates; -1: the broker's default (default.replication.factor)." },
   { key: "processing.guarantee", type: "string", default: "at_least_once", choices: ["at_least_once", "exactly_once", "exactly_once_v2"], doc: "at_least_once, with exact state after a crash (stores and input positions commit together). exactly_once* is refused until supported." },
   { key: "compression.type", type: "string", default: "none", choices: ["none", "gzip", "snappy", "lz4", "zstd"], doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics). Every codec is read whatever this is." },

@@ -161,6 +161,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           `--server.port=${port}`,
           `--plugins.packages=dist/providers/examples`,
           `--streams.bootstrap.servers=${viaProxy}`,
+          "--streams.auto.create.topics=true",
           `--streams.state.dir=${path.join(dir, `state-${i}`)}`,
           "--streams.num.partitions=4",
           `--log.level=${options.logLevel ?? "warn"}`,

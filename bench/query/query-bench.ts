@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: "words", numPartitions: 2 }], waitForLeaders: true });
   await admin.disconnect();
-  const first = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
+  const first = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
   let second: SluiceWithExamples | undefined;
   try {
     const filling = Date.now();
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     const limited = await timeAll(first, { limit: 10 });
     console.log(`all with limit 10: ${limited.ms.toFixed(1)} ms, ${limited.records} records`);
 
-    second = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
+    second = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
     const other = second;
     await eventually(
       async () => {

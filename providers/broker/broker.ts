@@ -106,6 +106,7 @@ export class Broker implements RunningBroker {
       appends,
       topics: new TopicAdmin(store, options),
       clusterId: clusterIdOf(options),
+      config: options,
       logger: options.logger,
     };
     let server: BrokerServer;

@@ -59,6 +59,11 @@ export class ByteReader {
     return new ChunkedBytes(parts);
   }
 
+  private skip(length: number): void {
+    this.ensure(length);
+    this.advance(length);
+  }
+
   private ensure(length: number): void {
     if (length < 0 || this.position + length > this.length) {
       throw new MalformedMessageError(`needs ${length} bytes at offset ${this.position}, frame has ${this.length}`);
@@ -100,30 +105,80 @@ export class ByteReader {
 
   /** A string with an int16 length; null when the length is -1. */
   nullableString(): string | null {
-    const length = this.int16();
-    if (length === -1) return null;
-    const at = this.take(length);
-    return this.view.toString("utf8", at, at + length);
+    return this.stringOf(this.int16());
   }
 
   /** Bytes with an int32 length, in one buffer; null when the length is -1. */
   nullableBytes(): Buffer | null {
-    const length = this.int32();
-    if (length === -1) return null;
-    const at = this.take(length);
-    return this.view.subarray(at, at + length);
+    return this.bytesOf(this.int32());
   }
 
   /** A record set with an int32 length, left in the chunks it arrived in; null when the length is -1. */
   nullableRecords(): ChunkedBytes | null {
     const length = this.int32();
-    if (length === -1) return null;
-    return this.slice(length);
+    return length === -1 ? null : this.slice(length);
   }
 
   /** An array length; null for -1. Rejects counts that cannot fit in what is left of the frame. */
   arrayLength(): number | null {
-    const count = this.int32();
+    return this.countOf(this.int32());
+  }
+
+  /** An unsigned varint of up to 32 bits: the lengths, counts and tags of flexible versions. */
+  uvarint(): number {
+    let value = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const at = this.take(1);
+      const byte = this.view[at];
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+    throw new MalformedMessageError(`unsigned varint longer than 5 bytes before offset ${this.position}`);
+  }
+
+  /** A flexible version's string: length + 1 as an unsigned varint, 0 for null. */
+  compactNullableString(): string | null {
+    return this.stringOf(this.uvarint() - 1);
+  }
+
+  /** A flexible version's bytes: length + 1 as an unsigned varint, 0 for null. */
+  compactNullableBytes(): Buffer | null {
+    return this.bytesOf(this.uvarint() - 1);
+  }
+
+  /** A flexible version's record set, left in the chunks it arrived in. */
+  compactNullableRecords(): ChunkedBytes | null {
+    const length = this.uvarint() - 1;
+    return length === -1 ? null : this.slice(length);
+  }
+
+  /** A flexible version's array length: count + 1 as an unsigned varint, 0 for null. */
+  compactArrayLength(): number | null {
+    return this.countOf(this.uvarint() - 1);
+  }
+
+  /** Reads past a flexible version's tagged fields: a count, then each field's tag, size and bytes. */
+  skipTaggedFields(): void {
+    const count = this.uvarint();
+    for (let i = 0; i < count; i++) {
+      this.uvarint();
+      this.skip(this.uvarint());
+    }
+  }
+
+  private stringOf(length: number): string | null {
+    if (length === -1) return null;
+    const at = this.take(length);
+    return this.view.toString("utf8", at, at + length);
+  }
+
+  private bytesOf(length: number): Buffer | null {
+    if (length === -1) return null;
+    const at = this.take(length);
+    return this.view.subarray(at, at + length);
+  }
+
+  private countOf(count: number): number | null {
     if (count === -1) return null;
     if (count < 0 || count > this.remaining()) {
       throw new MalformedMessageError(`array of ${count} elements with ${this.remaining()} bytes left`);

@@ -35,6 +35,11 @@ export class ByteWriter {
     this.current.writeInt8(value, at);
   }
 
+  private uint8(value: number): void {
+    const at = this.reserve(1);
+    this.current.writeUInt8(value, at);
+  }
+
   int16(value: number): void {
     const at = this.reserve(2);
     this.current.writeInt16BE(value, at);
@@ -55,32 +60,61 @@ export class ByteWriter {
   }
 
   nullableString(value: string | null): void {
-    if (value === null) {
-      this.int16(-1);
-      return;
-    }
-    const length = Buffer.byteLength(value, "utf8");
-    this.int16(length);
-    const at = this.reserve(length);
-    this.current.write(value, at, length, "utf8");
+    if (value === null) this.int16(-1);
+    else this.utf8(value, (length) => this.int16(length));
   }
 
   nullableBytes(value: Buffer | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
-    }
-    this.int32(value.length);
-    this.append(value);
+    this.int32(value === null ? -1 : value.length);
+    if (value !== null) this.append(value);
   }
 
   nullableRecords(value: ChunkedBytes | null): void {
-    if (value === null) {
-      this.int32(-1);
-      return;
+    this.int32(value === null ? -1 : value.length);
+    if (value !== null) for (const chunk of value.chunks) this.append(chunk);
+  }
+
+  /** An unsigned varint of up to 32 bits: the lengths, counts and tags of flexible versions. */
+  uvarint(value: number): void {
+    let left = value;
+    while (left >= 0x80) {
+      this.uint8((left & 0x7f) | 0x80);
+      left = Math.floor(left / 128);
     }
-    this.int32(value.length);
-    for (const chunk of value.chunks) this.append(chunk);
+    this.uint8(left);
+  }
+
+  /** A flexible version's string: length + 1 as an unsigned varint, 0 for null. */
+  compactNullableString(value: string | null): void {
+    if (value === null) this.uvarint(0);
+    else this.utf8(value, (length) => this.uvarint(length + 1));
+  }
+
+  compactNullableBytes(value: Buffer | null): void {
+    this.uvarint(value === null ? 0 : value.length + 1);
+    if (value !== null) this.append(value);
+  }
+
+  compactNullableRecords(value: ChunkedBytes | null): void {
+    this.uvarint(value === null ? 0 : value.length + 1);
+    if (value !== null) for (const chunk of value.chunks) this.append(chunk);
+  }
+
+  /** A flexible version's array length: count + 1 as an unsigned varint, 0 for null. */
+  compactArrayLength(count: number | null): void {
+    this.uvarint(count === null ? 0 : count + 1);
+  }
+
+  /** The tagged fields of a flexible version's struct or header: Sluice writes none. */
+  noTaggedFields(): void {
+    this.uvarint(0);
+  }
+
+  private utf8(value: string, writeLength: (length: number) => void): void {
+    const length = Buffer.byteLength(value, "utf8");
+    writeLength(length);
+    const at = this.reserve(length);
+    this.current.write(value, at, length, "utf8");
   }
 
   private append(bytes: Buffer): void {

@@ -1,13 +1,15 @@
 /**
  * The one encoder and decoder for every API: it walks a message declaration, compiled once per version
- * into the fields present in that version (and the defaults of those that are not).
+ * into the fields present in that version (and the defaults of those that are not). Flexible versions (KIP-482)
+ * write lengths and counts as unsigned varints and end every struct with its tagged fields: those are read past,
+ * and none are written, since no message Sluice declares has one.
  */
 import type { ByteReader } from "./byte-reader";
 import type { ByteWriter } from "./byte-writer";
 import type { ChunkedBytes } from "./chunked-bytes";
 import { MalformedMessageError } from "./malformed-message-error";
 import type { FieldSpec, ScalarType } from "./schema";
-import { inRange, parseVersionRange } from "./version-range";
+import { inRange, parseVersionRange, type VersionRange } from "./version-range";
 
 interface CompiledField {
   readonly name: string;
@@ -23,6 +25,7 @@ interface CompiledField {
 interface CompiledStruct {
   readonly present: readonly CompiledField[];
   readonly absent: readonly CompiledField[];
+  readonly flexible: boolean;
 }
 
 const TYPE_DEFAULTS: Record<ScalarType, () => unknown> = {
@@ -46,7 +49,7 @@ function defaultOf(field: FieldSpec): () => unknown {
   return TYPE_DEFAULTS[field.type];
 }
 
-function compileStruct(fields: readonly FieldSpec[], version: number): CompiledStruct {
+function compileStruct(fields: readonly FieldSpec[], version: number, flexible: boolean): CompiledStruct {
   const present: CompiledField[] = [];
   const absent: CompiledField[] = [];
   for (const field of fields) {
@@ -56,27 +59,37 @@ function compileStruct(fields: readonly FieldSpec[], version: number): CompiledS
       type: isStructArray ? "int8" : field.type,
       array: isStructArray || field.array === true,
       nullable: field.nullableVersions !== undefined && inRange(parseVersionRange(field.nullableVersions), version),
-      struct: isStructArray ? compileStruct(field.fields, version) : null,
+      struct: isStructArray ? compileStruct(field.fields, version, flexible) : null,
       defaultValue: defaultOf(field),
     };
     (inRange(parseVersionRange(field.versions ?? "0+"), version) ? present : absent).push(compiled);
   }
-  return { present, absent };
+  return { present, absent, flexible };
 }
 
 /** Reads and writes the values of one declaration (a request or a response) at any of its versions. */
 export class MessageCodec {
   private readonly compiled = new Map<number, CompiledStruct>();
 
+  private readonly flexible: VersionRange | null;
+
+  /** `flexibleVersions`: the versions in the flexible encoding, as declarations write ranges; none when omitted. */
   constructor(
     private readonly name: string,
     private readonly fields: readonly FieldSpec[],
-  ) {}
+    flexibleVersions?: string,
+  ) {
+    this.flexible = flexibleVersions === undefined ? null : parseVersionRange(flexibleVersions);
+  }
+
+  isFlexible(version: number): boolean {
+    return this.flexible !== null && inRange(this.flexible, version);
+  }
 
   private at(version: number): CompiledStruct {
     let struct = this.compiled.get(version);
     if (!struct) {
-      struct = compileStruct(this.fields, version);
+      struct = compileStruct(this.fields, version, this.isFlexible(version));
       this.compiled.set(version, struct);
     }
     return struct;
@@ -93,18 +106,19 @@ export class MessageCodec {
 
 function decodeStruct(reader: ByteReader, struct: CompiledStruct): Record<string, unknown> {
   const value: Record<string, unknown> = {};
-  for (const field of struct.present) value[field.name] = decodeField(reader, field);
+  for (const field of struct.present) value[field.name] = decodeField(reader, field, struct.flexible);
   for (const field of struct.absent) value[field.name] = field.defaultValue();
+  if (struct.flexible) reader.skipTaggedFields();
   return value;
 }
 
-function decodeField(reader: ByteReader, field: CompiledField): unknown {
-  if (!field.array) return decodeScalar(reader, field.type, field.nullable, field.name);
-  const count = reader.arrayLength();
+function decodeField(reader: ByteReader, field: CompiledField, flexible: boolean): unknown {
+  if (!field.array) return decodeScalar(reader, field.type, field.nullable, field.name, flexible);
+  const count = flexible ? reader.compactArrayLength() : reader.arrayLength();
   if (count === null) return nullOrReject(field.nullable, field.name);
   const items = new Array<unknown>(count);
   for (let i = 0; i < count; i++) {
-    items[i] = field.struct ? decodeStruct(reader, field.struct) : decodeScalar(reader, field.type, false, field.name);
+    items[i] = field.struct ? decodeStruct(reader, field.struct) : decodeScalar(reader, field.type, false, field.name, flexible);
   }
   return items;
 }
@@ -114,7 +128,7 @@ function nullOrReject(nullable: boolean, name: string): null {
   return null;
 }
 
-function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, name: string): unknown {
+function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, name: string, flexible: boolean): unknown {
   switch (type) {
     case "int8":
       return reader.int8();
@@ -127,40 +141,38 @@ function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, n
     case "boolean":
       return reader.boolean();
     case "string":
-      return reader.nullableString() ?? nullOrReject(nullable, name);
+      return (flexible ? reader.compactNullableString() : reader.nullableString()) ?? nullOrReject(nullable, name);
     case "bytes":
-      return reader.nullableBytes() ?? nullOrReject(nullable, name);
+      return (flexible ? reader.compactNullableBytes() : reader.nullableBytes()) ?? nullOrReject(nullable, name);
     case "records":
-      return reader.nullableRecords() ?? nullOrReject(nullable, name);
+      return (flexible ? reader.compactNullableRecords() : reader.nullableRecords()) ?? nullOrReject(nullable, name);
   }
 }
 
 function encodeStruct(writer: ByteWriter, struct: CompiledStruct, value: Record<string, unknown>, path: string): void {
   for (const field of struct.present) {
     const given = value[field.name];
-    encodeField(writer, field, given === undefined ? field.defaultValue() : given, `${path}.${field.name}`);
+    encodeField(writer, field, given === undefined ? field.defaultValue() : given, `${path}.${field.name}`, struct.flexible);
   }
+  if (struct.flexible) writer.noTaggedFields();
 }
 
-function encodeField(writer: ByteWriter, field: CompiledField, value: unknown, path: string): void {
+function encodeField(writer: ByteWriter, field: CompiledField, value: unknown, path: string, flexible: boolean): void {
   if (value === null && !field.nullable) throw new Error(`${path} may not be null in this version`);
   if (!field.array) {
-    encodeScalar(writer, field.type, value);
+    encodeScalar(writer, field.type, value, flexible);
     return;
   }
-  if (value === null) {
-    writer.int32(-1);
-    return;
-  }
-  const items = value as unknown[];
-  writer.int32(items.length);
-  for (const item of items) {
+  const items = value as unknown[] | null;
+  if (flexible) writer.compactArrayLength(items === null ? null : items.length);
+  else writer.int32(items === null ? -1 : items.length);
+  for (const item of items ?? []) {
     if (field.struct) encodeStruct(writer, field.struct, item as Record<string, unknown>, path);
-    else encodeScalar(writer, field.type, item);
+    else encodeScalar(writer, field.type, item, flexible);
   }
 }
 
-function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown): void {
+function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown, flexible: boolean): void {
   switch (type) {
     case "int8":
       return writer.int8(value as number);
@@ -173,10 +185,10 @@ function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown): voi
     case "boolean":
       return writer.boolean(value as boolean);
     case "string":
-      return writer.nullableString(value as string | null);
+      return flexible ? writer.compactNullableString(value as string | null) : writer.nullableString(value as string | null);
     case "bytes":
-      return writer.nullableBytes(value as Buffer | null);
+      return flexible ? writer.compactNullableBytes(value as Buffer | null) : writer.nullableBytes(value as Buffer | null);
     case "records":
-      return writer.nullableRecords(value as ChunkedBytes | null);
+      return flexible ? writer.compactNullableRecords(value as ChunkedBytes | null) : writer.nullableRecords(value as ChunkedBytes | null);
   }
 }

@@ -67,6 +67,8 @@ export const ErrorCode = {
   UNSTABLE_OFFSET_COMMIT: 88,
   THROTTLING_QUOTA_EXCEEDED: 89,
   PRODUCER_FENCED: 90,
+  MISMATCHED_ENDPOINT_TYPE: 114,
+  UNSUPPORTED_ENDPOINT_TYPE: 115,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -46,8 +46,10 @@ export type FieldSpec = ScalarField | StructArrayField;
 export interface ApiSpec<Req extends readonly FieldSpec[] = readonly FieldSpec[], Res extends readonly FieldSpec[] = readonly FieldSpec[]> {
   readonly name: string;
   readonly apiKey: number;
-  /** The versions declared, all of them non-flexible: the broker serves them all, the client sends some (see ApiCodec). */
+  /** The versions declared: the broker serves them all, the client sends some (see ApiCodec). */
   readonly versions: string;
+  /** Those in the flexible encoding (compact lengths, tagged fields, request header v2, response header v1); none when omitted. */
+  readonly flexibleVersions?: string;
   readonly request: Req;
   readonly response: Res;
 }

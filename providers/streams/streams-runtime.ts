@@ -31,6 +31,8 @@ export class StreamsRuntime {
     const overrides = providerId ? this.options.applicationConfig?.(providerId) ?? {} : {};
     const config: Record<string, ConfigValue> = { ...this.options.streamsConfig, ...provider.config, ...overrides };
     if (this.options.applicationServer && config["application.server"] === undefined) config["application.server"] = this.options.applicationServer;
+    // Unset, input and output topics are created on the embedded broker only, never on a cluster someone named.
+    config["auto.create.topics"] ??= config["bootstrap.servers"] === undefined;
     config["bootstrap.servers"] ??= this.options.bootstrapServers.join(",");
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
     if (this.apps.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);

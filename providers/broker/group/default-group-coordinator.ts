@@ -106,6 +106,17 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     });
   }
 
+  deleteGroup(groupId: string): ErrorCodeValue {
+    const error = this.groupRequestError(groupId);
+    if (error !== ErrorCode.NONE) return error;
+    const group = this.groups.get(groupId);
+    if (group === undefined) return ErrorCode.GROUP_ID_NOT_FOUND;
+    if (!group.is("Empty")) return ErrorCode.NON_EMPTY_GROUP;
+    group.transitionTo("Dead");
+    this.groups.delete(groupId);
+    return ErrorCode.NONE;
+  }
+
   list(): { groupId: string; protocolType: string; groupState: GroupState }[] {
     return [...this.groups.values()].map((group) => ({
       groupId: group.groupId,

@@ -94,6 +94,11 @@ export interface GroupCoordinator {
   /** Per member: NONE or UNKNOWN_MEMBER_ID. */
   leave(groupId: string, memberIds: string[]): { memberId: string; errorCode: ErrorCodeValue }[];
   describe(groupIds: string[]): DescribedGroup[];
+  /**
+   * DeleteGroups, for the group's state: NONE when it was Empty and is gone now; GROUP_ID_NOT_FOUND when the
+   * coordinator does not know it; NON_EMPTY_GROUP while it has members; INVALID_GROUP_ID, COORDINATOR_NOT_AVAILABLE.
+   */
+  deleteGroup(groupId: string): ErrorCodeValue;
   list(): { groupId: string; protocolType: string; groupState: GroupState }[];
   /**
    * May this member commit offsets now? generationId -1 with memberId "" is a simple (non-group) commit

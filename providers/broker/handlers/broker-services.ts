@@ -7,11 +7,22 @@ import type { TopicAdmin } from "./topic-admin";
 
 export const BROKER_NODE_ID = 0;
 
+/** The broker's own settings that clients may ask about (DescribeConfigs). */
+export interface BrokerConfigValues {
+  readonly numPartitions: number;
+  readonly autoCreateTopics: boolean;
+  readonly retentionMs: number | null;
+  readonly retentionBytes: number | null;
+  readonly segmentBytes: number;
+  readonly maxRequestBytes: number;
+}
+
 export interface BrokerServices {
   readonly store: LogStore;
   readonly coordinator: GroupCoordinator;
   readonly topics: TopicAdmin;
   readonly appends: AppendSignal;
   readonly clusterId: string;
+  readonly config: BrokerConfigValues;
   readonly logger: ComponentLogger;
 }

@@ -5,35 +5,16 @@ import type { TopicSettings } from "../storage/log-store";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
+import { topicSettingsOf } from "./topic-configs";
 
 type TopicRequest = RequestOf<typeof CreateTopics>["topics"][number];
-
-/** The topic configs this broker honours; others are accepted and ignored. */
-const CONFIG_PARSERS: Record<string, (value: string) => Partial<TopicSettings>> = {
-  "retention.ms": (value) => ({ retentionMs: retentionValue(value, "retention.ms") }),
-  "retention.bytes": (value) => ({ retentionBytes: retentionValue(value, "retention.bytes") }),
-  // This broker does not compact; a compacted topic (a store's changelog) at least never loses records to retention.
-  "cleanup.policy": (value) => (value.split(",").includes("delete") ? {} : { retentionMs: null, retentionBytes: null }),
-};
-
-/** Kafka writes "keep forever" as -1. */
-function retentionValue(value: string, name: string): number | null {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < -1) throw new ApiError(ErrorCode.INVALID_CONFIG, `invalid ${name} "${value}"`);
-  return parsed === -1 ? null : parsed;
-}
 
 function settingsOf(topic: TopicRequest, defaultPartitions: number): Partial<TopicSettings> {
   if (topic.replicationFactor !== -1 && topic.replicationFactor !== 1) {
     throw new ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, "a single broker can only keep one replica");
   }
   const partitions = topic.assignments.length > 0 ? topic.assignments.length : topic.numPartitions === -1 ? defaultPartitions : topic.numPartitions;
-  let settings: Partial<TopicSettings> = { partitions };
-  for (const { name, value } of topic.configs) {
-    const parse = CONFIG_PARSERS[name];
-    if (parse && value !== null) settings = { ...settings, ...parse(value) };
-  }
-  return settings;
+  return { partitions, ...topicSettingsOf(topic.configs) };
 }
 
 export function createTopicsHandler({ topics, logger }: BrokerServices): RegisteredHandler {

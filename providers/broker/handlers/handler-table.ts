@@ -18,6 +18,11 @@ import { offsetCommitHandler } from "./offset-commit-handler";
 import { offsetFetchHandler } from "./offset-fetch-handler";
 import { produceHandler } from "./produce-handler";
 import { syncGroupHandler } from "./sync-group-handler";
+import { describeConfigsHandler } from "./describe-configs-handler";
+import { describeClusterHandler } from "./describe-cluster-handler";
+import { deleteGroupsHandler } from "./delete-groups-handler";
+import { deleteRecordsHandler } from "./delete-records-handler";
+import { createPartitionsHandler } from "./create-partitions-handler";
 
 export interface HandlerTableOptions {
   autoCreateTopics: boolean;
@@ -44,6 +49,11 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     offsetFetchHandler(services),
     describeGroupsHandler(services),
     listGroupsHandler(services),
+    describeConfigsHandler(services),
+    describeClusterHandler(services),
+    deleteGroupsHandler(services),
+    deleteRecordsHandler(services),
+    createPartitionsHandler(services),
   ];
   const narrowed = new Map(Object.entries(options.apiVersions ?? {}));
   for (const handler of handlers) {

@@ -1,6 +1,6 @@
 /**
- * Creates and deletes topics for CreateTopics, DeleteTopics and Metadata's auto-creation, so that two
- * requests racing to auto-create one topic both see it created once.
+ * Creates, grows and deletes topics for CreateTopics, CreatePartitions, DeleteTopics and Metadata's auto-creation,
+ * so that two requests racing to auto-create one topic both see it created once.
  */
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStore, TopicSettings } from "../storage/log-store";
@@ -37,6 +37,7 @@ export class TopicAdmin {
       partitions: settings.partitions ?? this.defaults.numPartitions,
       retentionMs: settings.retentionMs === undefined ? this.defaults.retentionMs : settings.retentionMs,
       retentionBytes: settings.retentionBytes === undefined ? this.defaults.retentionBytes : settings.retentionBytes,
+      ...(settings.configs === undefined ? {} : { configs: settings.configs }),
     };
     if (!Number.isInteger(full.partitions) || full.partitions < 1) {
       throw new ApiError(ErrorCode.INVALID_PARTITIONS, `a topic needs at least one partition, got ${full.partitions}`);
@@ -60,6 +61,19 @@ export class TopicAdmin {
     if (underWay) return underWay;
     if (this.exists(name)) return;
     await this.create(name);
+  }
+
+  /**
+   * Grows the topic to `count` partitions; only checks when validateOnly. Rejects with UNKNOWN_TOPIC_OR_PARTITION or
+   * INVALID_PARTITIONS (a topic never shrinks).
+   */
+  async addPartitions(name: string, count: number, validateOnly: boolean): Promise<void> {
+    const settings = this.store.topics().get(name);
+    if (settings === undefined) throw new ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic "${name}" does not exist`);
+    if (count <= settings.partitions) {
+      throw new ApiError(ErrorCode.INVALID_PARTITIONS, `topic "${name}" has ${settings.partitions} partitions: it can grow to more, not to ${count}`);
+    }
+    if (!validateOnly) await this.store.addPartitions(name, count);
   }
 
   /** Rejects with UNKNOWN_TOPIC_OR_PARTITION when there is no such topic. */

@@ -4,14 +4,16 @@ import type { CommittedOffset, OffsetCommitEntry } from "./log-store";
 /** A change to the table, as the offset journal records it. */
 export type OffsetChange =
   | { kind: "commit"; groupId: string; entries: OffsetCommitEntry[]; commitTimestamp: bigint }
-  | { kind: "deleteTopic"; topic: string };
+  | { kind: "deleteTopic"; topic: string }
+  | { kind: "deleteGroup"; groupId: string };
 
 export class CommittedOffsetTable {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
 
   applyChange(change: OffsetChange): void {
     if (change.kind === "commit") this.apply(change.groupId, change.entries, change.commitTimestamp);
-    else this.deleteTopic(change.topic);
+    else if (change.kind === "deleteTopic") this.deleteTopic(change.topic);
+    else this.byGroup.delete(change.groupId);
   }
 
   /** The whole table as commit changes, one per entry: replaying them rebuilds it. */

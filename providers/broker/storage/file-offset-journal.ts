@@ -14,25 +14,34 @@ const GROWTH_BEFORE_COMPACTION = 4;
 
 type JournalLine =
   | { commit: { group: string; ts: string; entries: [string, number, string, string | null][] } }
-  | { deleteTopic: string };
+  | { deleteTopic: string }
+  | { deleteGroup: string };
 
 function encodeLine(change: OffsetChange): string {
-  const line: JournalLine =
-    change.kind === "commit"
-      ? {
-          commit: {
-            group: change.groupId,
-            ts: String(change.commitTimestamp),
-            entries: change.entries.map((e) => [e.topic, e.partition, String(e.offset), e.metadata]),
-          },
-        }
-      : { deleteTopic: change.topic };
-  return `${JSON.stringify(line)}\n`;
+  return `${JSON.stringify(lineOf(change))}\n`;
+}
+
+function lineOf(change: OffsetChange): JournalLine {
+  switch (change.kind) {
+    case "commit":
+      return {
+        commit: {
+          group: change.groupId,
+          ts: String(change.commitTimestamp),
+          entries: change.entries.map((e) => [e.topic, e.partition, String(e.offset), e.metadata]),
+        },
+      };
+    case "deleteTopic":
+      return { deleteTopic: change.topic };
+    case "deleteGroup":
+      return { deleteGroup: change.groupId };
+  }
 }
 
 function decodeLine(text: string): OffsetChange {
   const line = JSON.parse(text) as JournalLine;
   if ("deleteTopic" in line) return { kind: "deleteTopic", topic: line.deleteTopic };
+  if ("deleteGroup" in line) return { kind: "deleteGroup", groupId: line.deleteGroup };
   return {
     kind: "commit",
     groupId: line.commit.group,

@@ -1,10 +1,11 @@
 /**
  * Opens one partition of the file store, `<dataDir>/<topic>-<partition>/<20-digit base offset>.log`:
  * rebuilds each segment's index by scanning it, verifies the CRCs of the last (active) segment and
- * truncates a torn tail away, logging what was cut.
+ * truncates a torn tail away, logging what was cut; reads the log start offset DeleteRecords left.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { FileLogStartCheckpoint } from "./log-start-checkpoint";
 import type { TopicSettings } from "./log-store";
 import { PositionalFile } from "./positional-file";
 import { Segment } from "./segment";
@@ -32,7 +33,7 @@ export function fileSegmentStorageFactory(partitionDir: string): SegmentStorageF
   return { create: (baseOffset) => PositionalFile.open(path.join(partitionDir, segmentFileName(baseOffset))) };
 }
 
-export type FilePartitionContext = Omit<PartitionLogContext, "storageFactory">;
+export type FilePartitionContext = Omit<PartitionLogContext, "storageFactory" | "logStartCheckpoint">;
 
 export async function openFilePartition(
   dataDir: string,
@@ -43,7 +44,8 @@ export async function openFilePartition(
 ): Promise<SegmentedPartitionLog> {
   const dir = path.join(dataDir, partitionDirName(topic, partition));
   await fs.mkdir(dir, { recursive: true });
-  const logContext: PartitionLogContext = { ...context, storageFactory: fileSegmentStorageFactory(dir) };
+  const logStartCheckpoint = new FileLogStartCheckpoint(dir);
+  const logContext: PartitionLogContext = { ...context, storageFactory: fileSegmentStorageFactory(dir), logStartCheckpoint };
   const baseOffsets = (await fs.readdir(dir))
     .map(parseSegmentFileName)
     .filter((offset): offset is number => offset !== undefined)
@@ -53,7 +55,7 @@ export async function openFilePartition(
   for (const [i, baseOffset] of baseOffsets.entries()) {
     segments.push(await openSegment(dir, baseOffset, i === baseOffsets.length - 1, context));
   }
-  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext);
+  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext, await logStartCheckpoint.load());
 }
 
 async function openSegment(

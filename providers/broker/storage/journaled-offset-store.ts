@@ -39,6 +39,10 @@ export class JournaledOffsetStore implements OffsetStore {
     return this.change({ kind: "deleteTopic", topic });
   }
 
+  deleteGroup(groupId: string): Promise<void> {
+    return this.change({ kind: "deleteGroup", groupId });
+  }
+
   private async change(change: OffsetChange): Promise<void> {
     this.assertOpen();
     await this.journal.record(change);

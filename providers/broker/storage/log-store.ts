@@ -12,6 +12,8 @@ export interface TopicSettings {
   retentionMs: number | null;
   /** A partition is trimmed (oldest segments first) to about this many bytes; null = unbounded. */
   retentionBytes: number | null;
+  /** The topic-level configs it was created with that the broker honours, as given (Kafka's topic overrides); absent when none. */
+  configs?: Readonly<Record<string, string>>;
 }
 
 export interface AppendResult {
@@ -48,8 +50,14 @@ export interface PartitionLog {
    * [logStartOffset, logEndOffset].
    */
   read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
-  /** First offset whose batch max timestamp is >= timestamp, or null when there is none. */
+  /** First offset whose batch max timestamp is >= timestamp (never below the log start), or null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
+  /**
+   * DeleteRecords: moves the log start offset up to `offset` (a lower one changes nothing) and deletes the segments
+   * wholly below it; durable once resolved, with the new log start offset. Rejects with ApiError(OFFSET_OUT_OF_RANGE)
+   * for a negative offset or one beyond the log end.
+   */
+  deleteRecordsBefore(offset: bigint): Promise<bigint>;
   /** Bytes currently stored. */
   sizeInBytes(): number;
 }
@@ -76,6 +84,8 @@ export interface OffsetStore {
   groups(): string[];
   /** Forgets the offsets of a deleted topic in every group. */
   deleteTopic(topic: string): Promise<void>;
+  /** Forgets every offset of a deleted group. */
+  deleteGroup(groupId: string): Promise<void>;
 }
 
 export interface LogStore {
@@ -86,6 +96,11 @@ export interface LogStore {
   createTopic(name: string, settings: TopicSettings): Promise<void>;
   /** Rejects with ApiError(UNKNOWN_TOPIC_OR_PARTITION) when it does not exist. */
   deleteTopic(name: string): Promise<void>;
+  /**
+   * CreatePartitions: grows the topic to `count` partitions. Rejects with ApiError(UNKNOWN_TOPIC_OR_PARTITION) when it
+   * does not exist, ApiError(INVALID_PARTITIONS) when it has `count` partitions or more.
+   */
+  addPartitions(name: string, count: number): Promise<void>;
   partition(topic: string, partition: number): PartitionLog | undefined;
   readonly offsets: OffsetStore;
   /** Deletes what retention allows; the broker calls it periodically. */

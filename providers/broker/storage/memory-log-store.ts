@@ -1,5 +1,6 @@
 /** The LogStore for `broker.storage: memory`: the same logs as the file store, with segments held in memory. */
 import { memoryOnlyJournal } from "./journaled-offset-store";
+import { memoryLogStartCheckpoint } from "./log-start-checkpoint";
 import { memorySegmentStorageFactory } from "./memory-segment-storage";
 import { PartitionedLogStore, type LogStoreBackend, type LogStoreConfig } from "./partitioned-log-store";
 import { SegmentedPartitionLog } from "./segmented-partition-log";
@@ -10,7 +11,7 @@ const memoryBackend: LogStoreBackend = {
   loadTopics: async () => new Map(),
   openOffsetJournal: async () => ({ ...memoryOnlyJournal, close: nothingToPersist }),
   openPartition: (topic, partition, settings, context) =>
-    SegmentedPartitionLog.create(topic, partition, settings, { ...context, storageFactory: memorySegmentStorageFactory }),
+    SegmentedPartitionLog.create(topic, partition, settings, { ...context, storageFactory: memorySegmentStorageFactory, logStartCheckpoint: memoryLogStartCheckpoint }),
   saveTopic: nothingToPersist,
   forgetTopic: nothingToPersist,
   removeTopicData: nothingToPersist,

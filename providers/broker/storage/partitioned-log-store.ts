@@ -14,7 +14,7 @@ import { assertValidTopicName, resolveTopicSettings } from "./topic-settings-rul
 /** LogStoreOptions plus the optional logger both stores accept. */
 export type LogStoreConfig = LogStoreOptions & { logger?: ComponentLogger };
 
-export type PartitionContext = Omit<PartitionLogContext, "storageFactory">;
+export type PartitionContext = Omit<PartitionLogContext, "storageFactory" | "logStartCheckpoint">;
 
 export interface LogStoreBackend {
   /** Topics persisted earlier (none for memory). */
@@ -110,6 +110,26 @@ export class PartitionedLogStore implements LogStore {
     });
   }
 
+  async addPartitions(name: string, count: number): Promise<void> {
+    this.assertOpen();
+    return this.serializeAdmin(async () => {
+      this.assertOpen();
+      const settings = this.settingsByTopic.get(name);
+      const logs = this.logsByTopic.get(name);
+      if (settings === undefined || logs === undefined) throw new ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${name} does not exist`);
+      if (!Number.isInteger(count) || count <= settings.partitions) {
+        throw new ApiError(ErrorCode.INVALID_PARTITIONS, `topic ${name} has ${settings.partitions} partitions; it can only grow, so ${count} will not do`);
+      }
+      const grown = { ...settings, partitions: count };
+      const added = await this.openPartitions(name, grown, settings.partitions);
+      // Saved after the new partitions exist: a crash in between leaves directories the next open removes.
+      await this.backend.saveTopic(name, grown);
+      this.settingsByTopic.set(name, grown);
+      this.logsByTopic.set(name, [...logs, ...added]);
+      this.logger.debug("partitions added", { topic: name, from: settings.partitions, to: count });
+    });
+  }
+
   partition(topic: string, partition: number): PartitionLog | undefined {
     this.assertOpen();
     return this.logsByTopic.get(topic)?.[partition];
@@ -127,14 +147,15 @@ export class PartitionedLogStore implements LogStore {
     this.listeners.push(listener);
   }
 
-  private async openPartitions(topic: string, settings: TopicSettings): Promise<SegmentedPartitionLog[]> {
+  /** Opens (or creates) the topic's partitions from `from` on. */
+  private async openPartitions(topic: string, settings: TopicSettings, from = 0): Promise<SegmentedPartitionLog[]> {
     const context: PartitionContext = {
       segmentBytes: this.config.segmentBytes,
       logger: this.logger,
       onAppended: (t, p) => this.notifyAppend(t, p),
     };
     const logs: SegmentedPartitionLog[] = [];
-    for (let partition = 0; partition < settings.partitions; partition++) {
+    for (let partition = from; partition < settings.partitions; partition++) {
       logs.push(await this.backend.openPartition(topic, partition, settings, context));
     }
     return logs;

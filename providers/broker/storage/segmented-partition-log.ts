@@ -1,13 +1,14 @@
 /**
  * A partition log made of segments: validates and appends batches through a serial, coalescing write queue,
- * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention.
- * The bytes live wherever the SegmentStorageFactory puts them (files or memory).
+ * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention and
+ * DeleteRecords. The bytes live wherever the SegmentStorageFactory puts them (files or memory).
  */
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
 import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protocol/records/record-batch";
 import { BatchIndex } from "./batch-index";
+import type { LogStartCheckpoint } from "./log-start-checkpoint";
 import { Segment } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
@@ -27,6 +28,7 @@ interface PendingAppend {
 export interface PartitionLogContext {
   segmentBytes: number;
   storageFactory: SegmentStorageFactory;
+  logStartCheckpoint: LogStartCheckpoint;
   logger: ComponentLogger;
   /** Called after batches were written. */
   onAppended(topic: string, partition: number): void;
@@ -38,13 +40,17 @@ export class SegmentedPartitionLog implements PartitionLog {
   private readonly queue = new SerialWriteQueue<PendingAppend, AppendResult>((items) => this.write(items));
   private state: LogState = "open";
 
-  /** `segments` must be non-empty, ordered by base offset; the last one is the active segment. */
+  /**
+   * `segments` must be non-empty, ordered by base offset; the last one is the active segment. `startOffset`: where
+   * DeleteRecords last moved the log start, which counts once it is past the first segment's base offset.
+   */
   constructor(
     readonly topic: string,
     readonly partition: number,
     private readonly settings: TopicSettings,
     private readonly segments: Segment[],
     private readonly context: PartitionLogContext,
+    private startOffset = 0,
   ) {
     if (segments.length === 0) throw new Error(`partition ${topic}-${partition} needs at least one segment`);
   }
@@ -60,7 +66,7 @@ export class SegmentedPartitionLog implements PartitionLog {
   }
 
   logStartOffset(): bigint {
-    return BigInt(this.segments[0].baseOffset);
+    return BigInt(Math.max(this.startOffset, this.segments[0].baseOffset));
   }
 
   logEndOffset(): bigint {
@@ -112,11 +118,35 @@ export class SegmentedPartitionLog implements PartitionLog {
   async offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null> {
     this.assertOpen();
     const target = Number(timestamp);
+    const start = this.logStartOffset();
     for (const segment of this.segments) {
-      const i = segment.index.findByTimestamp(target);
-      if (i >= 0) return { offset: BigInt(segment.index.baseOffset(i)), timestamp: BigInt(segment.index.maxTimestampUpTo(i)) };
+      // Both searches are monotonic over the batches, so the first batch meeting both is the later of their answers.
+      const byTimestamp = segment.index.findByTimestamp(target);
+      const byStart = segment.index.findByOffset(Number(start));
+      if (byTimestamp < 0 || byStart < 0) continue;
+      const i = Math.max(byTimestamp, byStart);
+      const offset = BigInt(segment.index.baseOffset(i));
+      return { offset: offset < start ? start : offset, timestamp: BigInt(segment.index.maxTimestampUpTo(i)) };
     }
     return null;
+  }
+
+  deleteRecordsBefore(offset: bigint): Promise<bigint> {
+    this.assertOpen();
+    return this.queue.exclusive(async () => {
+      this.assertOpen();
+      const end = this.logEndOffset();
+      if (offset < 0n || offset > end) {
+        throw new ApiError(ErrorCode.OFFSET_OUT_OF_RANGE, `cannot delete the records before offset ${offset}: ${this.name()} ends at ${end}`);
+      }
+      if (offset > this.logStartOffset()) {
+        await this.context.logStartCheckpoint.save(Number(offset));
+        this.startOffset = Number(offset);
+        // The active segment stays, as in Kafka: reads below the start are refused, and retention removes it once rolled.
+        while (this.segments.length > 1 && this.segments[1].baseOffset <= this.startOffset) await this.deleteOldestSegment("records deleted");
+      }
+      return this.logStartOffset();
+    });
   }
 
   /** Deletes leading segments past retention; waits for in-flight writes first. */

@@ -22,7 +22,8 @@ export function assertValidTopicName(name: string): void {
 
 /**
  * Validates `settings`, filling retention fields a caller left undefined (an untyped caller, or a
- * settings file from an older version) with the store's defaults; null stays "unbounded".
+ * settings file from an older version) with the store's defaults; null stays "unbounded". Configs are kept only when
+ * there are some.
  */
 export function resolveTopicSettings(settings: Partial<TopicSettings>, options: LogStoreOptions): TopicSettings {
   const partitions = settings.partitions;
@@ -36,5 +37,9 @@ export function resolveTopicSettings(settings: Partial<TopicSettings>, options: 
       throw new ApiError(ErrorCode.INVALID_CONFIG, `${key} must be null or a non-negative number, got ${value}`);
     }
   }
-  return { partitions, retentionMs, retentionBytes };
+  const configs = settings.configs;
+  if (configs !== undefined && (typeof configs !== "object" || configs === null || Object.values(configs).some((value) => typeof value !== "string"))) {
+    throw new ApiError(ErrorCode.INVALID_CONFIG, `configs must map config names to strings, got ${JSON.stringify(configs)}`);
+  }
+  return { partitions, retentionMs, retentionBytes, ...(configs === undefined || Object.keys(configs).length === 0 ? {} : { configs: { ...configs } }) };
 }

@@ -1,6 +1,9 @@
 import type { FieldSpec } from "../schema";
 
-/** Request header v1, which every non-flexible request uses: the only one Sluice writes and its broker reads. */
+/**
+ * Request header v1, which every non-flexible request uses. A flexible version's header (v2) adds its tagged fields
+ * after these, which ApiCodec reads and writes with the body.
+ */
 export const RequestHeaderFields = [
   { name: "apiKey", type: "int16" },
   { name: "apiVersion", type: "int16" },

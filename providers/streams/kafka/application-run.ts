@@ -23,6 +23,7 @@ import { DEAD_LETTER_POSITION_PREFIX, deadLetterRecord, deadLettersOf, deadLette
 import { ensureTopics } from "./internal-topics";
 import { ORIGIN_HEADER, OriginMarks } from "./repartition-origin";
 import { ProduceRequestBuilder, type OutgoingRecord } from "./produce-requests";
+import { RepartitionPurge } from "./repartition-purge";
 import { committedInputs, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 import { TopicEnds } from "./topic-ends";
@@ -114,6 +115,7 @@ export class ApplicationRun {
   private consumer?: GroupConsumer;
   private producer?: RecordProducer;
   private admin?: Admin;
+  private purge?: RepartitionPurge;
   private queue: Promise<unknown> = Promise.resolve();
   private pendingOutputs: OutputRecord[] = [];
   /** Outputs of the batch in process sent ahead of its end (see processBatch); awaited before the next send. */
@@ -159,8 +161,10 @@ export class ApplicationRun {
     const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
     this.admin = kafka.admin();
     await this.admin.connect();
+    this.purge = new RepartitionPurge({ admin: this.admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: numberConfig(config, "repartition.purge.interval.ms", 30_000), logger });
     this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: compressionType(config) });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
+        autoCreate: config["auto.create.topics"] === true || config["auto.create.topics"] === "true",
         defaultPartitions: numberConfig(config, "num.partitions", 1),
         replicationFactor: numberConfig(config, "replication.factor", -1),
         internalConfigs: prefixed(config, "topic."),
@@ -203,6 +207,7 @@ export class ApplicationRun {
             figures.committedTimestamp = now;
           }
           metrics.commit();
+          this.purge?.committed(offsets);
         },
         failed: (error) => this.fail(error),
       },
@@ -221,6 +226,7 @@ export class ApplicationRun {
     await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
     await this.serially(() => this.closeTasks([...this.tasks.keys()]));
     await this.producer?.close();
+    await this.purge?.close();
     await this.admin?.disconnect().catch(() => undefined);
   }
 

@@ -1,6 +1,7 @@
 /**
- * Makes sure every topic an application needs exists: its input and output topics (created with
- * `num.partitions` when missing), and its repartition and changelog topics with the partition count of the sub-topology they
+ * Makes sure every topic an application needs exists: its input and output topics (created with `num.partitions` when
+ * missing and `auto.create.topics` allows it; otherwise a missing one stops the application, naming it), and its
+ * repartition and changelog topics, always, with the partition count of the sub-topology they
  * belong to (the largest input of that sub-topology), as Kafka Streams does. It returns once every topic has its
  * leaders, also when another instance of the application was creating them at the same moment.
  *
@@ -13,6 +14,8 @@ import type { Admin, ITopicConfig } from "kafkajs";
 import type { CompiledTopology } from "../engine/compiled-topology";
 
 export interface TopicCreation {
+  /** Whether missing input and output topics are created (`auto.create.topics`). */
+  autoCreate: boolean;
   defaultPartitions: number;
   /** -1: the broker's default. */
   replicationFactor: number;
@@ -32,6 +35,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   ]);
   const existing = new Set(await admin.listTopics());
   const present = [...new Set([...external, ...internal, ...singles])].filter((topic) => existing.has(topic));
+  if (!creation.autoCreate) assertExternalTopicsExist(topology, sinks, existing);
   const counts = new Map<string, number>();
   if (present.length > 0) {
     const { topics } = await admin.fetchTopicMetadata({ topics: present });
@@ -74,6 +78,16 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     if (!created) await untilLed(admin, [...missing.keys()]);
   }
   return counts;
+}
+
+function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly string[], existing: ReadonlySet<string>): void {
+  const missing = [
+    ...topology.externalSourceTopics().filter((topic) => !existing.has(topic)).map((topic) => `${topic} (input)`),
+    ...[...new Set(sinks)].filter((topic) => !existing.has(topic)).map((topic) => `${topic} (output)`),
+  ];
+  if (missing.length > 0) {
+    throw new Error(`topics missing on the cluster: ${missing.join(", ")}; create them, or set streams.auto.create.topics=true to have Sluice create them`);
+  }
 }
 
 function copartitioningError(topics: readonly string[], counts: Map<string, number>, why: string): string {

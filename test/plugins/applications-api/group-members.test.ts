@@ -37,8 +37,8 @@ test.before(async () => {
   await admin.connect();
   await admin.createTopics({ topics: ["words", "pageviews"].map((topic) => ({ topic, numPartitions: 4 })), waitForLeaders: true });
   await admin.disconnect();
-  here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
-  there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
+  here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
+  there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
   await eventually(
     async () => {
       const members = await membersSeenBy(here);
@@ -71,7 +71,7 @@ test("fetch_time_range with remote access asks every instance hosting the store,
 });
 
 test("a member without application.server is listed by its member id, and a query needing it names it", async () => {
-  const blind = await startSluiceWithExamples({ "streams.bootstrap.servers": here.brokers.join(","), "server.enable": "false" });
+  const blind = await startSluiceWithExamples({ "streams.bootstrap.servers": here.brokers.join(","), "streams.auto.create.topics": "true", "server.enable": "false" });
   try {
     const serverless = await eventually(
       async () => {

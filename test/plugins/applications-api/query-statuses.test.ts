@@ -45,8 +45,8 @@ test.before(async () => {
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: "words", numPartitions: 4 }], waitForLeaders: true });
   await admin.disconnect();
-  here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap });
-  there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.application.server": silentAddress });
+  here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
+  there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true", "streams.application.server": silentAddress });
   await eventually(
     async () => {
       const record = (await http(`${here.url}/api/v1/applications/wordcount`)).json();

@@ -82,6 +82,7 @@ function secureInstances(name: string, mode: Mode): void {
         "start",
         `--plugins.packages=${EXAMPLES_PACKAGE}`,
         `--streams.bootstrap.servers=${bootstrap}`,
+        "--streams.auto.create.topics=true",
         "--server.port=0",
         `--streams.state.dir=${stateDir}`,
         "--streams.session.timeout.ms=6000",

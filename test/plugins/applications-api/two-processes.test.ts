@@ -57,6 +57,7 @@ test.before(async () => {
       "start",
       `--plugins.packages=${EXAMPLES_PACKAGE}`,
       `--streams.bootstrap.servers=${bootstrap}`,
+      "--streams.auto.create.topics=true",
       "--server.port=0",
       `--streams.state.dir=${stateDir}`,
       "--streams.session.timeout.ms=6000",

@@ -127,7 +127,7 @@ test("a broker that shares no version of an API the client sends refuses the pro
 
 test("an application on a broker too old for it goes to ERROR naming the API and both ranges, instead of retrying", async () => {
   const broker = await startTestBroker({ apiVersions: { JoinGroup: "0-1" } });
-  const sluice = await startSluiceWithExamples({ "streams.bootstrap.servers": broker.bootstrap });
+  const sluice = await startSluiceWithExamples({ "streams.bootstrap.servers": broker.bootstrap, "streams.auto.create.topics": "true" });
   try {
     const app = await eventually(
       async () => {

@@ -281,3 +281,65 @@ known("ListOffsets v1-3, Metadata v4-6 and FindCoordinator v0-2", async () => {
 });
 
 known.run();
+
+const admin = suite("protocol messages: admin requests byte for byte as kafkajs encodes them");
+
+admin("DescribeConfigs v0-2, DeleteGroups v0-1, DeleteRecords v0-1 and CreatePartitions v0-1", async () => {
+  await assertSameBytes(
+    protocol.DescribeConfigs,
+    [0, 1, 2],
+    "describeConfigs",
+    () => ({ resources: [{ resourceType: 2, resourceName: "words", configurationKeys: ["retention.ms", "cleanup.policy"] }, { resourceType: 4, resourceName: "0", configurationKeys: null }], includeSynonyms: true }),
+    () => ({ resources: [{ type: 2, name: "words", configNames: ["retention.ms", "cleanup.policy"] }, { type: 4, name: "0" }], includeSynonyms: true }),
+  );
+  await assertSameBytes(protocol.DeleteGroups, [0, 1], "deleteGroups", () => ({ groupsNames: ["wordcount", "é-group"] }), () => ["wordcount", "é-group"] as never);
+  await assertSameBytes(
+    protocol.DeleteRecords,
+    [0, 1],
+    "deleteRecords",
+    () => ({ topics: [{ name: "wordcount-repartition", partitions: [{ partitionIndex: 2, offset: 5_000_000_000n }] }], timeoutMs: 5_000 }),
+    () => ({ topics: [{ topic: "wordcount-repartition", partitions: [{ partition: 2, offset: "5000000000" }] }], timeout: 5_000 }),
+  );
+  await assertSameBytes(
+    protocol.CreatePartitions,
+    [0, 1],
+    "createPartitions",
+    () => ({ topics: [{ name: "words", count: 4, assignments: [{ brokerIds: [0] }, { brokerIds: [0] }] }, { name: "clicks", count: 2, assignments: null }], timeoutMs: 5_000, validateOnly: true }),
+    () => ({ topicPartitions: [{ topic: "words", count: 4, assignments: [[0], [0]] }, { topic: "clicks", count: 2 }], timeout: 5_000, validateOnly: true }),
+  );
+});
+
+admin.run();
+
+const flexible = suite("protocol messages: flexible versions as the protocol guide lays them out");
+
+flexible("a flexible request: header v2, compact arrays and strings, a tagged-field count after every struct", () => {
+  const frame = Buffer.concat(new ApiCodec(protocol.DeleteRecords).encodeRequestFrame(7, 2, "c", { topics: [{ name: "t", partitions: [{ partitionIndex: 3, offset: 42n }] }], timeoutMs: 5_000 }));
+  const expected = [
+    "00000023", // size: 35 bytes follow
+    "0015 0002 00000007 0001 63 00", // api key 21, version 2, correlation id, client id (int16 length, as in v1), header tags
+    "02 0274 02 00000003 000000000000002a 00 00", // 1 topic "t", 1 partition: index 3, offset 42, partition tags, topic tags
+    "00001388 00", // timeout 5000, the request's tags
+  ].join("").replace(/ /g, "");
+  assert.is(frame.toString("hex"), expected);
+});
+
+flexible("a flexible response: tagged fields are read past, lengths over 127 take two varint bytes", () => {
+  const host = "h".repeat(200);
+  const bytes = Buffer.concat([
+    Buffer.from("01 05 02 abcd".replace(/ /g, ""), "hex"), // response header v1: one tagged field (tag 5, 2 bytes)
+    Buffer.from("00000000 0000 00 03 6964 00000000".replace(/ /g, ""), "hex"), // throttle, error, null message, cluster "id", controller 0
+    Buffer.from("02 00000000 c901".replace(/ /g, ""), "hex"), // one broker: id 0, host length 200 + 1 = 0xc9 0x01
+    Buffer.from(host),
+    Buffer.from("00002328 00 02 00 01 ff 07 00".replace(/ /g, ""), "hex"), // port 9000, null rack, two tagged fields in the broker's struct
+    Buffer.from("80000000 00".replace(/ /g, ""), "hex"), // authorized operations, the response's tags
+  ]);
+  const reader = new ByteReader(bytes);
+  const decoded = new ApiCodec(protocol.DescribeCluster).decodeResponse(reader, 0);
+  assert.is(reader.remaining(), 0);
+  assert.equal(decoded.brokers, [{ brokerId: 0, host, port: 9000, rack: null }]);
+  assert.is(decoded.clusterId, "id");
+  assert.is(decoded.errorMessage, null);
+});
+
+flexible.run();

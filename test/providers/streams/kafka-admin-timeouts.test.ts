@@ -53,6 +53,7 @@ test("an application reaches a TLS cluster whose handshakes take 1.5 s and runs"
     overrides: {
       "plugins.packages": EXAMPLES_PACKAGE,
       "streams.bootstrap.servers": proxy.address,
+      "streams.auto.create.topics": "true",
       "streams.security.protocol": "SSL",
       "streams.ssl.ca.location": pki.ca,
     },

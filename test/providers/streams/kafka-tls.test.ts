@@ -45,6 +45,7 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
       "--server.port=0",
       `--plugins.packages=${EXAMPLES_PACKAGE}`,
       `--streams.bootstrap.servers=${bootstrap}`,
+      "--streams.auto.create.topics=true",
       "--streams.security.protocol=SSL",
       `--streams.ssl.ca.location=${pki.ca}`,
       `--streams.ssl.certificate.location=${client.cert}`,

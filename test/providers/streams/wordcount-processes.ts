@@ -81,6 +81,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
           "--server.port=0",
           `--plugins.packages=${EXAMPLES_PACKAGE}`,
           `--streams.bootstrap.servers=${via}`,
+          "--streams.auto.create.topics=true",
           `--streams.state.dir=${stateDir}`,
           // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
           "--streams.session.timeout.ms=3000",

@@ -42,7 +42,7 @@ const topology = buildTopology(
   { "application.id": "sizing" },
 );
 
-const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });
+const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });
 
 async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
   const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
@@ -89,6 +89,22 @@ test("created topics get the replication factor, internal ones the topic.* confi
     "sizing-per-user-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
     "sizing-per-page-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
   });
+});
+
+test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {
+  const refusal = await ensureTopics(admin, topology, creation(2, { autoCreate: false, singles: ["sizing-dlq"] })).then(
+    () => "accepted",
+    (error: Error) => error.message,
+  );
+  assert.is(refusal, "topics missing on the cluster: clicks (input), page-counts (output); create them, or set streams.auto.create.topics=true to have Sluice create them");
+  assert.equal(await admin.listTopics(), []);
+
+  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 2 }] });
+  assert.match(await ensureTopics(admin, topology, creation(2, { autoCreate: false })).then(() => "accepted", (error: Error) => error.message), /^topics missing on the cluster: page-counts \(output\);/);
+  await admin.createTopics({ topics: [{ topic: "page-counts", numPartitions: 1 }] });
+  await ensureTopics(admin, topology, creation(2, { autoCreate: false, singles: ["sizing-dlq"] }));
+  const repartition = [...topology.definition.repartitionTopics][0];
+  assert.equal(await partitionCounts(admin), { clicks: 2, "page-counts": 1, [repartition]: 2, "sizing-dlq": 1, "sizing-per-page-changelog": 2, "sizing-per-user-changelog": 2 });
 });
 
 test("a changelog with fewer partitions than its tasks' input is an error naming both", async ({ admin }) => {
