@@ -12,7 +12,7 @@ import path from "node:path";
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { ChaosFeeder, PAGEVIEWS_TOPIC, VOCABULARY, WORDS_TOPIC } from "./chaos-feeder";
 import { checkResults, type CheckFigures } from "./chaos-check";
-import { requestJson } from "./http-json";
+import { closeHttpClients, requestJson } from "./http-json";
 import { KafkaProxy } from "./kafka-proxy";
 import { QueryLoad, type QueryFigures } from "./query-load";
 import { SeededRandom } from "./seeded-random";
@@ -137,6 +137,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const children: SluiceChild[] = [broker];
   let proxy: KafkaProxy | undefined;
   const stopAll = async () => {
+    closeHttpClients();
     for (const child of [...children].reverse()) await child.kill("SIGKILL");
     await proxy?.close();
     if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true });

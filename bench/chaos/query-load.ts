@@ -3,7 +3,7 @@
  * any running instance with remote access on. Every answer is classified: a query status, a 5xx, a body that is
  * not JSON, or no answer within the query's timeout (a hang). Instances that are down are not asked.
  */
-import { requestJson, storeQuery } from "./http-json";
+import { AnswerTimeout, requestJson, storeQuery } from "./http-json";
 import type { SeededRandom } from "./seeded-random";
 
 export const QUERY_TIMEOUT_MS = 5_000;
@@ -63,7 +63,7 @@ export class QueryLoad {
       const status = (answer.body as { status?: string }).status ?? `HTTP ${answer.status}`;
       this.figures.byStatus[status] = (this.figures.byStatus[status] ?? 0) + 1;
     } catch (error) {
-      if ((error as Error).name === "TimeoutError") this.figures.hangs++;
+      if (error instanceof AnswerTimeout) this.figures.hangs++;
       else this.figures.unreachable++;
     }
   }
