@@ -6,12 +6,13 @@ import { advertisedAddress } from "./http/advertised-address";
 import "reflect-metadata";
 import fs from "node:fs";
 import path from "node:path";
-import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { loadConfig, type ConfigSources } from "./config/load-config";
 import type { SluiceConfig } from "./config/sluice-config";
-import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT, type SerializerModule } from "./contracts/json-serializer";
+import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT } from "./contracts/json-serializer";
 import { ModuleJsonRenderer } from "./json/module-json-renderer";
+import { ComponentRegistry } from "./components/component-registry";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
+import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
@@ -19,6 +20,7 @@ import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
 import { createLogger, type Logger, type LogLevel } from "./logger";
+import { lifecycleOrder } from "./plugin-order";
 import { ServiceLoader, describeEntry, type LoadedService } from "./service-loader";
 
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
@@ -43,7 +45,7 @@ interface Component<T> {
 export class Kernel implements KernelInfo {
   readonly version = SLUICE_VERSION;
   readonly root: string;
-  readonly components: DependencyContainer = rootContainer.createChildContainer();
+  readonly components = new ComponentRegistry();
   private config!: SluiceConfig;
   private logger!: Logger;
   private http: HttpServer | undefined;
@@ -112,7 +114,7 @@ export class Kernel implements KernelInfo {
     this.logger = createLogger(this.config.string("log.level") as LogLevel, {}, this.options.logSink);
     this.components.register(CONFIG, { useValue: this.config });
     this.components.register(LOGGER, { useValue: this.logger });
-    this.components.register(KERNEL_INFO, { useValue: this as KernelInfo });
+    this.components.register(KERNEL_INFO, { useValue: this });
 
     const loader = new ServiceLoader({ root: this.root, sluiceRoot: this.options.sluiceRoot ?? SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
     this.logger.debug("descriptor roots", { roots: loader.roots() });
@@ -123,10 +125,11 @@ export class Kernel implements KernelInfo {
       this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger, security: this.security });
     }
 
-    const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);
+    const serializerModules = await this.loadServices(loader, SERIALIZER_MODULE_CONTRACT);
     this.components.register(JSON_RENDERER, { useValue: new ModuleJsonRenderer(serializerModules.map(({ instance }) => instance)) });
+    const discovered = await this.loadServices(loader, PLUGIN_CONTRACT);
     // Only what was configured is started and closed: a failed startup closes the plugins configured before it.
-    for (const plugin of await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT)) {
+    for (const plugin of lifecycleOrder(discovered, (component) => this.components.isRegistered(component))) {
       const { name, instance } = plugin;
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
@@ -135,7 +138,7 @@ export class Kernel implements KernelInfo {
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,
-        services: { load: <T>(contract: string) => this.loadServices<T>(loader, contract) },
+        services: { load: (contract) => this.loadServices(loader, contract) },
       });
       this.plugins.push(plugin);
     }
@@ -159,7 +162,7 @@ export class Kernel implements KernelInfo {
     this.logger.info("Sluice started", { version: this.version, plugins: this.plugins.length, extensions: this.extensions.length });
   }
 
-  private async loadServices<T>(loader: ServiceLoader, contract: string): Promise<Component<T>[]> {
+  private async loadServices<T>(loader: ServiceLoader, contract: Token<T>): Promise<Component<T>[]> {
     const discovered = instantiate(await loader.load<T>(contract), this.components);
     const given = (this.options.services?.[contract] ?? []).map((instance, index) => ({ name: `${contract} given by the program #${index + 1}`, instance: instance as T }));
     return [...discovered, ...given];
@@ -167,7 +170,7 @@ export class Kernel implements KernelInfo {
 
   private async loadExtensions(loader: ServiceLoader): Promise<void> {
     const serverSection = this.config.section("server");
-    for (const extension of await this.loadServices<RestExtension>(loader, REST_EXTENSION_CONTRACT)) {
+    for (const extension of await this.loadServices(loader, REST_EXTENSION_CONTRACT)) {
       const { name, instance } = extension;
       if (typeof instance.register !== "function") throw new StartupError(`REST extension ${name} has no register(context) method`);
       await instance.configure?.(serverSection);
@@ -192,11 +195,11 @@ export class Kernel implements KernelInfo {
   }
 }
 
-function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
+function instantiate<T>(loaded: LoadedService<T>[], components: ComponentRegistry): Component<T>[] {
   return loaded.map(({ entry, exported }) => {
     const name = describeEntry(entry);
     try {
-      const instance = typeof exported === "function" ? components.resolve(exported as new () => T) : exported;
+      const instance = typeof exported === "function" ? components.create(exported as new () => T) : exported;
       return { name, instance };
     } catch (error) {
       throw new StartupError(`${entry.file}:${entry.line}: cannot create ${entry.exportName}: ${(error as Error).message}`, { cause: error });

@@ -4,14 +4,17 @@
  * request; metric formats from the MetricsFormatter descriptors.
  */
 import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
+import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../kernel/errors";
-import { ApplicationLookup } from "./application-lookup";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
 export class StreamsApiPlugin implements Plugin {
+  readonly requires = [optional(STREAMS_RUNTIME_TOKEN)];
+
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
     const lookup = new ApplicationLookup(components);
     registerReadRoutes(routes, lookup);
@@ -25,7 +28,7 @@ export class StreamsApiPlugin implements Plugin {
 
 async function loadFormatters(load: PluginContext["services"]["load"]): Promise<Map<string, MetricsFormatter>> {
   const formatters = new Map<string, { name: string; formatter: MetricsFormatter }>();
-  for (const { name, instance } of await load<MetricsFormatter>(METRICS_FORMATTER_CONTRACT)) {
+  for (const { name, instance } of await load(METRICS_FORMATTER_CONTRACT)) {
     const existing = formatters.get(instance.format);
     if (existing) throw new StartupError(`${name} and ${existing.name} both render metrics format '${instance.format}'`);
     formatters.set(instance.format, { name, formatter: instance });

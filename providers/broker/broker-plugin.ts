@@ -10,6 +10,8 @@ import { startBroker, startBrokerInWorker, type RunningBroker } from "./index";
 import { brokerOptionsFrom } from "./broker-config";
 
 export class BrokerPlugin implements Plugin, KafkaBootstrap {
+  /** Only when no streams.bootstrap.servers names a cluster. */
+  readonly provides = [KAFKA_BOOTSTRAP];
   private config!: SluiceConfig;
   private root!: string;
   private logger!: Logger;

@@ -1,11 +1,11 @@
 /** Feeds the examples' input topics with sample data while `examples.feed` is true (the default of `npm start`). */
-import type { DependencyContainer } from "tsyringe";
-import { resolveBootstrapServers, type SluiceConfig, type Plugin, type PluginContext, type Logger } from "sluice";
+import { KAFKA_BOOTSTRAP, optional, resolveBootstrapServers, type ComponentRegistry, type SluiceConfig, type Plugin, type PluginContext, type Logger } from "sluice";
 import { startExampleFeeder } from "./example-feeder";
 
 export class ExampleFeederPlugin implements Plugin {
+  readonly requires = [optional(KAFKA_BOOTSTRAP)];
   private config!: SluiceConfig;
-  private components!: DependencyContainer;
+  private components!: ComponentRegistry;
   private logger!: Logger;
   private feeder: { stop(): Promise<void> } | undefined;
 

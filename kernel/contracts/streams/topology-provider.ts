@@ -1,7 +1,8 @@
 /** What an application is: a named, versioned topology with its default configuration. */
 import type { StreamsBuilder } from "./dsl";
+import { token } from "../token";
 
-export const TOPOLOGY_PROVIDER_CONTRACT = "sluice.streams.TopologyProvider";
+export const TOPOLOGY_PROVIDER_CONTRACT = token<TopologyProvider>("sluice.streams.TopologyProvider");
 
 export type ConfigValue = string | number | boolean;
 

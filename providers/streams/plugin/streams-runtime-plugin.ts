@@ -4,11 +4,11 @@
  * and offers the running applications to the REST plugins (ApplicationRegistry) and to /health.
  */
 import path from "node:path";
-import type { DependencyContainer } from "tsyringe";
+import type { ComponentRegistry } from "../../../kernel/components/component-registry";
 import type { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
-import { resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
-import type { KernelInfo, Plugin, PluginContext } from "../../../kernel/contracts/plugin";
+import { KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
+import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
@@ -16,8 +16,11 @@ import type { Logger } from "../../../kernel/logger";
 import { StreamsRuntime } from "../index";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
+  /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
+  readonly requires = [optional(KAFKA_BOOTSTRAP)];
+  readonly provides = [STREAMS_RUNTIME_TOKEN, HEALTH_INDICATOR];
   private config!: SluiceConfig;
-  private components!: DependencyContainer;
+  private components!: ComponentRegistry;
   private kernel!: KernelInfo;
   private logger!: Logger;
   private providers: TopologyProvider[] = [];
@@ -28,7 +31,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
-    this.providers = (await services.load<TopologyProvider>(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    this.providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(HEALTH_INDICATOR, { useValue: this });
   }

@@ -33,7 +33,7 @@ plugin("with no bootstrap.servers Sluice starts the broker in a worker and kafka
 plugin("a configured bootstrap.servers starts no broker", async () => {
   const sluice = await startSluice({ overrides: { "streams.bootstrap.servers": "kafka.example:9092", "broker.port": "0" } });
   try {
-    assert.is(sluice.kernel.components.isRegistered(KAFKA_BOOTSTRAP, true), false);
+    assert.is(sluice.kernel.components.isRegistered(KAFKA_BOOTSTRAP), false);
   } finally {
     await sluice.close();
   }
