@@ -1,4 +1,5 @@
 import type { ComponentRegistry } from "../components/component-registry";
+import type { ConfigSection } from "../config/config-schema";
 import type { SluiceConfig } from "../config/sluice-config";
 import type { RouteRegistrar } from "../http/route-registry";
 import type { Logger } from "../logger";
@@ -52,6 +53,11 @@ export function optional(dependency: Token<unknown>): OptionalDependency {
  * it requires), descriptor order among the rest. Routes are registered in `configure`.
  */
 export interface Plugin {
+  /**
+   * The configuration sections this plugin owns: their keys are validated against these declarations (an unknown
+   * key or a value of the wrong type stops startup), and `context.config.of(section)` reads them typed.
+   */
+  readonly configSections?: readonly ConfigSection[];
   /** Components this plugin resolves: a missing one stops startup naming both; `optional(token)` may be missing. */
   readonly requires?: readonly (Token<unknown> | OptionalDependency)[];
   /** Components this plugin registers in `configure` (some may depend on its configuration). */

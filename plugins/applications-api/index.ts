@@ -4,6 +4,7 @@
  * `sluice.query.QueryEngine` descriptors.
  */
 import type { ServerResponse } from "node:http";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import { JSON_RENDERER } from "../../kernel/contracts/json-serializer";
 import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { PEER_TRANSPORT, type PeerTransport } from "../../kernel/contracts/peer-transport";
@@ -36,7 +37,7 @@ export class ApplicationsApiPlugin implements Plugin {
     this.lookup = new ApplicationLookup(components);
     this.kernel = kernel;
     this.logger = logger;
-    this.defaultTimeoutMs = config.number("server.query.timeout.ms");
+    this.defaultTimeoutMs = config.of(SERVER_CONFIG).get("query.timeout.ms");
     // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.advertisedAddress() ?? "");
     this.targets = new QueryTargets(components.resolve(JSON_RENDERER), serverOf);

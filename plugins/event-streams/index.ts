@@ -5,6 +5,7 @@
  * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
  */
 import type { ServerResponse } from "node:http";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
@@ -93,10 +94,11 @@ export class EventStreamsPlugin implements Plugin {
 }
 
 function readSettings(config: SluiceConfig): SseSettings {
+  const server = config.of(SERVER_CONFIG);
   const settings = {
-    bufferSize: config.number("server.sse.buffer.size"),
-    historySize: config.number("server.sse.history.size"),
-    keepAliveMs: config.number("server.sse.keepalive.ms"),
+    bufferSize: server.get("sse.buffer.size"),
+    historySize: server.get("sse.history.size"),
+    keepAliveMs: server.get("sse.keepalive.ms"),
   };
   if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
   if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);

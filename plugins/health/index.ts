@@ -8,6 +8,7 @@
  *   application that is not ready and why, so a load balancer sends no queries to an instance that cannot answer.
  */
 import type { ServerResponse } from "node:http";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { ComponentRegistry } from "../../kernel/components/component-registry";
 import { HEALTH_INDICATOR } from "../../kernel/contracts/health";
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
@@ -30,7 +31,7 @@ export class HealthPlugin implements Plugin {
   private maxLagMs = 0;
 
   configure({ routes, components, config }: PluginContext): void {
-    this.maxLagMs = config.number("server.health.liveness.max.lag.ms");
+    this.maxLagMs = config.of(SERVER_CONFIG).get("health.liveness.max.lag.ms");
     routes.get("/health", (_req, res) => this.report(components, res));
     routes.get("/health/liveness", (_req, res) => {
       const liveness = this.liveness();

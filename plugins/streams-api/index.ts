@@ -3,6 +3,7 @@
  * GET /api/v1/streams/{id}/stores. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
@@ -17,11 +18,12 @@ export class StreamsApiPlugin implements Plugin {
 
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
     const lookup = new ApplicationLookup(components);
+    const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
     registerLifecycleRoutes(routes, lookup, {
-      headless: config.boolean("server.headless"),
-      timeoutMs: config.number("server.operation.timeout.ms"),
+      headless: server.get("headless"),
+      timeoutMs: server.get("operation.timeout.ms"),
     });
   }
 }

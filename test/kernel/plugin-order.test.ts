@@ -95,8 +95,8 @@ order("Sluice's own plugins listed in reverse still start the broker before the 
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
   const sluice = await startSluice({ root: dir, sluiceRoot: dir, overrides: { "plugins.packages": EXAMPLES_PACKAGE } });
   try {
-    await eventually(async () => (await http(`${sluice.url}/api/v1/streams/wordcount`)).json().state.state === "RUNNING", { what: "wordcount to run", timeoutMs: 20_000 });
-    assert.is((await http(`${sluice.url}/health/readiness`)).status, 200);
+    await eventually(async () => (await http(`${sluice.url}/health/readiness`)).status === 200, { what: "every example application to run", timeoutMs: 20_000 });
+    assert.equal((await http(`${sluice.url}/api/v1/streams`)).json(), ["latest", "pageviews", "sessions", "wordcount"]);
   } finally {
     await sluice.close();
   }

@@ -24,6 +24,7 @@ import type {
 } from "../../../kernel/contracts/streams/runtime";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
+import type { ApplicationConfig } from "../streams-config";
 import type { CompiledTopology } from "../engine/compiled-topology";
 import { partitionOfKey } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
@@ -46,7 +47,7 @@ import { TopicEnds } from "../kafka/topic-ends";
 export interface ApplicationOptions {
   provider: TopologyProvider;
   /** Defaults + provider config + overrides, merged by the runtime. */
-  config: Record<string, ConfigValue>;
+  config: ApplicationConfig;
   bootstrapServers: string[];
   logger: ComponentLogger;
 }
@@ -90,11 +91,11 @@ export class StreamsApplication implements ApplicationHandle {
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
     this.id = this.topologyCompiled.applicationId;
-    const config = options.config;
-    this.logger = withApplicationLogFile(options.logger, this.id, String(config["log.dir"] ?? ""), Number(config["log.maxFileSize"] ?? 10_485_760));
+    const { settings } = options.config;
+    this.logger = withApplicationLogFile(options.logger, this.id, settings.get("log.dir"), settings.get("log.maxFileSize"));
     this.lifecycle = new ApplicationLifecycle(this.id);
-    this.restartOnError = RestartOnError.from(config);
-    const guarantee = String(config["processing.guarantee"] ?? "at_least_once");
+    this.restartOnError = RestartOnError.from(settings);
+    const guarantee = settings.get("processing.guarantee");
     if (guarantee !== "at_least_once") {
       throw new Error(`application '${this.id}': processing.guarantee=${guarantee} is not supported yet; Sluice processes at least once, with exact state after a crash (set at_least_once)`);
     }
@@ -105,9 +106,9 @@ export class StreamsApplication implements ApplicationHandle {
         throw new Error(`application '${this.id}' sends to event stream '${type}' that its provider does not declare`);
       }
     }
-    const setter = String(config["leveldb.config.setter"] ?? "");
+    const setter = settings.get("leveldb.config.setter");
     if (setter) this.configSetter = loadModuleExport(setter) as LevelDbConfigSetter;
-    this.tls = clusterTls(config);
+    this.tls = clusterTls(settings);
     this.kafka = new Kafka({
       clientId: this.id,
       brokers: options.bootstrapServers,
@@ -145,7 +146,7 @@ export class StreamsApplication implements ApplicationHandle {
   }
 
   private get stateDir(): string {
-    return String(this.options.config["state.dir"] ?? path.join(process.cwd(), ".sluice", "state"));
+    return this.options.config.settings.get("state.dir");
   }
 
   /** Starts a new run; resolves once the run is under way (joining its group), or in ERROR. */
@@ -171,7 +172,7 @@ export class StreamsApplication implements ApplicationHandle {
   }
 
   config(): Record<string, ConfigValue> {
-    return configView(this.options.config);
+    return configView(this.options.config.values);
   }
 
   status(): ApplicationStatus {
@@ -249,9 +250,8 @@ export class StreamsApplication implements ApplicationHandle {
    * client of its own (connected only for the question), and this one is listed with its state.
    */
   private async instancesWhileStopped(): Promise<readonly InstanceInfo[]> {
-    const server = this.options.config["application.server"];
     const local: InstanceInfo = {
-      server: server ? String(server) : null,
+      server: this.options.config.settings.get("application.server") || null,
       memberId: null,
       isLocal: true,
       state: this.state,
@@ -375,8 +375,8 @@ export class StreamsApplication implements ApplicationHandle {
       bootstrapServers: this.options.bootstrapServers,
       tls: this.tls,
       topology: this.topologyCompiled,
-      config: this.options.config,
-      server: this.options.config["application.server"] ? String(this.options.config["application.server"]) : null,
+      settings: this.options.config.settings,
+      server: this.options.config.settings.get("application.server") || null,
       stateDir: this.stateDir,
       configSetter: this.configSetter,
       hub: this.hub,
@@ -423,9 +423,9 @@ export class StreamsApplication implements ApplicationHandle {
   }
 
   private startStats(run: ApplicationRun): void {
-    const config = this.options.config;
-    if (config["stats.enable"] !== true && config["stats.enable"] !== "true") return;
-    const periodMs = Math.max(1, Number(config["stats.dumpPeriodSec"] ?? 60)) * 1000;
+    const { settings } = this.options.config;
+    if (!settings.get("stats.enable")) return;
+    const periodMs = Math.max(1, settings.get("stats.dumpPeriodSec")) * 1000;
     this.statsTimer = setInterval(() => {
       void Promise.all(run.readyTasks().map(async (task) => ({ task: task.id, stores: await task.state.stats() })))
         .then((tasks) => this.logger.info("store statistics", { applicationId: this.id, tasks }))

@@ -7,15 +7,15 @@
 import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Admin, Kafka } from "kafkajs";
-import { COMPRESSION_TYPES, GroupConsumer, RecordProducer, type CompressionType, type FetchedBatch, type KafkaEndpoint, type PartitionOffsets } from "../../kafka-client";
+import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
-import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy, isDeadLetterPolicy } from "../engine/error-policy";
 import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
 import type { LocalEventStreamHub } from "../events/event-stream-hub";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RunMetrics } from "../metrics/run-metrics";
+import type { StreamsSettings } from "../streams-config";
 import type { ChangelogRecord } from "../state/store-context";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { encodePositions } from "./commit-marker";
@@ -34,7 +34,7 @@ export interface RunOptions {
   /** TLS settings of the connections to the cluster (security.protocol=SSL). */
   tls?: TlsOptions;
   topology: CompiledTopology;
-  config: Readonly<Record<string, ConfigValue>>;
+  settings: StreamsSettings;
   server: string | null;
   stateDir: string;
   configSetter?: LevelDbConfigSetter;
@@ -73,11 +73,6 @@ function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
   return kept;
 }
-
-const numberConfig = (config: Readonly<Record<string, ConfigValue>>, key: string, fallback: number): number => {
-  const value = Number(config[key] ?? fallback);
-  return Number.isFinite(value) ? value : fallback;
-};
 
 export interface ReadyTasks {
   tasks: readonly RunTask[];
@@ -132,9 +127,9 @@ export class ApplicationRun {
     this.consumerClientId = `${options.clientIdPrefix}-StreamThread-1-consumer`;
     this.producerClientId = `${options.clientIdPrefix}-StreamThread-1-producer`;
     this.adminClientId = `${options.clientIdPrefix}-admin`;
-    const { config, topology } = options;
-    this.deadLetterTopic = isDeadLetterPolicy(config) ? deadLetterTopic(config, topology.applicationId) : undefined;
-    this.onError = errorPolicy(config, options.logger, this.deadLetterTopic === undefined ? undefined : (failed, error, phase, taskId) => this.deadLetter(failed, error, phase, taskId));
+    const { settings, topology } = options;
+    this.deadLetterTopic = isDeadLetterPolicy(settings) ? deadLetterTopic(settings, topology.applicationId) : undefined;
+    this.onError = errorPolicy(settings, options.logger, this.deadLetterTopic === undefined ? undefined : (failed, error, phase, taskId) => this.deadLetter(failed, error, phase, taskId));
   }
 
   private get endpoint(): KafkaEndpoint {
@@ -156,14 +151,14 @@ export class ApplicationRun {
   }
 
   async start(): Promise<void> {
-    const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
+    const { kafka, topology, settings, bootstrapServers, logger, metrics } = this.options;
     this.admin = kafka.admin();
     await this.admin.connect();
-    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: compressionType(config) });
+    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: settings.get("compression.type") });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
-        defaultPartitions: numberConfig(config, "num.partitions", 1),
-        replicationFactor: numberConfig(config, "replication.factor", -1),
-        internalConfigs: prefixed(config, "topic."),
+        defaultPartitions: settings.get("num.partitions"),
+        replicationFactor: settings.get("replication.factor"),
+        internalConfigs: settings.entries("topic."),
         singles: this.deadLetterTopic === undefined ? [] : [this.deadLetterTopic],
       }), this.producer.connect()]);
     this.partitionCounts = counts;
@@ -174,12 +169,12 @@ export class ApplicationRun {
         clientId: this.consumerClientId,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),
-        sessionTimeoutMs: numberConfig(config, "session.timeout.ms", 10_000),
-        heartbeatIntervalMs: numberConfig(config, "heartbeat.interval.ms", 1_000),
-        rebalanceTimeoutMs: numberConfig(config, "max.poll.interval.ms", 60_000),
-        maxWaitMs: numberConfig(config, "fetch.max.wait.ms", 200),
-        maxBytes: numberConfig(config, "fetch.max.bytes", 10_485_760),
-        maxPartitionBytes: numberConfig(config, "max.partition.fetch.bytes", 1_048_576),
+        sessionTimeoutMs: settings.get("session.timeout.ms"),
+        heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
+        rebalanceTimeoutMs: settings.get("max.poll.interval.ms"),
+        maxWaitMs: settings.get("fetch.max.wait.ms"),
+        maxBytes: settings.get("fetch.max.bytes"),
+        maxPartitionBytes: settings.get("max.partition.fetch.bytes"),
         knownPartitionCount: (topic) => this.partitionCounts.get(topic),
         logger,
       },
@@ -209,7 +204,7 @@ export class ApplicationRun {
     );
     this.consumer = consumer;
     await consumer.start();
-    this.wallClockTimer = setInterval(() => this.punctuateWallClock(), numberConfig(config, "commit.interval.ms", 100));
+    this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
   }
 
@@ -467,18 +462,4 @@ export class ApplicationRun {
     for (const task of tasks) await task.state.commit({ inputPositions: task.inputPositions, changelogPositions: task.changelogPositions });
     metrics.storeCommit(Date.now() - started);
   }
-}
-
-/** `compression.type` of the batches an application writes: outputs, changelogs, repartition topics, dead letters. */
-function compressionType(config: Readonly<Record<string, ConfigValue>>): CompressionType {
-  const type = String(config["compression.type"] ?? "none");
-  if (!(COMPRESSION_TYPES as readonly string[]).includes(type)) throw new Error(`compression.type must be one of ${COMPRESSION_TYPES.join(", ")}, got '${type}'`);
-  return type as CompressionType;
-}
-
-/** The entries of `config` whose key starts with `prefix`, without it, as strings. */
-function prefixed(config: Readonly<Record<string, ConfigValue>>, prefix: string): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const [key, value] of Object.entries(config)) if (key.startsWith(prefix)) picked[key.slice(prefix.length)] = String(value);
-  return picked;
 }

@@ -14,11 +14,13 @@ import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/c
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { Logger } from "../../../kernel/logger";
 import { StreamsRuntime } from "../index";
+import { APPLICATIONS_CONFIG, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
   /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
   readonly requires = [optional(KAFKA_BOOTSTRAP)];
   readonly provides = [STREAMS_RUNTIME_TOKEN, HEALTH_INDICATOR];
+  readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
   private components!: ComponentRegistry;
   private kernel!: KernelInfo;
@@ -37,13 +39,13 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   }
 
   async start(): Promise<void> {
-    const streamsConfig = { ...this.config.section("streams") } as Record<string, string | number | boolean>;
-    streamsConfig["state.dir"] = path.resolve(this.kernel.root, this.config.string("streams.state.dir"));
-    const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.advertisedAddress();
+    const streams = this.config.of(STREAMS_CONFIG);
+    const streamsConfig = { ...this.config.section(STREAMS_CONFIG.name), "state.dir": path.resolve(this.kernel.root, streams.get("state.dir")) };
+    const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.config, this.components),
       streamsConfig,
-      applicationConfig: (id: string) => this.config.section(`applications.${id}`) as Record<string, string | number | boolean>,
+      applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
       logger: this.logger,
     });

@@ -19,6 +19,7 @@ import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
 import { openTaskState, type TaskState } from "../state/task-state";
+import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../topology/build-topology";
 
 export interface TestRecord<K, V> {
@@ -58,16 +59,20 @@ export class TopologyTestDriver {
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
-    const config: Record<string, ConfigValue> = { "application.id": "test-app", ...options.config };
+    const given: Record<string, ConfigValue> = { "application.id": "test-app", ...options.config };
     const provider: TopologyProvider =
-      typeof topology === "function" ? { name: "test", version: "0", config, topology: (builder) => topology(builder) } : topology;
-    const compiled = buildTopology(provider, { ...provider.config, ...config });
+      typeof topology === "function" ? { name: "test", version: "0", config: given, topology: (builder) => topology(builder) } : topology;
+    const config = applicationConfig([
+      { values: provider.config, source: `topology provider '${provider.name}'` },
+      { values: given, source: "the test driver's config" },
+    ]);
+    const compiled = buildTopology(provider, config);
     const partitions = options.partitions ?? 1;
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-driver-"));
     const clock = { now: options.startTimeMs ?? 0 };
     const tasks = new Map<string, DriverTask>();
-    const deadLetters = deadLetterTopic(config, compiled.applicationId);
-    const onError = errorPolicy(config, silentLogger, (failed, error, phase, taskId) =>
+    const deadLetters = deadLetterTopic(config.settings, compiled.applicationId);
+    const onError = errorPolicy(config.settings, silentLogger, (failed, error, phase, taskId) =>
       driver!.pending.push(deadLetterRecord(deadLetters, 1, failed, error, phase, compiled.applicationId, taskId)),
     );
     let driver: TopologyTestDriver | undefined;
