@@ -5,7 +5,9 @@
  * internal.
  */
 export { Sluice, type SluiceOptions } from "./kernel/embedding/sluice";
-export { PLUGIN_CONTRACT, type Plugin, type PluginContext, type KernelInfo, type ServiceDiscovery } from "./kernel/contracts/plugin";
+export { PLUGIN_CONTRACT, optional, type Plugin, type PluginContext, type KernelInfo, type OptionalDependency, type ServiceDiscovery } from "./kernel/contracts/plugin";
+export { token, type Token } from "./kernel/contracts/token";
+export type { ComponentRegistry } from "./kernel/components/component-registry";
 export { REST_EXTENSION_CONTRACT, type RestExtension, type RestExtensionContext } from "./kernel/contracts/rest-extension";
 export { CLI_COMMAND_CONTRACT, type CliCommand } from "./kernel/contracts/cli-command";
 export {
@@ -35,8 +37,12 @@ export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from ".
 export { CONFIG, KERNEL_INFO, LOGGER } from "./kernel/contracts/tokens";
 export { STREAMS_RUNTIME_TOKEN } from "./kernel/contracts/streams/runtime";
 export type { ApplicationRegistry } from "./kernel/contracts/streams/application-registry";
+export { ApplicationLookup } from "./kernel/contracts/streams/application-lookup";
 export { topologyJson } from "./kernel/contracts/streams/topology-json";
-export type { SluiceConfig, FlatConfig, ConfigValue } from "./kernel/config/sluice-config";
+export type { SluiceConfig, FlatConfig } from "./kernel/config/sluice-config";
+export { configKeys, configSection, type ConfigKeys, type ConfigSection, type ConfigType, type ConfigValue, type KeySpec, type KeyValue } from "./kernel/config/config-schema";
+export type { ConfigReader } from "./kernel/config/config-reader";
+export { SERVER_CONFIG, LOG_CONFIG, PLUGINS_CONFIG } from "./kernel/config/kernel-config";
 export type { Logger, LogFields } from "./kernel/logger";
 export { HttpError, badRequest, notFound, conflict, type ErrorBody } from "./kernel/http/http-error";
 export { JSON_CONTENT_TYPE, sendError, sendJson, sendText } from "./kernel/http/responses";

@@ -1,10 +1,11 @@
 /** The `sluice` command line: `start`, `--help`, `--version`, and commands contributed through descriptors. */
-import { CONFIG_SCHEMA } from "../config/schema";
-import { specFor } from "./config/config-validation";
+import type { ConfigDeclarations } from "./config/config-validation";
+import { readConfigSources } from "./config/load-config";
+import { declarationsOf, discoveredDeclarations, extraPackagesOf } from "./config/plugin-configuration";
 import { StartupError } from "./errors";
 import { Sluice } from "./embedding/sluice";
 import { SLUICE_ROOT, SLUICE_VERSION } from "./kernel";
-import { CLI_COMMAND_CONTRACT, type CliCommand } from "./contracts/cli-command";
+import { CLI_COMMAND_CONTRACT } from "./contracts/cli-command";
 import { ServiceLoader } from "./service-loader";
 
 const USAGE = `Usage: sluice <command> [options]
@@ -20,19 +21,23 @@ Options:
   -v, --version      print the version
 `;
 
-/** `sluice start --help`: the usage, then every configuration key with its default and what it does. */
-function startUsage(): string {
-  const width = Math.max(...CONFIG_SCHEMA.map((spec) => spec.key.length)) + 4;
-  const keys = CONFIG_SCHEMA.map((spec) => {
+/** `sluice start --help`: the usage, then every configuration key the plugins declare, with its default and what it does. */
+function startUsage(declarations: ConfigDeclarations): string {
+  const keys = declarations
+    .sections()
+    .filter((section) => !section.named)
+    .flatMap((section) => Object.entries(section.keys).map(([key, spec]) => ({ key: `${section.name}.${key}`, spec })));
+  const width = Math.max(...keys.map(({ key }) => key.length)) + 4;
+  const lines = keys.map(({ key, spec }) => {
     const fallback = spec.default === undefined || spec.default === "" || (Array.isArray(spec.default) && spec.default.length === 0) ? "" : ` (default ${String(spec.default)})`;
-    return `  --${spec.key.padEnd(width)}${spec.doc}${fallback}`;
+    return `  --${key.padEnd(width)}${spec.doc}${fallback}`;
   });
   return `Usage: sluice start [--config FILE] [--key=value | --key value ...]
 
 Runs Sluice: the HTTP server, the plugins and the applications. Configuration keys (also settable in the
 configuration file and as SLUICE_<KEY> environment variables; applications.<application.id>.<streams key> sets
 one application's streams key; see config/README.md):
-${keys.join("\n")}
+${lines.join("\n")}
 `;
 }
 
@@ -44,7 +49,8 @@ export interface ParsedArgs {
   version: boolean;
 }
 
-export function parseArgs(argv: string[]): ParsedArgs {
+/** `declarations` tell which keys are booleans (a bare `--key` flag); by default, the kernel's own. */
+export function parseArgs(argv: string[], declarations: ConfigDeclarations = declarationsOf([])): ParsedArgs {
   const parsed: ParsedArgs = { command: undefined, overrides: {}, help: false, version: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -58,7 +64,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (key === "") throw new StartupError(`Invalid option '${arg}'`);
       if (!key.includes(".")) throw new StartupError(`Unknown option '--${key}': configuration keys are <section>.<key>, e.g. --server.port (see sluice start --help)`);
       if (eq !== -1) parsed.overrides[key] = arg.slice(eq + 1);
-      else if (takesValue(key, argv[i + 1])) parsed.overrides[key] = argv[++i];
+      else if (takesValue(declarations, key, argv[i + 1])) parsed.overrides[key] = argv[++i];
       else parsed.overrides[key] = "true";
     } else if (arg.startsWith("-") && arg.length > 1) throw new StartupError(`Unknown option '${arg}'; see sluice --help`);
     else if (parsed.command === undefined) parsed.command = arg;
@@ -71,14 +77,14 @@ export function parseArgs(argv: string[]): ParsedArgs {
  * Whether `--key next` gives `next` as the value: not when it is another flag, and for a boolean key only when it is
  * `true` or `false` (`--server.headless start` is a flag followed by the command).
  */
-function takesValue(key: string, next: string | undefined): boolean {
+function takesValue(declarations: ConfigDeclarations, key: string, next: string | undefined): boolean {
   if (next === undefined || next.startsWith("--")) return false;
-  return !isBooleanKey(key) || next === "true" || next === "false";
+  return !isBooleanKey(declarations, key) || next === "true" || next === "false";
 }
 
-function isBooleanKey(key: string): boolean {
+function isBooleanKey(declarations: ConfigDeclarations, key: string): boolean {
   try {
-    return specFor(key, "the command line")?.type === "boolean";
+    return declarations.find(key, "the command line")?.spec.type === "boolean";
   } catch {
     return false; // an unknown key: the configuration names it when it is loaded
   }
@@ -91,12 +97,13 @@ function requireValue(value: string | undefined, option: string): string {
 
 export async function main(argv: string[]): Promise<void> {
   try {
-    const commands = await contributedCommands();
+    const loader = new ServiceLoader({ root: process.cwd(), sluiceRoot: SLUICE_ROOT });
+    const commands = (await loader.instances(CLI_COMMAND_CONTRACT)).map(({ instance }) => instance);
     const parsing = commands.find((c) => c.ownArguments && c.name === argv[0]);
     if (parsing) return void (await parsing.run({ root: process.cwd(), overrides: {}, argv: argv.slice(1) }));
-    const args = parseArgs(argv);
+    const args = parseArgs(argv, await discoveredDeclarations(loader));
     if (args.version) return void process.stdout.write(`${SLUICE_VERSION}\n`);
-    if (args.help && args.command === "start") return void process.stdout.write(startUsage());
+    if (args.help && args.command === "start") return void process.stdout.write(startUsage(await startDeclarations(args)));
     if (args.help || args.command === undefined) {
       const listed = commands.map((c) => `  ${`${c.name} ${c.usage}`.padEnd(40)}  ${c.summary}`).join("\n");
       process.stdout.write(USAGE.replace("  <contributed commands, listed below>", listed || "  (none)"));
@@ -113,10 +120,11 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-async function contributedCommands(): Promise<CliCommand[]> {
-  const loader = new ServiceLoader({ root: process.cwd(), sluiceRoot: SLUICE_ROOT });
-  const loaded = await loader.load<CliCommand>(CLI_COMMAND_CONTRACT);
-  return loaded.map(({ exported }) => (typeof exported === "function" ? new exported() : exported));
+/** The sections `sluice start` would validate against: its plugins, with the packages the configuration adds. */
+async function startDeclarations(args: ParsedArgs): Promise<ConfigDeclarations> {
+  const root = process.cwd();
+  const entries = await readConfigSources({ root, configFile: args.configFile, overrides: args.overrides, env: process.env });
+  return discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: SLUICE_ROOT, extraPackages: extraPackagesOf(entries) }));
 }
 
 /** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. SIGHUP reloads. */

@@ -6,20 +6,24 @@ import { advertisedAddress } from "./http/advertised-address";
 import "reflect-metadata";
 import fs from "node:fs";
 import path from "node:path";
-import { container as rootContainer, type DependencyContainer } from "tsyringe";
-import { loadConfig, type ConfigSources } from "./config/load-config";
+import { SERVER_CONFIG, LOG_CONFIG } from "./config/kernel-config";
+import { readConfigSources, validateConfig, type ConfigSources } from "./config/load-config";
+import { declarationsOf, extraPackagesOf } from "./config/plugin-configuration";
 import type { SluiceConfig } from "./config/sluice-config";
-import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT, type SerializerModule } from "./contracts/json-serializer";
+import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT } from "./contracts/json-serializer";
 import { ModuleJsonRenderer } from "./json/module-json-renderer";
+import { ComponentRegistry } from "./components/component-registry";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
+import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
-import { createLogger, type Logger, type LogLevel } from "./logger";
-import { ServiceLoader, describeEntry, type LoadedService } from "./service-loader";
+import { createLogger, type Logger } from "./logger";
+import { lifecycleOrder } from "./plugin-order";
+import { ServiceLoader, type NamedService } from "./service-loader";
 
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
 export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUICE_ROOT, "package.json"), "utf8")).version;
@@ -35,23 +39,18 @@ export interface KernelOptions extends Omit<ConfigSources, "root"> {
   logSink?: (line: string) => void;
 }
 
-interface Component<T> {
-  name: string;
-  instance: T;
-}
-
 export class Kernel implements KernelInfo {
   readonly version = SLUICE_VERSION;
   readonly root: string;
-  readonly components: DependencyContainer = rootContainer.createChildContainer();
+  readonly components = new ComponentRegistry();
   private config!: SluiceConfig;
   private logger!: Logger;
   private http: HttpServer | undefined;
   private security: HttpSecurity | undefined;
   private address: { host: string; port: number } | undefined;
   private advertised: string | undefined;
-  private plugins: Component<Plugin>[] = [];
-  private extensions: Component<RestExtension>[] = [];
+  private plugins: NamedService<Plugin>[] = [];
+  private extensions: NamedService<RestExtension>[] = [];
   private state: "new" | "starting" | "started" | "closing" | "closed" = "new";
 
   constructor(private readonly options: KernelOptions = {}) {
@@ -108,25 +107,27 @@ export class Kernel implements KernelInfo {
   }
 
   private async boot(): Promise<void> {
-    this.config = await loadConfig({ ...this.options, root: this.root, env: this.options.env ?? process.env });
-    this.logger = createLogger(this.config.string("log.level") as LogLevel, {}, this.options.logSink);
+    const entries = await readConfigSources({ ...this.options, root: this.root, env: this.options.env ?? process.env });
+    const loader = new ServiceLoader({ root: this.root, sluiceRoot: this.options.sluiceRoot ?? SLUICE_ROOT, extraPackages: extraPackagesOf(entries) });
+    const discovered = await this.loadServices(loader, PLUGIN_CONTRACT);
+    this.config = validateConfig(entries, declarationsOf(discovered));
+    const server = this.config.of(SERVER_CONFIG);
+    this.logger = createLogger(this.config.of(LOG_CONFIG).get("level"), {}, this.options.logSink);
+    this.logger.debug("descriptor roots", { roots: loader.roots() });
     this.components.register(CONFIG, { useValue: this.config });
     this.components.register(LOGGER, { useValue: this.logger });
-    this.components.register(KERNEL_INFO, { useValue: this as KernelInfo });
-
-    const loader = new ServiceLoader({ root: this.root, sluiceRoot: this.options.sluiceRoot ?? SLUICE_ROOT, extraPackages: this.config.list("plugins.packages") });
-    this.logger.debug("descriptor roots", { roots: loader.roots() });
-    if (this.config.boolean("server.enable")) {
+    this.components.register(KERNEL_INFO, { useValue: this });
+    if (server.get("enable")) {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);
       this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
-      this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger, security: this.security });
+      this.http = new HttpServer({ bodyLimit: server.get("body.limit"), logger, security: this.security });
     }
 
-    const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);
+    const serializerModules = await this.loadServices(loader, SERIALIZER_MODULE_CONTRACT);
     this.components.register(JSON_RENDERER, { useValue: new ModuleJsonRenderer(serializerModules.map(({ instance }) => instance)) });
     // Only what was configured is started and closed: a failed startup closes the plugins configured before it.
-    for (const plugin of await this.loadServices<Plugin>(loader, PLUGIN_CONTRACT)) {
+    for (const plugin of lifecycleOrder(discovered, (component) => this.components.isRegistered(component))) {
       const { name, instance } = plugin;
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
@@ -135,16 +136,16 @@ export class Kernel implements KernelInfo {
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,
-        services: { load: <T>(contract: string) => this.loadServices<T>(loader, contract) },
+        services: { load: (contract) => this.loadServices(loader, contract) },
       });
       this.plugins.push(plugin);
     }
-    if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
+    if (this.http && server.get("rest.extensions")) await this.loadExtensions(loader);
 
     if (this.http) {
-      this.address = await this.http.listen(this.config.string("server.listener"), this.config.number("server.port"));
+      this.address = await this.http.listen(server.get("listener"), server.get("port"));
       this.logger.info("HTTP server listening", { address: `${this.http.protocol}://${this.serverAddress()}` });
-      const { address, fromHostname } = advertisedAddress(this.config.optionalString("server.advertised.listener"), this.address);
+      const { address, fromHostname } = advertisedAddress(server.get("advertised.listener"), this.address);
       this.advertised = address;
       if (fromHostname) this.logger.info("advertising the machine's hostname to other instances: the server listens on a wildcard address", { advertised: address });
     }
@@ -159,15 +160,15 @@ export class Kernel implements KernelInfo {
     this.logger.info("Sluice started", { version: this.version, plugins: this.plugins.length, extensions: this.extensions.length });
   }
 
-  private async loadServices<T>(loader: ServiceLoader, contract: string): Promise<Component<T>[]> {
-    const discovered = instantiate(await loader.load<T>(contract), this.components);
+  private async loadServices<T>(loader: ServiceLoader, contract: Token<T>): Promise<NamedService<T>[]> {
+    const discovered = await loader.instances(contract, (type) => this.components.create(type));
     const given = (this.options.services?.[contract] ?? []).map((instance, index) => ({ name: `${contract} given by the program #${index + 1}`, instance: instance as T }));
     return [...discovered, ...given];
   }
 
   private async loadExtensions(loader: ServiceLoader): Promise<void> {
     const serverSection = this.config.section("server");
-    for (const extension of await this.loadServices<RestExtension>(loader, REST_EXTENSION_CONTRACT)) {
+    for (const extension of await this.loadServices(loader, REST_EXTENSION_CONTRACT)) {
       const { name, instance } = extension;
       if (typeof instance.register !== "function") throw new StartupError(`REST extension ${name} has no register(context) method`);
       await instance.configure?.(serverSection);
@@ -190,16 +191,4 @@ export class Kernel implements KernelInfo {
       this.logger.error("close failed", { component: name, error });
     }
   }
-}
-
-function instantiate<T>(loaded: LoadedService<T>[], components: DependencyContainer): Component<T>[] {
-  return loaded.map(({ entry, exported }) => {
-    const name = describeEntry(entry);
-    try {
-      const instance = typeof exported === "function" ? components.resolve(exported as new () => T) : exported;
-      return { name, instance };
-    } catch (error) {
-      throw new StartupError(`${entry.file}:${entry.line}: cannot create ${entry.exportName}: ${(error as Error).message}`, { cause: error });
-    }
-  });
 }

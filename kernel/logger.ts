@@ -19,7 +19,7 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 export function createLogger(level: LogLevel, base: LogFields = {}, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const log = (at: Exclude<LogLevel, "silent">, message: string, fields?: LogFields) => {
     if (RANK[at] < RANK[level]) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...base, ...serializeErrors(fields) })}\n`);
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...base, ...withPlainErrors(fields) })}\n`);
   };
   return {
     debug: (message, fields) => log("debug", message, fields),
@@ -32,7 +32,8 @@ export function createLogger(level: LogLevel, base: LogFields = {}, write: (line
 
 export const silentLogger: Logger = createLogger("silent");
 
-function serializeErrors(fields: LogFields | undefined): LogFields | undefined {
+/** Errors as plain objects (name, message, stack): JSON.stringify and structured cloning would lose them. */
+export function withPlainErrors(fields: LogFields | undefined): LogFields | undefined {
   if (!fields) return fields;
   const out: LogFields = {};
   for (const [key, value] of Object.entries(fields)) {

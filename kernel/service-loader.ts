@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import type { Token } from "./contracts/token";
 import { StartupError } from "./errors";
 
 export interface DescriptorEntry {
@@ -33,7 +34,7 @@ export interface ServiceLoaderOptions {
   /** Sluice's own package folder (holds the built-in descriptors). */
   sluiceRoot: string;
   /** Extra package folders, absolute or relative to root. */
-  extraPackages?: string[];
+  extraPackages?: readonly string[];
 }
 
 export class ServiceLoader {
@@ -68,6 +69,24 @@ export class ServiceLoader {
     for (const entry of this.discover(contract)) loaded.push({ entry, exported: await loadEntry<T>(entry) });
     return loaded;
   }
+
+  /** The implementations, a class exported by a line instantiated with `create`, each named by its line. */
+  async instances<T>(contract: Token<T>, create: (type: new () => T) => T = (type) => new type()): Promise<NamedService<T>[]> {
+    return (await this.load<T>(contract)).map(({ entry, exported }) => {
+      try {
+        // A descriptor line names a class to instantiate or a ready object.
+        return { name: describeEntry(entry), instance: typeof exported === "function" ? create(exported as new () => T) : exported };
+      } catch (error) {
+        throw new StartupError(`${entry.file}:${entry.line}: cannot create ${entry.exportName}: ${(error as Error).message}`, { cause: error });
+      }
+    });
+  }
+}
+
+export interface NamedService<T> {
+  /** `module#export`, or how the program that gave it is named. */
+  name: string;
+  instance: T;
 }
 
 /** `module#Export`: how logs and messages name an implementation. */

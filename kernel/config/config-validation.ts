@@ -1,89 +1,98 @@
-/** Looks keys up in the schema and turns raw values (from files, env, argv) into typed ones. */
-import {
-  APPLICATION_KEYS,
-  CONFIG_SCHEMA,
-  KNOWN_SECTIONS,
-  OPEN_PREFIXES,
-  type ConfigKeySpec,
-  type ConfigValue,
-} from "../../config/schema";
-import { StartupError } from "../errors";
-
-const specsByKey = new Map(CONFIG_SCHEMA.map((spec) => [spec.key, spec]));
-const specsByLowerKey = new Map(CONFIG_SCHEMA.map((spec) => [spec.key.toLowerCase(), spec]));
-const applicationSpecs = new Map(APPLICATION_KEYS.map((spec) => [spec.key, spec]));
-const applicationSpecsLower = new Map(APPLICATION_KEYS.map((spec) => [spec.key.toLowerCase(), spec]));
-
-const openStringSpec = (key: string): ConfigKeySpec => ({ key, type: "string", doc: "free-form" });
-
-export function isKnownSection(key: string): boolean {
-  const section = key.split(".", 1)[0];
-  return (KNOWN_SECTIONS as readonly string[]).includes(section);
-}
-
 /**
- * The spec of a key, or undefined for a key outside the known sections (kept as given, for extensions).
- * An unknown key inside a known section is an error naming it. `caseInsensitive` serves environment variables.
+ * The sections the loaded plugins claim, and what a raw value (from a file, the environment, a flag) becomes under
+ * their declarations: an unknown key of a claimed section, or a value of the wrong type, is an error naming the key
+ * and where it came from.
  */
-export function specFor(key: string, source: string, caseInsensitive = false): ConfigKeySpec | undefined {
-  const exact = caseInsensitive ? specsByLowerKey.get(key.toLowerCase()) : specsByKey.get(key);
-  if (exact) return exact;
-  const lower = key.toLowerCase();
-  const prefix = OPEN_PREFIXES.find((p) => (caseInsensitive ? lower.startsWith(p.toLowerCase()) : key.startsWith(p)));
-  if (prefix) return openStringSpec(caseInsensitive ? prefix + lower.slice(prefix.length) : key);
-  if (key.startsWith("applications.") || lower.startsWith("applications.")) return applicationSpec(key, source, caseInsensitive);
-  if (!isKnownSection(caseInsensitive ? lower : key)) return undefined;
-  throw new StartupError(`Unknown configuration key '${key}' (from ${source}); see config/README.md for the keys of section '${key.split(".", 1)[0]}'`);
+import { StartupError } from "../errors";
+import { checked, type ConfigSection, type ConfigValue, type KeySpec } from "./config-schema";
+
+/** A section and the plugin (or the kernel) that declares it. */
+export interface SectionClaim {
+  owner: string;
+  section: ConfigSection;
 }
 
-function applicationSpec(key: string, source: string, caseInsensitive: boolean): ConfigKeySpec {
-  // applications.<application.id>.<streams key>: the id itself may contain dots, so try each split point.
-  const parts = key.split(".");
-  for (let i = 2; i < parts.length; i++) {
-    const rest = parts.slice(i).join(".");
-    const spec = caseInsensitive ? applicationSpecsLower.get(rest.toLowerCase()) : applicationSpecs.get(rest);
-    if (spec) return { ...spec, key: `${parts.slice(0, i).join(".")}.${spec.key}` };
-    const open = OPEN_PREFIXES.find((p) => p.startsWith("streams.") && rest.startsWith(p.slice("streams.".length)));
-    if (open) return openStringSpec(key);
-  }
-  throw new StartupError(`Unknown configuration key '${key}' (from ${source}): expected applications.<application.id>.<streams key>`);
+/** A key as declared: its canonical spelling and its spec. */
+export interface DeclaredKey {
+  key: string;
+  spec: KeySpec;
 }
 
-export function coerceValue(spec: ConfigKeySpec, raw: unknown, source: string): ConfigValue {
-  const value = coerceToType(spec, raw);
-  if (value === undefined) {
-    throw new StartupError(`Configuration key '${spec.key}' (from ${source}) must be ${describeType(spec)}, got ${JSON.stringify(raw)}`);
+const FREE_FORM: KeySpec = { type: "string", doc: "free-form" };
+
+export class ConfigDeclarations {
+  private readonly byName = new Map<string, ConfigSection>();
+
+  /** Two owners of one section stop startup naming both. */
+  constructor(readonly claims: readonly SectionClaim[]) {
+    const owners = new Map<string, string>();
+    for (const { owner, section } of claims) {
+      const earlier = owners.get(section.name);
+      if (earlier !== undefined) throw new StartupError(`${owner} and ${earlier} both declare configuration section '${section.name}'`);
+      owners.set(section.name, owner);
+      this.byName.set(section.name, section);
+    }
   }
-  if (spec.choices && !spec.choices.includes(value as string)) {
-    throw new StartupError(`Configuration key '${spec.key}' (from ${source}) must be one of ${spec.choices.join(", ")}, got ${JSON.stringify(raw)}`);
+
+  sections(): ConfigSection[] {
+    return [...this.byName.values()];
   }
-  return value;
+
+  /**
+   * The declaration of `key`, or undefined when no section of its name is claimed. An unknown key in a claimed
+   * section is an error naming it. `caseInsensitive` serves environment variables.
+   */
+  find(key: string, source: string, caseInsensitive = false): DeclaredKey | undefined {
+    const [name] = key.split(".", 1);
+    const section = caseInsensitive ? this.sections().find((candidate) => candidate.name === name.toLowerCase()) : this.byName.get(name);
+    if (!section) return undefined;
+    const relative = key.slice(name.length + 1);
+    if (!section.named) {
+      const found = keyIn(section, relative, caseInsensitive);
+      if (found) return { key: `${section.name}.${found.key}`, spec: found.spec };
+      throw new StartupError(`Unknown configuration key '${key}' (from ${source}); see config/README.md for the keys of section '${section.name}'`);
+    }
+    // <section>.<name>.<key>: the name itself may hold dots, so each split point is tried.
+    const parts = relative.split(".");
+    for (let i = 1; i < parts.length; i++) {
+      const found = keyIn(section, parts.slice(i).join("."), caseInsensitive);
+      if (found) return { key: `${section.name}.${parts.slice(0, i).join(".")}.${found.key}`, spec: found.spec };
+    }
+    throw new StartupError(`Unknown configuration key '${key}' (from ${source}): expected ${section.name}.<name>.<key> with a key of config/README.md's section '${section.name}'`);
+  }
+
+  /** Why `key` cannot be set (from a source that must name Sluice's keys only): no plugin claims its section. */
+  unclaimed(key: string, source: string): StartupError {
+    const claimed = this.sections().map((section) => section.name).join(", ");
+    return new StartupError(`Configuration key '${key}' (from ${source}) is in section '${key.split(".", 1)[0]}', which no loaded plugin declares (declared: ${claimed})`);
+  }
 }
 
-function coerceToType(spec: ConfigKeySpec, raw: unknown): ConfigValue | undefined {
+function keyIn(section: ConfigSection, relative: string, caseInsensitive: boolean): DeclaredKey | undefined {
+  const same = (a: string, b: string) => (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const declared = Object.keys(section.keys).find((key) => same(key, relative));
+  if (declared !== undefined) return { key: declared, spec: section.keys[declared] };
+  const open = Object.keys(section.open).find((prefix) => relative.length > prefix.length && same(relative.slice(0, prefix.length), prefix));
+  return open === undefined ? undefined : { key: open + relative.slice(open.length), spec: FREE_FORM };
+}
+
+/** The typed value of a raw one: strings from the environment and flags are parsed, lists split at commas. */
+export function coerceValue({ key, spec }: DeclaredKey, raw: unknown, source: string): ConfigValue {
+  const result = checked(spec, parsed(spec, raw));
+  if ("mismatch" in result) throw new StartupError(`Configuration key '${key}' (from ${source}) ${result.mismatch}, got ${JSON.stringify(raw)}`);
+  return result.value;
+}
+
+function parsed(spec: KeySpec, raw: unknown): unknown {
   switch (spec.type) {
     case "string":
-      return typeof raw === "string" ? raw : typeof raw === "number" || typeof raw === "boolean" ? String(raw) : undefined;
-    case "integer": {
-      const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
-      return Number.isInteger(n) ? n : undefined;
-    }
-    case "number": {
-      const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
-      return Number.isFinite(n) ? n : undefined;
-    }
+      return typeof raw === "number" || typeof raw === "boolean" ? String(raw) : raw;
+    case "integer":
+    case "number":
+      return typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
     case "boolean":
-      if (typeof raw === "boolean") return raw;
-      if (raw === "true") return true;
-      if (raw === "false") return false;
-      return undefined;
+      return raw === "true" ? true : raw === "false" ? false : raw;
     case "string-list":
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw as string[];
-      if (typeof raw === "string") return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
-      return undefined;
+      return typeof raw === "string" ? raw.split(",").map((item) => item.trim()).filter((item) => item !== "") : raw;
   }
-}
-
-function describeType(spec: ConfigKeySpec): string {
-  return { string: "a string", integer: "an integer", number: "a number", boolean: "true or false", "string-list": "a list of strings" }[spec.type];
 }

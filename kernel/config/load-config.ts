@@ -1,13 +1,15 @@
 /**
- * Where configuration comes from, lowest precedence first: defaults (config/schema.ts), defaults of the caller
+ * Where configuration comes from, lowest precedence first: the declared defaults, defaults of the caller
  * (the CLI and the embedding API differ on server.enable), the file cosmiconfig
  * finds (sluice.config.*, .sluicerc*, package.json#sluice) or the one named by --config, a programmatic object,
- * environment variables SLUICE_<SECTION>_<KEY>, and command-line --a.b.c=value overrides.
+ * environment variables SLUICE_<SECTION>_<KEY>, and command-line --a.b.c=value overrides. The sources are read
+ * first and validated once the plugins that declare the sections are known.
  */
 import { cosmiconfig } from "cosmiconfig";
 import { StartupError } from "../errors";
-import { coerceValue, specFor } from "./config-validation";
-import { SluiceConfig, type ConfigValue } from "./sluice-config";
+import type { ConfigValue } from "./config-schema";
+import { coerceValue, type ConfigDeclarations } from "./config-validation";
+import { SluiceConfig } from "./sluice-config";
 
 export interface ConfigSources {
   /** Folder the config file search starts from. */
@@ -39,21 +41,47 @@ const SEARCH_PLACES = [
   "sluice.config.cjs",
 ];
 
-export async function loadConfig(sources: ConfigSources): Promise<SluiceConfig> {
-  const values = new Map<string, ConfigValue>();
+/** One value as a source gives it, before validation. */
+export interface RawEntry {
+  key: string;
+  raw: unknown;
+  source: string;
+  /** Environment variables name keys in capitals: matched without case, and ignored in a section no plugin declares. */
+  fromEnvironment: boolean;
+}
+
+/** Every configured value, lowest precedence first. */
+export async function readConfigSources(sources: ConfigSources): Promise<RawEntry[]> {
+  const entries: RawEntry[] = [];
   const file = await readConfigFile(sources);
-  if (sources.defaults) mergeObject(values, sources.defaults, "the caller's defaults", false);
-  if (file) mergeObject(values, file.config, file.filepath, false);
-  if (sources.programmatic) mergeObject(values, sources.programmatic, "the program's configuration", false);
+  if (sources.defaults) entries.push(...objectEntries(sources.defaults, "the caller's defaults"));
+  if (file) entries.push(...objectEntries(file.config, file.filepath));
+  if (sources.programmatic) entries.push(...objectEntries(sources.programmatic, "the program's configuration"));
   for (const [name, raw] of Object.entries(sources.env ?? {})) {
     if (!name.startsWith(ENV_PREFIX) || raw === undefined) continue;
     const key = name.slice(ENV_PREFIX.length).toLowerCase().replace(/_/g, ".");
-    setValue(values, key, raw, `environment variable ${name}`, true);
+    entries.push({ key, raw, source: `environment variable ${name}`, fromEnvironment: true });
   }
-  for (const [key, raw] of Object.entries(sources.overrides ?? {})) {
-    setValue(values, key, raw, `command-line flag --${key}`, false);
+  for (const [key, raw] of Object.entries(sources.overrides ?? {})) entries.push({ key, raw, source: `command-line flag --${key}`, fromEnvironment: false });
+  return entries;
+}
+
+/**
+ * The configuration the entries give under the declared sections. A key of a section nobody declares is an error
+ * naming it, unless it comes from the environment or `partial` asks for the declared sections only.
+ */
+export function validateConfig(entries: readonly RawEntry[], declarations: ConfigDeclarations, partial = false): SluiceConfig {
+  const values = new Map<string, ConfigValue>();
+  for (const { key, raw, source, fromEnvironment } of entries) {
+    const declared = declarations.find(key, source, fromEnvironment);
+    if (declared) values.set(declared.key, coerceValue(declared, raw, source));
+    else if (!partial && !fromEnvironment) throw declarations.unclaimed(key, source);
   }
-  return new SluiceConfig(values);
+  return new SluiceConfig(values, declarations.sections());
+}
+
+export async function loadConfig(sources: ConfigSources, declarations: ConfigDeclarations): Promise<SluiceConfig> {
+  return validateConfig(await readConfigSources(sources), declarations);
 }
 
 async function readConfigFile(sources: ConfigSources): Promise<{ config: unknown; filepath: string } | null> {
@@ -67,13 +95,11 @@ async function readConfigFile(sources: ConfigSources): Promise<{ config: unknown
   }
 }
 
-function mergeObject(values: Map<string, ConfigValue>, object: unknown, source: string, caseInsensitive: boolean): void {
+function objectEntries(object: unknown, source: string): RawEntry[] {
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
     throw new StartupError(`Configuration in ${source} must be an object`);
   }
-  for (const [key, raw] of flatten(object as Record<string, unknown>, "")) {
-    setValue(values, key, raw, source, caseInsensitive);
-  }
+  return [...flatten(object as Record<string, unknown>, "")].map(([key, raw]) => ({ key, raw, source, fromEnvironment: false }));
 }
 
 function* flatten(object: Record<string, unknown>, prefix: string): Generator<[string, unknown]> {
@@ -82,13 +108,4 @@ function* flatten(object: Record<string, unknown>, prefix: string): Generator<[s
     if (typeof value === "object" && value !== null && !Array.isArray(value)) yield* flatten(value as Record<string, unknown>, `${path}.`);
     else yield [path, value];
   }
-}
-
-function setValue(values: Map<string, ConfigValue>, key: string, raw: unknown, source: string, caseInsensitive: boolean): void {
-  const spec = specFor(key, source, caseInsensitive);
-  if (!spec) {
-    if (typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean") values.set(key, raw);
-    return;
-  }
-  values.set(spec.key, coerceValue(spec, raw, source));
 }

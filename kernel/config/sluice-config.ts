@@ -1,5 +1,6 @@
-/** The validated configuration: a flat map of dotted keys, with typed defaults filled in. */
-import { CONFIG_SCHEMA, type ConfigValue } from "../../config/schema";
+/** The validated configuration: a flat map of dotted keys, the defaults of every declared section filled in. */
+import type { ConfigKeys, ConfigSection, ConfigValue } from "./config-schema";
+import { ConfigReader } from "./config-reader";
 
 export type { ConfigValue };
 export type FlatConfig = Record<string, ConfigValue>;
@@ -7,10 +8,14 @@ export type FlatConfig = Record<string, ConfigValue>;
 export class SluiceConfig {
   private readonly values: Map<string, ConfigValue>;
 
-  constructor(values: Map<string, ConfigValue>) {
+  constructor(values: ReadonlyMap<string, ConfigValue>, sections: readonly ConfigSection[]) {
     this.values = new Map(values);
-    for (const spec of CONFIG_SCHEMA) {
-      if (!this.values.has(spec.key) && spec.default !== undefined) this.values.set(spec.key, spec.default);
+    for (const section of sections) {
+      if (section.named) continue;
+      for (const [key, spec] of Object.entries(section.keys)) {
+        const dotted = `${section.name}.${key}`;
+        if (!this.values.has(dotted) && spec.default !== undefined) this.values.set(dotted, spec.default);
+      }
     }
   }
 
@@ -18,28 +23,9 @@ export class SluiceConfig {
     return this.values.get(key);
   }
 
-  string(key: string): string {
-    return String(this.required(key));
-  }
-
-  optionalString(key: string): string | undefined {
-    const value = this.values.get(key);
-    return value === undefined || value === "" ? undefined : String(value);
-  }
-
-  number(key: string): number {
-    const value = this.required(key);
-    if (typeof value !== "number") throw new TypeError(`Configuration key '${key}' is not a number`);
-    return value;
-  }
-
-  boolean(key: string): boolean {
-    return this.required(key) === true;
-  }
-
-  list(key: string): string[] {
-    const value = this.values.get(key);
-    return Array.isArray(value) ? value : value === undefined ? [] : [String(value)];
+  /** Typed reads of a declared section: `config.of(BROKER_CONFIG).get("port")` is a number. */
+  of<K extends ConfigKeys>(section: ConfigSection<K>): ConfigReader<K> {
+    return new ConfigReader(section.keys, this.section(section.name));
   }
 
   /** Keys under `prefix.` with the prefix removed, sorted: `section("server")` → `{ port: 8080, ... }`. */
@@ -50,11 +36,5 @@ export class SluiceConfig {
       .map(([key, value]) => [key.slice(start.length), value] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return Object.fromEntries(entries);
-  }
-
-  private required(key: string): ConfigValue {
-    const value = this.values.get(key);
-    if (value === undefined) throw new TypeError(`Configuration key '${key}' has no value`);
-    return value;
   }
 }

@@ -1,7 +1,8 @@
 import type { ConfigSources } from "../config/load-config";
+import { token } from "./token";
 
 /** Descriptor: META-INF/services/sluice.cli.Command — a `sluice <name>` command contributed by a package. */
-export const CLI_COMMAND_CONTRACT = "sluice.cli.Command";
+export const CLI_COMMAND_CONTRACT = token<CliCommand>("sluice.cli.Command");
 
 export interface CliCommand {
   readonly name: string;

@@ -1,5 +1,7 @@
+import { token } from "./token";
+
 /** Container token under which components report application states for /health (multiple allowed). */
-export const HEALTH_INDICATOR = "sluice.kernel.HealthIndicator";
+export const HEALTH_INDICATOR = token<HealthIndicator>("sluice.kernel.HealthIndicator");
 
 export interface HealthIndicator {
   /** application id → state name (RUNNING, ERROR, …). */

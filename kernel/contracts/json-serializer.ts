@@ -4,10 +4,12 @@
  * Descriptor: META-INF/services/sluice.json.SerializerModule. Modules are consulted in discovery order
  * (the application's first, then Sluice's built-ins, then packages'); the first that handles a value wins.
  */
-export const SERIALIZER_MODULE_CONTRACT = "sluice.json.SerializerModule";
+import { token } from "./token";
+
+export const SERIALIZER_MODULE_CONTRACT = token<SerializerModule>("sluice.json.SerializerModule");
 
 /** Container token of the JsonRenderer every plugin uses to turn records into JSON. */
-export const JSON_RENDERER = "sluice.json.Renderer";
+export const JSON_RENDERER = token<JsonRenderer>("sluice.json.Renderer");
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 

@@ -4,8 +4,9 @@
  * format is one more descriptor line.
  */
 import type { MetricGroup } from "./streams/runtime";
+import { token } from "./token";
 
-export const METRICS_FORMATTER_CONTRACT = "sluice.metrics.MetricsFormatter";
+export const METRICS_FORMATTER_CONTRACT = token<MetricsFormatter>("sluice.metrics.MetricsFormatter");
 
 /** The format used when the request names none. */
 export const DEFAULT_METRICS_FORMAT = "json";

@@ -1,10 +1,11 @@
 import type { Agent, IncomingMessage } from "node:http";
+import { token } from "./token";
 
 /**
  * Container token of how one instance asks another (forwarded interactive queries): over HTTPS with the
  * configured CA when TLS is on, carrying what authenticates the forwarded request there.
  */
-export const PEER_TRANSPORT = "sluice.http.PeerTransport";
+export const PEER_TRANSPORT = token<PeerTransport>("sluice.http.PeerTransport");
 
 export interface PeerTransport {
   readonly protocol: "http:" | "https:";

@@ -5,8 +5,9 @@
  * and runs the query on the local partitions. A new store type or query is one more engine (descriptor line).
  */
 import type { ReadOnlyStore, StoreType } from "./streams/stores";
+import { token } from "./token";
 
-export const QUERY_ENGINE_CONTRACT = "sluice.query.QueryEngine";
+export const QUERY_ENGINE_CONTRACT = token<QueryEngine>("sluice.query.QueryEngine");
 
 /**
  * How a parameter is validated and decoded: `key` with the store's key serde (a JSON value), `time` as an

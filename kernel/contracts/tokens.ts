@@ -1,4 +1,9 @@
 /** Container tokens for what the kernel itself provides to plugins and extensions. */
-export const CONFIG = "sluice.kernel.Config";
-export const LOGGER = "sluice.kernel.Logger";
-export const KERNEL_INFO = "sluice.kernel.KernelInfo";
+import type { SluiceConfig } from "../config/sluice-config";
+import type { Logger } from "../logger";
+import type { KernelInfo } from "./plugin";
+import { token } from "./token";
+
+export const CONFIG = token<SluiceConfig>("sluice.kernel.Config");
+export const LOGGER = token<Logger>("sluice.kernel.Logger");
+export const KERNEL_INFO = token<KernelInfo>("sluice.kernel.KernelInfo");

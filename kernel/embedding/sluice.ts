@@ -10,6 +10,7 @@ import { resolveBootstrapServers } from "../contracts/kafka-bootstrap";
 import { PLUGIN_CONTRACT, type Plugin } from "../contracts/plugin";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "../contracts/rest-extension";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../contracts/streams/topology-provider";
+import type { Token } from "../contracts/token";
 import { Kernel } from "../kernel";
 
 export interface SluiceOptions {
@@ -112,7 +113,7 @@ export class Sluice {
     return this.kernel;
   }
 
-  private add(contract: string, implementation: unknown): this {
+  private add<T>(contract: Token<T>, implementation: T): this {
     if (this.kernel) throw new Error(`Register ${contract} implementations before start()`);
     (this.services[contract] ??= []).push(implementation);
     return this;

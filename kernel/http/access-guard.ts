@@ -24,7 +24,7 @@ export interface AccessGuardOptions {
   authenticator: Authenticator | undefined;
   /** SHA-256 of the instance credential (`server.auth.peer.token.file`). */
   peerDigest: Buffer | undefined;
-  publicPaths: string[];
+  publicPaths: readonly string[];
   throttle: LoginThrottle;
   logger: Logger;
 }

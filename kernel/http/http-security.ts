@@ -1,4 +1,5 @@
 /** The HTTP server's security, from `server.ssl.*`, `server.auth.*` and `server.cors.*`: what the kernel wires in. */
+import { SERVER_CONFIG, type ServerConfig } from "../config/kernel-config";
 import type { SluiceConfig } from "../config/sluice-config";
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
@@ -25,24 +26,25 @@ export interface HttpSecurity {
   reloadCredentials(): void;
 }
 
-export function httpSecurityOf(config: SluiceConfig, logger: Logger): HttpSecurity {
+export function httpSecurityOf(sluiceConfig: SluiceConfig, logger: Logger): HttpSecurity {
+  const config = sluiceConfig.of(SERVER_CONFIG);
   const tls = tlsFilesOf(config);
-  const mechanism = config.string("server.auth.mechanism");
+  const mechanism = config.get("auth.mechanism");
   const authenticator = authenticatorOf(mechanism, config, tls);
-  const tokenFile = config.optionalString("server.auth.peer.token.file");
+  const tokenFile = config.get("auth.peer.token.file") || undefined;
   const token = tokenFile ? readConfiguredFile(tokenFile, "server.auth.peer.token.file").toString("utf8").trim() : undefined;
   if (token === "") throw new StartupError(`${tokenFile} (server.auth.peer.token.file) is empty`);
   const guard = new AccessGuard({
     authenticator,
     peerDigest: token === undefined ? undefined : sha256(token),
-    publicPaths: config.list("server.auth.public.paths"),
-    throttle: new LoginThrottle(config.number("server.auth.failure.delay.ms"), config.number("server.auth.failure.delay.max.ms")),
+    publicPaths: config.get("auth.public.paths"),
+    throttle: new LoginThrottle(config.get("auth.failure.delay.ms"), config.get("auth.failure.delay.max.ms")),
     logger,
   });
-  const origins = config.list("server.cors.origins");
+  const origins = config.get("cors.origins");
   const peer = new PeerClient({
     tls,
-    caFile: config.optionalString("server.auth.peer.ca.location"),
+    caFile: config.get("auth.peer.ca.location") || undefined,
     token,
     presentCertificate: mechanism === "mtls",
   });
@@ -58,17 +60,17 @@ export function httpSecurityOf(config: SluiceConfig, logger: Logger): HttpSecuri
   };
 }
 
-function authenticatorOf(mechanism: string, config: SluiceConfig, tls: TlsFiles | undefined): Authenticator | undefined {
+function authenticatorOf(mechanism: string, config: ServerConfig, tls: TlsFiles | undefined): Authenticator | undefined {
   switch (mechanism) {
     case "basic": {
-      const file = config.optionalString("server.auth.users.file");
+      const file = config.get("auth.users.file");
       if (!file) throw new StartupError("server.auth.users.file is required when server.auth.mechanism is basic");
       return new BasicAuthenticator(file, "server.auth.users.file");
     }
     case "bearer": {
-      const tokens = config.optionalString("server.auth.tokens.file");
-      const jwksUrl = config.optionalString("server.auth.jwt.jwks.url");
-      const publicKeyFile = config.optionalString("server.auth.jwt.public.key.location");
+      const tokens = config.get("auth.tokens.file");
+      const jwksUrl = config.get("auth.jwt.jwks.url") || undefined;
+      const publicKeyFile = config.get("auth.jwt.public.key.location") || undefined;
       if (!tokens && !jwksUrl && !publicKeyFile) {
         throw new StartupError("server.auth.mechanism is bearer: set server.auth.tokens.file, server.auth.jwt.jwks.url or server.auth.jwt.public.key.location");
       }
@@ -76,16 +78,16 @@ function authenticatorOf(mechanism: string, config: SluiceConfig, tls: TlsFiles 
         ? new JwtVerifier({
             jwksUrl,
             publicKeyFile,
-            issuer: config.optionalString("server.auth.jwt.issuer"),
-            audience: config.optionalString("server.auth.jwt.audience"),
-            rolesClaim: config.string("server.auth.jwt.roles.claim"),
+            issuer: config.get("auth.jwt.issuer") || undefined,
+            audience: config.get("auth.jwt.audience") || undefined,
+            rolesClaim: config.get("auth.jwt.roles.claim"),
           })
         : undefined;
       return new BearerAuthenticator(tokens ? new TokenFile(tokens, "server.auth.tokens.file") : undefined, jwt);
     }
     case "mtls":
       if (!tls || tls.clientAuth === "none") throw new StartupError("server.auth.mechanism mtls needs server.ssl.enable and server.ssl.client.auth requested or required");
-      return new MtlsAuthenticator(config.list("server.auth.mtls.roles"));
+      return new MtlsAuthenticator(config.get("auth.mtls.roles"));
     default:
       return undefined;
   }

@@ -3,7 +3,7 @@
  * startup and again on reload (SIGHUP), when they become the server's new secure context.
  */
 import type { SecureContextOptions, TlsOptions } from "node:tls";
-import type { SluiceConfig } from "../config/sluice-config";
+import type { ServerConfig } from "../config/kernel-config";
 import { StartupError } from "../errors";
 import { readConfiguredFile } from "./configured-file";
 
@@ -16,18 +16,18 @@ export interface TlsFiles {
   clientAuth: ClientAuth;
 }
 
-export function tlsFilesOf(config: SluiceConfig): TlsFiles | undefined {
-  if (!config.boolean("server.ssl.enable")) return undefined;
-  const required = (key: string) => {
-    const value = config.optionalString(key);
-    if (value === undefined) throw new StartupError(`${key} is required when server.ssl.enable is true`);
+export function tlsFilesOf(config: ServerConfig): TlsFiles | undefined {
+  if (!config.get("ssl.enable")) return undefined;
+  const required = (key: "ssl.key.location" | "ssl.certificate.location") => {
+    const value = config.get(key);
+    if (value === "") throw new StartupError(`server.${key} is required when server.ssl.enable is true`);
     return value;
   };
   const files: TlsFiles = {
-    key: required("server.ssl.key.location"),
-    certificate: required("server.ssl.certificate.location"),
-    ca: config.optionalString("server.ssl.ca.location"),
-    clientAuth: config.string("server.ssl.client.auth") as ClientAuth,
+    key: required("ssl.key.location"),
+    certificate: required("ssl.certificate.location"),
+    ca: config.get("ssl.ca.location") || undefined,
+    clientAuth: config.get("ssl.client.auth"),
   };
   if (files.clientAuth !== "none" && !files.ca) throw new StartupError(`server.ssl.ca.location is required when server.ssl.client.auth is ${files.clientAuth}`);
   return files;

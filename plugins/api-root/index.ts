@@ -1,9 +1,10 @@
 /** GET /api/v1: the Sluice version and whether the server is headless. */
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 
 export class ApiRootPlugin implements Plugin {
   configure({ config, routes, kernel }: PluginContext): void {
-    const body = { version: kernel.version, headless: config.boolean("server.headless") };
+    const body = { version: kernel.version, headless: config.of(SERVER_CONFIG).get("headless") };
     routes.get("/api/v1", () => body);
   }
 }

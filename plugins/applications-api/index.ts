@@ -4,12 +4,12 @@
  * `sluice.query.QueryEngine` descriptors.
  */
 import type { ServerResponse } from "node:http";
-import type { DependencyContainer } from "tsyringe";
-import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
-import type { KernelInfo, Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
+import { JSON_RENDERER } from "../../kernel/contracts/json-serializer";
+import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { PEER_TRANSPORT, type PeerTransport } from "../../kernel/contracts/peer-transport";
-import { QUERY_ENGINE_CONTRACT, type QueryEngine } from "../../kernel/contracts/query-engine";
-import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import { QUERY_ENGINE_CONTRACT } from "../../kernel/contracts/query-engine";
+import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import { notFound } from "../../kernel/http/http-error";
 import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
@@ -24,56 +24,43 @@ import { QueryTargets } from "./query-targets";
 const BASE = "/api/v1/applications";
 
 export class ApplicationsApiPlugin implements Plugin {
-  private components!: DependencyContainer;
+  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PEER_TRANSPORT)];
+  private lookup!: ApplicationLookup;
   private kernel!: KernelInfo;
   private logger!: Logger;
   private catalog!: QueryCatalog;
   private targets!: QueryTargets;
   private defaultTimeoutMs = 30_000;
   private peers!: PeerTransport;
-  /** Resolved once it is registered: the container's resolution is not free on every request. */
-  private applications: ApplicationRegistry | undefined;
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
-    this.components = components;
+    this.lookup = new ApplicationLookup(components);
     this.kernel = kernel;
     this.logger = logger;
-    this.defaultTimeoutMs = config.number("server.query.timeout.ms");
+    this.defaultTimeoutMs = config.of(SERVER_CONFIG).get("query.timeout.ms");
     // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? this.kernel.advertisedAddress() ?? "");
-    this.targets = new QueryTargets(components.resolve<JsonRenderer>(JSON_RENDERER), serverOf);
-    this.catalog = new QueryCatalog(await services.load<QueryEngine>(QUERY_ENGINE_CONTRACT));
+    this.targets = new QueryTargets(components.resolve(JSON_RENDERER), serverOf);
+    this.catalog = new QueryCatalog(await services.load(QUERY_ENGINE_CONTRACT));
     // Without the HTTP server (server.enable=false) there is no transport, and no route that would use one.
-    if (components.isRegistered(PEER_TRANSPORT, true)) this.peers = components.resolve<PeerTransport>(PEER_TRANSPORT);
-    routes.get(BASE, () => this.registry()?.applications().map((application) => application.id) ?? []);
+    const peers = components.resolveOptional(PEER_TRANSPORT);
+    if (peers) this.peers = peers;
+    routes.get(BASE, () => this.lookup.ids());
     routes.get(`${BASE}/:id`, async (req) => {
-      const application = this.application(req);
+      const application = this.lookup.require(req.params.id);
       return serversRecord(application.id, await application.instances());
     });
-    routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.application(req).topology()));
+    routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.lookup.require(req.params.id).topology()));
     // A query reads: viewers may run it, though it is a POST.
     routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer" });
   }
 
   private query(req: SluiceRequest, res: ServerResponse): Promise<void> {
     const startedAt = Date.now();
-    const application = this.application(req);
+    const application = this.lookup.require(req.params.id);
     const target = this.targets.of(application, req.params.name);
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
     return executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
-  }
-
-  private registry(): ApplicationRegistry | undefined {
-    if (!this.applications && this.components.isRegistered(STREAMS_RUNTIME_TOKEN, true)) {
-      this.applications = this.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN);
-    }
-    return this.applications;
-  }
-
-  private application(req: SluiceRequest): ApplicationHandle {
-    const application = this.registry()?.application(req.params.id);
-    if (!application) throw notFound(`Unknown application '${req.params.id}'`);
-    return application;
   }
 }

@@ -5,10 +5,10 @@
  * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
  */
 import type { ServerResponse } from "node:http";
-import type { DependencyContainer } from "tsyringe";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
+import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../kernel/errors";
@@ -28,7 +28,8 @@ interface SseSettings {
 }
 
 export class EventStreamsPlugin implements Plugin {
-  private components!: DependencyContainer;
+  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN)];
+  private lookup!: ApplicationLookup;
   private logger!: Logger;
   private settings!: SseSettings;
   private channels!: ApplicationChannels;
@@ -37,16 +38,16 @@ export class EventStreamsPlugin implements Plugin {
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
-    this.components = components;
+    this.lookup = new ApplicationLookup(components);
     this.logger = logger.child({ plugin: "event-streams" });
-    const json = components.resolve<JsonRenderer>(JSON_RENDERER);
+    const json = components.resolve(JSON_RENDERER);
     this.channels = new ApplicationChannels(this.settings.historySize, (applicationId, record) => this.encode(json, applicationId, record));
     routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
   }
 
   /** Attaches to the applications already running, so their history starts before the first subscriber. */
   start(): void {
-    for (const application of this.registry()?.applications() ?? []) this.channels.of(application);
+    for (const application of this.lookup.applications()) this.channels.of(application);
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
   }
@@ -72,8 +73,7 @@ export class EventStreamsPlugin implements Plugin {
 
   private subscribe(req: SluiceRequest, res: ServerResponse): void {
     const { id, eventType } = req.params;
-    const application = this.registry()?.application(id);
-    if (!application) throw notFound(`Unknown application '${id}'`);
+    const application = this.lookup.require(id);
     const channel = this.channels.of(application).get(eventType);
     if (!channel) throw notFound(`Application '${id}' has no event stream '${eventType}'`);
 
@@ -91,18 +91,14 @@ export class EventStreamsPlugin implements Plugin {
   private keepAlive(): void {
     for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.keepAlive();
   }
-
-  private registry(): ApplicationRegistry | undefined {
-    if (!this.components.isRegistered(STREAMS_RUNTIME_TOKEN, true)) return undefined;
-    return this.components.resolve<ApplicationRegistry>(STREAMS_RUNTIME_TOKEN);
-  }
 }
 
 function readSettings(config: SluiceConfig): SseSettings {
+  const server = config.of(SERVER_CONFIG);
   const settings = {
-    bufferSize: config.number("server.sse.buffer.size"),
-    historySize: config.number("server.sse.history.size"),
-    keepAliveMs: config.number("server.sse.keepalive.ms"),
+    bufferSize: server.get("sse.buffer.size"),
+    historySize: server.get("sse.history.size"),
+    keepAliveMs: server.get("sse.keepalive.ms"),
   };
   if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
   if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);

@@ -8,9 +8,10 @@
  *   application that is not ready and why, so a load balancer sends no queries to an instance that cannot answer.
  */
 import type { ServerResponse } from "node:http";
-import type { DependencyContainer } from "tsyringe";
-import { HEALTH_INDICATOR, type HealthIndicator } from "../../kernel/contracts/health";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
+import type { ComponentRegistry } from "../../kernel/components/component-registry";
+import { HEALTH_INDICATOR } from "../../kernel/contracts/health";
+import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { sendJson } from "../../kernel/http/responses";
 import { EventLoopWatch } from "./event-loop-watch";
 
@@ -25,11 +26,12 @@ interface ApplicationsHealth {
 const sortedByKey = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 export class HealthPlugin implements Plugin {
+  readonly requires = [optional(HEALTH_INDICATOR)];
   private readonly loop = new EventLoopWatch();
   private maxLagMs = 0;
 
   configure({ routes, components, config }: PluginContext): void {
-    this.maxLagMs = config.number("server.health.liveness.max.lag.ms");
+    this.maxLagMs = config.of(SERVER_CONFIG).get("health.liveness.max.lag.ms");
     routes.get("/health", (_req, res) => this.report(components, res));
     routes.get("/health/liveness", (_req, res) => {
       const liveness = this.liveness();
@@ -54,7 +56,7 @@ export class HealthPlugin implements Plugin {
     return { status: delayMs > this.maxLagMs ? "DOWN" : "UP", event_loop_max_delay_ms: delayMs, threshold_ms: this.maxLagMs };
   }
 
-  private async report(components: DependencyContainer, res: ServerResponse): Promise<void> {
+  private async report(components: ComponentRegistry, res: ServerResponse): Promise<void> {
     const health = await applicationsHealth(components);
     const down = Object.values(health.applications).includes("ERROR");
     sendJson(res, down ? 503 : 200, {
@@ -67,8 +69,8 @@ export class HealthPlugin implements Plugin {
   }
 }
 
-async function applicationsHealth(components: DependencyContainer): Promise<ApplicationsHealth> {
-  const indicators = components.isRegistered(HEALTH_INDICATOR, true) ? components.resolveAll<HealthIndicator>(HEALTH_INDICATOR) : [];
+async function applicationsHealth(components: ComponentRegistry): Promise<ApplicationsHealth> {
+  const indicators = components.resolveAll(HEALTH_INDICATOR);
   const applications: Record<string, string> = {};
   const restoring: string[] = [];
   const notReady: Record<string, string> = {};

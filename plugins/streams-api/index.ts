@@ -3,29 +3,34 @@
  * GET /api/v1/streams/{id}/stores. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
+import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../kernel/errors";
-import { ApplicationLookup } from "./application-lookup";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
 export class StreamsApiPlugin implements Plugin {
+  readonly requires = [optional(STREAMS_RUNTIME_TOKEN)];
+
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
     const lookup = new ApplicationLookup(components);
+    const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
     registerLifecycleRoutes(routes, lookup, {
-      headless: config.boolean("server.headless"),
-      timeoutMs: config.number("server.operation.timeout.ms"),
+      headless: server.get("headless"),
+      timeoutMs: server.get("operation.timeout.ms"),
     });
   }
 }
 
 async function loadFormatters(load: PluginContext["services"]["load"]): Promise<Map<string, MetricsFormatter>> {
   const formatters = new Map<string, { name: string; formatter: MetricsFormatter }>();
-  for (const { name, instance } of await load<MetricsFormatter>(METRICS_FORMATTER_CONTRACT)) {
+  for (const { name, instance } of await load(METRICS_FORMATTER_CONTRACT)) {
     const existing = formatters.get(instance.format);
     if (existing) throw new StartupError(`${name} and ${existing.name} both render metrics format '${instance.format}'`);
     formatters.set(instance.format, { name, formatter: instance });

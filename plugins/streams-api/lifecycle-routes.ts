@@ -6,7 +6,7 @@ import type { RouteRegistrar } from "../../kernel/http/route-registry";
 import { conflict, HttpError } from "../../kernel/http/http-error";
 import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
 import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
-import type { ApplicationLookup } from "./application-lookup";
+import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { TIMED_OUT, withinDeadline } from "./operation-deadline";
 import { parseStopRequest } from "./stop-request";
 import { instanceDescription } from "./streams-json";

@@ -8,7 +8,7 @@ import { badRequest, notFound } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
 import { sendText } from "../../kernel/http/responses";
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import type { ApplicationLookup } from "./application-lookup";
+import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { metricValueText, selectMetrics } from "./metrics-selection";
 
 const BASE = "/api/v1/streams/:id/metrics";

@@ -1,6 +1,6 @@
 /** The read-only endpoints of API.md §1: ids, description, status, config, offsets, topology, subscriptions, stores. */
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import type { ApplicationLookup } from "./application-lookup";
+import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { storesJson } from "./stores-json";
 import { topologyJson } from "../../kernel/contracts/streams/topology-json";
 import { instanceDescription, offsetsJson, statusJson } from "./streams-json";

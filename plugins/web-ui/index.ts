@@ -6,6 +6,7 @@
  * deep link survives a reload. Off with `server.webui.enable=false`.
  */
 import type { ServerResponse } from "node:http";
+import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { HttpError } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
@@ -16,7 +17,7 @@ const BASE = "/ui";
 
 export class WebUiPlugin implements Plugin {
   configure({ config, routes }: PluginContext): void {
-    if (!config.boolean("server.webui.enable")) return;
+    if (!config.of(SERVER_CONFIG).get("webui.enable")) return;
     const assets = readConsoleAssets();
     const serve = (req: SluiceRequest, res: ServerResponse) => this.serve(assets, req, res);
     routes.get(BASE, serve, { public: true });

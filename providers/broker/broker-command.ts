@@ -1,7 +1,9 @@
 /** `sluice broker [--broker.port=…]`: the embedded broker alone, for several Sluice processes or any Kafka project. */
-import { loadConfig } from "../../kernel/config/load-config";
+import { LOG_CONFIG } from "../../kernel/config/kernel-config";
+import { loadPluginConfiguration } from "../../kernel/config/plugin-configuration";
 import type { CliCommand } from "../../kernel/contracts/cli-command";
-import { createLogger, type LogLevel } from "../../kernel/logger";
+import { SLUICE_ROOT } from "../../kernel/kernel";
+import { createLogger } from "../../kernel/logger";
 import { startBroker } from "./index";
 import { brokerOptionsFrom } from "./broker-config";
 
@@ -11,8 +13,9 @@ export class BrokerCommand implements CliCommand {
   readonly summary = "run the embedded Kafka-protocol broker on its own";
 
   async run(sources: { root: string; configFile?: string; overrides?: Record<string, string> }) {
-    const config = await loadConfig({ ...sources, env: process.env });
-    const logger = createLogger(config.string("log.level") as LogLevel).child({ component: "broker" });
+    // The whole configuration file is validated, each section by the plugin that declares it, broker.* by the broker's.
+    const config = await loadPluginConfiguration({ ...sources, env: process.env }, SLUICE_ROOT);
+    const logger = createLogger(config.of(LOG_CONFIG).get("level")).child({ component: "broker" });
     return startBroker({ ...brokerOptionsFrom(config, sources.root), logger });
   }
 }

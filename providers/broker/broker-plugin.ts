@@ -3,13 +3,16 @@
  * `broker.worker` is false, and tells the rest of Sluice where it listens (KAFKA_BOOTSTRAP).
  */
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
-import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
+import { configuredBootstrapServers, KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import type { Logger } from "../../kernel/logger";
 import { startBroker, startBrokerInWorker, type RunningBroker } from "./index";
-import { brokerOptionsFrom } from "./broker-config";
+import { BROKER_CONFIG, brokerOptionsFrom } from "./broker-config";
 
 export class BrokerPlugin implements Plugin, KafkaBootstrap {
+  /** Only when no streams.bootstrap.servers names a cluster. */
+  readonly provides = [KAFKA_BOOTSTRAP];
+  readonly configSections = [BROKER_CONFIG];
   private config!: SluiceConfig;
   private root!: string;
   private logger!: Logger;
@@ -19,13 +22,13 @@ export class BrokerPlugin implements Plugin, KafkaBootstrap {
     this.config = config;
     this.root = kernel.root;
     this.logger = logger;
-    if (config.optionalString("streams.bootstrap.servers") === undefined) components.register(KAFKA_BOOTSTRAP, { useValue: this });
+    if (configuredBootstrapServers(config) === undefined) components.register(KAFKA_BOOTSTRAP, { useValue: this });
   }
 
   async start(): Promise<void> {
-    if (this.config.optionalString("streams.bootstrap.servers") !== undefined) return;
+    if (configuredBootstrapServers(this.config) !== undefined) return;
     const options = { ...brokerOptionsFrom(this.config, this.root), logger: this.logger };
-    this.broker = await (this.config.boolean("broker.worker") ? startBrokerInWorker(options) : startBroker(options));
+    this.broker = await (this.config.of(BROKER_CONFIG).get("worker") ? startBrokerInWorker(options) : startBroker(options));
   }
 
   servers(): string[] {

@@ -4,7 +4,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { Broker, type BrokerOptions, type RunningBroker } from "./broker";
-import type { ComponentLogger, LogFields } from "../../kernel/logger";
+import { withPlainErrors, type ComponentLogger, type LogFields } from "../../kernel/logger";
 type LogLevel = keyof ComponentLogger;
 
 /** Messages from the worker to the thread that started it. */
@@ -52,7 +52,7 @@ export function startBrokerInWorker(options: BrokerOptions = {}): Promise<Runnin
 function runInWorker(options: WorkerData["options"]): void {
   const port = parentPort!;
   const post = (message: WorkerMessage) => port.postMessage(message);
-  const forward = (level: LogLevel) => (msg: string, fields?: LogFields) => post({ kind: "log", level, msg, fields: cloneableFields(fields) });
+  const forward = (level: LogLevel) => (msg: string, fields?: LogFields) => post({ kind: "log", level, msg, fields: withPlainErrors(fields) });
   const logger: ComponentLogger = { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
   Broker.start({ ...options, logger }).then(
     (broker) => {
@@ -65,14 +65,6 @@ function runInWorker(options: WorkerData["options"]): void {
       post({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
       port.close();
     },
-  );
-}
-
-/** Errors do not survive structured cloning with their message and stack; plain objects do. */
-function cloneableFields(fields: LogFields | undefined): LogFields | undefined {
-  if (!fields) return fields;
-  return Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [key, value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value]),
   );
 }
 

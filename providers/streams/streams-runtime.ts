@@ -6,6 +6,7 @@ import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 import { StreamsApplication } from "./application/streams-application";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
+import { applicationConfig } from "./streams-config";
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];
   /** `streams.*` defaults, without the prefix. */
@@ -28,12 +29,19 @@ export class StreamsRuntime {
   /** Compiles the provider's topology; throws on a bad topology or a duplicate application.id. */
   addProvider(provider: TopologyProvider): ApplicationHandle {
     const providerId = String(provider.config["application.id"] ?? "");
-    const overrides = providerId ? this.options.applicationConfig?.(providerId) ?? {} : {};
-    const config: Record<string, ConfigValue> = { ...this.options.streamsConfig, ...provider.config, ...overrides };
-    if (this.options.applicationServer && config["application.server"] === undefined) config["application.server"] = this.options.applicationServer;
+    const { applicationServer, bootstrapServers, streamsConfig } = this.options;
+    const overrides = (providerId && this.options.applicationConfig?.(providerId)) || {};
     // Unset, input and output topics are created on the embedded broker only, never on a cluster someone named.
-    config["auto.create.topics"] ??= config["bootstrap.servers"] === undefined;
-    config["bootstrap.servers"] ??= this.options.bootstrapServers.join(",");
+    const clusterNamed = [streamsConfig, provider.config, overrides].some((values) => values["bootstrap.servers"] !== undefined);
+    const config = applicationConfig([
+      {
+        values: { "bootstrap.servers": bootstrapServers.join(","), "auto.create.topics": !clusterNamed, ...(applicationServer ? { "application.server": applicationServer } : {}) },
+        source: "the runtime",
+      },
+      { values: streamsConfig, source: "the streams configuration" },
+      { values: provider.config, source: `topology provider '${provider.name}'` },
+      { values: overrides, source: `applications.${providerId}.*` },
+    ]);
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
     if (this.apps.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
     this.apps.set(app.id, app);

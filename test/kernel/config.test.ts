@@ -3,9 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { CONFIG_SCHEMA } from "../../config/schema";
+import type { ConfigDeclarations } from "../../kernel/config/config-validation";
 import { loadConfig, type ConfigSources } from "../../kernel/config/load-config";
-import { REPO_ROOT } from "../helpers/sluice";
+import { discoveredDeclarations } from "../../kernel/config/plugin-configuration";
+import { ServiceLoader } from "../../kernel/service-loader";
+import { configSection } from "../../kernel/config/config-schema";
+import { PLUGIN_CONTRACT } from "../../kernel/contracts/plugin";
+import { REPO_ROOT, startSluice } from "../helpers/sluice";
+import { EXAMPLES_PACKAGE } from "../helpers/streams";
 
 const config = suite<{ dir: string }>("configuration");
 
@@ -14,7 +19,11 @@ config.before.each((context) => {
 });
 config.after.each(({ dir }) => fs.rmSync(dir, { recursive: true, force: true }));
 
-const load = (dir: string, sources: Partial<ConfigSources> = {}) => loadConfig({ root: dir, env: {}, ...sources });
+/** The sections Sluice's own plugins declare, and with `packages` those of the plugins there. */
+const declarations = (packages: string[] = []): Promise<ConfigDeclarations> =>
+  discoveredDeclarations(new ServiceLoader({ root: REPO_ROOT, sluiceRoot: REPO_ROOT, extraPackages: packages }));
+
+const load = async (dir: string, sources: Partial<ConfigSources> = {}, packages: string[] = []) => loadConfig({ root: dir, env: {}, ...sources }, await declarations(packages));
 
 async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
   await promise.then(
@@ -85,15 +94,26 @@ config("a value of the wrong type stops with a message naming the key", async ({
   await rejects(load(dir, { overrides: { "broker.storage": "tape" } }), /'broker\.storage' .* must be one of file, memory/);
 });
 
-config("keys outside the known sections are kept for extensions", async ({ dir }) => {
-  const loaded = await load(dir, { programmatic: { acme: { greeting: "hi" } } });
-  assert.is(loaded.get("acme.greeting"), "hi");
+config("a section no loaded plugin declares stops startup naming it; from the environment it is not Sluice's", async ({ dir }) => {
+  await rejects(load(dir, { programmatic: { acme: { greeting: "hi" } } }), /'acme\.greeting' \(from the program's configuration\) is in section 'acme', which no loaded plugin declares/);
+  await rejects(load(dir, { overrides: { "examples.feed": "true" } }), /'examples\.feed' \(from command-line flag --examples\.feed\) is in section 'examples'/);
+  assert.is((await load(dir, { env: { SLUICE_HOME: "/opt/sluice", SLUICE_ACME_GREETING: "hi" } })).get("acme.greeting"), undefined);
 });
 
-config("every key of the schema is documented in config/README.md", () => {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "config", "README.md"), "utf8");
-  const missing = CONFIG_SCHEMA.filter((spec) => !readme.includes(`\`${spec.key}\``)).map((spec) => spec.key);
-  assert.equal(missing, []);
+config("a package's plugin declares its own section: its keys are validated and typed", async ({ dir }) => {
+  const loaded = await load(dir, { overrides: { "examples.feed.interval.ms": "250" } }, [EXAMPLES_PACKAGE]);
+  assert.is(loaded.get("examples.feed.interval.ms"), 250);
+  assert.is(loaded.get("examples.feed"), false);
+  await rejects(load(dir, { overrides: { "examples.feed": "maybe" } }, [EXAMPLES_PACKAGE]), /'examples\.feed' \(from command-line flag --examples\.feed\) must be true or false/);
+  await rejects(load(dir, { overrides: { "examples.colour": "red" } }, [EXAMPLES_PACKAGE]), /Unknown configuration key 'examples\.colour'/);
+});
+
+config("a section declared by two plugins stops startup naming both", async () => {
+  const squatter = { configSections: [configSection({ name: "broker", doc: "", keys: {} })] };
+  await rejects(
+    startSluice({ services: { [PLUGIN_CONTRACT]: [squatter] } }),
+    /plugin sluice\.kernel\.Plugin given by the program #1 and plugin dist\/providers\/broker\/broker-plugin#BrokerPlugin both declare configuration section 'broker'/,
+  );
 });
 
 config.run();

@@ -11,7 +11,8 @@ import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../helpers/eventually";
-import { FIXTURES, http, REPO_ROOT } from "../helpers/sluice";
+import { readmeExample, withCompiledExample } from "../helpers/readme-example";
+import { FIXTURES, http } from "../helpers/sluice";
 
 class GreetingsProvider implements TopologyProvider {
   readonly name = "Greetings";
@@ -138,24 +139,12 @@ embedding("registering after start is refused", async ({ stateDir }) => {
 });
 
 embedding("the README's embedding example compiles against the package and runs", () => {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Use Sluice from your own program"));
-  const source = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  const source = readmeExample("## Use Sluice from your own program");
   assert.ok(source, "README has the example");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-readme-"));
-  try {
-    fs.mkdirSync(path.join(dir, "node_modules"));
-    fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "sluice"));
-    for (const dependency of ["kafkajs", "@types"]) fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
-    fs.writeFileSync(path.join(dir, "example.ts"), source);
-    const compilerOptions = { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] };
-    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["example.ts"] }));
-    execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { stdio: "pipe" });
+  withCompiledExample(source, (dir) => {
     const output = execFileSync(process.execPath, [path.join(dir, "example.js")], { cwd: dir, env: { PATH: process.env.PATH }, timeout: 60_000 }).toString();
     assert.is(output.trim(), "ada was greeted 2 times");
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 embedding.run();

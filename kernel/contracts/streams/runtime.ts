@@ -2,10 +2,13 @@
  * What the streams runtime exposes about each running application, for the REST plugins
  * (API.md §1–§3). Shapes are data; the plugins turn them into the JSON of the API.
  */
+import type { ApplicationRegistry } from "./application-registry";
 import type { ReadOnlyStore, StoreType } from "./stores";
+import { token } from "../token";
 import type { ConfigValue, EventStreamDeclaration, EventStreamLimitHandler } from "./topology-provider";
 
-export const STREAMS_RUNTIME_TOKEN = "sluice.streams.StreamsRuntime";
+/** The applications of this process, registered by the streams runtime plugin. */
+export const STREAMS_RUNTIME_TOKEN = token<ApplicationRegistry>("sluice.streams.StreamsRuntime");
 
 export type ApplicationState = "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR";
 

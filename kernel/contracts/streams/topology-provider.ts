@@ -1,9 +1,11 @@
 /** What an application is: a named, versioned topology with its default configuration. */
+import type { ConfigValue } from "../../config/config-schema";
 import type { StreamsBuilder } from "./dsl";
+import { token } from "../token";
 
-export const TOPOLOGY_PROVIDER_CONTRACT = "sluice.streams.TopologyProvider";
+export const TOPOLOGY_PROVIDER_CONTRACT = token<TopologyProvider>("sluice.streams.TopologyProvider");
 
-export type ConfigValue = string | number | boolean;
+export type { ConfigValue };
 
 /** What happens when an event stream's queue for a subscriber is full. */
 export type EventStreamLimitHandler = "drop_head" | "log_and_continue" | "throw";

@@ -14,7 +14,7 @@ export class MtlsAuthenticator implements Authenticator {
   readonly scheme = "Certificate";
   private readonly roles = new Map<string, Role>();
 
-  constructor(mapping: string[]) {
+  constructor(mapping: readonly string[]) {
     for (const item of mapping) {
       const colon = item.lastIndexOf(":");
       const role = item.slice(colon + 1).trim();

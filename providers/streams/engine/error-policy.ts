@@ -3,12 +3,9 @@
  * dropped), `fail` stops the application with the error recorded, `dead_letter` writes the record to the
  * application's dead-letter topic (see kafka/dead-letters) and goes on.
  */
-import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import type { ComponentLogger } from "../../../kernel/logger";
+import type { StreamsSettings } from "../streams-config";
 import type { ErrorPhase, FailedRecord } from "./stream-task";
-
-export const ERROR_POLICY_KEY = "processing.error.policy";
-const POLICIES = ["fail", "log_and_continue", "dead_letter"];
 
 export class TaskFailure extends Error {
   override readonly name = "TaskFailure";
@@ -19,15 +16,14 @@ export class TaskFailure extends Error {
 
 export type DeadLetterSink = (failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string) => void;
 
-export function isDeadLetterPolicy(config: Readonly<Record<string, ConfigValue>>): boolean {
-  return config[ERROR_POLICY_KEY] === "dead_letter";
+export function isDeadLetterPolicy(settings: StreamsSettings): boolean {
+  return settings.get("processing.error.policy") === "dead_letter";
 }
 
 /** Returns the `onError` of a task environment for this configuration; `deadLetter` receives dead letters. */
-export function errorPolicy(config: Readonly<Record<string, ConfigValue>>, logger: ComponentLogger, deadLetter?: DeadLetterSink) {
-  const policy = String(config[ERROR_POLICY_KEY] ?? "fail");
-  if (!POLICIES.includes(policy)) throw new Error(`${ERROR_POLICY_KEY} must be one of ${POLICIES.join(", ")}, got '${policy}'`);
-  if (policy === "dead_letter" && deadLetter === undefined) throw new Error(`${ERROR_POLICY_KEY} 'dead_letter' needs a dead-letter topic, which this runner has not`);
+export function errorPolicy(settings: StreamsSettings, logger: ComponentLogger, deadLetter?: DeadLetterSink) {
+  const policy = settings.get("processing.error.policy");
+  if (policy === "dead_letter" && deadLetter === undefined) throw new Error("processing.error.policy 'dead_letter' needs a dead-letter topic, which this runner has not");
   return (error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void => {
     if (policy === "fail") throw new TaskFailure(taskId, phase, error);
     if (policy === "dead_letter" && failed !== undefined) return deadLetter!(failed, error, phase, taskId);

@@ -6,6 +6,7 @@ import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type Partition
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
+import { TopicPartitionMap } from "./topic-partition";
 
 export interface RestoreTarget {
   state: TaskState;
@@ -58,7 +59,8 @@ export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: s
   if (pending.length === 0) return;
   const startedAt = Date.now();
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
-  const byPartition = new Map(pending.map((target) => [`${target.topic}:${target.partition}`, target]));
+  const byPartition = new TopicPartitionMap<RestoreTarget>();
+  for (const target of pending) byPartition.set(target.topic, target.partition, target);
   const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100 });
   let reported = startedAt;
   try {
@@ -67,7 +69,7 @@ export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: s
       const answer = await fetcher.fetch(pending.map((target) => ({ topic: target.topic, partition: target.partition, offset: target.from })));
       if (answer.errors.length > 0) await recover(fetcher, answer.errors, byPartition, logger);
       for (const batch of answer.batches) {
-        const target = byPartition.get(`${batch.topic}:${batch.partition}`);
+        const target = byPartition.get(batch.topic, batch.partition);
         if (target !== undefined) await apply(target, batch, logger);
       }
       pending = pending.filter((target) => target.from < target.to);
@@ -116,10 +118,10 @@ async function applyHeld(target: RestoreTarget, lastOffset: number): Promise<voi
   target.restored.records += records.length;
 }
 
-async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: Map<string, RestoreTarget>, logger: ComponentLogger): Promise<void> {
+async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: TopicPartitionMap<RestoreTarget>, logger: ComponentLogger): Promise<void> {
   const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
   for (const { topic, partition, offset } of await fetcher.recover(errors, "restoring from", pause)) {
-    const target = targets.get(`${topic}:${partition}`)!;
+    const target = targets.get(topic, partition)!;
     if (offset <= target.from) throw new Error(`restoring from ${topic} partition ${partition}: offset ${target.from} is out of range, yet the log starts at ${offset}`);
     logger.warn("changelog starts after the store's checkpoint: records before it are gone", { topic, partition, checkpoint: target.from, start: offset });
     target.from = offset;

@@ -7,16 +7,12 @@
  */
 import fs from "node:fs";
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
+import type { StreamsSettings } from "../streams-config";
 
-export const SECURITY_PROTOCOLS = ["PLAINTEXT", "SSL"] as const;
-
-export function clusterTls(config: Readonly<Record<string, ConfigValue>>): TlsOptions | undefined {
-  const protocol = String(config["security.protocol"] ?? "PLAINTEXT");
-  if (protocol === "PLAINTEXT") return undefined;
-  if (protocol !== "SSL") throw new Error(`security.protocol must be one of ${SECURITY_PROTOCOLS.join(", ")}, got '${protocol}' (SASL is not supported yet)`);
-  const read = (key: string): Buffer | undefined => {
-    const file = String(config[key] ?? "");
+export function clusterTls(settings: StreamsSettings): TlsOptions | undefined {
+  if (settings.get("security.protocol") === "PLAINTEXT") return undefined;
+  const read = (key: "ssl.ca.location" | "ssl.certificate.location" | "ssl.key.location"): Buffer | undefined => {
+    const file = settings.get(key);
     if (file === "") return undefined;
     try {
       return fs.readFileSync(file);
@@ -24,8 +20,8 @@ export function clusterTls(config: Readonly<Record<string, ConfigValue>>): TlsOp
       throw new Error(`${key}: cannot read '${file}': ${(error as Error).message}`);
     }
   };
-  const password = String(config["ssl.key.password"] ?? "");
+  const password = settings.get("ssl.key.password");
   const tls: TlsOptions = { ca: read("ssl.ca.location"), cert: read("ssl.certificate.location"), key: read("ssl.key.location"), passphrase: password === "" ? undefined : password };
-  if (String(config["ssl.endpoint.identification.algorithm"] ?? "https") === "") tls.checkServerIdentity = () => undefined;
+  if (settings.get("ssl.endpoint.identification.algorithm") === "") tls.checkServerIdentity = () => undefined;
   return tls;
 }

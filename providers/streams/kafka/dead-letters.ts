@@ -10,12 +10,10 @@
  * dead letters already, and those are not written twice.
  */
 import { PartitionFetcher, type KafkaEndpoint } from "../../kafka-client";
-import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
+import type { StreamsSettings } from "../streams-config";
 import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
 import type { TopicEnds } from "./topic-ends";
 
-export const DEAD_LETTER_TOPIC_KEY = "dead.letter.topic";
-export const DEAD_LETTER_POSITION_PREFIX = "dlq:";
 
 export const DEAD_LETTER_HEADERS = {
   error: "sluice.dlq.error",
@@ -28,17 +26,28 @@ export const DEAD_LETTER_HEADERS = {
   offset: "sluice.dlq.offset",
 } as const;
 
-export function deadLetterTopic(config: Readonly<Record<string, ConfigValue>>, applicationId: string): string {
-  const configured = String(config[DEAD_LETTER_TOPIC_KEY] ?? "");
-  return configured === "" ? `${applicationId}-dlq` : configured;
+export function deadLetterTopic(settings: StreamsSettings, applicationId: string): string {
+  return settings.get("dead.letter.topic") || `${applicationId}-dlq`;
 }
 
-/** The dead letter of a failed record; all the dead letters of one input partition go to one partition of the topic. */
-export function deadLetterRecord(topic: string, partitions: number, failed: FailedRecord, error: unknown, phase: ErrorPhase, applicationId: string, taskId: string): OutputRecord {
+/** A run's dead-letter topic: the dead letters of one input partition all go to one of its partitions. */
+export class DeadLetterTopic {
+  constructor(
+    readonly name: string,
+    private readonly partitionCount: () => number | undefined,
+  ) {}
+
+  partitionOf(inputPartition: number): number {
+    return inputPartition % Math.max(1, this.partitionCount() ?? 1);
+  }
+}
+
+/** The dead letter of a failed record, for `partition` of the dead-letter topic. */
+export function deadLetterRecord(topic: string, partition: number, failed: FailedRecord, error: unknown, phase: ErrorPhase, applicationId: string, taskId: string): OutputRecord {
   const { record } = failed;
   return {
     topic,
-    partition: failed.partition % Math.max(1, partitions),
+    partition,
     key: record.key,
     value: record.value,
     timestamp: record.timestamp,

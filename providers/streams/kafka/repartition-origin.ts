@@ -7,37 +7,35 @@
  * a re-send and is skipped. Records of one origin partition reach each repartition partition in order
  * (one producer, requests sent one after the other), so a high-water mark is enough.
  */
+import { TopicPartitionMap, type TopicPartition } from "./topic-partition";
 
 export const ORIGIN_HEADER = "sluice.origin";
-/** Origin marks are kept among a task's input positions under this prefix. */
-export const ORIGIN_POSITION_PREFIX = "origin:";
 
 /** Header value: `<offset>.<rank>@<topic>:<partition>`. */
 export function originStamp(topic: string, partition: number, offset: number, rank: number): string {
   return `${offset}.${rank}@${topic}:${partition}`;
 }
 
-interface Mark {
+/** The last repartition record applied from one origin partition. */
+export interface OriginMark {
   offset: number;
   rank: number;
 }
 
 const DOT = 0x2e;
 const AT = 0x40;
+const COLON = 0x3a;
 
-/**
- * One task's origin marks: which repartition records it has applied. Read from the task's checkpointed
- * positions, kept as numbers while records are admitted, and written back into the positions (as
- * `<offset>.<rank>` under `origin:<topic>:<partition>`) before they are committed.
- */
+/** One task's origin marks: the repartition records it has applied, by origin partition. */
 export class OriginMarks {
-  private readonly marks = new Map<string, Mark>();
-  private readonly changed = new Set<string>();
-  /** The origin partition of the last stamp (`<topic>:<partition>` bytes) and its positions key: stamps come in runs. */
+  private readonly marks = new TopicPartitionMap<OriginMark>();
+  /** The origin partition of the last stamp (`<topic>:<partition>` bytes) and its mark: stamps come in runs. */
   private lastOrigin: Buffer = Buffer.alloc(0);
-  private lastKey = "";
+  private lastMark: OriginMark | undefined;
 
-  constructor(private readonly positions: Record<string, string>) {}
+  constructor(committed: Iterable<[TopicPartition, OriginMark]> = []) {
+    for (const [{ topic, partition }, mark] of committed) this.marks.set(topic, partition, { ...mark });
+  }
 
   /**
    * Whether the record stamped `stamp` (the origin header's bytes) is applied for the first time; if so, it
@@ -53,44 +51,40 @@ export class OriginMarks {
     digits = 0;
     for (position++; position < stamp.length && stamp[position] !== AT; position++, digits++) rank = rank * 10 + stamp[position] - 48;
     if (digits === 0 || position === stamp.length) return true;
-    const key = this.keyOf(stamp, position + 1);
-    let mark = this.marks.get(key);
-    if (mark === undefined) {
-      mark = parseMark(this.positions[key]);
-      this.marks.set(key, mark);
-    }
+    const mark = this.markOf(stamp, position + 1);
+    if (mark === undefined) return true;
     if (offset < mark.offset || (offset === mark.offset && rank <= mark.rank)) return false;
     mark.offset = offset;
     mark.rank = rank;
-    this.changed.add(key);
     return true;
   }
 
-  /** Puts the marks changed since the last call into the positions. */
-  writeBack(): void {
-    for (const key of this.changed) {
-      const mark = this.marks.get(key)!;
-      this.positions[key] = `${mark.offset}.${mark.rank}`;
-    }
-    this.changed.clear();
+  entries(): IterableIterator<[TopicPartition, OriginMark]> {
+    return this.marks.entries();
   }
 
-  private keyOf(stamp: Buffer, originStart: number): string {
+  get size(): number {
+    return this.marks.size;
+  }
+
+  /** The mark of the stamp's origin (`<topic>:<partition>` from `originStart` on); undefined for an origin that is none. */
+  private markOf(stamp: Buffer, originStart: number): OriginMark | undefined {
     const length = stamp.length - originStart;
     const last = this.lastOrigin;
-    let same = last.length === length;
+    let same = last.length === length && this.lastMark !== undefined;
     for (let i = 0; same && i < length; i++) same = last[i] === stamp[originStart + i];
-    if (!same) {
-      this.lastOrigin = Buffer.from(stamp.subarray(originStart));
-      this.lastKey = `${ORIGIN_POSITION_PREFIX}${this.lastOrigin.toString("latin1")}`;
+    if (same) return this.lastMark;
+    const colon = stamp.lastIndexOf(COLON);
+    if (colon < originStart) return undefined;
+    const topic = stamp.toString("latin1", originStart, colon);
+    const partition = Number(stamp.toString("latin1", colon + 1));
+    let mark = this.marks.get(topic, partition);
+    if (mark === undefined) {
+      mark = { offset: -1, rank: -1 };
+      this.marks.set(topic, partition, mark);
     }
-    return this.lastKey;
+    this.lastOrigin = Buffer.from(stamp.subarray(originStart));
+    this.lastMark = mark;
+    return mark;
   }
-}
-
-/** A checkpointed `<offset>.<rank>`; none yet is below every stamp. */
-function parseMark(stored: string | undefined): Mark {
-  if (stored === undefined) return { offset: -1, rank: -1 };
-  const dot = stored.indexOf(".");
-  return { offset: Number(stored.slice(0, dot)), rank: Number(stored.slice(dot + 1)) };
 }

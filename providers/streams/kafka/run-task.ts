@@ -10,9 +10,9 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
-import { DEAD_LETTER_POSITION_PREFIX } from "./dead-letters";
-import { ORIGIN_POSITION_PREFIX, OriginMarks } from "./repartition-origin";
+import { decodeChangelogPositions, TaskPositions } from "./task-positions";
 import type { TopicEnds } from "./topic-ends";
+import { TopicPartitionMap } from "./topic-partition";
 
 export interface StoreCounters {
   read(store: string): void;
@@ -25,11 +25,10 @@ export interface RunTask {
   partition: number;
   task: StreamTask;
   state: TaskState;
-  /** `topic:partition` → next offset to apply. */
-  inputPositions: Record<string, string>;
-  /** The repartition records applied, kept in `inputPositions` (see repartition-origin). */
-  origins: OriginMarks;
-  changelogPositions: Record<string, string>;
+  /** What the task has applied: committed with its stores. */
+  positions: TaskPositions;
+  /** Store → offset of the last changelog record its committed data includes. */
+  changelogPositions: Map<string, number>;
   restoring: boolean;
   restored: Map<string, RestoreProgress>;
   /** Input records (`topic:partition:offset`) written to the dead-letter topic by a run that did not commit them. */
@@ -70,17 +69,13 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
   };
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
   currentTimestamp = () => Math.max(task.currentStreamTime, 0);
-  const checkpoint = state.checkpoint();
-  const inputPositions = { ...checkpoint.inputPositions };
   return {
     id,
     subTopologyId,
     partition,
     task,
     state,
-    inputPositions,
-    origins: new OriginMarks(inputPositions),
-    changelogPositions: { ...checkpoint.changelogPositions },
+    ...committedPositions(state),
     restoring: false,
     deadLettered: new Set(),
     restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
@@ -95,13 +90,8 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
  */
 export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
   const checks: { topic: string; next: number }[] = [];
-  for (const [key, offset] of Object.entries(task.inputPositions)) {
-    const colon = key.lastIndexOf(":");
-    // Origin marks ("origin:<topic>:<partition>") are offsets of another task's input, checked by that task.
-    if (key.startsWith(ORIGIN_POSITION_PREFIX) || key.startsWith(DEAD_LETTER_POSITION_PREFIX) || Number(key.slice(colon + 1)) !== task.partition) continue;
-    checks.push({ topic: key.slice(0, colon), next: Number(offset) });
-  }
-  for (const [store, position] of Object.entries(task.changelogPositions)) checks.push({ topic: topology.changelogTopic(store), next: Number(position) + 1 });
+  for (const [{ topic, partition }, next] of task.positions.inputs.entries()) if (partition === task.partition) checks.push({ topic, next });
+  for (const [store, position] of task.changelogPositions) checks.push({ topic: topology.changelogTopic(store), next: position + 1 });
   for (const { topic, next } of checks) {
     const end = (await ends.of(topic, task.partition))?.high ?? 0;
     if (next > end) return `${topic}:${task.partition} ends at offset ${end}, the local state has applied it up to ${next}`;
@@ -109,13 +99,13 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
   return undefined;
 }
 
-/** The group's committed offsets of the input partitions of `tasks`, keyed `topic:partition` (-1: none). */
-export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<Map<string, number>> {
+/** The group's committed offsets of the input partitions of `tasks` (-1: none). */
+export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<TopicPartitionMap<number>> {
   const topics = [...new Set(tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].sourceTopics))];
-  const committed = new Map<string, number>();
+  const committed = new TopicPartitionMap<number>();
   if (topics.length === 0) return committed;
   for (const { topic, partitions } of await admin.fetchOffsets({ groupId: topology.applicationId, topics })) {
-    for (const { partition, offset } of partitions) committed.set(`${topic}:${partition}`, Number(offset));
+    for (const { partition, offset } of partitions) committed.set(topic, partition, Number(offset));
   }
   return committed;
 }
@@ -125,11 +115,10 @@ export async function committedInputs(admin: Admin, topology: CompiledTopology, 
  * partitions. When it has not, another member processed the task since this state was written: its stores
  * miss that member's updates, which only the changelog holds.
  */
-export function localStateIsCurrent(committed: Map<string, number>, topology: CompiledTopology, task: RunTask): boolean {
-  return topology.subTopologies[task.subTopologyId].sourceTopics.every((topic) => {
-    const key = `${topic}:${task.partition}`;
-    return (committed.get(key) ?? -1) <= Number(task.inputPositions[key] ?? -1);
-  });
+export function localStateIsCurrent(committed: TopicPartitionMap<number>, topology: CompiledTopology, task: RunTask): boolean {
+  return topology.subTopologies[task.subTopologyId].sourceTopics.every(
+    (topic) => (committed.get(topic, task.partition) ?? -1) <= (task.positions.inputs.get(topic, task.partition) ?? -1),
+  );
 }
 
 /**
@@ -138,18 +127,26 @@ export function localStateIsCurrent(committed: Map<string, number>, topology: Co
  * committed and will be processed again, so applying it would count that batch twice. Otherwise (no local
  * state, or another instance moved the task on meanwhile) the store replays its changelog from its checkpoint.
  */
-export async function planRestore(committed: Map<string, number>, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
+export async function planRestore(committed: TopicPartitionMap<number>, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
   const sub = topology.subTopologies[task.subTopologyId];
   if (sub.stores.length === 0) return [];
-  const hasLocalState = Object.keys(task.inputPositions).length > 0;
-  const localIsCurrent = hasLocalState && localStateIsCurrent(committed, topology, task);
+  const localIsCurrent = !task.positions.isEmpty() && localStateIsCurrent(committed, topology, task);
   const targets: RestoreTarget[] = [];
   for (const store of sub.stores) {
     const topic = topology.changelogTopic(store);
     const end = (await ends.of(topic, task.partition))?.high ?? 0;
-    const position = task.changelogPositions[store];
-    const from = localIsCurrent ? end : position === undefined ? 0 : Number(position) + 1;
+    const position = task.changelogPositions.get(store);
+    const from = localIsCurrent ? end : position === undefined ? 0 : position + 1;
     targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1 });
   }
   return targets;
+}
+
+/** The positions the task's state last committed: after opening, and again after a restore that followed commit markers. */
+export function committedPositions(state: TaskState): Pick<RunTask, "positions" | "changelogPositions"> {
+  const checkpoint = state.checkpoint();
+  return {
+    positions: TaskPositions.decode(checkpoint.inputPositions),
+    changelogPositions: decodeChangelogPositions(checkpoint.changelogPositions),
+  };
 }

@@ -4,9 +4,7 @@
  * follows a restart up to `restart.backoff.max.ms`. A run that stays up longer than the longest wait counts as
  * recovered: the next failure waits the shortest time again.
  */
-import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
-
-export const RESTART_POLICY_KEY = "restart.on.error";
+import type { StreamsSettings } from "../streams-config";
 
 export class RestartOnError {
   private attempts = 0;
@@ -17,12 +15,10 @@ export class RestartOnError {
 
   private constructor(private readonly enabled: boolean, private readonly initialMs: number, private readonly maxMs: number) {}
 
-  static from(config: Readonly<Record<string, ConfigValue>>): RestartOnError {
-    const policy = String(config[RESTART_POLICY_KEY] ?? "never");
-    if (policy !== "never" && policy !== "backoff") throw new Error(`${RESTART_POLICY_KEY} must be 'never' or 'backoff', got '${policy}'`);
-    const initialMs = Number(config["restart.backoff.ms"] ?? 1_000);
-    const maxMs = Math.max(initialMs, Number(config["restart.backoff.max.ms"] ?? 60_000));
-    return new RestartOnError(policy === "backoff", initialMs, maxMs);
+  static from(settings: StreamsSettings): RestartOnError {
+    const initialMs = settings.get("restart.backoff.ms");
+    const maxMs = Math.max(initialMs, settings.get("restart.backoff.max.ms"));
+    return new RestartOnError(settings.get("restart.on.error") === "backoff", initialMs, maxMs);
   }
 
   /** A run started (by anyone). */

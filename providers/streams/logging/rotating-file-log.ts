@@ -4,14 +4,14 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { ComponentLogger, LogFields } from "../../../kernel/logger";
+import { withPlainErrors, type ComponentLogger, type LogFields } from "../../../kernel/logger";
 export function withApplicationLogFile(logger: ComponentLogger, applicationId: string, dir: string, maxFileSize: number): ComponentLogger {
   if (!dir) return logger;
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${applicationId}.log`);
   let size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   const write = (level: string, message: string, fields?: LogFields) => {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), level, app: applicationId, msg: message, ...fields })}\n`;
+    const line = `${JSON.stringify({ time: new Date().toISOString(), level, app: applicationId, msg: message, ...withPlainErrors(fields) })}\n`;
     const bytes = Buffer.byteLength(line);
     if (maxFileSize > 0 && size + bytes > maxFileSize && size > 0) {
       fs.renameSync(file, `${file}.1`);

@@ -4,20 +4,25 @@
  * and offers the running applications to the REST plugins (ApplicationRegistry) and to /health.
  */
 import path from "node:path";
-import type { DependencyContainer } from "tsyringe";
+import type { ComponentRegistry } from "../../../kernel/components/component-registry";
 import type { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
-import { resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
-import type { KernelInfo, Plugin, PluginContext } from "../../../kernel/contracts/plugin";
+import { KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
+import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { Logger } from "../../../kernel/logger";
 import { StreamsRuntime } from "../index";
+import { APPLICATIONS_CONFIG, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
+  /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
+  readonly requires = [optional(KAFKA_BOOTSTRAP)];
+  readonly provides = [STREAMS_RUNTIME_TOKEN, HEALTH_INDICATOR];
+  readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
-  private components!: DependencyContainer;
+  private components!: ComponentRegistry;
   private kernel!: KernelInfo;
   private logger!: Logger;
   private providers: TopologyProvider[] = [];
@@ -28,19 +33,19 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
-    this.providers = (await services.load<TopologyProvider>(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    this.providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(HEALTH_INDICATOR, { useValue: this });
   }
 
   async start(): Promise<void> {
-    const streamsConfig = { ...this.config.section("streams") } as Record<string, string | number | boolean>;
-    streamsConfig["state.dir"] = path.resolve(this.kernel.root, this.config.string("streams.state.dir"));
-    const applicationServer = this.config.optionalString("streams.application.server") ?? this.kernel.advertisedAddress();
+    const streams = this.config.of(STREAMS_CONFIG);
+    const streamsConfig = { ...this.config.section(STREAMS_CONFIG.name), "state.dir": path.resolve(this.kernel.root, streams.get("state.dir")) };
+    const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.config, this.components),
       streamsConfig,
-      applicationConfig: (id: string) => this.config.section(`applications.${id}`) as Record<string, string | number | boolean>,
+      applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
       logger: this.logger,
     });

@@ -14,11 +14,14 @@ import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/st
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
 import { deadLetterRecord, deadLetterTopic } from "../kafka/dead-letters";
+import { encodeChangelogPositions, TaskPositions } from "../kafka/task-positions";
+import { TopicPartitionMap } from "../kafka/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
 import { openTaskState, type TaskState } from "../state/task-state";
+import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../topology/build-topology";
 
 export interface TestRecord<K, V> {
@@ -39,14 +42,15 @@ export interface TestDriverOptions {
 interface DriverTask {
   task: StreamTask;
   state: TaskState;
-  inputPositions: Record<string, string>;
-  changelogPositions: Record<string, string>;
+  positions: TaskPositions;
+  /** Store → offset of its last changelog record, as if the changelog were a topic. */
+  changelogPositions: Map<string, number>;
 }
 
 export class TopologyTestDriver {
   private readonly outputs = new Map<string, OutputRecord[]>();
   private readonly events: EventRecord[] = [];
-  private readonly offsets = new Map<string, number>();
+  private readonly offsets = new TopicPartitionMap<number>();
   private readonly pending: OutputRecord[] = [];
 
   private constructor(
@@ -58,17 +62,21 @@ export class TopologyTestDriver {
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
-    const config: Record<string, ConfigValue> = { "application.id": "test-app", ...options.config };
+    const given: Record<string, ConfigValue> = { "application.id": "test-app", ...options.config };
     const provider: TopologyProvider =
-      typeof topology === "function" ? { name: "test", version: "0", config, topology: (builder) => topology(builder) } : topology;
-    const compiled = buildTopology(provider, { ...provider.config, ...config });
+      typeof topology === "function" ? { name: "test", version: "0", config: given, topology: (builder) => topology(builder) } : topology;
+    const config = applicationConfig([
+      { values: provider.config, source: `topology provider '${provider.name}'` },
+      { values: given, source: "the test driver's config" },
+    ]);
+    const compiled = buildTopology(provider, config);
     const partitions = options.partitions ?? 1;
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-driver-"));
     const clock = { now: options.startTimeMs ?? 0 };
     const tasks = new Map<string, DriverTask>();
-    const deadLetters = deadLetterTopic(config, compiled.applicationId);
-    const onError = errorPolicy(config, silentLogger, (failed, error, phase, taskId) =>
-      driver!.pending.push(deadLetterRecord(deadLetters, 1, failed, error, phase, compiled.applicationId, taskId)),
+    const deadLetters = deadLetterTopic(config.settings, compiled.applicationId);
+    const onError = errorPolicy(config.settings, silentLogger, (failed, error, phase, taskId) =>
+      driver!.pending.push(deadLetterRecord(deadLetters, 0, failed, error, phase, compiled.applicationId, taskId)),
     );
     let driver: TopologyTestDriver | undefined;
     for (const sub of compiled.subTopologies) {
@@ -82,7 +90,7 @@ export class TopologyTestDriver {
           onError,
           now: () => clock.now,
         });
-        tasks.set(taskId, { task, state, inputPositions: {}, changelogPositions: {} });
+        tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
     driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock);
@@ -163,21 +171,17 @@ export class TopologyTestDriver {
       }
       const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
       const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
-      const offsetKey = `${record.topic}:${partition}`;
-      const offset = this.offsets.get(offsetKey) ?? 0;
-      this.offsets.set(offsetKey, offset + 1);
+      const offset = this.offsets.get(record.topic, partition) ?? 0;
+      this.offsets.set(record.topic, partition, offset + 1);
       driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset });
-      driverTask.inputPositions[offsetKey] = String(offset + 1);
+      driverTask.positions.inputs.set(record.topic, partition, offset + 1);
     }
   }
 
   private async commit(): Promise<void> {
-    for (const driverTask of this.tasks.values()) {
-      for (const change of driverTask.state.drainChangelog()) {
-        const previous = Number(driverTask.changelogPositions[change.store] ?? -1);
-        driverTask.changelogPositions[change.store] = String(previous + 1);
-      }
-      await driverTask.state.commit({ inputPositions: driverTask.inputPositions, changelogPositions: driverTask.changelogPositions });
+    for (const { state, positions, changelogPositions } of this.tasks.values()) {
+      for (const change of state.drainChangelog()) changelogPositions.set(change.store, (changelogPositions.get(change.store) ?? -1) + 1);
+      await state.commit({ inputPositions: positions.encode(), changelogPositions: encodeChangelogPositions(changelogPositions) });
     }
   }
 

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { KERNEL_SECTIONS } from "../../../kernel/config/kernel-config";
 import { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HttpServer } from "../../../kernel/http/http-server";
 import { httpSecurityOf } from "../../../kernel/http/http-security";
@@ -19,7 +20,7 @@ const test = suite<{ server: HttpServer; url: string; logged: string[] }>("http 
 test.before(async (context) => {
   context.logged = [];
   const logger = createLogger("debug", {}, (line) => context.logged.push(line));
-  context.server = new HttpServer({ bodyLimit: 1024, logger, security: httpSecurityOf(new SluiceConfig(new Map()), logger) });
+  context.server = new HttpServer({ bodyLimit: 1024, logger, security: httpSecurityOf(new SluiceConfig(new Map(), KERNEL_SECTIONS), logger) });
   const routes = context.server.routes.registrar({ name: "test", builtIn: true });
   routes.get("/sync", () => ({ answer: "at once" }));
   routes.get("/async", async () => ({ answer: "later" }));

@@ -6,7 +6,10 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
 import { eventually } from "../../helpers/eventually";
-import { startSluice } from "../../helpers/sluice";
+import { discoveredDeclarations } from "../../../kernel/config/plugin-configuration";
+import { Kernel } from "../../../kernel/kernel";
+import { ServiceLoader } from "../../../kernel/service-loader";
+import { http, REPO_ROOT, startSluice } from "../../helpers/sluice";
 import { runSluice } from "../../helpers/sluice-process";
 
 const plugin = suite("embedded broker inside Sluice");
@@ -33,7 +36,7 @@ plugin("with no bootstrap.servers Sluice starts the broker in a worker and kafka
 plugin("a configured bootstrap.servers starts no broker", async () => {
   const sluice = await startSluice({ overrides: { "streams.bootstrap.servers": "kafka.example:9092", "broker.port": "0" } });
   try {
-    assert.is(sluice.kernel.components.isRegistered(KAFKA_BOOTSTRAP, true), false);
+    assert.is(sluice.kernel.components.isRegistered(KAFKA_BOOTSTRAP), false);
   } finally {
     await sluice.close();
   }
@@ -55,6 +58,35 @@ plugin("sluice broker runs the broker alone, keeps data in broker.data.dir, and 
   } finally {
     run.child.kill("SIGKILL");
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+plugin("without the broker's descriptor line its keys are gone: setting one stops startup naming its section", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-nobroker-"));
+  const kernel = (overrides: Record<string, string>) =>
+    new Kernel({ root, sluiceRoot: root, env: {}, overrides: { "server.port": "0", "log.level": "silent", "streams.bootstrap.servers": "127.0.0.1:1", ...overrides } });
+  try {
+    const descriptor = fs.readFileSync(path.join(REPO_ROOT, "META-INF/services/sluice.kernel.Plugin"), "utf8");
+    fs.mkdirSync(path.join(root, "META-INF/services"), { recursive: true });
+    fs.writeFileSync(path.join(root, "META-INF/services/sluice.kernel.Plugin"), descriptor.split("\n").filter((line) => !line.includes("broker-plugin#")).join("\n"));
+    fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
+    const declared = (await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root }))).sections().map((section) => section.name);
+    assert.equal(declared.sort(), ["applications", "log", "plugins", "server", "streams"]);
+    await kernel({ "broker.port": "0" }).start().then(
+      () => assert.unreachable("broker.port is nobody's key"),
+      (error: Error) => assert.match(error.message, /'broker\.port' \(from command-line flag --broker\.port\) is in section 'broker', which no loaded plugin declares/),
+    );
+    const running = kernel({});
+    await running.start();
+    try {
+      assert.is(running.components.isRegistered(KAFKA_BOOTSTRAP), false);
+      assert.is((await http(`http://${running.serverAddress()}/health`)).status, 200);
+    } finally {
+      await running.close();
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
 

@@ -5,13 +5,14 @@ import { WordCountProvider } from "../../../providers/examples";
 import { GroupConsumer } from "../../../providers/kafka-client";
 import { GroupInstances } from "../../../providers/streams/application/group-instances";
 import { streamsAssignor } from "../../../providers/streams/kafka/streams-assignor";
+import { applicationConfig } from "../../../providers/streams/streams-config";
 import { buildTopology } from "../../../providers/streams/topology/build-topology";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
 
 const test = suite("streams: the instances of an application, from its group");
 
-const topology = buildTopology(new WordCountProvider(), { "application.id": "wordcount" });
+const topology = buildTopology(new WordCountProvider(), applicationConfig([{ values: { "application.id": "wordcount" }, source: "the test" }]));
 let broker: TestBroker;
 let admin: Admin;
 let describes = 0;

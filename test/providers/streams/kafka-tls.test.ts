@@ -4,6 +4,9 @@
  * writes, commits and answers queries over TLS. Certificates are made with openssl for the test.
  */
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createPki, type TestPki } from "../../helpers/certificates";
@@ -23,6 +26,8 @@ function kcat(args: string[], input = ""): Promise<{ code: number; stdout: strin
 test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS or without a certificate are refused", async () => {
   const pki: TestPki = createPki();
   const processes: SluiceProcess[] = [];
+  // State of its own: left in the working directory, a later run would take it for this fresh broker's.
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-tls-state-"));
   try {
     const broker = pki.issue("broker", "localhost", { server: true });
     const client = pki.issue("client", "sluice-client");
@@ -44,6 +49,7 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
       "start",
       "--server.port=0",
       `--plugins.packages=${EXAMPLES_PACKAGE}`,
+      `--streams.state.dir=${stateDir}`,
       `--streams.bootstrap.servers=${bootstrap}`,
       "--streams.auto.create.topics=true",
       "--streams.security.protocol=SSL",
@@ -68,6 +74,7 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
   } finally {
     for (const process of processes.reverse()) await stopProcess(process, "SIGTERM");
     pki.remove();
+    fs.rmSync(stateDir, { recursive: true, force: true });
   }
 });
 

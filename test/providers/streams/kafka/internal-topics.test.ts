@@ -8,6 +8,7 @@ import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
 import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/internal-topics";
+import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/topology/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
 
@@ -39,7 +40,7 @@ const topology = buildTopology(
         .to("page-counts");
     },
   },
-  { "application.id": "sizing" },
+  applicationConfig([{ values: { "application.id": "sizing" }, source: "the test" }]),
 );
 
 const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });

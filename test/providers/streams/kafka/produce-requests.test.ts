@@ -2,7 +2,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { partitionOfKey } from "../../../../providers/kafka-client";
 import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/produce-requests";
-import { OriginMarks, originStamp } from "../../../../providers/streams/kafka/repartition-origin";
+import { originStamp } from "../../../../providers/streams/kafka/repartition-origin";
+import { TaskPositions } from "../../../../providers/streams/kafka/task-positions";
 
 const test = suite("produce requests and repartition origins");
 
@@ -55,8 +56,8 @@ test("null keys go round-robin over the topic's partitions", () => {
 });
 
 test("a re-sent origin at or below the last applied one of its partition is skipped; other partitions are independent", () => {
-  const positions: Record<string, string> = { "words:0": "10" };
-  const marks = new OriginMarks(positions);
+  const positions = TaskPositions.decode({ "words:0": "10" });
+  const marks = positions.origins;
   const admit = (partition: number, offset: number, rank: number) => marks.admit(Buffer.from(originStamp("words", partition, offset, rank)));
   assert.ok(admit(0, 5, 0));
   assert.ok(admit(0, 5, 1));
@@ -65,13 +66,11 @@ test("a re-sent origin at or below the last applied one of its partition is skip
   assert.ok(admit(1, 0, 0));
   assert.ok(admit(0, 6, 0));
   assert.ok(admit(0, 2 ** 40, 12));
-  assert.equal(positions, { "words:0": "10" }, "marks reach the positions only when written back");
-  marks.writeBack();
-  assert.equal(positions, { "words:0": "10", "origin:words:0": `${2 ** 40}.12`, "origin:words:1": "0.0" });
+  assert.equal(positions.encode(), { "words:0": "10", "origin:words:0": `${2 ** 40}.12`, "origin:words:1": "0.0" });
 });
 
 test("marks checkpointed earlier hold after a restart, and stamps that are not origins are admitted", () => {
-  const marks = new OriginMarks({ "origin:words:3": "7.2" });
+  const marks = TaskPositions.decode({ "origin:words:3": "7.2" }).origins;
   assert.not.ok(marks.admit(Buffer.from(originStamp("words", 3, 7, 2))));
   assert.not.ok(marks.admit(Buffer.from(originStamp("words", 3, 6, 9))));
   assert.ok(marks.admit(Buffer.from(originStamp("words", 3, 7, 3))));

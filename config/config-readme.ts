@@ -1,0 +1,61 @@
+/**
+ * config/README.md is written from the sections Sluice's plugins, the kernel and the examples package declare:
+ * after changing a declaration, `npm run config-readme` writes it again (a test fails while they differ).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { KeySpec } from "../kernel/config/config-schema";
+import type { ConfigDeclarations, SectionClaim } from "../kernel/config/config-validation";
+import { discoveredDeclarations } from "../kernel/config/plugin-configuration";
+import { SLUICE_ROOT } from "../kernel/kernel";
+import { ServiceLoader } from "../kernel/service-loader";
+
+export const CONFIG_README = path.join(SLUICE_ROOT, "config", "README.md");
+
+const INTRO = `# Configuration
+
+Every key Sluice reads, by section; each section is declared by the plugin that owns it (the kernel owns \`server\`, \`log\` and \`plugins\`), next to its code. Set them in a file that cosmiconfig finds (\`sluice.config.json\`, \`.yaml\`, \`.js\`, \`.cjs\`, \`.sluicerc*\`, or a \`sluice\` key in package.json), nested (\`{"server": {"port": 8081}}\`) or dotted (\`{"server.port": 8081}\`); override them with environment variables (\`SLUICE_SERVER_PORT=8081\`: section and key in capitals, dots as underscores) and with command-line flags (\`sluice start --server.port=8081\`), in that order of precedence.
+
+An unknown key, or a value of the wrong type, stops startup with a message naming the key and where it was set. So does a key of a section that no loaded plugin declares (remove the broker's descriptor line and \`broker.*\` is gone); environment variables of such a section are not Sluice's and are ignored. A plugin of another package declares its own section the same way (\`configSection\`, exported by \`sluice\`), as the examples package does with \`examples.*\`.
+
+This file is written by \`npm run config-readme\` from the declarations.
+`;
+
+/** The declarations of Sluice's own plugins and of the examples package. */
+export function readmeDeclarations(): Promise<ConfigDeclarations> {
+  return discoveredDeclarations(new ServiceLoader({ root: SLUICE_ROOT, sluiceRoot: SLUICE_ROOT, extraPackages: ["dist/providers/examples"] }));
+}
+
+export function configReadme(claims: readonly SectionClaim[]): string {
+  return [INTRO, ...claims.map((claim) => sectionText(claim, claims))].join("\n");
+}
+
+function sectionText({ owner, section }: SectionClaim, claims: readonly SectionClaim[]): string {
+  const lines = [`## ${section.name}`, "", `${section.doc} Declared by ${owner.replace(/^plugin (.*)$/, "plugin `$1`")}.`, ""];
+  const sameKeys = claims.find((other) => other.section !== section && other.section.keys === section.keys && !other.section.named);
+  if (section.named && sameKeys) return [...lines, `Its keys are those of \`${sameKeys.section.name}\` above.`, ""].join("\n");
+  const prefix = section.named ? `${section.name}.<name>.` : `${section.name}.`;
+  lines.push("| key | type | default | meaning |", "|---|---|---|---|");
+  for (const [key, spec] of Object.entries(section.keys)) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`);
+  const open = Object.entries(section.open);
+  if (open.length > 0) lines.push("", "Free-form keys, accepted as strings:", "", ...open.map(([start, doc]) => `- \`${prefix}${start}*\`: ${doc}`));
+  return [...lines, ""].join("\n");
+}
+
+function typeText(spec: KeySpec): string {
+  return spec.type === "string" && spec.choices ? `string (${spec.choices.map((choice) => (choice === "" ? "empty" : choice)).join(" / ")})` : spec.type;
+}
+
+function defaultText(spec: KeySpec): string {
+  return spec.default === undefined ? "—" : `\`${JSON.stringify(spec.default)}\``;
+}
+
+if (require.main === module) {
+  readmeDeclarations().then(
+    (declarations) => fs.writeFileSync(CONFIG_README, configReadme(declarations.claims)),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * What the REST plugins read of one application (API.md §1–§2): its threads and tasks, consumed offsets and lag,
+ * the instances of its group, which instance owns a key, its stores and their restoration. Answered from the
+ * compiled topology and, while the application runs, from its run through RunView.
+ */
+import type { Admin, Kafka } from "kafkajs";
+import type {
+  ApplicationOffsets,
+  ApplicationState,
+  ApplicationStatus,
+  InstanceInfo,
+  KeyOwner,
+  StoreHandle,
+  StorePartitionStatus,
+} from "../../../kernel/contracts/streams/runtime";
+import type { ComponentLogger } from "../../../kernel/logger";
+import { partitionOfKey } from "../../kafka-client";
+import type { CompiledTopology } from "../engine/compiled-topology";
+import { restoreRate } from "../kafka/changelog-restorer";
+import { TopicEnds } from "../kafka/topic-ends";
+import { GroupInstances } from "./group-instances";
+import type { RunView } from "./run-view";
+import { keyFromJson } from "./store-keys";
+
+/** What the views need of the application itself. */
+export interface ViewedApplication {
+  readonly id: string;
+  readonly topology: CompiledTopology;
+  /** `application.server` of this instance; null without one. */
+  readonly server: string | null;
+  /** Makes an admin client of the application's own, for questions asked while no run is there. */
+  readonly kafka: Kafka;
+  readonly logger: ComponentLogger;
+  state(): ApplicationState;
+  /** The current run, if any. */
+  run(): RunView | undefined;
+}
+
+/** How a stopped instance asks for its group: it has no member id and no generation. */
+const NOT_A_MEMBER = { memberId: null, generationId: -1 };
+
+const running = (state: ApplicationState) => state === "RUNNING" || state === "REBALANCING";
+
+export class ApplicationViews {
+  private readonly groupInstances: GroupInstances;
+
+  constructor(private readonly app: ViewedApplication) {
+    this.groupInstances = new GroupInstances(app.id, app.topology);
+  }
+
+  status(): ApplicationStatus {
+    const { id, topology } = this.app;
+    const state = this.app.state();
+    const run = this.app.run();
+    if (!run || !running(state)) return { id, state, threads: [] };
+    const activeTasks = [...run.activeTasks()]
+      .sort((a, b) => a.subTopologyId - b.subTopologyId || a.partition - b.partition)
+      .map((task) => ({
+        taskId: task.id,
+        topicPartitions: topology.subTopologies[task.subTopologyId].sourceTopics
+          .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
+          .map((topic) => ({ topic, partition: task.partition })),
+      }));
+    const { consumer, producer, admin } = run.clientIds;
+    return {
+      id,
+      state,
+      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks: [], clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
+    };
+  }
+
+  async offsets(): Promise<ApplicationOffsets> {
+    const { id } = this.app;
+    const run = this.app.run();
+    const admin = run?.admin;
+    if (!run || !admin || !running(this.app.state())) return { group: id, consumers: [] };
+    // The positions are copied before the ends are asked: read after, they could pass the ends.
+    const consumed = run.positions();
+    const ends = new TopicEnds(admin);
+    const positions = await Promise.all(
+      consumed.map(async ({ topic, partition, figures }) => {
+        const end = await ends.of(topic, partition);
+        const logEndOffset = end?.high ?? -1;
+        const lag = end === undefined ? -1 : figures.consumedOffset < 0 ? -1 : Math.max(logEndOffset - (figures.consumedOffset + 1), 0);
+        return { topic, partition, ...figures, logEndOffset, logStartOffset: end?.low ?? -1, lag };
+      }),
+    );
+    positions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    return { group: id, consumers: [{ clientId: run.clientIds.consumer, streamThread: `${id}-StreamThread-1`, positions }] };
+  }
+
+  async instances(): Promise<readonly InstanceInfo[]> {
+    const run = this.app.run();
+    const admin = run?.admin;
+    const ended = () => this.app.run() !== run || this.app.state() === "NOT_RUNNING" || this.app.state() === "ERROR";
+    if (!run || !admin || ended()) return this.instancesWhileStopped();
+    try {
+      return await this.groupInstances.list(run, admin);
+    } catch (error) {
+      // The run stopped or failed while its admin client was asked: the group is asked without it.
+      if (ended()) return this.instancesWhileStopped();
+      throw error;
+    }
+  }
+
+  async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {
+    const { topology } = this.app;
+    const spec = topology.storeSpec(storeName);
+    const sub = topology.subTopologyOfStore(storeName);
+    if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
+    const keyBytes = spec.keySerde.serialize(keyFromJson(spec.keySerde, keyJson));
+    const partitions = this.app.run()?.partitionCount(topology.changelogTopic(storeName)) ?? 1;
+    const partition = partitionOfKey(keyBytes, partitions);
+    const sourceTopics = topology.subTopologies[sub].sourceTopics;
+    const instance = (await this.instances()).find((candidate) =>
+      candidate.assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition)),
+    );
+    return { partition, instance: instance ?? null };
+  }
+
+  store(name: string): StoreHandle | undefined {
+    const { topology } = this.app;
+    const spec = topology.storeSpec(name);
+    const sub = topology.subTopologyOfStore(name);
+    if (!spec || sub === undefined) return undefined;
+    const partitions = () => this.app.run()?.queryablePartitions(sub) ?? [];
+    return {
+      name,
+      type: spec.type,
+      keySerde: spec.keySerde.name,
+      valueSerde: spec.valueSerde.name,
+      localPartitions: partitions,
+      queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
+      readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
+      keyFromJson: (key) => keyFromJson(spec.keySerde, key),
+    };
+  }
+
+  async storesStatus(): Promise<StorePartitionStatus[]> {
+    const { topology } = this.app;
+    const run = this.app.run();
+    const admin = run?.admin;
+    if (!run || !admin) return [];
+    // Every task figure is taken at once, before the log ends are asked: read after, a position could pass its
+    // end, or a finished restore show its old position.
+    const snapshot = run.storePartitions().map(({ store, partition, changelogPosition, restoring, restored }) => ({
+      store,
+      partition,
+      changelogTopic: topology.changelogTopic(store),
+      changelogPosition,
+      restoring,
+      restoredRecords: restored?.records ?? 0,
+      restoreRate: restoreRate(restored),
+    }));
+    const ends = new TopicEnds(admin);
+    const statuses = await Promise.all(
+      snapshot.map(async (entry): Promise<StorePartitionStatus> => {
+        const logEndOffset = (await ends.of(entry.changelogTopic, entry.partition))?.high ?? -1;
+        return { ...entry, logEndOffset, lag: Math.max(logEndOffset - (entry.changelogPosition + 1), 0) };
+      }),
+    );
+    return statuses.sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : a.partition - b.partition));
+  }
+
+  /**
+   * With no run, this instance is in no group: the other members come from the coordinator through an admin
+   * client of its own (connected only for the question), and this one is listed with its state.
+   */
+  private async instancesWhileStopped(): Promise<readonly InstanceInfo[]> {
+    const local: InstanceInfo = { server: this.app.server, memberId: null, isLocal: true, state: this.app.state(), stores: [], assignments: [], standbyAssignments: [] };
+    // One retry at most: a broker that is down must not hold the servers record for the client's whole backoff.
+    const admin: Admin = this.app.kafka.admin({ retry: { retries: 1 } });
+    try {
+      await admin.connect();
+      // A member advertising this instance's server is its last run, still leaving the group.
+      const others = (await this.groupInstances.list(NOT_A_MEMBER, admin)).filter((other) => other.server === null || other.server !== local.server);
+      return [...others, local].sort((a, b) => String(a.server).localeCompare(String(b.server)));
+    } catch (error) {
+      this.app.logger.warn("the group's other instances could not be asked", { applicationId: this.app.id, error: (error as Error).message });
+      return [local];
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The per-batch commit sequence, one partition's fetched batch at a time:
+ *  1. the batch is processed in slices of 4,096 records, each slice's outputs sent ahead while the next is
+ *     processed; records the task has applied already (below its input position, or repartition records whose
+ *     origin it has applied) are skipped;
+ *  2. the rest of the outputs and the stores' changelogs are produced — the last changelog record of a one-store
+ *     task carries the task's positions (a commit marker) — and every record is awaited until acknowledged;
+ *  3. the task's stores, its positions and its changelog positions are committed in one atomic LevelDB batch;
+ *  4. the sequence returns, and the group consumer commits the consumed offsets.
+ * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
+ */
+import type { FetchedBatch } from "../../kafka-client";
+import type { CompiledTopology } from "../engine/compiled-topology";
+import type { OutputRecord } from "../engine/stream-task";
+import type { RunMetrics } from "../metrics/run-metrics";
+import type { ChangelogRecord } from "../state/store-context";
+import { encodePositions } from "./commit-marker";
+import type { DeadLetterTopic } from "./dead-letters";
+import type { RecordCollector } from "./record-collector";
+import { ORIGIN_HEADER } from "./repartition-origin";
+import type { RunTask } from "./run-task";
+import { encodeChangelogPositions } from "./task-positions";
+import { TopicPartitionMap } from "./topic-partition";
+
+/** Input records processed between two turns of the event loop within one batch. */
+export const RECORDS_PER_TURN = 4_096;
+
+/** The last record of an input partition the run has processed, for the offsets view. */
+export interface ConsumedPosition {
+  consumedOffset: number;
+  consumedTimestamp: number;
+}
+
+export interface CommitSequenceOptions {
+  topology: CompiledTopology;
+  collector: RecordCollector;
+  /** Set when processing.error.policy is dead_letter. */
+  deadLetters?: DeadLetterTopic;
+  metrics: Pick<RunMetrics, "consumed" | "lag" | "storeCommit">;
+}
+
+export class CommitSequence {
+  constructor(private readonly options: CommitSequenceOptions) {}
+
+  /** Steps 1 to 3 for one fetched batch of a partition of `task`'s; `consumed` follows the records processed. */
+  async runBatch(task: RunTask, batch: FetchedBatch, consumed: ConsumedPosition): Promise<void> {
+    const { topic, partition, records } = batch;
+    const { collector, metrics } = this.options;
+    const applied = task.positions.inputs.get(topic, partition) ?? -1;
+    let processed = 0;
+    let bytes = 0;
+    let sinceTurn = 0;
+    for (let record = records.read(); record !== undefined; record = records.read()) {
+      if (++sinceTurn === RECORDS_PER_TURN) {
+        sinceTurn = 0;
+        await collector.sendAhead();
+      }
+      if (record.offset < applied) continue;
+      const origin = record.headers?.[ORIGIN_HEADER];
+      if (origin != null && !task.positions.origins.admit(origin)) continue;
+      task.task.process(topic, record);
+      processed++;
+      bytes += (record.key?.length ?? 0) + (record.value?.length ?? 0);
+      consumed.consumedOffset = record.offset;
+      consumed.consumedTimestamp = record.timestamp;
+    }
+    task.positions.inputs.set(topic, partition, batch.nextOffset);
+    metrics.consumed(task.id, processed, bytes);
+    metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
+    await this.commit([task]);
+  }
+
+  /** Steps 2 and 3 for `tasks`: what they output and wrote leaves, then their stores commit with their positions. */
+  async commit(tasks: readonly RunTask[]): Promise<void> {
+    const { topology, collector, deadLetters, metrics } = this.options;
+    const changelog: OutputRecord[] = [];
+    const owners = new TopicPartitionMap<{ task: RunTask; store: string }>();
+    for (const task of tasks) {
+      const changes = latestPerKey(task.state.drainChangelog());
+      const marked = topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
+      const positions = marked ? encodePositions(task.positions.encode()) : undefined;
+      changes.forEach((change, i) => {
+        const topic = topology.changelogTopic(change.store);
+        const marker = i === changes.length - 1 ? positions : undefined;
+        changelog.push({ topic, partition: task.partition, key: change.key, value: change.value, timestamp: change.timestamp, positions: marker });
+        owners.set(topic, task.partition, { task, store: change.store });
+      });
+    }
+    const started = Date.now();
+    for (const landed of await collector.flush(changelog)) {
+      const owner = owners.get(landed.topic, landed.partition);
+      if (owner) owner.task.changelogPositions.set(owner.store, landed.lastOffset);
+      if (landed.topic !== deadLetters?.name) continue;
+      for (const task of tasks) if (deadLetters.partitionOf(task.partition) === landed.partition) task.positions.deadLetters.set(landed.topic, landed.partition, landed.lastOffset + 1);
+    }
+    for (const task of tasks) await task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions) });
+    metrics.storeCommit(Date.now() - started);
+  }
+}
+
+/**
+ * A changelog is read back last-write-wins, so only the last write of each key in a batch is produced (in the
+ * order of each key's first write: the order between keys does not matter to a restore).
+ */
+function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
+  if (changes.length < 2) return changes;
+  const byStore = new Map<string, Map<string, ChangelogRecord>>();
+  for (const change of changes) {
+    let latest = byStore.get(change.store);
+    if (latest === undefined) {
+      latest = new Map();
+      byStore.set(change.store, latest);
+    }
+    latest.set(change.key.toString("latin1"), change);
+  }
+  const kept: ChangelogRecord[] = [];
+  for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
+  return kept;
+}

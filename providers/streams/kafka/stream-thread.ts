@@ -1,0 +1,260 @@
+/**
+ * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
+ * producer (Sluice's own client), the admin client (kafkajs) — and the loop they drive. Assignments go to the
+ * task manager; each fetched batch runs the commit sequence (see commit-sequence), one piece of work at a time;
+ * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
+ */
+import type { ConnectionOptions as TlsOptions } from "node:tls";
+import type { Admin, Kafka } from "kafkajs";
+import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint } from "../../kafka-client";
+import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../kernel/logger";
+import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
+import type { CompiledTopology } from "../engine/compiled-topology";
+import { isDeadLetterPolicy } from "../engine/error-policy";
+import type { LocalEventStreamHub } from "../events/event-stream-hub";
+import type { RunMetrics } from "../metrics/run-metrics";
+import type { StreamsSettings } from "../streams-config";
+import { CommitSequence } from "./commit-sequence";
+import { DeadLetterTopic, deadLetterTopic } from "./dead-letters";
+import { ensureTopics } from "./internal-topics";
+import { RepartitionPurge } from "./repartition-purge";
+import { RecordCollector } from "./record-collector";
+import { streamsAssignor } from "./streams-assignor";
+import { TaskManager } from "./task-manager";
+import { TopicPartitionMap } from "./topic-partition";
+
+export interface StreamThreadOptions {
+  kafka: Kafka;
+  /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
+  bootstrapServers: string[];
+  /** TLS settings of the connections to the cluster (security.protocol=SSL). */
+  tls?: TlsOptions;
+  topology: CompiledTopology;
+  settings: StreamsSettings;
+  server: string | null;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  hub: LocalEventStreamHub;
+  metrics: RunMetrics;
+  logger: ComponentLogger;
+  clientIdPrefix: string;
+  onRebalancing(): void;
+  onRunning(): void;
+  onFatal(error: unknown): void;
+}
+
+export class StreamThread implements RunView {
+  readonly clientIds: RunView["clientIds"];
+  private partitionCounts = new Map<string, number>();
+  private readonly figures = new TopicPartitionMap<PositionFigures>();
+  private readonly collector: RecordCollector;
+  private readonly tasks: TaskManager;
+  private readonly sequence: CommitSequence;
+  private consumer?: GroupConsumer;
+  private producer?: RecordProducer;
+  private adminClient?: Admin;
+  private purge?: RepartitionPurge;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failed = false;
+  private stopped = false;
+  private wallClockTimer?: NodeJS.Timeout;
+  /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
+  private readonly deadLetters: DeadLetterTopic | undefined;
+
+  constructor(private readonly options: StreamThreadOptions) {
+    const { topology, settings, metrics, logger, clientIdPrefix } = options;
+    this.clientIds = { consumer: `${clientIdPrefix}-StreamThread-1-consumer`, producer: `${clientIdPrefix}-StreamThread-1-producer`, admin: `${clientIdPrefix}-admin` };
+    const partitionCount = (topic: string) => this.partitionCounts.get(topic);
+    if (isDeadLetterPolicy(settings)) {
+      const name = deadLetterTopic(settings, topology.applicationId);
+      this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
+    }
+    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records));
+    this.tasks = new TaskManager({
+      topology,
+      stateDir: options.stateDir,
+      configSetter: options.configSetter,
+      endpoint: this.endpoint,
+      clientIdPrefix,
+      collector: this.collector,
+      deadLetters: this.deadLetters,
+      settings,
+      sendEvent: (type, key, value, timestamp) => options.hub.send(type, key, value, timestamp),
+      metrics,
+      logger,
+    });
+    this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, metrics });
+  }
+
+  private get endpoint(): KafkaEndpoint {
+    return { bootstrapServers: this.options.bootstrapServers, tls: this.options.tls };
+  }
+
+  get memberId(): string | null {
+    return this.consumer?.memberId || null;
+  }
+
+  get generationId(): number {
+    return this.consumer?.generationId ?? -1;
+  }
+
+  get admin(): Admin | undefined {
+    return this.adminClient;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, topology, settings, bootstrapServers, logger, metrics } = this.options;
+    const admin = kafka.admin();
+    this.adminClient = admin;
+    await admin.connect();
+    this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
+    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.clientIds.producer, logger, compression: settings.get("compression.type") });
+    const [counts] = await Promise.all([
+      ensureTopics(admin, topology, {
+        autoCreate: settings.get("auto.create.topics") ?? true,
+        defaultPartitions: settings.get("num.partitions"),
+        replicationFactor: settings.get("replication.factor"),
+        internalConfigs: settings.entries("topic."),
+        singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
+      }),
+      this.producer.connect(),
+    ]);
+    this.partitionCounts = counts;
+    const consumer = new GroupConsumer(
+      {
+        bootstrapServers,
+        tls: this.options.tls,
+        clientId: this.clientIds.consumer,
+        groupId: topology.applicationId,
+        assignor: streamsAssignor(topology, this.options.server),
+        sessionTimeoutMs: settings.get("session.timeout.ms"),
+        heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
+        rebalanceTimeoutMs: settings.get("max.poll.interval.ms"),
+        maxWaitMs: settings.get("fetch.max.wait.ms"),
+        maxBytes: settings.get("fetch.max.bytes"),
+        maxPartitionBytes: settings.get("max.partition.fetch.bytes"),
+        knownPartitionCount: (topic) => this.partitionCounts.get(topic),
+        logger,
+      },
+      {
+        rebalancing: () => this.options.onRebalancing(),
+        assigned: async (assignment) => {
+          await this.serially(() => this.assign(assignment, admin));
+          if (!this.stopped && !this.failed) this.options.onRunning();
+        },
+        batch: (batch) =>
+          this.serially(() => {
+            if (this.failed) throw new Error("the application has failed; consuming stops");
+            return this.runBatch(batch);
+          }),
+        fetched: () => metrics.poll(),
+        committed: (offsets) => {
+          const now = Date.now();
+          for (const { topic, partition, offset } of offsets) Object.assign(this.figuresOf(topic, partition), { committedOffset: offset, committedTimestamp: now });
+          metrics.commit();
+          this.purge?.committed(offsets);
+        },
+        failed: (error) => this.fail(error),
+      },
+    );
+    this.consumer = consumer;
+    await consumer.start();
+    this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
+    this.wallClockTimer.unref();
+  }
+
+  /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.wallClockTimer);
+    await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
+    await this.serially(() => this.tasks.close());
+    await this.producer?.close();
+    await this.purge?.close();
+    await this.adminClient?.disconnect().catch(() => undefined);
+  }
+
+  partitionCount(topic: string): number | undefined {
+    return this.partitionCounts.get(topic);
+  }
+
+  activeTasks(): { id: string; subTopologyId: number; partition: number }[] {
+    return this.tasks.all().map(({ id, subTopologyId, partition }) => ({ id, subTopologyId, partition }));
+  }
+
+  positions(): { topic: string; partition: number; figures: PositionFigures }[] {
+    return [...this.figures.entries()].map(([{ topic, partition }, figures]) => ({ topic, partition, figures: { ...figures } }));
+  }
+
+  queryablePartitions(subTopologyId: number): readonly number[] {
+    return this.tasks.readyOf(subTopologyId).partitions;
+  }
+
+  readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined {
+    return this.tasks.readyOf(subTopologyId).tasks.find((task) => task.partition === partition)?.state.readOnly(store);
+  }
+
+  storePartitions(): StorePartitionFigures[] {
+    return this.tasks.all().flatMap((task) =>
+      this.options.topology.subTopologies[task.subTopologyId].stores.map((store) => ({
+        store,
+        partition: task.partition,
+        changelogPosition: task.changelogPositions.get(store) ?? -1,
+        restoring: task.restoring,
+        restored: task.restored.get(store),
+      })),
+    );
+  }
+
+  storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
+    return Promise.all(this.tasks.readyTasks().map(async (task) => ({ task: task.id, stores: await task.state.stats() })));
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed || this.stopped) return;
+    this.failed = true;
+    this.options.onFatal(error);
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private figuresOf(topic: string, partition: number): PositionFigures {
+    let figures = this.figures.get(topic, partition);
+    if (!figures) {
+      figures = { consumedOffset: -1, consumedTimestamp: -1, committedOffset: -1, committedTimestamp: -1 };
+      this.figures.set(topic, partition, figures);
+    }
+    return figures;
+  }
+
+  private async assign(assignment: Record<string, number[]>, admin: Admin): Promise<void> {
+    for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
+    await this.tasks.reconcile(assignment, admin);
+  }
+
+  /** One fetched batch of a partition this member owns (the consumer fetches only those). */
+  private runBatch(batch: FetchedBatch): Promise<void> {
+    const { topic, partition } = batch;
+    const task = this.tasks.taskOf(topic, partition);
+    if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
+    return this.sequence.runBatch(task, batch, this.figuresOf(topic, partition));
+  }
+
+  private punctuateWallClock(): void {
+    if (this.stopped || this.failed) return;
+    this.serially(async () => {
+      if (this.stopped || this.failed) return;
+      const now = Date.now();
+      const ready = this.tasks.readyTasks();
+      for (const task of ready) task.task.punctuateWallClock(now);
+      const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
+      if (written.length > 0 || this.collector.hasPending()) await this.sequence.commit(written);
+    }).catch((error) => this.fail(error));
+  }
+}

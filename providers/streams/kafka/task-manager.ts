@@ -1,0 +1,186 @@
+/**
+ * The tasks of one run (Kafka Streams' TaskManager): on each assignment it closes the tasks the member lost (and
+ * those another member moved on meanwhile), opens the new ones, drops local state that is ahead of its topics,
+ * restores stores from their changelogs, and finds the dead letters an earlier run wrote but did not commit.
+ */
+import type { Admin } from "kafkajs";
+import type { KafkaEndpoint } from "../../kafka-client";
+import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../kernel/logger";
+import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
+import { errorPolicy } from "../engine/error-policy";
+import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../engine/stream-task";
+import type { RunMetrics } from "../metrics/run-metrics";
+import type { StreamsSettings } from "../streams-config";
+import { restoreFromChangelogs } from "./changelog-restorer";
+import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "./dead-letters";
+import type { RecordCollector } from "./record-collector";
+import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { TopicEnds } from "./topic-ends";
+
+export interface ReadyTasks {
+  tasks: readonly RunTask[];
+  partitions: readonly number[];
+}
+
+const NO_READY_TASKS: ReadyTasks = { tasks: [], partitions: [] };
+
+export interface TaskManagerOptions {
+  topology: CompiledTopology;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  endpoint: KafkaEndpoint;
+  clientIdPrefix: string;
+  collector: RecordCollector;
+  /** Set when processing.error.policy is dead_letter. */
+  deadLetters?: DeadLetterTopic;
+  settings: StreamsSettings;
+  sendEvent: TaskEnvironment["sendEvent"];
+  metrics: RunMetrics;
+  logger: ComponentLogger;
+}
+
+export class TaskManager {
+  private readonly tasks = new Map<string, RunTask>();
+  /** readyOf's answers, by sub-topology; dropped whenever a task opens, closes or finishes restoring. */
+  private ready?: Map<number, ReadyTasks>;
+  /** What every task of the run is given: where its outputs and events go, and the error policy. */
+  private readonly env: TaskEnvironment;
+
+  constructor(private readonly options: TaskManagerOptions) {
+    const { topology, collector, deadLetters, settings, logger } = options;
+    const deadLetter = deadLetters && ((failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string) => this.deadLetter(deadLetters, failed, error, phase, taskId));
+    this.env = {
+      applicationId: topology.applicationId,
+      emit: (record) => collector.collect(record),
+      sendEvent: options.sendEvent,
+      onError: errorPolicy(settings, logger, deadLetter),
+      now: Date.now,
+    };
+  }
+
+  /** The task of a fetched partition, if this member has one. */
+  taskOf(topic: string, partition: number): RunTask | undefined {
+    const sub = this.options.topology.subTopologyOfTopic(topic);
+    return sub === undefined ? undefined : this.tasks.get(taskIdOf(sub, partition));
+  }
+
+  all(): RunTask[] {
+    return [...this.tasks.values()];
+  }
+
+  /** Tasks that are ready (restored) for queries. */
+  readyTasks(): RunTask[] {
+    return this.all().filter((task) => !task.restoring);
+  }
+
+  /** The ready tasks of one sub-topology and their partitions, ascending; kept until the tasks change, since every interactive query asks. */
+  readyOf(subTopologyId: number): ReadyTasks {
+    this.ready ??= groupReady(this.readyTasks());
+    return this.ready.get(subTopologyId) ?? NO_READY_TASKS;
+  }
+
+  /** Makes the open tasks those of `assignment`, each restored and ready. */
+  async reconcile(assignment: Record<string, number[]>, admin: Admin): Promise<void> {
+    const { topology, logger } = this.options;
+    const wanted = new Set<string>();
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      const sub = topology.subTopologyOfTopic(topic);
+      if (sub !== undefined) for (const partition of partitions) wanted.add(taskIdOf(sub, partition));
+    }
+    // A task kept across the rebalance whose input the group committed past its local state was processed by
+    // another member meanwhile (this one missed generations: a broker restart, a lost session): reopen it, so
+    // its stores are restored from the changelog instead of going on from what this member last knew.
+    const kept = this.all().filter((task) => wanted.has(task.id) && topology.subTopologies[task.subTopologyId].stores.length > 0);
+    const keptCommitted = await committedInputs(admin, topology, kept);
+    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(keptCommitted, topology, task)).map((task) => task.id));
+    if (overtaken.size > 0) logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
+    await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
+    const ends = new TopicEnds(admin);
+    const opened: RunTask[] = [];
+    for (const id of wanted) if (!this.tasks.has(id)) opened.push(await this.open(id, ends));
+    const committed = await committedInputs(admin, topology, opened);
+    const targets = (await Promise.all(opened.map((task) => planRestore(committed, ends, topology, task)))).flat();
+    for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
+    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
+    for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
+    if (this.options.deadLetters !== undefined) await this.findDeadLetters(opened, ends, this.options.deadLetters);
+    for (const task of opened) {
+      // A restore that followed commit markers took the positions of the restored state with it.
+      Object.assign(task, committedPositions(task.state));
+      task.restoring = false;
+      this.ready = undefined;
+    }
+  }
+
+  async close(ids: readonly string[] = [...this.tasks.keys()]): Promise<void> {
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      if (!task) continue;
+      this.tasks.delete(id);
+      this.ready = undefined;
+      task.task.close();
+      await task.state.close();
+      this.options.metrics.taskRemoved(id);
+    }
+  }
+
+  private async open(id: string, ends: TopicEnds): Promise<RunTask> {
+    const { topology, logger, metrics } = this.options;
+    const { subTopologyId, partition } = parseTaskId(id);
+    const openOptions = {
+      topology,
+      subTopologyId,
+      partition,
+      stateDir: this.options.stateDir,
+      configSetter: this.options.configSetter,
+      env: this.env,
+      counters: metrics.storeCounters(),
+      logger,
+    };
+    let task = await openRunTask(openOptions);
+    const stale = await staleStateReason(ends, topology, task);
+    if (stale !== undefined) {
+      logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+      await task.state.destroy();
+      task = await openRunTask(openOptions);
+    }
+    task.restoring = true;
+    this.tasks.set(id, task);
+    this.ready = undefined;
+    metrics.task(id, () => task.task.counters.dropped);
+    return task;
+  }
+
+  /** Dead letters that runs before this one wrote for `tasks` but did not commit: they are not written again. */
+  private async findDeadLetters(tasks: readonly RunTask[], ends: TopicEnds, deadLetters: DeadLetterTopic): Promise<void> {
+    for (const task of tasks) {
+      const partition = deadLetters.partitionOf(task.partition);
+      const from = new Map([[partition, task.positions.deadLetters.get(deadLetters.name, partition) ?? 0]]);
+      task.deadLettered = await deadLettersOf(this.options.endpoint, `${this.options.clientIdPrefix}-dlq-reader`, ends, deadLetters.name, from, task.id);
+    }
+  }
+
+  /** Writes a record that failed in `phase` to the dead-letter topic, unless an earlier run did and did not commit. */
+  private deadLetter(deadLetters: DeadLetterTopic, failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string): void {
+    if (this.tasks.get(taskId)?.deadLettered.delete(inputRecordKey(failed.topic, failed.partition, failed.record.offset))) return;
+    const { topology, collector, logger } = this.options;
+    collector.collect(deadLetterRecord(deadLetters.name, deadLetters.partitionOf(failed.partition), failed, error, phase, topology.applicationId, taskId));
+    logger.warn(`a record that failed in ${phase} goes to the dead-letter topic`, { taskId, topic: failed.topic, partition: failed.partition, offset: failed.record.offset, deadLetterTopic: deadLetters.name, error: String(error) });
+  }
+}
+
+function groupReady(tasks: RunTask[]): Map<number, ReadyTasks> {
+  const bySub = new Map<number, RunTask[]>();
+  for (const task of tasks) {
+    const list = bySub.get(task.subTopologyId);
+    if (list) list.push(task);
+    else bySub.set(task.subTopologyId, [task]);
+  }
+  return new Map(
+    [...bySub].map(([sub, list]) => {
+      const sorted = list.sort((a, b) => a.partition - b.partition);
+      return [sub, { tasks: sorted, partitions: sorted.map((task) => task.partition) }];
+    }),
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The keys the streams runtime declares: `streams.<key>` sets them for every application,
+ * `applications.<application.id>.<key>` for one; a topology provider's own config sits between the two.
+ */
+import { ConfigReader } from "../../kernel/config/config-reader";
+import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "../../kernel/config/config-schema";
+import { coerceValue } from "../../kernel/config/config-validation";
+import { BOOTSTRAP_SERVERS_KEY } from "../../kernel/contracts/kafka-bootstrap";
+import { COMPRESSION_TYPES } from "../kafka-client";
+
+const STREAMS_KEYS = configKeys({
+  "bootstrap.servers": BOOTSTRAP_SERVERS_KEY,
+  "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
+  "state.dir": { type: "string", default: ".sluice/state", doc: "Directory of the applications' local state stores." },
+  "default.key.serde": { type: "string", default: "string", doc: "Key serde: string, json, long, int, double, bytes, or module#export." },
+  "default.value.serde": { type: "string", default: "string", doc: "Value serde: string, json, long, int, double, bytes, or module#export." },
+  "num.partitions": { type: "integer", default: 1, doc: "Partitions of the input and output topics the runtime creates when they are missing." },
+  "commit.interval.ms": { type: "integer", default: 100, doc: "Longest time between commits of consumed offsets." },
+  "processing.error.policy": { type: "string", default: "fail", choices: ["fail", "log_and_continue", "dead_letter"], doc: "What a deserialization or processing error does: `fail` puts the application in ERROR; `log_and_continue` logs it and skips the record; `dead_letter` writes the record, key and value as consumed, to `streams.dead.letter.topic` with headers `sluice.dlq.error`, `sluice.dlq.error.class`, `sluice.dlq.phase`, `sluice.dlq.application.id`, `sluice.dlq.task.id`, `sluice.dlq.topic`, `sluice.dlq.partition`, `sluice.dlq.offset`, and goes on (each bad record once, also across a crash)." },
+  "dead.letter.topic": { type: "string", default: "", doc: "Dead-letter topic of `dead_letter`; empty: `<application.id>-dlq` (created with one partition when missing)." },
+  "restart.on.error": { type: "string", default: "never", choices: ["never", "backoff"], doc: "What a failed application does: `never` stays in ERROR until restarted; `backoff` restarts it by itself after a backoff (restarts shown as `restarts` in its description and counted by the `app-info` metric `restarts-total`)." },
+  "restart.backoff.ms": { type: "integer", default: 1_000, doc: "First wait before `backoff` restarts a failed application; doubled after each failure that follows a restart." },
+  "restart.backoff.max.ms": { type: "integer", default: 60_000, doc: "Longest wait between automatic restarts; a run that stays up longer counts as recovered." },
+  "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL"], doc: "How the applications reach the cluster: `PLAINTEXT` or `SSL` (TLS for Sluice's own client and its kafkajs admin). SASL is not supported yet." },
+  "ssl.ca.location": { type: "string", default: "", doc: "PEM file of the CA(s) that signed the brokers' certificates; empty: the system's." },
+  "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the client certificate, for brokers that require one (mutual TLS)." },
+  "ssl.key.location": { type: "string", default: "", doc: "PEM file of the client certificate's private key." },
+  "ssl.key.password": { type: "string", default: "", doc: "Password of the private key, if it is encrypted (hidden in `/config`)." },
+  "ssl.endpoint.identification.algorithm": { type: "string", default: "https", choices: ["https", ""], doc: "`https` checks the broker's name against its certificate; empty does not." },
+  "socket.connection.setup.timeout.ms": { type: "integer", default: 10_000, doc: "How long the admin client (kafkajs) waits for a connection to a broker, TLS handshake included; Sluice's own client waits 10 s." },
+  "request.timeout.ms": { type: "integer", default: 30_000, doc: "How long the admin client (kafkajs) waits for a broker's answer to a request." },
+  "auto.create.topics": { type: "boolean", doc: "Create missing input and output topics (`num.partitions` each). Default: true on the embedded broker, false when `bootstrap.servers` names a cluster. Internal topics are always created." },
+  "repartition.purge.interval.ms": { type: "integer", default: 30_000, doc: "Least time between two purges of the repartition records the application has committed past (DeleteRecords)." },
+  "replication.factor": { type: "integer", default: -1, doc: "Replication factor of the topics the runtime creates; `-1` is the broker's default (`default.replication.factor`)." },
+  "processing.guarantee": { type: "string", default: "at_least_once", choices: ["at_least_once", "exactly_once", "exactly_once_v2"], doc: "`at_least_once`: outputs at least once, with exact state after a crash (stores and input positions commit together). `exactly_once` and `exactly_once_v2` stop startup with an error until they are supported." },
+  "compression.type": { type: "string", default: "none", choices: COMPRESSION_TYPES, doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics, dead letters): `none`, `gzip`, `snappy`, `lz4` or `zstd`. Batches in every codec are read whatever this is." },
+  "stats.enable": { type: "boolean", default: false, doc: "Log store statistics periodically." },
+  "stats.dumpPeriodSec": { type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
+  "log.dir": { type: "string", default: "", doc: "Directory of the application's own log file; empty: no file." },
+  "log.maxFileSize": { type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates." },
+  "leveldb.config.setter": { type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
+  "session.timeout.ms": { type: "integer", default: 10_000, doc: "Consumer group session timeout." },
+  "heartbeat.interval.ms": { type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
+  "max.poll.interval.ms": { type: "integer", default: 60_000, doc: "How long a rebalance waits for the members to join again (the group's rebalance timeout)." },
+  "fetch.max.wait.ms": { type: "integer", default: 200, doc: "How long the broker may hold a fetch that finds no new records." },
+  "fetch.max.bytes": { type: "integer", default: 10_485_760, doc: "Bound on the records of one fetch answer." },
+  "max.partition.fetch.bytes": { type: "integer", default: 1_048_576, doc: "Bound on one partition's records in a fetch answer; a polled batch is at most this big." },
+});
+
+const CLIENT_SETTINGS = "kept in each application's configuration (shown by `/api/v1/streams/{id}/config`, secrets hidden), as Kafka Streams keeps its prefixed client settings; Sluice's Kafka clients act only on the keys listed above.";
+
+const OPEN_STREAMS_KEYS = {
+  "consumer.": `Consumer settings, ${CLIENT_SETTINGS}`,
+  "producer.": `Producer settings, ${CLIENT_SETTINGS}`,
+  "admin.": `Admin client settings, ${CLIENT_SETTINGS}`,
+  "topic.": "Configs of the repartition and changelog topics the runtime creates, e.g. `streams.topic.min.insync.replicas=2`. Changelogs are created `cleanup.policy=compact`.",
+};
+
+export const STREAMS_CONFIG = configSection({
+  name: "streams",
+  doc: "Defaults of every application the streams runtime hosts.",
+  keys: STREAMS_KEYS,
+  open: OPEN_STREAMS_KEYS,
+});
+
+export const APPLICATIONS_CONFIG = configSection({
+  name: "applications",
+  doc: "`applications.<application.id>.<key>` overrides any `streams.<key>` for one application, e.g. `applications.wordcount.commit.interval.ms=50`.",
+  keys: STREAMS_KEYS,
+  open: OPEN_STREAMS_KEYS,
+  named: true,
+});
+
+/** Typed reads of an application's effective configuration. */
+export type StreamsSettings = ConfigReader<typeof STREAMS_KEYS>;
+
+/** Where some of an application's settings come from. */
+export interface ConfigLayer {
+  values: Readonly<Record<string, ConfigValue>>;
+  /** Named in the error of a value that does not fit its key. */
+  source: string;
+}
+
+export interface ApplicationConfig {
+  /** Every entry of every layer, the later layer winning, the declared keys as their declared types. */
+  values: Readonly<Record<string, ConfigValue>>;
+  settings: StreamsSettings;
+}
+
+/** Merges the layers, each declared key validated where it is set (other entries, as `application.id`, are kept as given). */
+export function applicationConfig(layers: readonly ConfigLayer[]): ApplicationConfig {
+  const declared: ConfigKeys = STREAMS_KEYS;
+  const values: Record<string, ConfigValue> = {};
+  for (const { values: layer, source } of layers) {
+    for (const [key, raw] of Object.entries(layer)) {
+      const spec = Object.hasOwn(declared, key) ? declared[key] : undefined;
+      values[key] = spec === undefined ? raw : coerceValue({ key, spec }, raw, source);
+    }
+  }
+  return { values, settings: new ConfigReader(STREAMS_KEYS, values) };
+}
