@@ -45,8 +45,8 @@ const STREAMS_KEYS: ConfigKeySpec[] = [
   { key: "compression.type", type: "string", default: "none", choices: ["none", "gzip", "snappy", "lz4", "zstd"], doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics). Every codec is read whatever this is." },
   { key: "stats.enable", type: "boolean", default: false, doc: "Log store statistics periodically." },
   { key: "stats.dumpPeriodSec", type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
-  { key: "log.dir", type: "string", default: "", doc: "Directory of the application's own log file; empty: no file." },
-  { key: "log.maxFileSize", type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates." },
+  { key: "log.dir", type: "string", default: "", doc: "Directory of the application's own log file (<application.id>.log, at log.level, secrets hidden); empty: no file." },
+  { key: "log.maxFileSize", type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates to <application.id>.log.1 (one file kept)." },
   { key: "leveldb.config.setter", type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
   { key: "session.timeout.ms", type: "integer", default: 10_000, doc: "Consumer group session timeout." },
   { key: "heartbeat.interval.ms", type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
@@ -109,7 +109,7 @@ export const CONFIG_SCHEMA: ConfigKeySpec[] = [
   ...STREAMS_KEYS.map((spec) => ({ ...spec, key: `streams.${spec.key}` })),
   { key: "examples.feed", type: "boolean", default: false, doc: "Feed the example applications' input topics with sample data." },
   { key: "examples.feed.interval.ms", type: "integer", default: 500, doc: "Interval between sample-data batches." },
-  { key: "log.level", type: "string", default: "info", choices: ["debug", "info", "warn", "error", "silent"], doc: "Lowest level of log lines written to stderr." },
+  { key: "log.level", type: "string", default: "info", choices: ["debug", "info", "warn", "error", "silent"], doc: "Lowest level of log lines written, to stderr and to the applications' log files; PUT /api/v1/log/level changes it while Sluice runs." },
   { key: "plugins.packages", type: "string-list", default: [], doc: "Extra package folders whose META-INF/services descriptors are loaded (comma-separated)." },
 ];
 

@@ -13,12 +13,12 @@ import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT, type SerializerModule } from
 import { ModuleJsonRenderer } from "./json/module-json-renderer";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
-import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
+import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
-import { createLogger, type Logger, type LogLevel } from "./logger";
+import { createLogger, LogLevelSetting, type Logger, type LogLevel } from "./logger";
 import { ServiceLoader, describeEntry, type LoadedService } from "./service-loader";
 
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
@@ -109,8 +109,10 @@ export class Kernel implements KernelInfo {
 
   private async boot(): Promise<void> {
     this.config = await loadConfig({ ...this.options, root: this.root, env: this.options.env ?? process.env });
-    this.logger = createLogger(this.config.string("log.level") as LogLevel, {}, this.options.logSink);
+    const level = new LogLevelSetting(this.config.string("log.level") as LogLevel);
+    this.logger = createLogger(level, {}, this.options.logSink);
     this.components.register(CONFIG, { useValue: this.config });
+    this.components.register(LOG_LEVEL, { useValue: level });
     this.components.register(LOGGER, { useValue: this.logger });
     this.components.register(KERNEL_INFO, { useValue: this as KernelInfo });
 
