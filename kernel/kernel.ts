@@ -16,6 +16,7 @@ import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-ex
 import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
+import { PROCESS_METRICS, type ProcessMetrics } from "./contracts/process-metrics";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
 import { createLogger, LogLevelSetting, type Logger, type LogLevel } from "./logger";
@@ -141,6 +142,7 @@ export class Kernel implements KernelInfo {
       });
       this.plugins.push(plugin);
     }
+    if (this.http && this.components.isRegistered(PROCESS_METRICS, true)) this.http.recordInto(this.components.resolve<ProcessMetrics>(PROCESS_METRICS));
     if (this.http && this.config.boolean("server.rest.extensions")) await this.loadExtensions(loader);
 
     if (this.http) {

@@ -8,6 +8,7 @@ import type { DependencyContainer } from "tsyringe";
 import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import type { KernelInfo, Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { PEER_TRANSPORT, type PeerTransport } from "../../kernel/contracts/peer-transport";
+import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
 import { QUERY_ENGINE_CONTRACT, type QueryEngine } from "../../kernel/contracts/query-engine";
 import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
@@ -19,6 +20,7 @@ import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
 import { parseQueryRequest } from "./query-request";
+import type { QueryStatus } from "./query-response-writer";
 import { QueryTargets } from "./query-targets";
 
 const BASE = "/api/v1/applications";
@@ -33,6 +35,8 @@ export class ApplicationsApiPlugin implements Plugin {
   private peers!: PeerTransport;
   /** Resolved once it is registered: the container's resolution is not free on every request. */
   private applications: ApplicationRegistry | undefined;
+  /** Where query durations are recorded, when a plugin provides process metrics. */
+  private metrics: ProcessMetrics | undefined;
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
     this.components = components;
@@ -55,13 +59,19 @@ export class ApplicationsApiPlugin implements Plugin {
     routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer" });
   }
 
-  private query(req: SluiceRequest, res: ServerResponse): Promise<void> {
+  start(): void {
+    if (this.components.isRegistered(PROCESS_METRICS, true)) this.metrics = this.components.resolve<ProcessMetrics>(PROCESS_METRICS);
+  }
+
+  private query(req: SluiceRequest, res: ServerResponse): Promise<unknown> {
     const startedAt = Date.now();
+    const began = performance.now();
     const application = this.application(req);
     const target = this.targets.of(application, req.params.name);
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
-    return executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
+    const answered = executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
+    return this.metrics ? recordQuery(this.metrics, answered, target.store.type, began) : answered;
   }
 
   private registry(): ApplicationRegistry | undefined {
@@ -76,4 +86,19 @@ export class ApplicationsApiPlugin implements Plugin {
     if (!application) throw notFound(`Unknown application '${req.params.id}'`);
     return application;
   }
+}
+
+/**
+ * Records the query's duration and status once its answer is written; resolves with nothing, since the answer went
+ * out already. A query cut by an error is FAILED (and rejects as before).
+ */
+function recordQuery(metrics: ProcessMetrics, answered: Promise<QueryStatus>, storeType: string, began: number): Promise<void> {
+  const record = (status: string) => metrics.query(storeType, status, (performance.now() - began) / 1000);
+  return answered.then(
+    (status) => record(status),
+    (error: unknown) => {
+      record("FAILED");
+      throw error;
+    },
+  );
 }

@@ -8,6 +8,7 @@ import type { ServerResponse } from "node:http";
 import type { DependencyContainer } from "tsyringe";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
 import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
 import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
@@ -34,6 +35,7 @@ export class EventStreamsPlugin implements Plugin {
   private channels!: ApplicationChannels;
   private keepAliveTimer: NodeJS.Timeout | undefined;
   private readonly flushes = new FlushScheduler();
+  private removeMetricsSource: (() => void) | undefined;
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
@@ -44,14 +46,21 @@ export class EventStreamsPlugin implements Plugin {
     routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
   }
 
-  /** Attaches to the applications already running, so their history starts before the first subscriber. */
+  /**
+   * Attaches to the applications already running, so their history starts before the first subscriber, and reports
+   * subscribers and dropped events to the process metrics when a plugin provides them.
+   */
   start(): void {
     for (const application of this.registry()?.applications() ?? []) this.channels.of(application);
+    if (this.components.isRegistered(PROCESS_METRICS, true)) {
+      this.removeMetricsSource = this.components.resolve<ProcessMetrics>(PROCESS_METRICS).addEventStreamSource(() => this.channels.figures());
+    }
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
   }
 
   close(): void {
+    this.removeMetricsSource?.();
     clearInterval(this.keepAliveTimer);
     for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.end();
     this.channels.detachAll();
