@@ -69,6 +69,8 @@ export const CONFIG_SCHEMA: ConfigKeySpec[] = [
   { key: "server.sse.buffer.size", type: "integer", default: 1_000, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
   { key: "server.query.timeout.ms", type: "integer", default: 30_000, doc: "Default query_timeout_ms of interactive queries." },
   { key: "server.health.liveness.max.lag.ms", type: "integer", default: 5_000, doc: "GET /health/liveness answers 503 once the event loop has been blocked longer than this within the last ten seconds." },
+  { key: "server.compression.enable", type: "boolean", default: true, doc: "Compress answers (brotli or gzip, as the client's Accept-Encoding allows) of at least server.compression.threshold.bytes, and streamed ones; never server-sent events." },
+  { key: "server.compression.threshold.bytes", type: "integer", default: 1_024, doc: "Smallest answer, in bytes, that is compressed." },
   { key: "server.operation.timeout.ms", type: "integer", default: 30_000, doc: "Longest time restart and stop wait for the application." },
   // HTTP security (TLS, authentication, authorization, CORS)
   { key: "server.ssl.enable", type: "boolean", default: false, doc: "Serve HTTPS instead of HTTP." },

@@ -123,7 +123,12 @@ export class Kernel implements KernelInfo {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);
       this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
-      this.http = new HttpServer({ bodyLimit: this.config.number("server.body.limit"), logger, security: this.security });
+      this.http = new HttpServer({
+        bodyLimit: this.config.number("server.body.limit"),
+        logger,
+        security: this.security,
+        compressionThreshold: this.config.boolean("server.compression.enable") ? this.config.number("server.compression.threshold.bytes") : undefined,
+      });
     }
 
     const serializerModules = await this.loadServices<SerializerModule>(loader, SERIALIZER_MODULE_CONTRACT);

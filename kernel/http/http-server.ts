@@ -1,7 +1,7 @@
 /**
  * The embedded HTTP(S) server: polka, TLS with certificates reloadable in place, authentication before the
- * body limit, security and CORS headers, request logging and metrics, OPTIONS with `Allow`, and JSON 404/405 for
- * unmatched paths.
+ * body limit, security and CORS headers, compressed answers, request logging and metrics, OPTIONS with `Allow`, and
+ * JSON 404/405 for unmatched paths.
  */
 import http, { type ServerResponse } from "node:http";
 import https from "node:https";
@@ -14,6 +14,7 @@ import type { Logger } from "../logger";
 import { HttpError } from "./http-error";
 import type { HttpSecurity } from "./http-security";
 import { readBody, type SluiceRequest } from "./request";
+import { CompressibleResponse } from "./response-compression";
 import { sendError } from "./responses";
 import { RouteRegistry } from "./route-registry";
 import { securityHeaders } from "./security-headers";
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   bodyLimit: number;
   logger: Logger;
   security: HttpSecurity;
+  /** Answers of at least this many bytes are compressed for clients that accept it; undefined: never. */
+  compressionThreshold?: number;
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -48,7 +51,8 @@ export class HttpServer {
     this.routes = new RouteRegistry(this.app, options.logger, security.guard, options.logger.child({ component: "audit" }));
     this.app.use((req, res, next) => this.prepare(req as SluiceRequest, res, next));
     const handler = this.app.handler as http.RequestListener;
-    this.server = security.tls ? https.createServer(tlsOptionsOrFail(security), handler) : http.createServer(handler);
+    const responses = options.compressionThreshold === undefined ? {} : { ServerResponse: CompressibleResponse };
+    this.server = security.tls ? https.createServer({ ...tlsOptionsOrFail(security), ...responses }, handler) : http.createServer(responses, handler);
   }
 
   get protocol(): "http" | "https" {
@@ -95,6 +99,7 @@ export class HttpServer {
   private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     req.receivedAt = performance.now();
     res.on("finish", this.requestFinished);
+    if (this.options.compressionThreshold !== undefined) (res as CompressibleResponse).compressFor(req.headers["accept-encoding"], this.options.compressionThreshold);
     this.addSecurityHeaders(res);
     this.options.security.cors?.decorate(req, res);
     this.options.security.guard.admit(req, res, () => this.readBodyThen(req, res, next));
