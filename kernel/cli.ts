@@ -6,6 +6,7 @@ import { StartupError } from "./errors";
 import { Sluice } from "./embedding/sluice";
 import { SLUICE_ROOT, SLUICE_VERSION } from "./kernel";
 import { CLI_COMMAND_CONTRACT } from "./contracts/cli-command";
+import { flushLogs, flushLogsSync } from "./log-destination";
 import { ServiceLoader } from "./service-loader";
 
 const USAGE = `Usage: sluice <command> [options]
@@ -127,19 +128,26 @@ async function startDeclarations(args: ParsedArgs): Promise<ConfigDeclarations> 
   return discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: SLUICE_ROOT, extraPackages: extraPackagesOf(entries) }));
 }
 
-/** Starts, then closes cleanly on SIGINT/SIGTERM and exits 0; a second signal exits at once with 1. SIGHUP reloads. */
+/**
+ * Starts, then closes cleanly on SIGINT/SIGTERM and exits 0 once the log lines are written; a second signal exits at
+ * once with 1, after writing out the log lines buffered so far. SIGHUP reloads.
+ */
 async function runUntilSignal(service: { start(): Promise<void>; close(): Promise<void>; reload?(): void }): Promise<void> {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
+      flushLogsSync();
       process.stderr.write(`sluice: ${signal} again, exiting without a clean shutdown\n`);
       process.exit(1);
     }
     stopping = true;
-    service.close().then(
-      () => process.exit(0),
-      (error) => reportFatal(error),
-    );
+    service
+      .close()
+      .then(flushLogs)
+      .then(
+        () => process.exit(0),
+        (error) => reportFatal(error),
+      );
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -148,6 +156,8 @@ async function runUntilSignal(service: { start(): Promise<void>; close(): Promis
 }
 
 function reportFatal(error: unknown): void {
+  // The lines logged before the failure come first, and are not lost to the exit.
+  flushLogsSync();
   const message = error instanceof StartupError ? error.message : (error as Error)?.stack ?? String(error);
   process.stderr.write(`sluice: ${message}\n`);
   process.exit(1);

@@ -16,12 +16,13 @@ import { ComponentRegistry } from "./components/component-registry";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
 import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
-import { CONFIG, KERNEL_INFO, LOGGER } from "./contracts/tokens";
+import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
+import { PROCESS_METRICS } from "./contracts/process-metrics";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
-import { createLogger, type Logger } from "./logger";
+import { createLogger, LogLevelSetting, type Logger } from "./logger";
 import { lifecycleOrder } from "./plugin-order";
 import { ServiceLoader, type NamedService } from "./service-loader";
 
@@ -112,16 +113,23 @@ export class Kernel implements KernelInfo {
     const discovered = await this.loadServices(loader, PLUGIN_CONTRACT);
     this.config = validateConfig(entries, declarationsOf(discovered));
     const server = this.config.of(SERVER_CONFIG);
-    this.logger = createLogger(this.config.of(LOG_CONFIG).get("level"), {}, this.options.logSink);
+    const level = new LogLevelSetting(this.config.of(LOG_CONFIG).get("level"));
+    this.logger = createLogger(level, {}, this.options.logSink);
     this.logger.debug("descriptor roots", { roots: loader.roots() });
     this.components.register(CONFIG, { useValue: this.config });
+    this.components.register(LOG_LEVEL, { useValue: level });
     this.components.register(LOGGER, { useValue: this.logger });
     this.components.register(KERNEL_INFO, { useValue: this });
     if (server.get("enable")) {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);
       this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
-      this.http = new HttpServer({ bodyLimit: server.get("body.limit"), logger, security: this.security });
+      this.http = new HttpServer({
+        bodyLimit: server.get("body.limit"),
+        logger,
+        security: this.security,
+        compressionThreshold: server.get("compression.enable") ? server.get("compression.threshold.bytes") : undefined,
+      });
     }
 
     const serializerModules = await this.loadServices(loader, SERIALIZER_MODULE_CONTRACT);
@@ -140,6 +148,8 @@ export class Kernel implements KernelInfo {
       });
       this.plugins.push(plugin);
     }
+    const metrics = this.components.resolveOptional(PROCESS_METRICS);
+    if (this.http && metrics) this.http.recordInto(metrics);
     if (this.http && server.get("rest.extensions")) await this.loadExtensions(loader);
 
     if (this.http) {

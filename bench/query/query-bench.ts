@@ -1,13 +1,16 @@
 /**
  * Interactive query figures (issue #6): local `get` and `range` (100 keys) requests/s and p50/p99 under load,
  * the heap allocated per local `get` and per baseline request, a `get` routed to the other instance, and `all`
- * over the whole store (time and RSS growth of this process, which hosts the server). Sluice runs in this
+ * over the whole store, plain and compressed (time, bytes sent and RSS growth of this process, which hosts the
+ * server). Sluice runs in this
  * process with the example applications on a broker in a worker thread; `words` has 2 partitions so that a
  * second instance can take one. The load comes from a forked child, and the paced load from wrk when it is
  * installed (see wrk-load.ts).
  *
  *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16] [--rounds=5]
  */
+import http from "node:http";
+import zlib from "node:zlib";
 import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
 import { eventually } from "../../test/helpers/eventually";
@@ -66,25 +69,41 @@ async function storeSize(sluice: SluiceWithExamples): Promise<number> {
   return answer.status === "SUCCESS" ? answer.result.success[0].records[0].value : 0;
 }
 
-/** Time of an `all` (to the last byte) and how much this process's RSS grew while answering it. */
-async function timeAll(sluice: SluiceWithExamples, options: object): Promise<{ ms: number; records: number; bytes: number; rssGrowthMb: number }> {
+/** The body of a POST as it arrives, with the encoding the server chose. */
+function postRaw(url: string, text: string, acceptEncoding: string): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: "POST", headers: { "Content-Type": "application/json", "Accept-Encoding": acceptEncoding } }, resolve);
+    request.on("error", reject);
+    request.end(text);
+  });
+}
+
+/**
+ * Time of an `all` (to the last decoded byte), the bytes that crossed the connection, and how much this process's
+ * RSS grew while answering it. `acceptEncoding`: identity, gzip or br.
+ */
+async function timeAll(sluice: SluiceWithExamples, options: object, acceptEncoding = "identity") {
   collectGarbage();
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 2);
   const started = process.hrtime.bigint();
-  const response = await fetch(storeUrl(sluice), { method: "POST", headers: { "Content-Type": "application/json" }, body: body({ all: {} }, options) });
+  const response = await postRaw(storeUrl(sluice), body({ all: {} }, options), acceptEncoding);
+  const encoding = response.headers["content-encoding"] ?? "identity";
+  let wireBytes = 0;
+  response.on("data", (chunk: Buffer) => (wireBytes += chunk.length));
+  const decoded = encoding === "br" ? response.pipe(zlib.createBrotliDecompress()) : encoding === "gzip" ? response.pipe(zlib.createGunzip()) : response;
   let bytes = 0;
   let tail = "";
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of decoded as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    tail = (tail + Buffer.from(chunk).toString("utf8")).slice(-200);
+    tail = (tail + chunk.toString("utf8")).slice(-200);
     peak = Math.max(peak, process.memoryUsage.rss());
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   clearInterval(sampler);
   const records = Number(/"total":(\d+)\},"took"/.exec(tail)?.[1] ?? NaN);
-  return { ms, records, bytes, rssGrowthMb: (peak - baseline) / 2 ** 20 };
+  return { ms, records, bytes, wireBytes, encoding, rssGrowthMb: (peak - baseline) / 2 ** 20 };
 }
 
 async function main(): Promise<void> {
@@ -136,10 +155,19 @@ async function main(): Promise<void> {
     report(`local get, closed loop, ${CONNECTIONS} connections`, await load({ url, bodies: gets, seconds: SECONDS, connections: CONNECTIONS }));
     report(`local range (100 keys), closed loop, ${CONNECTIONS} conn.`, await load({ url, bodies: ranges, seconds: SECONDS, connections: CONNECTIONS }));
 
+    // Each encoding in turn, three rounds, since this machine's speed drifts.
+    const allTimes = new Map<string, number[]>();
     for (let run = 1; run <= 3; run++) {
-      const all = await timeAll(first, {});
-      console.log(`all over ${all.records} keys (run ${run}): ${all.ms.toFixed(0)} ms, ${(all.bytes / 2 ** 20).toFixed(1)} MiB of JSON, RSS growth ${all.rssGrowthMb.toFixed(1)} MiB`);
+      for (const acceptEncoding of ["identity", "gzip", "br"]) {
+        const all = await timeAll(first, {}, acceptEncoding);
+        allTimes.set(acceptEncoding, [...(allTimes.get(acceptEncoding) ?? []), all.ms]);
+        console.log(
+          `all over ${all.records} keys (run ${run}, ${all.encoding.padEnd(8)}): ${all.ms.toFixed(0).padStart(5)} ms, ${(all.bytes / 2 ** 20).toFixed(1)} MiB of JSON, ` +
+            `${(all.wireBytes / 2 ** 20).toFixed(2)} MiB sent, RSS growth ${all.rssGrowthMb.toFixed(1)} MiB`,
+        );
+      }
     }
+    console.log(`all, median of 3: ${[...allTimes].map(([encoding, times]) => `${encoding} ${median(times, 0)} ms`).join(", ")}`);
     const limited = await timeAll(first, { limit: 10 });
     console.log(`all with limit 10: ${limited.ms.toFixed(1)} ms, ${limited.records} records`);
 

@@ -22,6 +22,8 @@ export const SERVER_CONFIG = configSection({
     "sse.buffer.size": { type: "integer", default: 1_000, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
     "query.timeout.ms": { type: "integer", default: 30_000, doc: "Default query_timeout_ms of interactive queries." },
     "health.liveness.max.lag.ms": { type: "integer", default: 5_000, doc: "`GET /health/liveness` answers 503 once the event loop has been blocked longer than this within the last ten seconds." },
+    "compression.enable": { type: "boolean", default: true, doc: "Compress answers (brotli or gzip, as the client's Accept-Encoding allows) of at least server.compression.threshold.bytes, and streamed ones; never server-sent events." },
+    "compression.threshold.bytes": { type: "integer", default: 1_024, doc: "Smallest answer, in bytes, that is compressed." },
     "operation.timeout.ms": { type: "integer", default: 30_000, doc: "Longest time restart and stop wait for the application." },
     // HTTP security (TLS, authentication, authorization, CORS)
     "ssl.enable": { type: "boolean", default: false, doc: "Serve HTTPS instead of HTTP." },
@@ -54,7 +56,7 @@ export const LOG_CONFIG = configSection({
   name: "log",
   doc: "Sluice's own log: JSON lines on stderr.",
   keys: {
-    level: { type: "string", default: "info", choices: ["debug", "info", "warn", "error", "silent"], doc: "Lowest level of log lines written to stderr." },
+    level: { type: "string", default: "info", choices: ["debug", "info", "warn", "error", "silent"], doc: "Lowest level of log lines written, to stderr and to the applications' log files; PUT /api/v1/log/level changes it while Sluice runs." },
   },
 });
 

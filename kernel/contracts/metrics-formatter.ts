@@ -11,6 +11,12 @@ export const METRICS_FORMATTER_CONTRACT = token<MetricsFormatter>("sluice.metric
 /** The format used when the request names none. */
 export const DEFAULT_METRICS_FORMAT = "json";
 
+/** One application's metric groups, for a document holding several applications. */
+export interface ApplicationMetrics {
+  applicationId: string;
+  groups: readonly MetricGroup[];
+}
+
 export interface MetricsFormatter {
   /** The `format` query value this formatter answers, e.g. `json`, `prometheus`. */
   readonly format: string;
@@ -18,4 +24,9 @@ export interface MetricsFormatter {
   readonly contentType: string;
   /** `groups` are already selected and sorted (groups by name, metrics by name then tags). */
   render(applicationId: string, groups: readonly MetricGroup[]): string;
+  /**
+   * Several applications in one document (GET /metrics renders them all with the `prometheus` formatter), for a
+   * format that can hold them; the same as `render` for one application.
+   */
+  renderApplications?(applications: readonly ApplicationMetrics[]): string;
 }

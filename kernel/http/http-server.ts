@@ -1,6 +1,7 @@
 /**
  * The embedded HTTP(S) server: polka, TLS with certificates reloadable in place, authentication before the
- * body limit, security and CORS headers, request logging, OPTIONS with `Allow`, and JSON 404/405 for unmatched paths.
+ * body limit, security and CORS headers, compressed answers, request logging and metrics, OPTIONS with `Allow`, and
+ * JSON 404/405 for unmatched paths.
  */
 import http, { type ServerResponse } from "node:http";
 import https from "node:https";
@@ -8,10 +9,12 @@ import { createSecureContext } from "node:tls";
 import type { AddressInfo } from "node:net";
 import polka = require("polka");
 import { StartupError } from "../errors";
+import type { ProcessMetrics } from "../contracts/process-metrics";
 import type { Logger } from "../logger";
 import { HttpError } from "./http-error";
 import type { HttpSecurity } from "./http-security";
 import { readBody, type SluiceRequest } from "./request";
+import { CompressibleResponse } from "./response-compression";
 import { sendError } from "./responses";
 import { RouteRegistry } from "./route-registry";
 import { securityHeaders } from "./security-headers";
@@ -21,6 +24,8 @@ export interface HttpServerOptions {
   bodyLimit: number;
   logger: Logger;
   security: HttpSecurity;
+  /** Answers of at least this many bytes are compressed for clients that accept it; undefined: never. */
+  compressionThreshold?: number;
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -31,11 +36,12 @@ export class HttpServer {
   private readonly app: ReturnType<typeof polka>;
   private readonly server: http.Server;
   private address: { host: string; port: number } | undefined;
-  private readonly logRequest: (this: ServerResponse) => void;
+  private readonly requestFinished: (this: ServerResponse) => void;
   private readonly addSecurityHeaders: (res: ServerResponse) => void;
+  private metrics: ProcessMetrics | undefined;
 
   constructor(private readonly options: HttpServerOptions) {
-    this.logRequest = requestLogger(options.logger);
+    this.requestFinished = finishedRequestReporter(options.logger, () => this.metrics, (method, path) => this.routes.patternOf(method, path));
     const { security } = options;
     this.addSecurityHeaders = securityHeaders(security.tls !== undefined);
     this.app = polka({
@@ -45,11 +51,17 @@ export class HttpServer {
     this.routes = new RouteRegistry(this.app, options.logger, security.guard, options.logger.child({ component: "audit" }));
     this.app.use((req, res, next) => this.prepare(req as SluiceRequest, res, next));
     const handler = this.app.handler as http.RequestListener;
-    this.server = security.tls ? https.createServer(tlsOptionsOrFail(security), handler) : http.createServer(handler);
+    const responses = options.compressionThreshold === undefined ? {} : { ServerResponse: CompressibleResponse };
+    this.server = security.tls ? https.createServer({ ...tlsOptionsOrFail(security), ...responses }, handler) : http.createServer(responses, handler);
   }
 
   get protocol(): "http" | "https" {
     return this.options.security.tls ? "https" : "http";
+  }
+
+  /** Records every answered request into `metrics` from now on. */
+  recordInto(metrics: ProcessMetrics): void {
+    this.metrics = metrics;
   }
 
   /** Reads the certificate files again: new connections get them, open ones keep theirs (SIGHUP). */
@@ -86,7 +98,8 @@ export class HttpServer {
 
   private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     req.receivedAt = performance.now();
-    res.on("finish", this.logRequest);
+    res.on("finish", this.requestFinished);
+    if (this.options.compressionThreshold !== undefined) (res as CompressibleResponse).compressFor(req.headers["accept-encoding"], this.options.compressionThreshold);
     this.addSecurityHeaders(res);
     this.options.security.cors?.decorate(req, res);
     this.options.security.guard.admit(req, res, () => this.readBodyThen(req, res, next));
@@ -139,11 +152,20 @@ function tlsOptionsOrFail(security: HttpSecurity): https.ServerOptions {
   return options;
 }
 
-/** One 'finish' listener for every response: a closure per request would cost each one an allocation. */
-function requestLogger(logger: Logger): (this: ServerResponse) => void {
-  return function logRequest(this: ServerResponse): void {
+/**
+ * One 'finish' listener for every response (a closure per request would cost each one an allocation): the request's
+ * duration into the metrics, by the route the router dispatched it to, and its debug log line.
+ */
+function finishedRequestReporter(
+  logger: Logger,
+  metrics: () => ProcessMetrics | undefined,
+  patternOf: (method: string, path: string) => string,
+): (this: ServerResponse) => void {
+  return function requestFinished(this: ServerResponse): void {
     const req = this.req as SluiceRequest;
     const ms = performance.now() - req.receivedAt;
-    logger.debug("request", { method: req.method, path: req.path, status: this.statusCode, ms: Math.round(ms * 100) / 100 });
+    const method = req.method ?? "";
+    metrics()?.httpRequest(method, req.route ?? patternOf(method, req.path), this.statusCode, ms / 1000);
+    if (logger.isLevelEnabled("debug")) logger.debug("request", { method, path: req.path, status: this.statusCode, ms: Math.round(ms * 100) / 100 });
   };
 }

@@ -13,6 +13,8 @@ export interface SluiceRequest extends IncomingMessage {
   rawBody: Buffer;
   /** `performance.now()` when the kernel took the request. */
   receivedAt: number;
+  /** The pattern of the route that answers (`/api/v1/streams/:id`), set by the router as it dispatches. */
+  route?: string;
   /**
    * Who sent the request (name, role, mechanism), set by the kernel before any route runs; with
    * `server.auth.mechanism=none` an anonymous admin. Undefined only on a public path (`server.auth.public.paths`).

@@ -5,7 +5,7 @@
  * state-changing call, answers HEAD on every GET route, URL-decodes parameters, sends a handler's return value
  * as JSON and turns thrown errors into the error shape of API.md §0.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type polka = require("polka");
 type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
@@ -13,6 +13,7 @@ import type { Logger } from "../logger";
 import type { AccessGuard } from "./access-guard";
 import { isRole, ROLES, type Role } from "./auth/principal";
 import { HttpError } from "./http-error";
+import { UNMATCHED_ROUTE } from "../contracts/process-metrics";
 import { routePatternsOverlap } from "./route-overlap";
 import type { SluiceRequest } from "./request";
 import { sendError, sendJson } from "./responses";
@@ -59,6 +60,8 @@ interface RegisteredRoute {
 const describeOwner = (owner: RouteOwner) => `${owner.builtIn ? "built-in" : "REST extension"} '${owner.name}'`;
 
 interface RouteAccess {
+  /** The route's pattern, as the metrics know it. */
+  pattern: string;
   role: Role;
   /** Routes above viewer change state: each use is an audit log line. */
   audited: boolean;
@@ -67,6 +70,8 @@ interface RouteAccess {
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
   private readonly registered: RegisteredRoute[] = [];
+  /** The pattern of each route's dispatching function, as the router finds it. */
+  private readonly patterns = new Map<unknown, string>();
 
   constructor(private readonly app: Polka, private readonly logger: Logger, private readonly guard: AccessGuard, private readonly audit: Logger) {}
 
@@ -79,6 +84,19 @@ export class RouteRegistry {
   /** Methods that have a route matching `path` (for 405 answers). */
   methodsFor(path: string): Method[] {
     return ROUTE_METHODS.filter((method) => this.app.find(method, path) !== false);
+  }
+
+  /**
+   * The pattern of the route matching `path`, by `method` or else by any method (a 405, an OPTIONS), or
+   * UNMATCHED_ROUTE: for requests answered before the router dispatched them (401, 413, 404, 405, OPTIONS).
+   */
+  patternOf(method: string, path: string): string {
+    for (const candidate of [method, ...ROUTE_METHODS]) {
+      const found = this.app.find(candidate, path);
+      const pattern = found ? this.patterns.get(found.handlers[0]) : undefined;
+      if (pattern !== undefined) return pattern;
+    }
+    return UNMATCHED_ROUTE;
   }
 
   private add(owner: RouteOwner, method: Method, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
@@ -96,9 +114,14 @@ export class RouteRegistry {
     this.owners.set(key, owner);
     this.registered.push({ method, path, owner });
     const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
-    const access: RouteAccess = { role, audited: role !== "viewer" };
-    this.app.add(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
-    if (method === "GET") this.app.add("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
+    const access: RouteAccess = { pattern: path, role, audited: role !== "viewer" };
+    this.route(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
+    if (method === "GET") this.route("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
+  }
+
+  private route(method: string, path: string, dispatching: (req: IncomingMessage, res: ServerResponse) => void): void {
+    this.patterns.set(dispatching, path);
+    this.app.add(method, path, dispatching);
   }
 
   private allowPublic(owner: RouteOwner, method: Method, path: string): void {
@@ -134,6 +157,7 @@ export class RouteRegistry {
   // promise costs one reaction instead of an async frame and an await on every request.
   private dispatch(handler: RouteHandler, access: RouteAccess, req: SluiceRequest, res: ServerResponse): void {
     let result: unknown;
+    req.route = access.pattern;
     try {
       decodeParams(req);
       if (access.audited) res.once("finish", () => this.recordOperation(req, res));

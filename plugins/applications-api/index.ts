@@ -10,6 +10,7 @@ import { optional, type KernelInfo, type Plugin, type PluginContext } from "../.
 import { PEER_TRANSPORT, type PeerTransport } from "../../kernel/contracts/peer-transport";
 import { QUERY_ENGINE_CONTRACT } from "../../kernel/contracts/query-engine";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import { notFound } from "../../kernel/http/http-error";
 import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
@@ -19,12 +20,13 @@ import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
 import { parseQueryRequest } from "./query-request";
+import type { QueryStatus } from "./query-response-writer";
 import { QueryTargets } from "./query-targets";
 
 const BASE = "/api/v1/applications";
 
 export class ApplicationsApiPlugin implements Plugin {
-  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PEER_TRANSPORT)];
+  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PEER_TRANSPORT), optional(PROCESS_METRICS)];
   private lookup!: ApplicationLookup;
   private kernel!: KernelInfo;
   private logger!: Logger;
@@ -32,6 +34,8 @@ export class ApplicationsApiPlugin implements Plugin {
   private targets!: QueryTargets;
   private defaultTimeoutMs = 30_000;
   private peers!: PeerTransport;
+  /** Where query durations are recorded, when a plugin provides process metrics. */
+  private metrics: ProcessMetrics | undefined;
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
     this.lookup = new ApplicationLookup(components);
@@ -45,6 +49,7 @@ export class ApplicationsApiPlugin implements Plugin {
     // Without the HTTP server (server.enable=false) there is no transport, and no route that would use one.
     const peers = components.resolveOptional(PEER_TRANSPORT);
     if (peers) this.peers = peers;
+    this.metrics = components.resolveOptional(PROCESS_METRICS);
     routes.get(BASE, () => this.lookup.ids());
     routes.get(`${BASE}/:id`, async (req) => {
       const application = this.lookup.require(req.params.id);
@@ -55,12 +60,29 @@ export class ApplicationsApiPlugin implements Plugin {
     routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer" });
   }
 
-  private query(req: SluiceRequest, res: ServerResponse): Promise<void> {
+  private query(req: SluiceRequest, res: ServerResponse): Promise<unknown> {
     const startedAt = Date.now();
+    const began = performance.now();
     const application = this.lookup.require(req.params.id);
     const target = this.targets.of(application, req.params.name);
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
-    return executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
+    const answered = executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
+    return this.metrics ? recordQuery(this.metrics, answered, target.store.type, began) : answered;
   }
+}
+
+/**
+ * Records the query's duration and status once its answer is written; resolves with nothing, since the answer went
+ * out already. A query cut by an error is FAILED (and rejects as before).
+ */
+function recordQuery(metrics: ProcessMetrics, answered: Promise<QueryStatus>, storeType: string, began: number): Promise<void> {
+  const record = (status: string) => metrics.query(storeType, status, (performance.now() - began) / 1000);
+  return answered.then(
+    (status) => record(status),
+    (error: unknown) => {
+      record("FAILED");
+      throw error;
+    },
+  );
 }

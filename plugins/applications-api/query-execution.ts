@@ -38,9 +38,9 @@ const NO_FAILURE: FailureEntry[] = [];
  * record found here answers it without asking the group who owns the key (a network round trip). When nothing
  * is found (or the store is not queryable), the query is planned by the key's owner. This function holds only
  * that first step, the hot path of interactive queries, and is not async: a promise reaction costs less than an
- * async frame. The rest is `runPlanned`.
+ * async frame. The rest is `runPlanned`. Resolves with the answer's status once it is written.
  */
-export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<void> {
+export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<QueryStatus> {
   const { target, request } = execution;
   const deadline = execution.startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(res, target.serverJson);
@@ -52,19 +52,19 @@ export function executeQuery(execution: QueryExecution, res: ServerResponse): Pr
   return runPlanned(execution, writer, deadline);
 }
 
-function finishFound(execution: QueryExecution, found: LocalOutcome, writer: QueryResponseWriter, deadline: number): Promise<void> | undefined {
+function finishFound(execution: QueryExecution, found: LocalOutcome, writer: QueryResponseWriter, deadline: number): QueryStatus | Promise<QueryStatus> {
   if (found.total === 0) return runPlanned(execution, writer, deadline);
   writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - execution.startedAt, timeout: found.timeout, status: "SUCCESS" });
-  return undefined;
+  return "SUCCESS";
 }
 
 /** Plans the query, asks the remote instances concurrently while the local records stream, then adds their answers. */
-async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<void> {
+async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter, deadline: number): Promise<QueryStatus> {
   const { target, request, startedAt } = execution;
   const plan = await planQuery({ application: target.application, store: target.store, request }, deadline);
   if (plan.outcome !== "RUN") {
     writer.finish({ total: 0, failure: NO_FAILURE, took: Date.now() - startedAt, timeout: false, status: plan.outcome });
-    return;
+    return plan.outcome;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
   const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true) : undefined;
@@ -85,7 +85,9 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
     failure.push(...answer.failure);
   }
   const timeout = (local?.timeout ?? false) || remotes.some((answer) => answer.timeout);
-  writer.finish({ total, failure, took: Date.now() - startedAt, timeout, status: statusOf(successes, failure.length) });
+  const status = statusOf(successes, failure.length);
+  writer.finish({ total, failure, took: Date.now() - startedAt, timeout, status });
+  return status;
 }
 
 /** The read-only stores of these partitions; undefined when there are none or one is not readable now. */

@@ -1,4 +1,5 @@
 /** The event channels of every application, one per declared event stream, attached to the application's hub. */
+import type { EventStreamFigures } from "../../kernel/contracts/process-metrics";
 import type { ApplicationHandle, EventRecord } from "../../kernel/contracts/streams/runtime";
 import { EventChannel } from "./event-channel";
 
@@ -28,6 +29,14 @@ export class ApplicationChannels {
 
   *all(): IterableIterator<EventChannel> {
     for (const channels of this.byApplication.values()) yield* channels.values();
+  }
+
+  *figures(): IterableIterator<EventStreamFigures> {
+    for (const [application, channels] of this.byApplication) {
+      for (const channel of channels.values()) {
+        yield { application, stream: channel.type, subscribers: channel.subscriberCount, droppedEvents: channel.droppedEvents() };
+      }
+    }
   }
 
   detachAll(): void {

@@ -23,6 +23,8 @@ export class EventChannel {
   private lastId = firstIdOfThisProcess();
   private readonly history: BoundedQueue<KeptEvent>;
   private readonly subscribers = new Set<SseSubscriber>();
+  /** Events lost by subscribers that have left. */
+  private droppedByGone = 0;
   private hub: EventStreamHub | undefined;
   private detachFromHub: (() => void) | undefined;
 
@@ -56,11 +58,24 @@ export class EventChannel {
       for (const kept of this.history.values()) if (kept.id > from) subscriber.push(kept.frame);
     }
     this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
+    return () => {
+      if (this.subscribers.delete(subscriber)) this.droppedByGone += subscriber.dropped;
+    };
   }
 
   connected(): IterableIterator<SseSubscriber> {
     return this.subscribers.values();
+  }
+
+  /** Events this stream's subscribers, present and gone, lost to a full buffer. */
+  droppedEvents(): number {
+    let dropped = this.droppedByGone;
+    for (const subscriber of this.subscribers) dropped += subscriber.dropped;
+    return dropped;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
   }
 
   private publish(record: EventRecord): void {

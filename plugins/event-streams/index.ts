@@ -9,6 +9,7 @@ import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
 import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
 import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../kernel/errors";
@@ -28,31 +29,39 @@ interface SseSettings {
 }
 
 export class EventStreamsPlugin implements Plugin {
-  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN)];
+  readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PROCESS_METRICS)];
   private lookup!: ApplicationLookup;
   private logger!: Logger;
   private settings!: SseSettings;
   private channels!: ApplicationChannels;
   private keepAliveTimer: NodeJS.Timeout | undefined;
   private readonly flushes = new FlushScheduler();
+  private removeMetricsSource: (() => void) | undefined;
+  private metrics: ProcessMetrics | undefined;
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
     this.lookup = new ApplicationLookup(components);
+    this.metrics = components.resolveOptional(PROCESS_METRICS);
     this.logger = logger.child({ plugin: "event-streams" });
     const json = components.resolve(JSON_RENDERER);
     this.channels = new ApplicationChannels(this.settings.historySize, (applicationId, record) => this.encode(json, applicationId, record));
     routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
   }
 
-  /** Attaches to the applications already running, so their history starts before the first subscriber. */
+  /**
+   * Attaches to the applications already running, so their history starts before the first subscriber, and reports
+   * subscribers and dropped events to the process metrics when a plugin provides them.
+   */
   start(): void {
     for (const application of this.lookup.applications()) this.channels.of(application);
+    this.removeMetricsSource = this.metrics?.addEventStreamSource(() => this.channels.figures());
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.settings.keepAliveMs);
     this.keepAliveTimer.unref();
   }
 
   close(): void {
+    this.removeMetricsSource?.();
     clearInterval(this.keepAliveTimer);
     for (const channel of this.channels.all()) for (const subscriber of channel.connected()) subscriber.end();
     this.channels.detachAll();

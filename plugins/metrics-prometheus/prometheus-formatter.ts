@@ -1,9 +1,10 @@
 /**
  * The metric groups in the Prometheus text exposition format 0.0.4 (API.md §1.5): one family per metric
- * name across groups (the group is a label), `*-total` metrics as counters, the others as gauges, and
- * string-valued metrics as `<family>_info{…, value="<string>"} 1`. Metrics without a value are left out.
+ * name across groups and applications (the group and the application are labels), `*-total` metrics as counters,
+ * the others as gauges, and string-valued metrics as `<family>_info{…, value="<string>"} 1`. Metrics without a
+ * value are left out.
  */
-import type { MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
+import type { ApplicationMetrics, MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
 import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
 import { escapeHelp, escapeLabelValue, familyName, labelName } from "./prometheus-names";
 
@@ -18,16 +19,22 @@ export class PrometheusMetricsFormatter implements MetricsFormatter {
   readonly contentType = "text/plain; version=0.0.4; charset=utf-8";
 
   render(applicationId: string, groups: readonly MetricGroup[]): string {
+    return this.renderApplications([{ applicationId, groups }]);
+  }
+
+  renderApplications(applications: readonly ApplicationMetrics[]): string {
     const families = new Map<string, Family>();
-    for (const group of groups) {
-      for (const metric of group.metrics) {
-        if (metric.value === null) continue;
-        const { name, per, unit } = familyName(metric.name);
-        const isInfo = typeof metric.value === "string";
-        const sampleName = isInfo ? `${name}_info` : name;
-        const family = familyOf(families, sampleName, isInfo ? "gauge" : typeOf(name), helpOf(metric, unit));
-        const labels = labelSet(applicationId, group.name, metric, isInfo ? String(metric.value) : undefined);
-        family.samples.push(`${sampleName}{${labels}} ${isInfo ? "1" : sampleValue(Number(metric.value) / per)}`);
+    for (const { applicationId, groups } of applications) {
+      for (const group of groups) {
+        for (const metric of group.metrics) {
+          if (metric.value === null) continue;
+          const { name, per, unit } = familyName(metric.name);
+          const isInfo = typeof metric.value === "string";
+          const sampleName = isInfo ? `${name}_info` : name;
+          const family = familyOf(families, sampleName, isInfo ? "gauge" : typeOf(name), helpOf(metric, unit));
+          const labels = labelSet(applicationId, group.name, metric, isInfo ? String(metric.value) : undefined);
+          family.samples.push(`${sampleName}{${labels}} ${isInfo ? "1" : sampleValue(Number(metric.value) / per)}`);
+        }
       }
     }
     let text = "";

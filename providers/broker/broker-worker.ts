@@ -4,8 +4,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { Broker, type BrokerOptions, type RunningBroker } from "./broker";
-import { withPlainErrors, type ComponentLogger, type LogFields } from "../../kernel/logger";
-type LogLevel = keyof ComponentLogger;
+import { withPlainErrors, type ComponentLogger, type LineLevel as LogLevel, type LogFields } from "../../kernel/logger";
 
 /** Messages from the worker to the thread that started it. */
 type WorkerMessage =

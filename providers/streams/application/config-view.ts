@@ -1,13 +1,9 @@
 /** The configuration map of API.md §1.3: flat, sorted, secrets hidden. */
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
-
-const SECRET_SUFFIXES = ["password", "secret", "sasl.jaas.config", "token", "key.password", "credentials"];
+import { HIDDEN, isSecretKey } from "../../../kernel/secrets";
 
 export function configView(config: Readonly<Record<string, ConfigValue>>): Record<string, ConfigValue> {
   const view: Record<string, ConfigValue> = {};
-  for (const key of Object.keys(config).sort()) {
-    const lower = key.toLowerCase();
-    view[key] = SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix)) ? "[hidden]" : config[key];
-  }
+  for (const key of Object.keys(config).sort()) view[key] = isSecretKey(key) ? HIDDEN : config[key];
   return view;
 }

@@ -1,11 +1,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { QueryEngine } from "../../../kernel/contracts/query-engine";
 import type { ApplicationHandle, StoreHandle } from "../../../kernel/contracts/streams/runtime";
 import type { KeyValue, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { PeerClient } from "../../../kernel/http/peer-client";
+import { CompressibleResponse } from "../../../kernel/http/response-compression";
 import { ModuleJsonRenderer } from "../../../kernel/json/module-json-renderer";
 import { silentLogger } from "../../../kernel/logger";
 import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
@@ -34,6 +36,9 @@ interface Scan {
 let scan: Scan;
 let server: http.Server;
 let url: string;
+/** The same, with the kernel's compressing responses. */
+let compressingServer: http.Server;
+let compressingUrl: string;
 
 function pausingStore(): ReadOnlyKeyValueStore<unknown, unknown> {
   async function* all(): AsyncIterable<KeyValue<unknown, unknown>> {
@@ -85,22 +90,35 @@ test.before.each(() => {
 
 const peers = new PeerClient({ tls: undefined, caFile: undefined, token: undefined, presentCertificate: false });
 
-test.before(async () => {
-  server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-      executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers, caller: req }, res).catch(() => res.destroy());
-    });
+const answerQuery = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
+    executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers, caller: req }, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+async function listen(listening: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+}
+
+test.before(async () => {
+  server = http.createServer(answerQuery);
+  url = await listen(server);
+  compressingServer = http.createServer({ ServerResponse: CompressibleResponse }, (req, res) => {
+    (res as CompressibleResponse).compressFor(req.headers["accept-encoding"], 1024);
+    answerQuery(req, res);
+  });
+  compressingUrl = await listen(compressingServer);
 });
 
 test.after(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const listening of [server, compressingServer]) {
+    listening.closeAllConnections();
+    await new Promise((resolve) => listening.close(resolve));
+  }
 });
 
 /** A buffering server would send nothing before the scan ends, and the scan waits for this read: bound it. */
@@ -147,6 +165,41 @@ test("a whole answer larger than the writer's buffer goes out complete and in or
   assert.is(answer.status, "SUCCESS");
   assert.is(answer.result.total, WHOLE_RECORDS);
   assert.equal(answer.result.success[0].records.map((record: { key: string }) => record.key), Array.from({ length: WHOLE_RECORDS }, (_, i) => `whole-${i}`));
+});
+
+test("compressed, records still reach the client decoded while the store is being scanned; a client that goes away stops the scan", async () => {
+  for (const encoding of ["br", "gzip"]) {
+    scan = { pulled: 0, closed: false, resume: () => undefined };
+    const response = await withinSeconds(
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const request = http.request(compressingUrl, { method: "POST", headers: { "Content-Type": "application/json", "Accept-Encoding": encoding } }, resolve);
+        request.on("error", reject);
+        request.end(JSON.stringify({ type: "key_value", query: { all: {} } }));
+      }),
+      5,
+    );
+    assert.is(response.headers["content-encoding"], encoding);
+    const decoder = encoding === "br" ? zlib.createBrotliDecompress() : zlib.createGunzip();
+    const chunks: Buffer[] = [];
+    decoder.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve, reject) => decoder.on("end", resolve).on("error", reject));
+    response.pipe(decoder);
+    await withinSeconds(eventually(() => chunks.length > 0 && scan.pulled === HALF, { what: "decoded records while the scan is paused" }), 5);
+    assert.ok(Buffer.concat(chunks).toString("utf8").startsWith('{"server":"test:1","result":{"success":[{"server":"test:1","remote":false,"records":[{"key":"key-000000","value":0}'));
+    assert.ok(!scan.closed);
+    if (encoding === "gzip") {
+      response.destroy();
+      scan.resume();
+      await eventually(() => scan.closed, { what: "the store iterator to be closed" });
+      assert.ok(scan.pulled < ENTRIES, `the scan went on to ${scan.pulled} entries`);
+      continue;
+    }
+    scan.resume();
+    await ended;
+    const answer = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    assert.is(answer.result.total, ENTRIES);
+    assert.equal(answer.result.success[0].records[ENTRIES - 1], { key: "key-199999", value: 199_999 });
+  }
 });
 
 test("a client that goes away stops the scan", async () => {

@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
 import { STREAMS_RUNTIME_TOKEN } from "../../../kernel/contracts/streams/runtime";
 import { eventually } from "../../helpers/eventually";
+import { sampleValue } from "../../helpers/prometheus-text";
 import { http } from "../../helpers/sluice";
 import { EXAMPLES_PACKAGE, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { writeProviderPackage, type BurstRequest } from "./fixture-providers";
@@ -152,10 +153,13 @@ test("a subscriber that keeps up gets every record of a burst ten times its buff
   }
 });
 
-test("a stalled subscriber does not delay another one, and loses its own oldest records", async ({ sluice, firehose }) => {
+test("a stalled subscriber does not delay another one, and loses its own oldest records, counted in /metrics", async ({ sluice, firehose }) => {
+  const figure = async (name: string) => sampleValue((await http(`${sluice.url}/metrics`)).text, name, { application: "bursts", stream: "firehose" });
+  const droppedBefore = (await figure("sluice_sse_dropped_events_total")) ?? 0;
   const stalled = await openStalledSubscriber(firehose);
   const live = await openSse(firehose);
   try {
+    assert.is(await figure("sluice_sse_subscribers"), 2);
     // About 13 MB of frames, more than the socket buffers of a loopback connection hold (about 4 MB); bursts of
     // at most BUFFER_SIZE events, each once the live subscriber has the previous one, so it keeps up.
     const rounds = 8;
@@ -179,6 +183,12 @@ test("a stalled subscriber does not delay another one, and loses its own oldest 
     assert.ok(received.length < rounds * BUFFER_SIZE, `the stalled subscriber received all ${received.length} records: nothing bounded it`);
     const tail = received.slice(-BUFFER_SIZE);
     assert.equal(tail, tail.map((_, i) => lastId - BUFFER_SIZE + 1 + i), "after its loss it has the newest records, in order");
+    const lost = rounds * BUFFER_SIZE + 1 - received.length;
+    assert.is((await figure("sluice_sse_dropped_events_total"))! - droppedBefore, lost);
+    stalled.close();
+    live.close();
+    await eventually(async () => (await figure("sluice_sse_subscribers")) === 0, { what: "both subscribers to be gone" });
+    assert.is((await figure("sluice_sse_dropped_events_total"))! - droppedBefore, lost, "the loss stays counted after the subscriber left");
   } finally {
     stalled.close();
     live.close();

@@ -83,6 +83,20 @@ prometheus("the output passes promtool check metrics", () => {
   assert.ok(check.ok, check.output);
 });
 
+prometheus("several applications share one family per name, told apart by application_id, and pass promtool", () => {
+  const both = formatter.renderApplications([
+    { applicationId: "word count", groups },
+    { applicationId: "pageviews", groups },
+  ]);
+  const bothLines = both.trimEnd().split("\n");
+  assert.is(bothLines.filter((line) => line === "# TYPE streams_process_rate gauge").length, 1);
+  assert.ok(bothLines.includes('streams_dropped_records_total{application_id="word count",group="stream-task-metrics",task_id="0_1"} 3'));
+  assert.ok(bothLines.includes('streams_dropped_records_total{application_id="pageviews",group="stream-task-metrics",task_id="0_1"} 3'));
+  assert.is(formatter.renderApplications([{ applicationId: "word count", groups }]), text);
+  const check = promtoolCheck(both);
+  assert.ok(check.ok, check.output);
+});
+
 prometheus("promtool rejects what the formatter avoids (the check can fail)", () => {
   assert.not.ok(promtoolCheck('# TYPE streams_x_ms gauge\nstreams_x_ms{a="b"} 1\n').ok);
 });

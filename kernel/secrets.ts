@@ -1,0 +1,43 @@
+/** Which keys hold secrets, and hiding their values in configuration views and log lines. */
+
+/** What a secret's value is shown as. */
+export const HIDDEN = "[hidden]";
+
+// Matched at the end of the key, lower-cased: `ssl.key.password`, `clientSecret`, `x-sluice-peer-token`.
+const SECRET_SUFFIXES = ["password", "passwd", "secret", "sasl.jaas.config", "token", "credentials", "authorization"];
+
+/** How deep nested fields are searched; deeper values are left as they are. */
+const MAX_DEPTH = 8;
+
+export function isSecretKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+}
+
+/**
+ * `value` with every property whose key holds a secret replaced by HIDDEN, in nested plain objects and arrays too.
+ * What holds no secret is returned as it is (no copy); what does is copied, never changed in place.
+ */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const redacted = redactSecrets(item, depth + 1);
+      if (redacted !== item) (copy ??= [...value])[index] = redacted;
+    });
+    return (copy ?? value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const redacted = isSecretKey(key) ? HIDDEN : redactSecrets(item, depth + 1);
+    if (redacted !== item) (copy ??= { ...value })[key] = redacted;
+  }
+  return (copy ?? value) as T;
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
