@@ -17,6 +17,7 @@ import { metadataHandler } from "./metadata-handler";
 import { offsetCommitHandler } from "./offset-commit-handler";
 import { offsetFetchHandler } from "./offset-fetch-handler";
 import { produceHandler } from "./produce-handler";
+import { saslAuthenticateHandler, saslHandshakeHandler } from "./sasl-handlers";
 import { syncGroupHandler } from "./sync-group-handler";
 
 export interface HandlerTableOptions {
@@ -44,6 +45,8 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     offsetFetchHandler(services),
     describeGroupsHandler(services),
     listGroupsHandler(services),
+    saslHandshakeHandler(),
+    saslAuthenticateHandler(),
   ];
   const narrowed = new Map(Object.entries(options.apiVersions ?? {}));
   for (const handler of handlers) {

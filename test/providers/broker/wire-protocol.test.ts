@@ -52,9 +52,11 @@ test("ApiVersions advertises every implemented API with its non-flexible version
     14: "0-3",
     15: "0-4",
     16: "0-2",
+    17: "0-1",
     18: "0-2",
     19: "0-4",
     20: "0-3",
+    36: "0-1",
   });
 });
 
