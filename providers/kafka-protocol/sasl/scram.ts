@@ -43,6 +43,8 @@ export const hash = (mechanism: ScramMechanism, data: Buffer): Buffer => createH
 
 export const clientKeyOf = (mechanism: ScramMechanism, salted: Buffer): Buffer => hmac(mechanism, salted, "Client Key");
 
+export const serverKeyOf = (mechanism: ScramMechanism, salted: Buffer): Buffer => hmac(mechanism, salted, "Server Key");
+
 export function xor(a: Buffer, b: Buffer): Buffer {
   if (a.length !== b.length) throw new SaslMessageError(`a SCRAM proof of ${a.length} bytes where ${b.length} are expected`);
   const out = Buffer.alloc(a.length);
@@ -52,7 +54,7 @@ export function xor(a: Buffer, b: Buffer): Buffer {
 
 export async function scramCredential(mechanism: ScramMechanism, password: string, salt: Buffer, iterations: number): Promise<ScramCredential> {
   const salted = await saltedPassword(mechanism, password, salt, iterations);
-  return { salt, iterations, storedKey: hash(mechanism, clientKeyOf(mechanism, salted)), serverKey: hmac(mechanism, salted, "Server Key") };
+  return { salt, iterations, storedKey: hash(mechanism, clientKeyOf(mechanism, salted)), serverKey: serverKeyOf(mechanism, salted) };
 }
 
 /** A printable nonce without commas. */

@@ -3,7 +3,6 @@
  * handle the REST plugins use (ApplicationHandle). Each start creates a fresh Kafka run; an error puts the
  * application in ERROR with the error recorded and never escapes to the process.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import * as fs from "fs";
 import * as path from "path";
 import { Kafka, logLevel } from "kafkajs";
@@ -25,12 +24,12 @@ import type {
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import { partitionOfKey } from "../../kafka-client";
+import { partitionOfKey, type BrokerSecurity } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { ApplicationRun } from "../kafka/application-run";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
-import { clusterTls } from "../kafka/cluster-security";
+import { clusterSecurity, kafkajsSecurity } from "../kafka/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -84,8 +83,8 @@ export class StreamsApplication implements ApplicationHandle {
   private statsTimer?: NodeJS.Timeout;
   private transition: Promise<unknown> = Promise.resolve();
   private readonly restartOnError: RestartOnError;
-  /** TLS settings of the connections to the cluster; undefined for PLAINTEXT. */
-  private readonly tls: TlsOptions | undefined;
+  /** TLS and SASL settings of the connections to the cluster. */
+  private readonly security: BrokerSecurity;
 
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
@@ -107,11 +106,11 @@ export class StreamsApplication implements ApplicationHandle {
     }
     const setter = String(config["leveldb.config.setter"] ?? "");
     if (setter) this.configSetter = loadModuleExport(setter) as LevelDbConfigSetter;
-    this.tls = clusterTls(config);
+    this.security = clusterSecurity(config);
     this.kafka = new Kafka({
       clientId: this.id,
       brokers: options.bootstrapServers,
-      ssl: this.tls,
+      ...kafkajsSecurity(this.security),
       // kafkajs waits 1 s for a connection by default, too little for a managed cluster's TLS handshake.
       connectionTimeout: Number(config["socket.connection.setup.timeout.ms"] ?? 10_000),
       requestTimeout: Number(config["request.timeout.ms"] ?? 30_000),
@@ -376,7 +375,7 @@ export class StreamsApplication implements ApplicationHandle {
     const run: ApplicationRun = new ApplicationRun({
       kafka: this.kafka,
       bootstrapServers: this.options.bootstrapServers,
-      tls: this.tls,
+      security: this.security,
       topology: this.topologyCompiled,
       config: this.options.config,
       server: this.options.config["application.server"] ? String(this.options.config["application.server"]) : null,

@@ -4,10 +4,9 @@
  * changelog and sink records (awaited until acknowledged), commit the stores with their input and changelog
  * positions in one atomic write, then return so that the consumer commits the group's offset.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Admin, Kafka } from "kafkajs";
-import { COMPRESSION_TYPES, GroupConsumer, RecordProducer, type CompressionType, type FetchedBatch, type KafkaEndpoint, type PartitionOffsets } from "../../kafka-client";
+import { checkClusterAccess, COMPRESSION_TYPES, GroupConsumer, RecordProducer, type BrokerSecurity, type CompressionType, type FetchedBatch, type KafkaEndpoint, type PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -31,8 +30,8 @@ export interface RunOptions {
   kafka: Kafka;
   /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
   bootstrapServers: string[];
-  /** TLS settings of the connections to the cluster (security.protocol=SSL). */
-  tls?: TlsOptions;
+  /** TLS and SASL settings of the connections to the cluster (security.protocol). */
+  security: BrokerSecurity;
   topology: CompiledTopology;
   config: Readonly<Record<string, ConfigValue>>;
   server: string | null;
@@ -138,7 +137,7 @@ export class ApplicationRun {
   }
 
   private get endpoint(): KafkaEndpoint {
-    return { bootstrapServers: this.options.bootstrapServers, tls: this.options.tls };
+    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security };
   }
 
   /** This instance's member id in the application's group; null before it has joined. */
@@ -157,9 +156,10 @@ export class ApplicationRun {
 
   async start(): Promise<void> {
     const { kafka, topology, config, bootstrapServers, logger, metrics } = this.options;
+    await checkClusterAccess(this.endpoint, this.adminClientId);
     this.admin = kafka.admin();
     await this.admin.connect();
-    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.producerClientId, logger, compression: compressionType(config) });
+    this.producer = new RecordProducer({ bootstrapServers, ...this.options.security, clientId: this.producerClientId, logger, compression: compressionType(config) });
     const [counts] = await Promise.all([ensureTopics(this.admin, topology, {
         defaultPartitions: numberConfig(config, "num.partitions", 1),
         replicationFactor: numberConfig(config, "replication.factor", -1),
@@ -170,7 +170,7 @@ export class ApplicationRun {
     const consumer = new GroupConsumer(
       {
         bootstrapServers,
-        tls: this.options.tls,
+        ...this.options.security,
         clientId: this.consumerClientId,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),

@@ -47,13 +47,18 @@ export class RawKafkaClient {
 
   /** Sends a request and returns its correlation id. */
   send<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): number {
+    this.writeRaw(this.frame(api, version, body, apiKey));
+    return this.nextCorrelationId - 1;
+  }
+
+  /** A request frame with the next correlation id, to write later (several in one write). */
+  frame<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): Buffer {
     const correlationId = this.nextCorrelationId++;
     const writer = new ByteWriter();
     writer.int32(0);
     headerCodec.encode(writer, REQUEST_HEADER_VERSION, { apiKey, apiVersion: version, correlationId, clientId: "raw-test" });
     new MessageCodec(api.name, api.request).encode(writer, version, body);
-    this.writeRaw(Buffer.concat(writer.finishFrame()));
-    return correlationId;
+    return Buffer.concat(writer.finishFrame());
   }
 
   writeRaw(bytes: Buffer): void {

@@ -111,6 +111,16 @@ test("PLAIN: the right password opens the connection to every request; a wrong o
   assert.not.ok(JSON.stringify(context.logs).includes("alice-secret"), "no password in the broker's log");
 });
 
+test("a request sent right behind the SaslAuthenticate that completes the exchange waits for it, and is served", async (context) => {
+  const client = await rawClient(context);
+  await client.request(SaslHandshake, 1, { mechanism: "PLAIN" });
+  // One write, so that both frames arrive in one read.
+  client.writeRaw(Buffer.concat([client.frame(SaslAuthenticate, 1, { authBytes: encodePlain({ username: "alice", password: "alice-secret" }) }), client.frame(Metadata, 4, METADATA_ALL)]));
+  const next = () => Promise.race([client.next(), client.closed.then(() => Promise.reject(new Error("the broker closed the connection")))]);
+  assert.is(RawKafkaClient.decode(SaslAuthenticate, 1, await next()).errorCode, ErrorCode.NONE);
+  assert.is(RawKafkaClient.decode(Metadata, 4, await next()).brokers.length, 1);
+});
+
 test("a mechanism the listener does not enable is answered UNSUPPORTED_SASL_MECHANISM with those it does, and closed", async (context) => {
   await startSaslBroker(context, { mechanisms: ["SCRAM-SHA-512"] });
   const client = await rawClient(context);
