@@ -53,6 +53,7 @@ export class SaslSession implements ConnectionAuthentication {
   }
 
   refusal(apiKey: number): string | undefined {
+    if (apiKey === SaslAuthenticate.apiKey && this.principal === null && this.exchange === null) return "before SaslHandshake";
     if (apiKey === SaslHandshake.apiKey || apiKey === SaslAuthenticate.apiKey) return undefined;
     if (this.principal !== null) return Date.now() < this.expiresAt ? undefined : `after the SASL session of '${this.principal}' expired`;
     if (apiKey === ApiVersions.apiKey && this.mechanism === null) return undefined;

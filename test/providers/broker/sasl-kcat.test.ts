@@ -8,20 +8,9 @@ import path from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createPki, type TestPki } from "../../helpers/certificates";
-import { eventually } from "../../helpers/eventually";
-import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
+import { brokerPort, runSluice, type SluiceProcess } from "../../helpers/sluice-process";
 import { stopProcess } from "../streams/wordcount-processes";
 import { runKcat } from "./broker-test-kit";
-
-async function brokerPort(broker: SluiceProcess): Promise<number> {
-  return eventually(
-    () => {
-      if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
-      return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
-    },
-    { timeoutMs: 15_000, what: "the broker to listen" },
-  );
-}
 
 const sasl = (protocol: string, mechanism: string, username: string, password: string) => ["-X", `security.protocol=${protocol}`, "-X", `sasl.mechanisms=${mechanism}`, "-X", `sasl.username=${username}`, "-X", `sasl.password=${password}`];
 

@@ -91,6 +91,9 @@ test("before authenticating, a connection may ask ApiVersions; any other request
   assert.is(ranges.get(SaslAuthenticate.apiKey), "0-1");
   client.send(Metadata, 4, METADATA_ALL);
   assert.ok(await isClosed(client), "Metadata before authentication closes the connection");
+  const early = await rawClient(context);
+  early.send(SaslAuthenticate, 1, { authBytes: encodePlain({ username: "alice", password: "alice-secret" }) });
+  assert.ok(await isClosed(early), "SaslAuthenticate before SaslHandshake closes the connection");
   assert.ok(context.logs.some(({ fields }) => String(fields?.reason).includes("Metadata request before SASL authentication")));
 });
 

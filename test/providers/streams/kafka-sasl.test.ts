@@ -16,20 +16,10 @@ import * as assert from "uvu/assert";
 import { createPki, type TestPki } from "../../helpers/certificates";
 import { eventually } from "../../helpers/eventually";
 import { FIXTURES, http, startSluice } from "../../helpers/sluice";
-import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
+import { brokerPort, runSluice, type SluiceProcess } from "../../helpers/sluice-process";
 import { EXAMPLES_PACKAGE } from "../../helpers/streams";
 import { runKcat, startTestBroker } from "../broker/broker-test-kit";
 import { countsOf, sorted, stopProcess, trueCounts } from "./wordcount-processes";
-
-async function brokerPort(broker: SluiceProcess): Promise<number> {
-  return eventually(
-    () => {
-      if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
-      return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
-    },
-    { timeoutMs: 15_000, what: "the broker to listen" },
-  );
-}
 
 /** wordcount's counts, its offsets answer and its config, once the counts are `expected`. */
 async function wordcountAt(url: string, expected: Record<string, number>) {
