@@ -4,6 +4,9 @@
  * writes, commits and answers queries over TLS. Certificates are made with openssl for the test.
  */
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createPki, type TestPki } from "../../helpers/certificates";
@@ -23,6 +26,8 @@ function kcat(args: string[], input = ""): Promise<{ code: number; stdout: strin
 test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS or without a certificate are refused", async () => {
   const pki: TestPki = createPki();
   const processes: SluiceProcess[] = [];
+  // Its own state: a state dir left by an earlier run, against this run's new in-memory broker, would count nothing.
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-tls-state-"));
   try {
     const broker = pki.issue("broker", "localhost", { server: true });
     const client = pki.issue("client", "sluice-client");
@@ -45,6 +50,7 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
       "--server.port=0",
       `--plugins.packages=${EXAMPLES_PACKAGE}`,
       `--streams.bootstrap.servers=${bootstrap}`,
+      `--streams.state.dir=${stateDir}`,
       "--streams.security.protocol=SSL",
       `--streams.ssl.ca.location=${pki.ca}`,
       `--streams.ssl.certificate.location=${client.cert}`,
@@ -66,6 +72,7 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
     assert.ok(consumed.stdout.includes("tls=2"), consumed.stdout);
   } finally {
     for (const process of processes.reverse()) await stopProcess(process, "SIGTERM");
+    fs.rmSync(stateDir, { recursive: true, force: true });
     pki.remove();
   }
 });
