@@ -18,6 +18,7 @@ import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
+import { median, rate, seconds, startup, timeRuntime, type Timing } from "./runtime-timing";
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const lines = Number(process.argv[3] ?? 50_000);
@@ -40,15 +41,6 @@ async function produce(producer: Producer, topic: string, count: number, value: 
   await Promise.all(inFlight);
 }
 
-/** A run's figures: seconds from its start (connect) to its first record, and to its last. */
-interface Timing {
-  firstSeconds: number;
-  totalSeconds: number;
-}
-
-const rate = (count: number, timing: Timing) => count / timing.totalSeconds;
-const seconds = (from: number, to: number) => (to - from) / 1000;
-
 async function bareConsumer(kafka: Kafka, topic: string, count: number): Promise<Timing> {
   const started = Date.now();
   const consumer = kafka.consumer({ groupId: `bare-${Date.now()}` });
@@ -68,27 +60,6 @@ async function bareConsumer(kafka: Kafka, topic: string, count: number): Promise
   const done = Date.now();
   await consumer.disconnect();
   return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, done) };
-}
-
-function processedTotal(runtime: StreamsRuntime, id: string): number {
-  const thread = runtime.application(id)!.metrics().find((group) => group.name === "stream-thread-metrics");
-  return Number(thread?.metrics.find((metric) => metric.name === "process-total")?.value ?? 0);
-}
-
-/** Runs the application until it has processed `expected` records; `progress` sees each tenth. */
-async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number, progress: (tenth: number) => void = () => undefined): Promise<Timing> {
-  const started = Date.now();
-  await runtime.start();
-  let first = 0;
-  let tenth = 0;
-  for (;;) {
-    const done = processedTotal(runtime, id);
-    if (done > 0 && first === 0) first = Date.now();
-    while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
-    if (done >= expected) break;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, Date.now()) };
 }
 
 /** Stops the application with cleanup, restarts it, and times it from the restart to RUNNING (its stores restored). */
@@ -159,7 +130,6 @@ async function main(): Promise<void> {
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
-  const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
   const ratios: number[] = [];
   for (const [index, round] of rounds.entries()) {
     const ceilingRate = rate(records, round.ceiling);
@@ -167,8 +137,7 @@ async function main(): Promise<void> {
     ratios.push(statelessRate / ceilingRate);
     console.log(`round ${index + 1}: bare kafkajs consumer ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${((statelessRate / ceilingRate) * 100).toFixed(1)} %`);
   }
-  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-  console.log(`stateless topology / bare consumer: median ${(median * 100).toFixed(1)} % over ${ratios.length} rounds of ${records} records`);
+  console.log(`stateless topology / bare consumer: median ${(median(ratios) * 100).toFixed(1)} % over ${ratios.length} rounds of ${records} records`);
   const words = lines * 10;
   console.log(`wordcount:             ${Math.round(rate(words, wordTiming))} words/s end to end (${lines} lines of 10 words; ${startup(wordTiming)})`);
   console.log(`restore:               ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);

@@ -1,11 +1,16 @@
 /** The `broker.*` section the embedded broker declares, and the BrokerOptions it gives. */
-import fs from "node:fs";
 import path from "node:path";
+import type { JSONWebKeySet } from "jose";
 import type { ConfigReader } from "../../kernel/config/config-reader";
 import { configSection } from "../../kernel/config/config-schema";
 import type { SluiceConfig } from "../../kernel/config/sluice-config";
 import { StartupError } from "../../kernel/errors";
+import { readConfiguredFile } from "../../kernel/http/configured-file";
+import { isSaslMechanism, SASL_MECHANISMS } from "../kafka-protocol/sasl/sasl-mechanisms";
 import type { BrokerOptions, BrokerTls } from "./broker";
+import type { OAuthBearerValidation } from "./sasl/oauthbearer-exchange";
+import type { BrokerSasl } from "./sasl/sasl-server";
+import { parseSaslUsers } from "./sasl/sasl-users";
 
 export const BROKER_CONFIG = configSection({
   name: "broker",
@@ -21,17 +26,26 @@ export const BROKER_CONFIG = configSection({
     "retention.ms": { type: "integer", default: 604_800_000, doc: "Delete log segments older than this; -1 keeps them forever." },
     "retention.bytes": { type: "integer", default: -1, doc: "Trim each partition to about this many bytes; -1 is unbounded." },
     "segment.bytes": { type: "integer", default: 134_217_728, doc: "Size at which a partition rolls to a new segment file." },
-    "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL"], doc: "`PLAINTEXT`, or `SSL`: the embedded broker serves TLS with `broker.ssl.*`." },
-    "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`)." },
-    "ssl.key.location": { type: "string", default: "", doc: "PEM file of the broker certificate's private key (`SSL`)." },
+    "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "`PLAINTEXT`; `SSL` serves TLS with `broker.ssl.*`; `SASL_PLAINTEXT` and `SASL_SSL` authenticate clients with `broker.sasl.*` first." },
+    "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`, `SASL_SSL`)." },
+    "ssl.key.location": { type: "string", default: "", doc: "PEM file of the broker certificate's private key (`SSL`, `SASL_SSL`)." },
     "ssl.ca.location": { type: "string", default: "", doc: "PEM file of the CA of client certificates; when set, clients must present one signed by it (mutual TLS)." },
+    "sasl.mechanisms": { type: "string-list", default: ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"], doc: "SASL mechanisms the broker enables: `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512`, `OAUTHBEARER`." },
+    "sasl.users": { type: "string", default: "", doc: "Users of PLAIN and SCRAM: `name:password` pairs, comma-separated, or `@FILE` (one pair per line); kept as salted SCRAM keys." },
+    "sasl.oauthbearer.jwks.endpoint.url": { type: "string", default: "", doc: "OAUTHBEARER: the JSON Web Key Set that verifies tokens: an http(s) URL, or a file (path or `file:` URL) read at startup." },
+    "sasl.oauthbearer.expected.issuer": { type: "string", default: "", doc: "OAUTHBEARER: required `iss` of tokens; empty: not checked." },
+    "sasl.oauthbearer.expected.audience": { type: "string", default: "", doc: "OAUTHBEARER: required `aud` of tokens; empty: not checked." },
+    "connections.max.reauth.ms": { type: "integer", default: 0, doc: "Longest SASL session (shorter if the OAUTHBEARER token expires first); clients must authenticate again before it ends. 0: no limit." },
     worker: { type: "boolean", default: true, doc: "Run the embedded broker in its own worker thread." },
   },
 });
 
+type BrokerSettings = ConfigReader<typeof BROKER_CONFIG.keys>;
+
 export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOptions {
   const broker = config.of(BROKER_CONFIG);
   const orNull = (value: number) => (value < 0 ? null : value);
+  const protocol = broker.get("security.protocol");
   return {
     listener: broker.get("listener"),
     port: broker.get("port"),
@@ -43,23 +57,72 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     retentionMs: orNull(broker.get("retention.ms")),
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
-    tls: broker.get("security.protocol") === "SSL" ? brokerTls(broker, root) : undefined,
+    tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
+    sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
   };
 }
 
-/** The certificate the broker serves with `broker.security.protocol=SSL`; files are read here, naming the key of one that cannot be. */
-function brokerTls(broker: ConfigReader<typeof BROKER_CONFIG.keys>, root: string): BrokerTls {
-  const read = (key: "ssl.certificate.location" | "ssl.key.location" | "ssl.ca.location", required: boolean): string | undefined => {
-    const file = broker.get(key);
-    if (file === "") {
-      if (required) throw new StartupError(`broker.${key} is needed with broker.security.protocol=SSL`);
-      return undefined;
-    }
-    try {
-      return fs.readFileSync(path.resolve(root, file), "utf8");
-    } catch (error) {
-      throw new StartupError(`broker.${key}: cannot read '${file}': ${(error as Error).message}`);
-    }
+type FileKey = "ssl.certificate.location" | "ssl.key.location" | "ssl.ca.location";
+
+/** The text of the file a key names (relative to the root), or undefined when the key is empty and may be. */
+function readFileOf(broker: BrokerSettings, root: string, key: FileKey, neededFor?: string): string | undefined {
+  const file = broker.get(key);
+  if (file === "") {
+    if (neededFor) throw new StartupError(`broker.${key} is needed with ${neededFor}`);
+    return undefined;
+  }
+  return readConfiguredFile(path.resolve(root, file), `broker.${key}`).toString("utf8");
+}
+
+/** The certificate the broker serves with SSL or SASL_SSL; client certificates are required when a CA is given. */
+function brokerTls(broker: BrokerSettings, root: string, protocol: string): BrokerTls {
+  const neededFor = `broker.security.protocol=${protocol}`;
+  return {
+    cert: readFileOf(broker, root, "ssl.certificate.location", neededFor)!,
+    key: readFileOf(broker, root, "ssl.key.location", neededFor)!,
+    ca: readFileOf(broker, root, "ssl.ca.location"),
   };
-  return { cert: read("ssl.certificate.location", true)!, key: read("ssl.key.location", true)!, ca: read("ssl.ca.location", false) };
+}
+
+function brokerSasl(broker: BrokerSettings, root: string, protocol: string): BrokerSasl {
+  const mechanisms = broker.get("sasl.mechanisms").map((name) => name.toUpperCase());
+  const unknown = mechanisms.filter((name) => !isSaslMechanism(name));
+  if (unknown.length > 0) throw new StartupError(`broker.sasl.mechanisms: ${unknown.join(", ")} not supported; choose among ${SASL_MECHANISMS.join(", ")}`);
+  if (mechanisms.length === 0) throw new StartupError(`broker.sasl.mechanisms is empty with broker.security.protocol=${protocol}`);
+  const users = saslUsers(broker.get("sasl.users"), root);
+  const passwordMechanisms = mechanisms.filter((name) => name !== "OAUTHBEARER");
+  if (passwordMechanisms.length > 0 && users.length === 0) throw new StartupError(`broker.sasl.users names no user, which ${passwordMechanisms.join(", ")} need`);
+  return {
+    mechanisms: mechanisms.filter(isSaslMechanism),
+    users,
+    oauthbearer: mechanisms.includes("OAUTHBEARER") ? oauthBearerValidation(broker, root) : undefined,
+    maxReauthMs: broker.get("connections.max.reauth.ms"),
+  };
+}
+
+/** `name:password` pairs, comma-separated, or `@FILE` naming a file of one pair per line. */
+function saslUsers(setting: string, root: string) {
+  if (!setting.startsWith("@")) return parseSaslUsers(setting.split(","), "broker.sasl.users");
+  const file = path.resolve(root, setting.slice(1));
+  return parseSaslUsers(readConfiguredFile(file, "broker.sasl.users").toString("utf8").split(/\r?\n/), `${file} (broker.sasl.users)`);
+}
+
+/** The key set: fetched from an http(s) URL by the broker, or read from a file (a path or a file: URL) now. */
+function oauthBearerValidation(broker: BrokerSettings, root: string): OAuthBearerValidation {
+  const key = "broker.sasl.oauthbearer.jwks.endpoint.url";
+  const location = broker.get("sasl.oauthbearer.jwks.endpoint.url");
+  if (location === "") throw new StartupError(`${key} is needed with SASL mechanism OAUTHBEARER`);
+  const expected = (value: string) => (value === "" ? undefined : value);
+  const base = { issuer: expected(broker.get("sasl.oauthbearer.expected.issuer")), audience: expected(broker.get("sasl.oauthbearer.expected.audience")) };
+  if (/^https?:\/\//.test(location)) return { jwks: location, ...base };
+  const file = path.resolve(root, location.startsWith("file:") ? new URL(location, "file:///").pathname : location);
+  let jwks: unknown;
+  try {
+    jwks = JSON.parse(readConfiguredFile(file, key).toString("utf8"));
+  } catch (error) {
+    if (error instanceof StartupError) throw error;
+    throw new StartupError(`${file} (${key}) is not JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys)) throw new StartupError(`${file} (${key}) is not a JSON Web Key Set (no "keys" array)`);
+  return { jwks: jwks as JSONWebKeySet, ...base };
 }

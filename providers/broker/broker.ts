@@ -8,6 +8,7 @@ import { TopicAdmin } from "./handlers/topic-admin";
 import { BrokerServer } from "./server/broker-server";
 import { type ComponentLogger, silentLogger } from "../../kernel/logger";
 import { RequestDispatcher } from "./server/request-dispatcher";
+import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
 import { FileLogStore } from "./storage/file-log-store";
 import type { LogStore, LogStoreOptions } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
@@ -40,6 +41,8 @@ export interface BrokerOptions {
   initialRebalanceDelayMs?: number;
   /** Serve TLS (security.protocol=SSL) with this certificate; client certificates are required when `ca` is given. */
   tls?: BrokerTls;
+  /** Authenticate every connection with SASL first: SASL_PLAINTEXT, or SASL_SSL with `tls`. */
+  sasl?: BrokerSasl;
   /**
    * Versions to advertise and serve per API, by name ({ Fetch: "4-6" }), narrowed from those the broker implements:
    * a broker that stands for an older or a newer Kafka in tests of clients' version negotiation. No setting sets it.
@@ -56,8 +59,8 @@ export interface BrokerTls {
   ca?: string;
 }
 
-export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "apiVersions">> &
-  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "apiVersions">;
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions">> &
+  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions">;
 
 export interface RunningBroker {
   /** The address clients connect to. */
@@ -111,7 +114,8 @@ export class Broker implements RunningBroker {
     };
     let server: BrokerServer;
     try {
-      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), options);
+      const sasl = options.sasl && (await SaslServer.start(options.sasl, options.logger));
+      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), { ...options, sasl });
       await server.listen();
     } catch (error) {
       coordinator.close();
@@ -120,7 +124,7 @@ export class Broker implements RunningBroker {
     }
     const broker = new Broker(options, store, coordinator, appends, server);
     broker.scheduleRetention();
-    options.logger.info("broker listening", { host: broker.host, port: broker.port, storage: options.storage });
+    options.logger.info("broker listening", { host: broker.host, port: broker.port, storage: options.storage, securityProtocol: securityProtocolOf(options) });
     return broker;
   }
 
@@ -159,6 +163,10 @@ export class Broker implements RunningBroker {
     }, this.options.retentionCheckIntervalMs);
     this.retentionTimer.unref();
   }
+}
+
+function securityProtocolOf({ tls, sasl }: ResolvedBrokerOptions): string {
+  return `${sasl ? "SASL_" : ""}${tls ? "SSL" : "PLAINTEXT"}`;
 }
 
 function withDefaults(given: BrokerOptions): ResolvedBrokerOptions {

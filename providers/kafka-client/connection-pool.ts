@@ -1,4 +1,7 @@
-/** One open connection per broker address, opened on first use and opened again after it was lost. */
+/**
+ * One open connection per broker address, opened on first use and opened again after it was lost, or when its SASL
+ * session nears its end (the retired one closes at the end of its session, or with the pool).
+ */
 import { BrokerConnection, type BrokerConnectionOptions } from "./broker-connection";
 import { BrokerConnectionError } from "./kafka-client-errors";
 
@@ -10,6 +13,7 @@ interface Entry {
 
 export class ConnectionPool {
   private readonly entries = new Map<string, Entry>();
+  private readonly retired = new Set<BrokerConnection>();
   private closed = false;
 
   constructor(private readonly options: BrokerConnectionOptions) {}
@@ -18,8 +22,9 @@ export class ConnectionPool {
   get(address: string): Promise<BrokerConnection> {
     if (this.closed) return Promise.reject(new BrokerConnectionError(address, "the client is closed"));
     const entry = this.entries.get(address);
-    if (entry?.connection?.isOpen) return Promise.resolve(entry.connection);
+    if (entry?.connection?.isUsable) return Promise.resolve(entry.connection);
     if (entry?.opening) return entry.opening;
+    if (entry?.connection?.isOpen) this.retire(entry.connection);
     const opened: Entry = { connection: null, opening: null };
     opened.opening = BrokerConnection.open(address, this.options).then(
       (connection) => {
@@ -37,6 +42,11 @@ export class ConnectionPool {
     return opened.opening;
   }
 
+  private retire(connection: BrokerConnection): void {
+    for (const old of this.retired) if (!old.isOpen) this.retired.delete(old);
+    this.retired.add(connection);
+  }
+
   /** Addresses with an open connection. */
   openAddresses(): string[] {
     return [...this.entries].filter(([, entry]) => entry.connection?.isOpen).map(([address]) => address);
@@ -44,6 +54,8 @@ export class ConnectionPool {
 
   close(): void {
     this.closed = true;
+    for (const connection of this.retired) connection.close();
+    this.retired.clear();
     for (const entry of this.entries.values()) {
       entry.connection?.close();
       entry.opening?.then((connection) => connection.close(), () => undefined);

@@ -10,9 +10,9 @@
  * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
  * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
+import type { BrokerSecurity } from "./broker-connection";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
@@ -40,11 +40,9 @@ export interface GroupConsumerHandlers {
   failed(error: unknown): void;
 }
 
-export interface GroupConsumerOptions {
+export interface GroupConsumerOptions extends BrokerSecurity {
   bootstrapServers: readonly string[];
   clientId: string;
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
   groupId: string;
   assignor: GroupAssignor;
   logger?: ComponentLogger;
@@ -66,7 +64,7 @@ export interface GroupConsumerOptions {
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -117,6 +115,7 @@ export class GroupConsumer {
       bootstrapServers: options.bootstrapServers,
       clientId: options.clientId,
       tls: options.tls,
+      sasl: options.sasl,
       maxWaitMs: this.settings.maxWaitMs,
       maxBytes: this.settings.maxBytes,
       maxPartitionBytes: this.settings.maxPartitionBytes,
@@ -125,6 +124,7 @@ export class GroupConsumer {
     this.groupPool = new ConnectionPool({
       clientId: options.clientId,
       tls: options.tls,
+      sasl: options.sasl,
       connectTimeoutMs: 10_000,
       requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
       maxResponseBytes: 16 * 1024 * 1024,

@@ -10,6 +10,20 @@ export class BrokerConnectionError extends Error {
 }
 
 /**
+ * The broker refused this client's credentials (SASL), or the TLS handshake failed (an untrusted certificate, a
+ * client certificate the broker refuses): connecting again cannot cure it, so no component retries it.
+ */
+export class AuthenticationError extends Error {
+  constructor(
+    readonly address: string,
+    reason: string,
+  ) {
+    super(`authentication with broker ${address} failed: ${reason}`);
+    this.name = "AuthenticationError";
+  }
+}
+
+/**
  * The broker accepts no version of an API the client sends in any version it sends (a broker older than Kafka 2.1,
  * or one missing the API): connecting again cannot cure it.
  */

@@ -3,8 +3,8 @@
  * partition's answer a FetchedBatch whose records are decoded as they are read. Also finds earliest offsets.
  * The group consumer fetches through it, and so does the changelog restore, which needs no group.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
+import type { BrokerSecurity } from "./broker-connection";
 import { FETCH, LIST_OFFSETS } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
@@ -56,18 +56,14 @@ function sortFetchErrors(errors: readonly PartitionError[], doing: string): Sort
   return sorted;
 }
 
-/** Where a cluster is and how to reach it. */
-export interface KafkaEndpoint {
+/** Where a cluster is and how to reach it (plain TCP without TLS settings, no SASL without credentials). */
+export interface KafkaEndpoint extends BrokerSecurity {
   bootstrapServers: readonly string[];
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
 }
 
-export interface PartitionFetcherOptions {
+export interface PartitionFetcherOptions extends BrokerSecurity {
   bootstrapServers: readonly string[];
   clientId: string;
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
   /** How long the broker may hold a fetch that has no data; default 500 ms. */
   maxWaitMs?: number;
   /** Bound on one fetch answer; default 10 MiB. */
@@ -90,6 +86,7 @@ export class PartitionFetcher {
     this.pool = new ConnectionPool({
       clientId: options.clientId,
       tls: options.tls,
+      sasl: options.sasl,
       connectTimeoutMs: 10_000,
       requestTimeoutMs: 30_000 + this.maxWaitMs,
       maxResponseBytes: this.maxBytes + 1024 * 1024,

@@ -8,11 +8,11 @@
  * Within a round every request is in flight at once. Partitions that fail with a retriable error or a lost
  * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, type ProducerRecord } from "../kafka-protocol";
 import { PRODUCE } from "./client-apis";
 import { backoffMs } from "./backoff";
 import { ClusterMetadata } from "./cluster-metadata";
+import type { BrokerSecurity } from "./broker-connection";
 import { ConnectionPool } from "./connection-pool";
 import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
@@ -33,12 +33,10 @@ export interface PartitionOffsets {
   lastOffset: number;
 }
 
-export interface RecordProducerOptions {
+export interface RecordProducerOptions extends BrokerSecurity {
   /** `host:port` of one or more brokers; the rest of the cluster is learnt from them. */
   bootstrapServers: readonly string[];
   clientId: string;
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
   logger?: ComponentLogger;
   /** Largest record batch, header included (before compression); default 1,000,000 bytes. */
   maxBatchBytes?: number;
@@ -93,7 +91,7 @@ export class RecordProducer {
   private readonly logger: ComponentLogger;
   private readonly sending = new Set<Promise<unknown>>();
   private closed = false;
-  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls">>;
+  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl">>;
   private readonly codec: number;
 
   constructor(private readonly options: RecordProducerOptions) {
@@ -112,6 +110,7 @@ export class RecordProducer {
     this.pool = new ConnectionPool({
       clientId: options.clientId,
       tls: options.tls,
+      sasl: options.sasl,
       connectTimeoutMs: this.settings.connectTimeoutMs,
       requestTimeoutMs: this.settings.requestTimeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,

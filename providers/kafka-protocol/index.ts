@@ -1,8 +1,9 @@
 /**
  * The Kafka wire protocol as Sluice speaks it, shared by its broker and its client as Kafka's broker builds on the
  * messages of its `clients` module: message declarations and the one generic codec, framing, error codes, the
- * consumer protocol, and the record format. It imports nothing else of Sluice's. The broker imports the modules it
- * needs one by one, which keeps the compression libraries (records/compression-codecs) out of its thread.
+ * consumer protocol, the SASL mechanisms' messages (both sides, as Kafka's clients module holds both), and the
+ * record format. It imports nothing else of Sluice's. The broker imports the modules it needs one by one, which
+ * keeps the compression libraries (records/compression-codecs) out of its thread.
  */
 export * from "./schema";
 export * from "./version-range";
@@ -38,8 +39,15 @@ export * from "./messages/describe-cluster";
 export * from "./messages/delete-groups";
 export * from "./messages/delete-records";
 export * from "./messages/create-partitions";
+export * from "./messages/sasl-handshake";
+export * from "./messages/sasl-authenticate";
 export * from "./messages/consumer-protocol-subscription";
 export * from "./messages/consumer-protocol-assignment";
+export * from "./sasl/sasl-mechanisms";
+export * from "./sasl/sasl-message-error";
+export * from "./sasl/scram";
+export * from "./sasl/plain";
+export * from "./sasl/oauthbearer";
 export * from "./records/record-batch";
 export * from "./records/crc32c";
 export * from "./records/int64-numbers";

@@ -18,6 +18,17 @@ export interface SluiceProcess {
   url(timeoutMs?: number): Promise<string>;
 }
 
+/** The port a `sluice broker` child listens on, from its "broker listening" line. */
+export function brokerPort(broker: SluiceProcess): Promise<number> {
+  return eventually(
+    () => {
+      if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
+      return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
+    },
+    { timeoutMs: 15_000, what: "the broker to listen" },
+  );
+}
+
 /** `start` runs get an ephemeral in-memory embedded broker unless the arguments say otherwise. */
 export function runSluice(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SluiceProcess {
   const brokerDefaults = args[0] === "start" ? ["--broker.port=0", "--broker.storage=memory"].filter((flag) => !args.some((arg) => arg.startsWith(flag.split("=")[0]))) : [];

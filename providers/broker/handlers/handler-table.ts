@@ -17,6 +17,7 @@ import { metadataHandler } from "./metadata-handler";
 import { offsetCommitHandler } from "./offset-commit-handler";
 import { offsetFetchHandler } from "./offset-fetch-handler";
 import { produceHandler } from "./produce-handler";
+import { saslAuthenticateHandler, saslHandshakeHandler } from "./sasl-handlers";
 import { syncGroupHandler } from "./sync-group-handler";
 import { describeConfigsHandler } from "./describe-configs-handler";
 import { describeClusterHandler } from "./describe-cluster-handler";
@@ -54,6 +55,8 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     deleteGroupsHandler(services),
     deleteRecordsHandler(services),
     createPartitionsHandler(services),
+    saslHandshakeHandler(),
+    saslAuthenticateHandler(),
   ];
   const narrowed = new Map(Object.entries(options.apiVersions ?? {}));
   for (const handler of handlers) {

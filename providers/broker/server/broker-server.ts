@@ -1,8 +1,9 @@
-/** The TCP (or TLS) side of the broker: accepts connections and hands each its own Connection. */
+/** The TCP (or TLS) side of the broker: accepts connections and hands each its own Connection (and SASL session). */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import type { BrokerTls } from "../broker";
 import type { ComponentLogger } from "../../../kernel/logger";
+import type { SaslServer } from "../sasl/sasl-server";
 import { Connection } from "./connection";
 import type { ConnectionAddress, RequestDispatcher } from "./request-dispatcher";
 
@@ -11,6 +12,8 @@ export interface BrokerServerOptions {
   port: number;
   maxRequestBytes: number;
   tls?: BrokerTls;
+  /** Connections authenticate with SASL first (SASL_PLAINTEXT, or SASL_SSL with `tls`). */
+  sasl?: SaslServer;
   logger: ComponentLogger;
 }
 
@@ -55,7 +58,8 @@ export class BrokerServer {
   }
 
   private accept(socket: Socket): void {
-    const connection = new Connection(socket, this.dispatcher, this.addressOf(socket), this.options.maxRequestBytes, this.options.logger);
+    const address = this.addressOf(socket);
+    const connection = new Connection(socket, this.dispatcher, address, this.options.maxRequestBytes, this.options.logger, this.options.sasl?.session(address.clientHost));
     this.connections.add(connection);
     socket.on("close", () => this.connections.delete(connection));
   }

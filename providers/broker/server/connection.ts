@@ -1,13 +1,14 @@
 /**
  * One client connection: frames in, dispatched as they arrive, responses out in request order.
- * Anything a client does wrong ends only its own connection.
+ * Anything a client does wrong ends only its own connection. On a SASL listener, frames that arrive while an
+ * authentication step is under way wait for it, and a failed authentication closes the connection after its answer.
  */
 import type { Socket } from "node:net";
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { FrameSplitter, OversizeFrameError } from "../../kafka-protocol/frame-splitter";
 import { OrderedResponses } from "./ordered-responses";
-import { type ConnectionAddress, ProtocolViolation, type RequestDispatcher } from "./request-dispatcher";
+import { type ConnectionAddress, type ConnectionAuthentication, ProtocolViolation, type RequestDispatcher } from "./request-dispatcher";
 
 /**
  * Stop reading while this many requests, or requests of this many bytes, await their responses, or this
@@ -17,6 +18,8 @@ import { type ConnectionAddress, ProtocolViolation, type RequestDispatcher } fro
 const MAX_IN_FLIGHT_REQUESTS = 1000;
 const MAX_IN_FLIGHT_REQUEST_BYTES = 32 * 1024 * 1024;
 const MAX_BUFFERED_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** A client that does not close its end after a refused authentication is cut off after this long. */
+const CLOSE_AFTER_REFUSAL_MS = 5_000;
 
 export class Connection {
   private readonly frames: FrameSplitter;
@@ -24,6 +27,10 @@ export class Connection {
   private closed = false;
   private readingPaused = false;
   private inFlightRequestBytes = 0;
+  /** Frames received while an authentication step was under way, in order. */
+  private held: ChunkedBytes[] = [];
+  /** Authentication failed: nothing more is read, and the socket ends once the answer is written. */
+  private ending = false;
 
   constructor(
     private readonly socket: Socket,
@@ -31,6 +38,7 @@ export class Connection {
     private readonly address: ConnectionAddress,
     maxRequestBytes: number,
     private readonly logger: ComponentLogger,
+    private readonly authentication?: ConnectionAuthentication,
   ) {
     this.frames = new FrameSplitter(maxRequestBytes);
     this.responses = new OrderedResponses((frames) => this.write(frames));
@@ -49,7 +57,7 @@ export class Connection {
   }
 
   private receive(chunk: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.ending) return;
     let frames: ChunkedBytes[];
     try {
       frames = this.frames.push(chunk);
@@ -57,9 +65,17 @@ export class Connection {
       if (error instanceof OversizeFrameError) return this.reject(error.message);
       throw error;
     }
-    for (const frame of frames) {
-      if (this.closed) return;
-      this.handle(frame);
+    this.handleEach(frames);
+  }
+
+  private handleEach(frames: ChunkedBytes[]): void {
+    for (let i = 0; i < frames.length; i++) {
+      if (this.closed || this.ending) return;
+      if (this.authentication?.busy) {
+        this.held.push(...frames.slice(i));
+        break;
+      }
+      this.handle(frames[i]);
     }
     this.pauseIfFull();
   }
@@ -67,7 +83,7 @@ export class Connection {
   private handle(frame: ChunkedBytes): void {
     let response: Promise<Buffer[] | null>;
     try {
-      response = this.dispatcher.dispatch(frame, this.address);
+      response = this.authentication?.expectsBareToken ? this.authentication.bareToken(frame) : this.dispatcher.dispatch(frame, this.address, this.authentication);
     } catch (error) {
       if (error instanceof ProtocolViolation) return this.reject(error.message);
       return this.fail(error);
@@ -77,8 +93,11 @@ export class Connection {
     response.then(
       (frames) => {
         this.inFlightRequestBytes -= frame.length;
+        if (this.authentication?.failed) this.endAfterAnswers();
         deliver(frames);
+        if (this.ending && this.responses.inFlight === 0) this.socket.end();
         this.resumeIfRoom();
+        if (this.held.length > 0 && !this.authentication?.busy) this.handleEach(this.held.splice(0));
       },
       (error: unknown) => this.fail(error),
     );
@@ -89,6 +108,13 @@ export class Connection {
     this.socket.cork();
     for (const frame of frames) this.socket.write(frame);
     this.socket.uncork();
+  }
+
+  private endAfterAnswers(): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.held = [];
+    setTimeout(() => this.close(), CLOSE_AFTER_REFUSAL_MS).unref();
   }
 
   private pauseIfFull(): void {
@@ -109,6 +135,7 @@ export class Connection {
 
   private hasRoom(): boolean {
     return (
+      !this.authentication?.busy &&
       this.responses.inFlight < MAX_IN_FLIGHT_REQUESTS &&
       this.inFlightRequestBytes < MAX_IN_FLIGHT_REQUEST_BYTES &&
       this.socket.writableLength < MAX_BUFFERED_RESPONSE_BYTES

@@ -23,17 +23,37 @@ export interface ConnectionAddress {
   readonly advertisedPort: number;
 }
 
+/**
+ * What one connection's authentication decides about its requests (a SASL listener's session): which it admits,
+ * and its own handlers of the SASL APIs, which take the table's place.
+ */
+export interface ConnectionAuthentication {
+  /** Why a request of `apiKey` closes the connection (it comes before authentication), or undefined to serve it. */
+  refusal(apiKey: number): string | undefined;
+  handler(apiKey: number): RegisteredHandler | undefined;
+  /** An exchange step is under way: the connection holds the requests that follow until it is done. */
+  readonly busy: boolean;
+  /** After a SaslHandshake v0, the frames are bare SASL tokens until the exchange ends (KIP-43). */
+  readonly expectsBareToken: boolean;
+  /** The answer to a bare token (itself a size-prefixed token), or null when authentication failed. */
+  bareToken(frame: ChunkedBytes): Promise<Buffer[] | null>;
+  /** Authentication failed: the connection closes once its answer is written. */
+  readonly failed: boolean;
+}
+
 const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
 
 export class RequestDispatcher {
   constructor(private readonly handlers: ReadonlyMap<number, RegisteredHandler>) {}
 
   /** Throws ProtocolViolation (synchronously) for a request that must close the connection. */
-  dispatch(frame: ChunkedBytes, address: ConnectionAddress): Promise<Buffer[] | null> {
+  dispatch(frame: ChunkedBytes, address: ConnectionAddress, authentication?: ConnectionAuthentication): Promise<Buffer[] | null> {
     const reader = new ByteReader(frame);
     const header = this.readHeader(reader);
-    const handler = this.handlers.get(header.apiKey);
+    const handler = authentication?.handler(header.apiKey) ?? this.handlers.get(header.apiKey);
     if (!handler) throw new ProtocolViolation(`unknown api key ${header.apiKey}`);
+    const refusal = authentication?.refusal(header.apiKey);
+    if (refusal !== undefined) throw new ProtocolViolation(`${handler.api.spec.name} request ${refusal}`);
     const context: RequestContext = {
       apiVersion: header.apiVersion,
       correlationId: header.correlationId,

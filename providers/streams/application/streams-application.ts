@@ -4,7 +4,6 @@
  * Each start creates a fresh stream thread; an error puts the application in ERROR with the error recorded and
  * never escapes to the process.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import * as fs from "fs";
 import * as path from "path";
 import { Kafka, logLevel } from "kafkajs";
@@ -27,11 +26,12 @@ import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stor
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { ApplicationConfig } from "../streams-config";
 import type { CompiledTopology } from "../engine/compiled-topology";
+import type { BrokerSecurity } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { StreamThread } from "../kafka/stream-thread";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
-import { clusterTls } from "../kafka/cluster-security";
+import { clusterSecurity, kafkajsSecurity } from "../kafka/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -79,8 +79,8 @@ export class StreamsApplication implements ApplicationHandle {
   private statsTimer?: NodeJS.Timeout;
   private transition: Promise<unknown> = Promise.resolve();
   private readonly restartOnError: RestartOnError;
-  /** TLS settings of the connections to the cluster; undefined for PLAINTEXT. */
-  private readonly tls: TlsOptions | undefined;
+  /** TLS and SASL settings of the connections to the cluster. */
+  private readonly security: BrokerSecurity;
 
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
@@ -101,11 +101,11 @@ export class StreamsApplication implements ApplicationHandle {
     }
     const setter = settings.get("leveldb.config.setter");
     if (setter) this.configSetter = loadModuleExport(setter) as LevelDbConfigSetter;
-    this.tls = clusterTls(settings);
+    this.security = clusterSecurity(settings);
     this.kafka = new Kafka({
       clientId: this.id,
       brokers: options.bootstrapServers,
-      ssl: this.tls,
+      ...kafkajsSecurity(this.security),
       // kafkajs waits 1 s for a connection by default, too little for a managed cluster's TLS handshake.
       connectionTimeout: settings.get("socket.connection.setup.timeout.ms"),
       requestTimeout: settings.get("request.timeout.ms"),
@@ -253,7 +253,7 @@ export class StreamsApplication implements ApplicationHandle {
     const run: StreamThread = new StreamThread({
       kafka: this.kafka,
       bootstrapServers: this.options.bootstrapServers,
-      tls: this.tls,
+      security: this.security,
       topology: this.topologyCompiled,
       settings: this.options.config.settings,
       server: this.server,

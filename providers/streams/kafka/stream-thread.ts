@@ -4,9 +4,8 @@
  * task manager; each fetched batch runs the commit sequence (see commit-sequence), one piece of work at a time;
  * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import type { Admin, Kafka } from "kafkajs";
-import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint } from "../../kafka-client";
+import { checkClusterAccess, GroupConsumer, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint } from "../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
@@ -28,8 +27,8 @@ export interface StreamThreadOptions {
   kafka: Kafka;
   /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
   bootstrapServers: string[];
-  /** TLS settings of the connections to the cluster (security.protocol=SSL). */
-  tls?: TlsOptions;
+  /** TLS and SASL settings of the connections to the cluster (security.protocol). */
+  security: BrokerSecurity;
   topology: CompiledTopology;
   settings: StreamsSettings;
   server: string | null;
@@ -88,7 +87,7 @@ export class StreamThread implements RunView {
   }
 
   private get endpoint(): KafkaEndpoint {
-    return { bootstrapServers: this.options.bootstrapServers, tls: this.options.tls };
+    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security };
   }
 
   get memberId(): string | null {
@@ -105,11 +104,12 @@ export class StreamThread implements RunView {
 
   async start(): Promise<void> {
     const { kafka, topology, settings, bootstrapServers, logger, metrics } = this.options;
+    await checkClusterAccess(this.endpoint, this.clientIds.admin);
     const admin = kafka.admin();
     this.adminClient = admin;
     await admin.connect();
     this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
-    this.producer = new RecordProducer({ bootstrapServers, tls: this.options.tls, clientId: this.clientIds.producer, logger, compression: settings.get("compression.type") });
+    this.producer = new RecordProducer({ bootstrapServers, ...this.options.security, clientId: this.clientIds.producer, logger, compression: settings.get("compression.type") });
     const [counts] = await Promise.all([
       ensureTopics(admin, topology, {
         autoCreate: settings.get("auto.create.topics") ?? true,
@@ -124,7 +124,7 @@ export class StreamThread implements RunView {
     const consumer = new GroupConsumer(
       {
         bootstrapServers,
-        tls: this.options.tls,
+        ...this.options.security,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),

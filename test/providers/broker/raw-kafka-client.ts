@@ -1,6 +1,7 @@
 /**
  * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
- * unsupported versions. It encodes requests and decodes responses with the protocol package's declarations.
+ * unsupported versions, bare SASL tokens. It encodes requests and decodes responses with the protocol package's
+ * declarations.
  */
 import { connect, type Socket } from "node:net";
 import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
@@ -8,6 +9,7 @@ import { ByteWriter } from "../../../providers/kafka-protocol/byte-writer";
 import { MessageCodec } from "../../../providers/kafka-protocol/codec";
 import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/kafka-protocol/messages/request-header";
 import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/kafka-protocol/schema";
+import type { ChunkedBytes } from "../../../providers/kafka-protocol/chunked-bytes";
 import { FrameSplitter } from "../../../providers/kafka-protocol/frame-splitter";
 
 export interface RawResponse {
@@ -18,8 +20,8 @@ export interface RawResponse {
 const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
 
 export class RawKafkaClient {
-  private readonly responses: RawResponse[] = [];
-  private readonly waiting: ((response: RawResponse) => void)[] = [];
+  private readonly received: ChunkedBytes[] = [];
+  private readonly waiting: ((frame: ChunkedBytes) => void)[] = [];
   private readonly frames = new FrameSplitter(1 << 30);
   private nextCorrelationId = 1;
   readonly closed: Promise<void>;
@@ -27,11 +29,9 @@ export class RawKafkaClient {
   private constructor(private readonly socket: Socket) {
     socket.on("data", (chunk) => {
       for (const frame of this.frames.push(chunk)) {
-        const reader = new ByteReader(frame);
-        const response = { correlationId: reader.int32(), body: reader };
         const waiter = this.waiting.shift();
-        if (waiter) waiter(response);
-        else this.responses.push(response);
+        if (waiter) waiter(frame);
+        else this.received.push(frame);
       }
     });
     socket.on("error", () => undefined);
@@ -47,24 +47,42 @@ export class RawKafkaClient {
 
   /** Sends a request and returns its correlation id. */
   send<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): number {
+    this.writeRaw(this.frame(api, version, body, apiKey));
+    return this.nextCorrelationId - 1;
+  }
+
+  /** A request frame with the next correlation id, to write later (several in one write). */
+  frame<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): Buffer {
     const correlationId = this.nextCorrelationId++;
     const writer = new ByteWriter();
     writer.int32(0);
     headerCodec.encode(writer, REQUEST_HEADER_VERSION, { apiKey, apiVersion: version, correlationId, clientId: "raw-test" });
     new MessageCodec(api.name, api.request).encode(writer, version, body);
-    this.writeRaw(Buffer.concat(writer.finishFrame()));
-    return correlationId;
+    return Buffer.concat(writer.finishFrame());
   }
 
   writeRaw(bytes: Buffer): void {
     this.socket.write(bytes);
   }
 
-  /** The next response off the wire, in arrival order. */
-  next(): Promise<RawResponse> {
-    const ready = this.responses.shift();
+  /** A size-prefixed frame without a request header: a bare SASL token after SaslHandshake v0. */
+  sendBare(token: Buffer): void {
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(token.length);
+    this.writeRaw(Buffer.concat([size, token]));
+  }
+
+  /** The next frame off the wire, whole: a bare SASL token. */
+  nextFrame(): Promise<ChunkedBytes> {
+    const ready = this.received.shift();
     if (ready) return Promise.resolve(ready);
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** The next response off the wire, in arrival order. */
+  async next(): Promise<RawResponse> {
+    const reader = new ByteReader(await this.nextFrame());
+    return { correlationId: reader.int32(), body: reader };
   }
 
   static decode<A extends ApiSpec>(api: A, version: number, response: RawResponse): DecodedStructOf<A["response"]> {

@@ -1,0 +1,34 @@
+/** Timing a streams application in a bench: from a run's start (connect, topics, group join) to its last record. */
+import type { StreamsRuntime } from "../../providers/streams";
+
+/** A run's figures: seconds from its start to its first record, and to its last. */
+export interface Timing {
+  firstSeconds: number;
+  totalSeconds: number;
+}
+
+export const rate = (count: number, timing: Timing) => count / timing.totalSeconds;
+export const seconds = (from: number, to: number) => (to - from) / 1000;
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
+
+export function processedTotal(runtime: StreamsRuntime, id: string): number {
+  const thread = runtime.application(id)!.metrics().find((group) => group.name === "stream-thread-metrics");
+  return Number(thread?.metrics.find((metric) => metric.name === "process-total")?.value ?? 0);
+}
+
+/** Runs the application until it has processed `expected` records; `progress` sees each tenth. */
+export async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number, progress: (tenth: number) => void = () => undefined): Promise<Timing> {
+  const started = Date.now();
+  await runtime.start();
+  let first = 0;
+  let tenth = 0;
+  for (;;) {
+    const done = processedTotal(runtime, id);
+    if (done > 0 && first === 0) first = Date.now();
+    while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
+    if (done >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, Date.now()) };
+}
