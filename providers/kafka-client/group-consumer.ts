@@ -93,6 +93,8 @@ export class GroupConsumer {
   private readonly processed = new Map<string, { topic: string; partition: number; offset: number; committed: boolean }>();
   private prefetch?: Promise<FetchAnswer>;
   private stopped = false;
+  /** Paused: no fetch, but the member keeps heartbeating, rejoins when asked and keeps its partitions. */
+  private paused = false;
   private joining = false;
   /** The current assignment was handed over (a later rejoin is a rebalance to report). */
   private settled = false;
@@ -165,6 +167,16 @@ export class GroupConsumer {
     this.loop = this.run();
   }
 
+  /** Stops fetching after the fetch in process; the membership and the assignment stay. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+
   /** Lets the batch in process finish and commit, leaves the group, and closes the connections. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -184,6 +196,7 @@ export class GroupConsumer {
     while (!this.stopped) {
       try {
         if (this.membership.rejoinNeeded) await this.rejoin();
+        else if (this.paused) await this.idle();
         else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
         else await this.fetchAndProcess();
         failures = 0;
@@ -266,7 +279,8 @@ export class GroupConsumer {
   private async fetchAndProcess(): Promise<void> {
     const answer = await (this.prefetch ?? this.fetch());
     this.prefetch = undefined;
-    if (this.stopped || this.membership.rejoinNeeded) return;
+    // A fetch answered after a pause is dropped: its records are fetched again after resume.
+    if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
     this.handlers.fetched?.();
     if (answer.errors.length > 0) {
       for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching", () => this.sleep(this.settings.retryBackoffMs))) {
@@ -303,6 +317,12 @@ export class GroupConsumer {
   /** One Fetch per leader of the assigned partitions, at their fetch positions. */
   private fetch(): Promise<FetchAnswer> {
     return this.fetcher.fetch(this.assignment.map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
+  }
+
+  /** While paused: the fetch sent ahead is dropped (its records were not taken), and the member waits. */
+  private async idle(): Promise<void> {
+    await this.dropPrefetch();
+    await this.sleep(this.settings.maxWaitMs);
   }
 
   private async dropPrefetch(): Promise<void> {

@@ -39,6 +39,8 @@ export interface StreamThreadOptions {
   metrics: RunMetrics;
   logger: ComponentLogger;
   clientIdPrefix: string;
+  /** Starts paused: it joins its group and opens its tasks, but fetches nothing until resumed. */
+  paused: boolean;
   onRebalancing(): void;
   onRunning(): void;
   onFatal(error: unknown): void;
@@ -58,6 +60,7 @@ export class StreamThread implements RunView {
   private queue: Promise<unknown> = Promise.resolve();
   private failed = false;
   private stopped = false;
+  private paused: boolean;
   private wallClockTimer?: NodeJS.Timeout;
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
@@ -85,6 +88,7 @@ export class StreamThread implements RunView {
       logger,
     });
     this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, metrics });
+    this.paused = options.paused;
   }
 
   private get endpoint(): KafkaEndpoint {
@@ -159,6 +163,7 @@ export class StreamThread implements RunView {
       },
     );
     this.consumer = consumer;
+    if (this.paused) consumer.pause();
     await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
@@ -174,6 +179,17 @@ export class StreamThread implements RunView {
     await this.producer?.close();
     await this.purge?.close();
     await this.adminClient?.disconnect().catch(() => undefined);
+  }
+
+  /** No fetch and no punctuation until resumed; the group membership, the tasks and their stores stay. */
+  pause(): void {
+    this.paused = true;
+    this.consumer?.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.consumer?.resume();
   }
 
   partitionCount(topic: string): number | undefined {
@@ -247,9 +263,9 @@ export class StreamThread implements RunView {
   }
 
   private punctuateWallClock(): void {
-    if (this.stopped || this.failed) return;
+    if (this.stopped || this.failed || this.paused) return;
     this.serially(async () => {
-      if (this.stopped || this.failed) return;
+      if (this.stopped || this.failed || this.paused) return;
       const now = Date.now();
       const ready = this.tasks.readyTasks();
       for (const task of ready) task.task.punctuateWallClock(now);

@@ -224,7 +224,7 @@ test("OPTIONS answers the path's methods in Allow without credentials; an allowe
   });
   assert.is(preflight.status, 204);
   assert.is(preflight.headers.get("access-control-allow-origin"), "https://console.example");
-  assert.is(preflight.headers.get("access-control-allow-methods"), "GET, OPTIONS");
+  assert.is(preflight.headers.get("access-control-allow-methods"), "GET, POST, OPTIONS");
   assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /Authorization/);
   const stranger = await http(`${sluice.url}/api/v1/streams`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" } });
   assert.is(stranger.headers.get("access-control-allow-origin"), null);

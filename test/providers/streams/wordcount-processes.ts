@@ -99,8 +99,8 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
 }
 
 /** Every count of the `counts` store as one instance answers `all` (other instances' partitions included). */
-export async function countsOf(url: string): Promise<Record<string, number> | undefined> {
-  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
+export async function countsOf(url: string, application = "wordcount"): Promise<Record<string, number> | undefined> {
+  const response = await http(`${url}/api/v1/applications/${application}/stores/counts`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ type: "key_value", set_options: { remote_access_allowed: true }, query: { all: {} } }),
