@@ -28,8 +28,11 @@ const LEADER_WAIT_MS = 30_000;
 export interface GroupConsumerHandlers {
   /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
   rebalancing(): void;
-  /** This member's partitions in its new generation; fetching starts when this resolves. */
-  assigned(partitions: Record<string, number[]>): Promise<void>;
+  /**
+   * This member's partitions in its new generation, and the group's committed offsets of those that have one;
+   * fetching starts when this resolves.
+   */
+  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
   /** Processes one partition's fetched records; its position is committed after the fetch's last batch. */
   batch(batch: FetchedBatch): Promise<void>;
   /** A fetch was answered. */
@@ -255,7 +258,7 @@ export class GroupConsumer {
     }
     await this.untilLed(partitions);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
-    await this.handlers.assigned(partitions);
+    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0));
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 

@@ -82,12 +82,13 @@ function decisionsOf(json: unknown): DeploymentDecisions {
   const deployed = list(file.deployed, "deployed").map((entry, index) => {
     const where = `deployed[${index}]`;
     const instance = record(entry, where);
+    const [id, topology, version] = ["id", "topology", "version"].map((field) => text(instance[field], `${where}.${field}`));
     const config = record(instance.config, `${where}.config`);
     for (const [key, value] of Object.entries(config)) {
       const scalar = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
       if (!scalar && !(Array.isArray(value) && value.every((item) => typeof item === "string"))) throw new Error(`'${where}.config.${key}' is not a configuration value`);
     }
-    return { id: text(instance.id, `${where}.id`), topology: text(instance.topology, `${where}.topology`), version: text(instance.version, `${where}.version`), config: config as Record<string, ConfigValue> };
+    return { id, topology, version, config: config as Record<string, ConfigValue> };
   });
   const ids = (field: string) => list(file[field], field).map((id, index) => text(id, `${field}[${index}]`));
   return { deployed, paused: ids("paused"), terminated: ids("terminated") };

@@ -6,7 +6,7 @@
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
 import type { Admin, Kafka } from "kafkajs";
-import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint } from "../../kafka-client";
+import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
@@ -143,8 +143,8 @@ export class StreamThread implements RunView {
       },
       {
         rebalancing: () => this.options.onRebalancing(),
-        assigned: async (assignment) => {
-          await this.serially(() => this.assign(assignment, admin));
+        assigned: async (assignment, committed) => {
+          await this.serially(() => this.assign(assignment, committed, admin));
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
         batch: (batch) =>
@@ -249,8 +249,13 @@ export class StreamThread implements RunView {
     return figures;
   }
 
-  private async assign(assignment: Record<string, number[]>, admin: Admin): Promise<void> {
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
+    // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
+    for (const { topic, partition, offset } of committed) {
+      const figures = this.figuresOf(topic, partition);
+      if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
+    }
     await this.tasks.reconcile(assignment, admin);
   }
 
