@@ -7,7 +7,7 @@ import type { StreamsBuilder, TopologyContext, TopologyProvider } from "sluice";
 export class WordCountProvider implements TopologyProvider {
   readonly name = "WordCount";
   readonly version = "1.0.0";
-  readonly description = "Counts the words of the lines written to topic 'words' (input.topic)";
+  readonly description = "Counts the words of the lines written to its input topic (input.topic, default 'words')";
   readonly config = { "application.id": "wordcount", "input.topic": "words", "output.topic": "word-counts" };
   readonly eventStreams = [{ type: "word-counts", queueSize: 10_000, limitHandler: "drop_head" as const }];
 

@@ -115,7 +115,7 @@ deployments("the catalogue lists every topology with its versions, defaults and 
   const wordcount = (await http(`${sluice.url}/api/v1/topologies/WordCount`)).json();
   assert.equal(wordcount, {
     name: "WordCount",
-    description: "Counts the words of the lines written to topic 'words' (input.topic)",
+    description: "Counts the words of the lines written to its input topic (input.topic, default 'words')",
     config: { "application.id": "wordcount", "input.topic": "words", "output.topic": "word-counts" },
     event_streams: ["word-counts"],
     autostart: true,
