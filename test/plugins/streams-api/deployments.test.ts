@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
-import { countsOf, sorted, trueCounts } from "../../providers/streams/wordcount-processes";
+import { countsOf, trueCounts, untilExactCounts } from "../../providers/streams/wordcount-processes";
 import { openSse } from "../event-streams/sse-reader";
 import { deploy, pause, resume, terminate, wordcountOn } from "./deployments-client";
 import { streamsClient } from "./streams-client";
@@ -23,14 +23,6 @@ deployments.before(async (context) => {
 deployments.after(async ({ sluice }) => sluice?.close());
 
 const lines = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix} line ${index % 7} and ${prefix}`);
-
-async function exactCounts(sluice: SluiceWithExamples, application: string, expected: string[]): Promise<void> {
-  const want = sorted(trueCounts(expected));
-  await eventually(async () => {
-    const counts = await countsOf(sluice.url, application);
-    return counts !== undefined && JSON.stringify(sorted(counts)) === JSON.stringify(want);
-  }, { timeoutMs: 30_000, what: `${application}'s exact counts` });
-}
 
 deployments("a second wordcount deployed on its own topic counts its own input exactly, beside the first", async ({ sluice }) => {
   const res = await deploy(sluice.url, wordcountOn("wordcount-b"));
@@ -54,7 +46,7 @@ deployments("a second wordcount deployed on its own topic counts its own input e
   const bLines = lines("beta", 30);
   await sluice.produce("words", aLines.map((value) => ({ value })));
   await sluice.produce("wordcount-b-words", bLines.map((value) => ({ value })));
-  await exactCounts(sluice, "wordcount-b", bLines);
+  await untilExactCounts(sluice.url, "wordcount-b", bLines);
   const aCounts = await countsOf(sluice.url, "wordcount");
   for (const [word, count] of Object.entries(trueCounts(aLines))) assert.ok(aCounts?.[word] !== undefined && aCounts[word] >= count, word);
   assert.is(aCounts?.beta, undefined, "wordcount never sees wordcount-b's input");
@@ -175,7 +167,7 @@ deployments("a paused instance keeps its partitions and answers queries while it
     const input = (await b.json("/offsets")).consumers[0]?.positions.find((position: { topic: string }) => position.topic === "wordcount-b-words");
     return input?.lag === 0;
   }, { what: "the lag to drain", timeoutMs: 30_000 });
-  await exactCounts(sluice, "wordcount-b", [...lines("beta", 30), ...more]);
+  await untilExactCounts(sluice.url, "wordcount-b", [...lines("beta", 30), ...more]);
   assert.equal((await http(`${sluice.url}/health`)).json().paused, []);
 });
 

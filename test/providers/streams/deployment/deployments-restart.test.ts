@@ -8,7 +8,7 @@ import { http } from "../../../helpers/sluice";
 import { startSluiceWithExamples } from "../../../helpers/streams";
 import { deploy, pause, resume, wordcountOn } from "../../../plugins/streams-api/deployments-client";
 import { streamsClient } from "../../../plugins/streams-api/streams-client";
-import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type WordcountCluster } from "../wordcount-processes";
+import { startWordcountCluster, stopProcess, untilExactCounts, type WordcountCluster } from "../wordcount-processes";
 
 /*
  * Deployments made over REST, and pause decisions, outlive the process: a `sluice start` child is SIGKILLed after
@@ -26,14 +26,6 @@ restart.after(async () => {
 
 const produce = (topic: string, lines: string[]) => cluster.producer.send({ topic, messages: lines.map((value) => ({ value })), acks: -1 });
 
-async function exactly(url: string, id: string, lines: string[]): Promise<void> {
-  const want = JSON.stringify(sorted(trueCounts(lines)));
-  await eventually(async () => {
-    const counts = await countsOf(url, id);
-    return counts !== undefined && JSON.stringify(sorted(counts)) === want;
-  }, { timeoutMs: 30_000, what: `${id}'s exact counts` });
-}
-
 restart("after kill -9 and a restart both deployed instances are back, the paused one still paused", async () => {
   const first = await cluster.start();
   for (const id of ["wordcount-b", "wordcount-c"]) {
@@ -45,8 +37,8 @@ restart("after kill -9 and a restart both deployed instances are back, the pause
   const cLines = ["red green", "green"];
   await produce("wordcount-b-words", bLines);
   await produce("wordcount-c-words", cLines);
-  await exactly(first.url, "wordcount-b", bLines);
-  await exactly(first.url, "wordcount-c", cLines);
+  await untilExactCounts(first.url, "wordcount-b", bLines);
+  await untilExactCounts(first.url, "wordcount-c", cLines);
   assert.is((await pause(first.url, "wordcount-c")).status, 200);
   await stopProcess(first.process, "SIGKILL");
   assert.is(first.process.child.signalCode, "SIGKILL");
@@ -64,11 +56,11 @@ restart("after kill -9 and a restart both deployed instances are back, the pause
   const moreC = ["green blue"];
   await produce("wordcount-b-words", ["three"]);
   await produce("wordcount-c-words", moreC);
-  await exactly(second.url, "wordcount-b", [...bLines, "three"]);
-  await exactly(second.url, "wordcount-c", cLines);
+  await untilExactCounts(second.url, "wordcount-b", [...bLines, "three"]);
+  await untilExactCounts(second.url, "wordcount-c", cLines);
   await eventually(async () => (await c.json("/offsets")).consumers[0]?.positions.some((position: { lag: number }) => position.lag >= 1), { what: "the paused instance to lag" });
   assert.is((await resume(second.url, "wordcount-c")).status, 200);
-  await exactly(second.url, "wordcount-c", [...cLines, ...moreC]);
+  await untilExactCounts(second.url, "wordcount-c", [...cLines, ...moreC]);
   await stopProcess(second.process, "SIGTERM");
 });
 
