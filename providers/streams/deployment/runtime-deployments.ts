@@ -5,7 +5,7 @@
 import type { DeployRequest, StreamsDeployments, TopologyVersion } from "../../../kernel/contracts/streams/deployments";
 import type { ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { StartupError } from "../../../kernel/errors";
-import { badRequest, conflict, notFound } from "../../../kernel/http/http-error";
+import { badRequest, conflict, HttpError, notFound } from "../../../kernel/http/http-error";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { StreamsRuntime } from "../streams-runtime";
 import { deployedConfig } from "./deployed-config";
@@ -19,9 +19,12 @@ export class RuntimeDeployments implements StreamsDeployments {
   private decisions: DeploymentDecisions = { deployed: [], paused: [], terminated: [] };
   private readonly terminating = new Set<string>();
 
-  /** `runtime` is made when the streams plugin starts; nothing here is called before. */
+  /**
+   * `runtime` is made when the streams plugin starts, after the HTTP server listens, and is gone once it closes:
+   * meanwhile, changes are 503s.
+   */
   constructor(
-    private readonly runtime: () => StreamsRuntime,
+    private readonly startedRuntime: () => StreamsRuntime | undefined,
     private readonly catalogue: TopologyCatalogue,
     private readonly file: DeploymentFile,
     private readonly logger: ComponentLogger,
@@ -110,6 +113,12 @@ export class RuntimeDeployments implements StreamsDeployments {
     if (this.decisions.paused.includes(id)) this.save({ ...this.decisions, paused: without(this.decisions.paused, id) });
     application.resume();
     return application;
+  }
+
+  private runtime(): StreamsRuntime {
+    const runtime = this.startedRuntime();
+    if (!runtime) throw new HttpError(503, "The streams runtime is starting or shutting down: it takes no deployment, pause or termination now");
+    return runtime;
   }
 
   private require(id: string): ApplicationHandle {

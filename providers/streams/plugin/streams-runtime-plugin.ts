@@ -32,6 +32,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   private runtime: StreamsRuntime | undefined;
   private deployments!: RuntimeDeployments;
   private stateDir = "";
+  private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
     this.config = config;
@@ -41,7 +42,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
     const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
     this.stateDir = path.resolve(kernel.root, config.of(STREAMS_CONFIG).get("state.dir"));
-    this.deployments = new RuntimeDeployments(() => this.runtime!, catalogue, new DeploymentFile(this.stateDir), logger);
+    this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(STREAMS_DEPLOYMENTS_TOKEN, { useValue: this.deployments });
     components.register(HEALTH_INDICATOR, { useValue: this });
@@ -64,6 +65,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.runtime?.close();
   }
 

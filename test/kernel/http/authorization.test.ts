@@ -73,6 +73,11 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/hello-admin", role: "admin", ok: 200 },
   { method: "POST", path: "/api/v1/streams/nope/restart", role: "operator", ok: 404 },
   { method: "DELETE", path: "/api/v1/streams/nope/stop", role: "operator", ok: 404 },
+  { method: "GET", path: "/api/v1/topologies", role: "viewer", ok: 200 },
+  { method: "POST", path: "/api/v1/streams", body: '{"topology": "NoSuch", "config": {"application.id": "x"}}', role: "operator", ok: 400 },
+  { method: "POST", path: "/api/v1/streams/nope/pause", role: "operator", ok: 404 },
+  { method: "POST", path: "/api/v1/streams/nope/resume", role: "operator", ok: 404 },
+  { method: "DELETE", path: "/api/v1/streams/nope", role: "operator", ok: 404 },
 ];
 
 const call = (sluice: RunningSluice, route: Route, headers: Record<string, string> = {}) =>
