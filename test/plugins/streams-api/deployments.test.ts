@@ -200,6 +200,18 @@ deployments("terminate with cleanup stops the instance, removes it from every li
   assert.is((await terminate(sluice.url, "wordcount-b")).status, 404);
 });
 
+deployments("an id deployed again is a new instance: its event stream replays nothing of the terminated one's", async ({ sluice }) => {
+  const config = { ...wordcountOn("wordcount-b").config, "input.topic": "wordcount-b-again" };
+  assert.is((await deploy(sluice.url, { topology: "WordCount", config })).status, 201);
+  await streamsClient(sluice.url, "wordcount-b").waitForState(["RUNNING"]);
+  const events = await openSse(`${sluice.url}/api/v1/streams/wordcount-b/subscribe/word-counts`, { "Last-Event-ID": "0" });
+  await sluice.produce("wordcount-b-again", [{ value: "delta" }]);
+  const [first] = await events.waitForEvents(1);
+  events.close();
+  assert.equal(first.data.key, "delta");
+  assert.is((await terminate(sluice.url, "wordcount-b", { cleanup: true })).status, 200);
+});
+
 deployments("terminating a boot-time instance is remembered in the deployments file", async ({ sluice }) => {
   const res = await terminate(sluice.url, "latest");
   assert.is(res.status, 200, res.text);
