@@ -1,0 +1,43 @@
+/**
+ * Deploy (POST /api/v1/streams), terminate (DELETE /api/v1/streams/{id}), pause and resume
+ * (POST /api/v1/streams/{id}/pause|resume), through the runtime's StreamsDeployments; 403 when headless.
+ */
+import type { ServerResponse } from "node:http";
+import type { ComponentRegistry } from "../../kernel/components/component-registry";
+import { STREAMS_DEPLOYMENTS_TOKEN, type StreamsDeployments } from "../../kernel/contracts/streams/deployments";
+import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { HttpError, notFound } from "../../kernel/http/http-error";
+import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
+import { sendJson } from "../../kernel/http/responses";
+import type { RouteRegistrar } from "../../kernel/http/route-registry";
+import { parseDeployRequest } from "./deploy-request";
+import { changeable, refuseWhenHeadless, type LifecycleOptions } from "./lifecycle-routes";
+import { TIMED_OUT, withinDeadline } from "./operation-deadline";
+import { parseStopRequest } from "./stop-request";
+import { instanceDescription } from "./streams-json";
+
+const BASE = "/api/v1/streams";
+
+export function registerDeploymentRoutes(routes: RouteRegistrar, lookup: ApplicationLookup, components: ComponentRegistry, options: LifecycleOptions): void {
+  const deployments = (): StreamsDeployments => {
+    const found = components.resolveOptional(STREAMS_DEPLOYMENTS_TOKEN);
+    if (!found) throw notFound("No streams runtime is installed: nothing can be deployed");
+    return found;
+  };
+  routes.post(BASE, async (req: SluiceRequest, res: ServerResponse) => {
+    refuseWhenHeadless(options, "deploy");
+    const application = await deployments().deploy(parseDeployRequest(jsonBody(req)));
+    sendJson(res, 201, { id: application.id });
+  });
+  routes.delete(`${BASE}/:id`, async (req: SluiceRequest) => {
+    refuseWhenHeadless(options, "terminate");
+    const { cleanup } = parseStopRequest(jsonBody(req), "Terminate request");
+    const id = lookup.require(req.params.id).id;
+    if ((await withinDeadline(deployments().terminate(id, { cleanup, timeoutMs: options.timeoutMs }), options.timeoutMs)) === TIMED_OUT) {
+      throw new HttpError(503, `Application '${id}' did not terminate within ${options.timeoutMs} ms (server.operation.timeout.ms); it is being removed`);
+    }
+    return { id, cleanup };
+  });
+  routes.post(`${BASE}/:id/pause`, async (req: SluiceRequest) => instanceDescription(await deployments().pause(changeable(req, lookup, options, "pause").id)));
+  routes.post(`${BASE}/:id/resume`, async (req: SluiceRequest) => instanceDescription(await deployments().resume(changeable(req, lookup, options, "resume").id)));
+}
