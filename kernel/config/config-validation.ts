@@ -5,6 +5,7 @@
  */
 import { StartupError } from "../errors";
 import { checked, type ConfigSection, type ConfigValue, type KeySpec } from "./config-schema";
+import { HIDDEN, isSecretKey } from "../secrets";
 
 /** A section and the plugin (or the kernel) that declares it. */
 export interface SectionClaim {
@@ -76,10 +77,15 @@ function keyIn(section: ConfigSection, relative: string, caseInsensitive: boolea
   return open === undefined ? undefined : { key: open + relative.slice(open.length), spec: FREE_FORM };
 }
 
+/** A value as an error may show it: a secret's value never is. */
+export function shownValue(key: string, value: unknown): string {
+  return isSecretKey(key) ? HIDDEN : JSON.stringify(value) ?? "nothing";
+}
+
 /** The typed value of a raw one: strings from the environment and flags are parsed, lists split at commas. */
 export function coerceValue({ key, spec }: DeclaredKey, raw: unknown, source: string): ConfigValue {
   const result = checked(spec, parsed(spec, raw));
-  if ("mismatch" in result) throw new StartupError(`Configuration key '${key}' (from ${source}) ${result.mismatch}, got ${JSON.stringify(raw)}`);
+  if ("mismatch" in result) throw new StartupError(`Configuration key '${key}' (from ${source}) ${result.mismatch}, got ${shownValue(key, raw)}`);
   return result.value;
 }
 

@@ -3,7 +3,7 @@
  * (the same declarations and coercion), plus the topology provider's own keys, which take a value of their
  * default's type. Every refusal is a 400 naming the field.
  */
-import { ConfigDeclarations, coerceValue } from "../../../kernel/config/config-validation";
+import { ConfigDeclarations, coerceValue, shownValue } from "../../../kernel/config/config-validation";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { StartupError } from "../../../kernel/errors";
 import { badRequest } from "../../../kernel/http/http-error";
@@ -40,7 +40,7 @@ function providerValue(provider: TopologyProvider, key: string, value: unknown):
   const fits = Array.isArray(standard) ? list(value) : typeof value === typeof standard;
   if (!fits) {
     const expected = Array.isArray(standard) ? "an array of strings" : `a ${typeof standard}`;
-    throw badRequest(`Field 'config.${key}' must be ${expected}, as topology '${provider.name}' declares it, got ${JSON.stringify(value)}`);
+    throw badRequest(`Field 'config.${key}' must be ${expected}, as topology '${provider.name}' declares it, got ${shownValue(key, value)}`);
   }
   return value as ConfigValue;
 }

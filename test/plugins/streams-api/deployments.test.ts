@@ -90,6 +90,8 @@ deployments("every bad deploy request is a 400 in the error shape naming the fie
     [{ topology: "WordCount", config: { ...config, "no.such.key": 1 } }, /Field 'config.no.such.key': Unknown configuration key/],
     [{ topology: "WordCount", config: { ...config, "input.topic": 5 } }, /Field 'config.input.topic' must be a string, as topology 'WordCount' declares it, got 5/],
     [{ topology: "WordCount", config: { ...config, autostart: false } }, /Field 'config.autostart' applies to the instances started at boot/],
+    // A secret's value is never echoed, even a mistyped one.
+    [{ topology: "WordCount", config: { ...config, "sasl.password": { mistyped: "s3cret" } } }, /^Field 'config.sasl.password': (?!.*s3cret).*got \[hidden\]$/],
   ];
   for (const [body, message] of cases) {
     const res = await deploy(sluice.url, body);
