@@ -20,9 +20,12 @@ export interface CheckFigures {
   miscountedKeys: number;
   /**
    * Diagnosis when counts are off: words of the input that never reached wordcount's repartition topic (by their
-   * origin stamp `<offset>.<rank>@words:<partition>`), and repartition records stored more than once.
+   * origin stamp `<offset>.<rank>@words:<partition>`), and repartition records stored more than once. Missing is
+   * undefined once the application has purged consumed repartition records (DeleteRecords, as Kafka Streams does):
+   * their words can no longer be looked for.
    */
-  repartitionMissing: number;
+  repartitionMissing: number | undefined;
+  repartitionPurged: number;
   repartitionResent: number;
   /** Words whose last value in `word-counts` differs from the truth. */
   outputMismatches: number;
@@ -65,12 +68,12 @@ function compare(truth: Map<string, number>, held: Map<string, number[]>, what: 
 }
 
 export async function checkResults(bootstrap: string, feeder: ChaosFeeder, instanceUrls: string[]): Promise<CheckFigures> {
-  const figures: CheckFigures = { inputRecords: 0, lostRecords: 0, duplicatedInputs: 0, repartitionMissing: 0, repartitionResent: 0, wordKeys: 0, pageviewWindows: 0, miscountedKeys: 0, outputMismatches: 0, samples: [] };
+  const figures: CheckFigures = { inputRecords: 0, lostRecords: 0, duplicatedInputs: 0, repartitionMissing: 0, repartitionPurged: 0, repartitionResent: 0, wordKeys: 0, pageviewWindows: 0, miscountedKeys: 0, outputMismatches: 0, samples: [] };
 
   const wordTruth = new Map<string, number>();
   const seenLines = new Set<number>();
   const expectedOrigins = new Set<string>();
-  for (const record of await readWholeTopic(bootstrap, WORDS_TOPIC)) {
+  for (const record of (await readWholeTopic(bootstrap, WORDS_TOPIC)).records) {
     figures.inputRecords++;
     const seq = Number(record.key!.toString().slice("line-".length));
     if (seenLines.has(seq)) figures.duplicatedInputs++;
@@ -80,15 +83,17 @@ export async function checkResults(bootstrap: string, feeder: ChaosFeeder, insta
       expectedOrigins.add(`${record.offset}.${rank}@${WORDS_TOPIC}:${record.partition}`);
     });
   }
-  for (const record of await readWholeTopic(bootstrap, "wordcount-words-by-word-repartition")) {
+  const repartition = await readWholeTopic(bootstrap, "wordcount-words-by-word-repartition");
+  for (const record of repartition.records) {
     const origin = record.headers["sluice.origin"]?.toString();
     if (origin === undefined) continue;
     if (!expectedOrigins.delete(origin)) figures.repartitionResent++;
   }
-  figures.repartitionMissing = expectedOrigins.size;
+  figures.repartitionPurged = repartition.deleted;
+  figures.repartitionMissing = repartition.deleted === 0 ? expectedOrigins.size : undefined;
   const viewTruth = new Map<string, number>();
   const seenViews = new Set<number>();
-  for (const record of await readWholeTopic(bootstrap, PAGEVIEWS_TOPIC)) {
+  for (const record of (await readWholeTopic(bootstrap, PAGEVIEWS_TOPIC)).records) {
     figures.inputRecords++;
     const view = JSON.parse(record.value!.toString()) as { page: string; seq: number };
     if (seenViews.has(view.seq)) figures.duplicatedInputs++;
@@ -123,7 +128,7 @@ export async function checkResults(bootstrap: string, feeder: ChaosFeeder, insta
   compare(viewTruth, heldViews, "pageviews", figures);
 
   const lastOutput = new Map<string, number>();
-  for (const record of await readWholeTopic(bootstrap, "word-counts")) {
+  for (const record of (await readWholeTopic(bootstrap, "word-counts")).records) {
     lastOutput.set(record.key!.toString(), Number(record.value!.readBigInt64BE(0)));
   }
   for (const [word, expected] of wordTruth) {

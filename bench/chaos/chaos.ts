@@ -26,12 +26,15 @@ export function printReport(report: ChaosReport): void {
   lines.push(`settled (caught up, all RUNNING) ${report.settleMs} ms after the faults`);
   lines.push(`queries: ${totalQueries} answered; ${Object.entries(report.queries.byStatus).sort().map(([status, n]) => `${status} ${n} (${share(n)})`).join(", ")}`);
   lines.push(`query failures: 5xx ${report.queries.serverErrors}, not JSON ${report.queries.malformed}, hangs ${report.queries.hangs}, over timeout ${report.queries.overTimeout}; instance unreachable (being killed) ${report.queries.unreachable}`);
+  for (const reason of report.queries.failureReasons) lines.push(`  a failure's reason: ${reason}`);
   report.sse.forEach((sse, i) => lines.push(`sse subscriber ${i}: ${sse.events} events, ${sse.reconnects} reconnects, ids going backwards ${sse.backwards}`));
   for (const rss of report.rss) lines.push(`rss ${rss.name}: ${mib(rss.warmBytes)} after warm-up, ${mib(rss.endBytes)} at the end (${(rss.endBytes / Math.max(1, rss.warmBytes)).toFixed(2)}x)`);
   const grown = report.rss.filter((rss) => rss.endBytes > RSS_GROWTH_LIMIT * rss.warmBytes).map((rss) => rss.name);
   lines.push(`rss within ${RSS_GROWTH_LIMIT}x of warm-up: ${grown.length === 0 ? "yes" : `no (${grown.join(", ")})`}`);
   lines.push(`checked: ${report.check.wordKeys} words, ${report.check.pageviewWindows} page-view windows; output topic mismatches ${report.check.outputMismatches}`);
-  lines.push(`wordcount repartition topic: words missing ${report.check.repartitionMissing}, re-sent ${report.check.repartitionResent}`);
+  const { repartitionMissing, repartitionPurged, repartitionResent } = report.check;
+  const missing = repartitionMissing === undefined ? `not looked for (${repartitionPurged} records purged once consumed)` : String(repartitionMissing);
+  lines.push(`wordcount repartition topic: words missing ${missing}, re-sent ${repartitionResent}`);
   for (const sample of report.check.samples) lines.push(`  mismatch: ${sample}`);
   lines.push(`faults injected: ${Object.values(report.faults).reduce((a, b) => a + b, 0)} (${Object.entries(report.faults).map(([kind, n]) => `${kind} ${n}`).join(", ")})`);
   lines.push(`lost records: ${report.check.lostRecords}`);

@@ -18,10 +18,19 @@ export interface QueryFigures {
   /** Connections refused or reset by an instance being killed at that moment. */
   unreachable: number;
   overTimeout: number;
+  /** A few distinct reasons instances gave for failing their part of an ERROR or PARTIAL answer. */
+  failureReasons: string[];
+}
+
+const REASONS_KEPT = 4;
+
+interface AnswerBody {
+  status?: string;
+  result?: { failure?: { server?: string | null; errors?: { message?: string }[] }[] };
 }
 
 export class QueryLoad {
-  readonly figures: QueryFigures = { byStatus: {}, serverErrors: 0, malformed: 0, hangs: 0, unreachable: 0, overTimeout: 0 };
+  readonly figures: QueryFigures = { byStatus: {}, serverErrors: 0, malformed: 0, hangs: 0, unreachable: 0, overTimeout: 0, failureReasons: [] };
   private timer: NodeJS.Timeout | undefined;
   private readonly pending = new Set<Promise<void>>();
   private tick = 0;
@@ -60,11 +69,21 @@ export class QueryLoad {
       if (Date.now() - started > QUERY_TIMEOUT_MS + 1_000) this.figures.overTimeout++;
       if (answer.status >= 500) this.figures.serverErrors++;
       if (answer.malformed) this.figures.malformed++;
-      const status = (answer.body as { status?: string }).status ?? `HTTP ${answer.status}`;
+      const body = answer.body as AnswerBody;
+      const status = body.status ?? `HTTP ${answer.status}`;
       this.figures.byStatus[status] = (this.figures.byStatus[status] ?? 0) + 1;
+      this.keepReasons(body);
     } catch (error) {
       if (error instanceof AnswerTimeout) this.figures.hangs++;
       else this.figures.unreachable++;
+    }
+  }
+
+  private keepReasons(body: AnswerBody): void {
+    for (const failure of body.result?.failure ?? []) {
+      // Instance addresses and ports vary from failure to failure; the reason is what is worth reading.
+      const reason = (failure.errors?.[0]?.message ?? "no message").replace(/127\.0\.0\.1:\d+/g, "<instance>");
+      if (this.figures.failureReasons.length < REASONS_KEPT && !this.figures.failureReasons.includes(reason)) this.figures.failureReasons.push(reason);
     }
   }
 }

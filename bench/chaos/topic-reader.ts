@@ -1,4 +1,4 @@
-/** Reads a whole topic, from its start to the log end offsets it has when the read starts. */
+/** Reads a whole topic, from its log start to the log end offsets it has when the read starts. */
 import { Kafka, logLevel, type IHeaders } from "kafkajs";
 
 export interface ReadRecord {
@@ -16,15 +16,22 @@ function headersOf(headers: IHeaders | undefined): Record<string, Buffer | undef
   return read;
 }
 
-export async function readWholeTopic(bootstrap: string, topic: string): Promise<ReadRecord[]> {
+export interface WholeTopic {
+  records: ReadRecord[];
+  /** Records before the log start offsets: deleted (retention, DeleteRecords) before the read. */
+  deleted: number;
+}
+
+export async function readWholeTopic(bootstrap: string, topic: string): Promise<WholeTopic> {
   const kafka = new Kafka({ clientId: "chaos-check", brokers: [bootstrap], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   const ends = await admin.fetchTopicOffsets(topic);
   await admin.disconnect();
+  const deleted = ends.reduce((sum, end) => sum + Number(end.low), 0);
   const remaining = new Map(ends.filter((end) => Number(end.high) > Number(end.low)).map((end) => [end.partition, Number(end.high)]));
   const records: ReadRecord[] = [];
-  if (remaining.size === 0) return records;
+  if (remaining.size === 0) return { records, deleted };
   const consumer = kafka.consumer({ groupId: `chaos-check-${topic}-${Date.now()}`, maxBytesPerPartition: 4 << 20 });
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -45,5 +52,5 @@ export async function readWholeTopic(bootstrap: string, topic: string): Promise<
       .catch(reject);
   });
   await consumer.disconnect();
-  return records;
+  return { records, deleted };
 }
