@@ -1,11 +1,19 @@
 /** A key_value or timestamped_key_value store at the byte level: data keyed by the serialized key. */
 
 import type { StoreAreas } from "./key-layout";
+import type { ScanRange } from "./level-scan";
+import { inScanRange, type PendingRow } from "./overlaid-scan";
+import { cachedRecordSize, type CachedRecord, type CachedStore } from "./record-cache";
 import type { StoreContext } from "./store-context";
 import type { StoredValue, ValueLayout } from "./value-layout";
 import type { StoreCounters } from "./write-cache";
 
-export class KeyValueBytes {
+/** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
+export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number) => void;
+
+export class KeyValueBytes implements CachedStore {
+  private flushListener?: FlushListener;
+
   constructor(
     readonly name: string,
     readonly areas: StoreAreas,
@@ -14,24 +22,73 @@ export class KeyValueBytes {
     private readonly context: StoreContext,
   ) {}
 
+  /** Whether updates are folded in the task's record cache (`statestore.cache.max.bytes` > 0). */
+  get cached(): boolean {
+    return this.context.records !== undefined;
+  }
+
   dataKey(key: Buffer): Buffer {
     return Buffer.concat([this.areas.data, key]);
   }
 
+  /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
   read(key: Buffer): StoredValue | undefined {
-    const stored = this.context.cache.read(this.dataKey(key));
+    const dataKey = this.dataKey(key);
+    const records = this.context.records;
+    if (records !== undefined) {
+      const record = records.get(dataKey.toString("latin1"));
+      if (record !== undefined) return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
+    }
+    const stored = this.context.cache.read(dataKey);
     return stored === undefined ? undefined : this.values.decode(stored);
   }
 
+  /** The rows of `range` not yet committed, as the database will hold them, sorted by key. */
+  pendingRows(range: ScanRange): PendingRow[] {
+    const rows = new Map<string, PendingRow>();
+    for (const { key, value } of this.context.cache.pending()) if (inScanRange(key, range)) rows.set(key.toString("latin1"), [key, value]);
+    for (const record of this.context.records?.values() ?? []) {
+      if (record.owner !== this || !inScanRange(record.dataKey, range)) continue;
+      rows.set(record.dataKey.toString("latin1"), [record.dataKey, record.value === null ? null : this.values.encode(record.value, record.timestamp)]);
+    }
+    return [...rows.values()].sort(([a], [b]) => Buffer.compare(a, b));
+  }
+
   write(key: Buffer, value: Buffer | null, timestamp: number): void {
-    this.apply(key, value, timestamp);
-    this.context.emit({ store: this.name, key, value, timestamp });
+    this.counters.uncommittedWrites++;
+    const dataKey = this.dataKey(key);
+    const records = this.context.records;
+    if (records === undefined) this.writeThrough(key, dataKey, value, timestamp);
+    else records.put(dataKey.toString("latin1"), { owner: this, key, dataKey, value, timestamp, size: cachedRecordSize(dataKey, value) });
   }
 
   /** Writes without a changelog record: restoring from the changelog. */
   apply(key: Buffer, value: Buffer | null, timestamp: number): void {
-    const stored = value === null ? null : this.values.encode(value, timestamp);
-    this.context.cache.write(this.dataKey(key), stored, this.counters);
     this.counters.uncommittedWrites++;
+    this.store(this.dataKey(key), value, timestamp);
+  }
+
+  /**
+   * Has the record cache's updates forwarded by `listener` as they are flushed; false when the store has no
+   * cache, and the processor forwards each update itself.
+   */
+  forwardOnFlush(listener: FlushListener): boolean {
+    if (!this.cached) return false;
+    this.flushListener = listener;
+    return true;
+  }
+
+  flushRecord({ key, dataKey, value, timestamp }: CachedRecord): void {
+    this.writeThrough(key, dataKey, value, timestamp);
+    this.flushListener?.(key, value, timestamp);
+  }
+
+  private writeThrough(key: Buffer, dataKey: Buffer, value: Buffer | null, timestamp: number): void {
+    this.store(dataKey, value, timestamp);
+    this.context.emit({ store: this.name, key, value, timestamp });
+  }
+
+  private store(dataKey: Buffer, value: Buffer | null, timestamp: number): void {
+    this.context.cache.write(dataKey, value === null ? null : this.values.encode(value, timestamp), this.counters);
   }
 }

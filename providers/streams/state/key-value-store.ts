@@ -24,6 +24,13 @@ abstract class TypedKeyValue<K, V, Found> {
 
   protected abstract view(stored: StoredValue): Found;
 
+  /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
+  forwardOnFlush(listener: (key: K, value: V | null, timestamp: number) => void): boolean {
+    return this.bytes.forwardOnFlush((key, value, timestamp) =>
+      listener(this.keySerde.deserialize(key), value === null ? null : this.valueSerde.deserialize(value), timestamp),
+    );
+  }
+
   protected writeAt(key: K, value: V | null, timestamp: number): void {
     this.bytes.write(this.keySerde.serialize(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
   }

@@ -60,6 +60,12 @@ export class WriteCache {
     this.live.set(key.toString("latin1"), { key, value, counters });
   }
 
+  /** The writes not yet in the database, older first: those of a commit in flight, then the newer ones. */
+  *pending(): IterableIterator<CacheEntry> {
+    if (this.committing) yield* this.committing.values();
+    yield* this.live.values();
+  }
+
   /** Whether a write since the last `beginCommit` touched the key. */
   writtenSinceCommitBegan(key: Buffer): boolean {
     return this.live.has(key.toString("latin1"));

@@ -1,0 +1,103 @@
+/**
+ * The record cache of a task's key-value stores (Kafka Streams' caching layer, `statestore.cache.max.bytes`):
+ * a processor's updates to one key are folded here and reach the store, its changelog and the processor's
+ * downstream once, when the cache is flushed (at each commit) or when the key is evicted, least recently used
+ * first, because the run's cache is full. It holds only updates not yet flushed; a flush empties it.
+ */
+
+/** One folded update, as its store will write it. */
+export interface CachedRecord {
+  readonly owner: CachedStore;
+  /** The key as the processor serialized it, and the key of the store's data row. */
+  readonly key: Buffer;
+  readonly dataKey: Buffer;
+  /** null: the key is deleted. */
+  readonly value: Buffer | null;
+  readonly timestamp: number;
+  readonly size: number;
+}
+
+/** A store whose updates the cache holds: it writes one when the cache lets go of it. */
+export interface CachedStore {
+  flushRecord(record: CachedRecord): void;
+}
+
+/** The bytes every task cache of one run shares. */
+export class CacheBudget {
+  usedBytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+}
+
+/** What a cached record costs beyond its key and value: the entry, its map slot and the row key's prefix. */
+const RECORD_OVERHEAD_BYTES = 96;
+
+export function cachedRecordSize(dataKey: Buffer, value: Buffer | null): number {
+  return dataKey.length + (value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+}
+
+export class RecordCache {
+  /** By the data row's key (latin1), least recently used first. */
+  private readonly records = new Map<string, CachedRecord>();
+  private flushing = false;
+
+  constructor(private readonly budget: CacheBudget) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** The key's folded update, now the most recently used; undefined when the cache holds none. */
+  get(id: string): CachedRecord | undefined {
+    const record = this.records.get(id);
+    if (record !== undefined) {
+      this.records.delete(id);
+      this.records.set(id, record);
+    }
+    return record;
+  }
+
+  /** Folds `record` into the key's update; while the run's cache is over its bytes, evicts from this one. */
+  put(id: string, record: CachedRecord): void {
+    const previous = this.records.get(id);
+    if (previous !== undefined) {
+      this.records.delete(id);
+      this.budget.usedBytes -= previous.size;
+    }
+    this.records.set(id, record);
+    this.budget.usedBytes += record.size;
+    while (this.budget.usedBytes > this.budget.maxBytes && !this.flushing && this.evictOldest());
+  }
+
+  /** The folded updates, least recently used first. */
+  values(): IterableIterator<CachedRecord> {
+    return this.records.values();
+  }
+
+  /** Writes every folded update through its store, least recently used first, and empties the cache. */
+  flush(): void {
+    // Flushed records go downstream, where processors may update cached stores again: the loop flushes those too.
+    this.flushing = true;
+    try {
+      while (this.evictOldest());
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Drops the updates not yet flushed (close without commit). */
+  discard(): void {
+    for (const record of this.records.values()) this.budget.usedBytes -= record.size;
+    this.records.clear();
+  }
+
+  private evictOldest(): boolean {
+    for (const [id, record] of this.records) {
+      this.records.delete(id);
+      this.budget.usedBytes -= record.size;
+      record.owner.flushRecord(record);
+      return true;
+    }
+    return false;
+  }
+}
