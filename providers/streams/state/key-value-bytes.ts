@@ -11,8 +11,16 @@ import type { StoreCounters } from "./write-cache";
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
 export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number) => void;
 
+/** A key's data row: its key in the database, and that key in latin1 (the caches' map key). */
+interface Row {
+  dataKey: Buffer;
+  id: string;
+}
+
 export class KeyValueBytes implements CachedStore {
   private flushListener?: FlushListener;
+  /** The last key's row: an aggregation reads a key and writes it straight after. */
+  private lastRow: Row | undefined;
 
   constructor(
     readonly name: string,
@@ -33,13 +41,13 @@ export class KeyValueBytes implements CachedStore {
 
   /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
   read(key: Buffer): StoredValue | undefined {
-    const dataKey = this.dataKey(key);
+    const { dataKey, id } = this.rowOf(key);
     const records = this.context.records;
     if (records !== undefined) {
-      const record = records.get(dataKey.toString("latin1"));
+      const record = records.get(id);
       if (record !== undefined) return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
     }
-    const stored = this.context.cache.read(dataKey);
+    const stored = this.context.cache.read(dataKey, id);
     return stored === undefined ? undefined : this.values.decode(stored);
   }
 
@@ -56,16 +64,17 @@ export class KeyValueBytes implements CachedStore {
 
   write(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
-    const dataKey = this.dataKey(key);
+    const { dataKey, id } = this.rowOf(key);
     const records = this.context.records;
-    if (records === undefined) this.writeThrough(key, dataKey, value, timestamp);
-    else records.put(dataKey.toString("latin1"), { owner: this, key, dataKey, value, timestamp, size: cachedRecordSize(dataKey, value) });
+    if (records === undefined) this.writeThrough(key, dataKey, value, timestamp, id);
+    else records.put({ owner: this, key, dataKey, id, value, timestamp, size: cachedRecordSize(dataKey, value) });
   }
 
   /** Writes without a changelog record: restoring from the changelog. */
   apply(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
-    this.store(this.dataKey(key), value, timestamp);
+    const { dataKey, id } = this.rowOf(key);
+    this.store(dataKey, value, timestamp, id);
   }
 
   /**
@@ -78,17 +87,27 @@ export class KeyValueBytes implements CachedStore {
     return true;
   }
 
-  flushRecord({ key, dataKey, value, timestamp }: CachedRecord): void {
-    this.writeThrough(key, dataKey, value, timestamp);
+  flushRecord({ key, dataKey, id, value, timestamp }: CachedRecord): void {
+    this.writeThrough(key, dataKey, value, timestamp, id);
     this.flushListener?.(key, value, timestamp);
   }
 
-  private writeThrough(key: Buffer, dataKey: Buffer, value: Buffer | null, timestamp: number): void {
-    this.store(dataKey, value, timestamp);
+  /** The key's row; the last one again when `key` holds the same bytes (compared with the row's own copy). */
+  private rowOf(key: Buffer): Row {
+    const last = this.lastRow;
+    const prefix = this.areas.data.length;
+    if (last !== undefined && last.dataKey.length === prefix + key.length && key.compare(last.dataKey, prefix) === 0) return last;
+    const dataKey = this.dataKey(key);
+    this.lastRow = { dataKey, id: dataKey.toString("latin1") };
+    return this.lastRow;
+  }
+
+  private writeThrough(key: Buffer, dataKey: Buffer, value: Buffer | null, timestamp: number, id?: string): void {
+    this.store(dataKey, value, timestamp, id);
     this.context.emit({ store: this.name, key, value, timestamp });
   }
 
-  private store(dataKey: Buffer, value: Buffer | null, timestamp: number): void {
-    this.context.cache.write(dataKey, value === null ? null : this.values.encode(value, timestamp), this.counters);
+  private store(dataKey: Buffer, value: Buffer | null, timestamp: number, id?: string): void {
+    this.context.cache.write(dataKey, value === null ? null : this.values.encode(value, timestamp), this.counters, id);
   }
 }

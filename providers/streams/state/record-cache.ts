@@ -11,6 +11,8 @@ export interface CachedRecord {
   /** The key as the processor serialized it, and the key of the store's data row. */
   readonly key: Buffer;
   readonly dataKey: Buffer;
+  /** The row's key in latin1: the caches' map key. */
+  readonly id: string;
   /** null: the key is deleted. */
   readonly value: Buffer | null;
   readonly timestamp: number;
@@ -58,7 +60,8 @@ export class RecordCache {
   }
 
   /** Folds `record` into the key's update; while the run's cache is over its bytes, evicts from this one. */
-  put(id: string, record: CachedRecord): void {
+  put(record: CachedRecord): void {
+    const id = record.id;
     const previous = this.records.get(id);
     if (previous !== undefined) {
       this.records.delete(id);
