@@ -11,6 +11,13 @@ import type { StoreCounters } from "./write-cache";
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
 export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number) => void;
 
+/** Whether `bytes` equals `row` from `offset` on; a loop, since keys are short and a native compare costs more. */
+function sameBytes(bytes: Buffer, row: Buffer, offset: number): boolean {
+  if (row.length - offset !== bytes.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== row[offset + i]) return false;
+  return true;
+}
+
 /** A key's data row: its key in the database, and that key in latin1 (the caches' map key). */
 interface Row {
   dataKey: Buffer;
@@ -96,7 +103,7 @@ export class KeyValueBytes implements CachedStore {
   private rowOf(key: Buffer): Row {
     const last = this.lastRow;
     const prefix = this.areas.data.length;
-    if (last !== undefined && last.dataKey.length === prefix + key.length && key.compare(last.dataKey, prefix) === 0) return last;
+    if (last !== undefined && sameBytes(key, last.dataKey, prefix)) return last;
     const dataKey = this.dataKey(key);
     this.lastRow = { dataKey, id: dataKey.toString("latin1") };
     return this.lastRow;

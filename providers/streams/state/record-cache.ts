@@ -40,7 +40,14 @@ export function cachedRecordSize(dataKey: Buffer, value: Buffer | null): number 
 
 export class RecordCache {
   /** By the data row's key (latin1), least recently used first. */
-  private readonly records = new Map<string, CachedRecord>();
+  private records = new Map<string, CachedRecord>();
+  /** The most recently used key: using it again needs no move to the end. */
+  private newest: string | undefined;
+  /**
+   * Where eviction goes on: a Map's iterator survives deletions and sees keys added after it, so it is always at or
+   * before the least recently used key, and evicting one key at a time never walks past the holes of earlier ones.
+   */
+  private oldest: IterableIterator<CachedRecord> | undefined;
   private flushing = false;
 
   constructor(private readonly budget: CacheBudget) {}
@@ -52,9 +59,10 @@ export class RecordCache {
   /** The key's folded update, now the most recently used; undefined when the cache holds none. */
   get(id: string): CachedRecord | undefined {
     const record = this.records.get(id);
-    if (record !== undefined) {
+    if (record !== undefined && id !== this.newest) {
       this.records.delete(id);
       this.records.set(id, record);
+      this.newest = id;
     }
     return record;
   }
@@ -64,10 +72,11 @@ export class RecordCache {
     const id = record.id;
     const previous = this.records.get(id);
     if (previous !== undefined) {
-      this.records.delete(id);
       this.budget.usedBytes -= previous.size;
+      if (id !== this.newest) this.records.delete(id);
     }
     this.records.set(id, record);
+    this.newest = id;
     this.budget.usedBytes += record.size;
     while (this.budget.usedBytes > this.budget.maxBytes && !this.flushing && this.evictOldest());
   }
@@ -79,10 +88,17 @@ export class RecordCache {
 
   /** Writes every folded update through its store, least recently used first, and empties the cache. */
   flush(): void {
-    // Flushed records go downstream, where processors may update cached stores again: the loop flushes those too.
     this.flushing = true;
     try {
-      while (this.evictOldest());
+      // Flushed records go downstream, where processors may update cached stores again: the loop flushes those too.
+      while (this.records.size > 0) {
+        const flushed = this.records;
+        this.reset();
+        for (const record of flushed.values()) {
+          this.budget.usedBytes -= record.size;
+          record.owner.flushRecord(record);
+        }
+      }
     } finally {
       this.flushing = false;
     }
@@ -91,16 +107,28 @@ export class RecordCache {
   /** Drops the updates not yet flushed (close without commit). */
   discard(): void {
     for (const record of this.records.values()) this.budget.usedBytes -= record.size;
-    this.records.clear();
+    this.reset();
+  }
+
+  private reset(): void {
+    this.records = new Map();
+    this.newest = undefined;
+    this.oldest = undefined;
   }
 
   private evictOldest(): boolean {
-    for (const [id, record] of this.records) {
-      this.records.delete(id);
-      this.budget.usedBytes -= record.size;
-      record.owner.flushRecord(record);
-      return true;
+    this.oldest ??= this.records.values();
+    let next = this.oldest.next();
+    if (next.done) {
+      this.oldest = this.records.values();
+      next = this.oldest.next();
+      if (next.done) return false;
     }
-    return false;
+    const record = next.value;
+    this.records.delete(record.id);
+    if (record.id === this.newest) this.newest = undefined;
+    this.budget.usedBytes -= record.size;
+    record.owner.flushRecord(record);
+    return true;
   }
 }
