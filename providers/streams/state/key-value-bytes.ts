@@ -49,12 +49,18 @@ export class KeyValueBytes implements CachedStore {
   /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
   read(key: Buffer): StoredValue | undefined {
     const { dataKey, id } = this.rowOf(key);
-    const records = this.context.records;
-    if (records !== undefined) {
-      const record = records.get(id);
-      if (record !== undefined) return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
-    }
+    const record = this.context.records?.get(id);
+    if (record !== undefined) return this.cachedValue(record);
     const stored = this.context.cache.read(dataKey, id);
+    return stored === undefined ? undefined : this.values.decode(stored);
+  }
+
+  /** `read` for an interactive query: the caches keep their order of use and what they hold. */
+  peek(key: Buffer): StoredValue | undefined {
+    const { dataKey, id } = this.rowOf(key);
+    const record = this.context.records?.peek(id);
+    if (record !== undefined) return this.cachedValue(record);
+    const stored = this.context.cache.peek(dataKey, id);
     return stored === undefined ? undefined : this.values.decode(stored);
   }
 
@@ -97,6 +103,10 @@ export class KeyValueBytes implements CachedStore {
   flushRecord({ key, dataKey, id, value, timestamp }: CachedRecord): void {
     this.writeThrough(key, dataKey, value, timestamp, id);
     this.flushListener?.(key, value, timestamp);
+  }
+
+  private cachedValue(record: CachedRecord): StoredValue | undefined {
+    return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
   }
 
   /** The key's row; the last one again when `key` holds the same bytes (compared with the row's own copy). */

@@ -24,7 +24,7 @@ export class LevelReadOnlyKeyValueStore<K, Found> implements ReadOnlyKeyValueSto
   async get(key: K): Promise<Found | undefined> {
     const serialized = this.keySerde.serialize(key);
     if (this.bytes.cached) {
-      const newest = this.bytes.read(serialized);
+      const newest = this.bytes.peek(serialized);
       return newest === undefined ? undefined : this.found(newest);
     }
     const stored = this.db.getSync(this.bytes.dataKey(serialized));

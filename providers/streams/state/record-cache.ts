@@ -67,6 +67,11 @@ export class RecordCache {
     return record;
   }
 
+  /** The key's folded update, leaving the order of use as it is. */
+  peek(id: string): CachedRecord | undefined {
+    return this.records.get(id);
+  }
+
   /** Folds `record` into the key's update; while the run's cache is over its bytes, evicts from this one. */
   put(record: CachedRecord): void {
     const id = record.id;

@@ -56,6 +56,15 @@ export class WriteCache {
     return stored;
   }
 
+  /** What `read` answers, without keeping what the database returns: an interactive query's keys are not the task's. */
+  peek(key: Buffer, id = key.toString("latin1")): Buffer | undefined {
+    const entry = this.live.get(id) ?? this.committing?.get(id);
+    if (entry) return entry.value ?? undefined;
+    const known = this.clean.get(id);
+    if (known !== undefined) return known ?? undefined;
+    return this.db.getSync(key);
+  }
+
   write(key: Buffer, value: Buffer | null, counters?: StoreCounters, id = key.toString("latin1")): void {
     this.live.set(id, { key, value, counters });
   }

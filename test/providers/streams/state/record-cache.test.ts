@@ -110,6 +110,18 @@ test("queries read through the cache and the uncommitted writes: never older tha
   assert.equal((await collect(query.all())).map((entry) => entry.value), [2, 7, 1, 5, 6]);
 });
 
+test("a query's reads leave the order of eviction as the processors' use made it", async () => {
+  const { state, flushed } = await cachedCounts(400);
+  const counts = state.keyValueStore<string, number>("counts");
+  const query = state.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>;
+  counts.put("a", 1);
+  counts.put("b", 1);
+  counts.put("c", 1);
+  assert.is(await query.get("a"), 1);
+  counts.put("d", 1);
+  assert.equal(flushed, [{ key: "a", value: 1 }], "a goes first: only processors' reads count as a use");
+});
+
 test("with statestore.cache.max.bytes=0 every update goes through at once and queries see committed data", async () => {
   const state = await dir.open([keyValueSpec()], { cacheBudget: new CacheBudget(0) });
   const counts = state.keyValueStore<string, number>("counts");
