@@ -2,14 +2,16 @@
  * Produce and consume throughput of the embedded broker (in its own worker thread, file storage in a
  * temporary directory) with kcat and with kafkajs, for 100-byte and 1 KiB values, and the process RSS at the
  * start and end of each run and its peak during it (memory must stay flat however much streams through).
+ * Beside them, in turns with kcat's 1 KiB runs, the disk's own sequential write rate: a file of the same size
+ * written with fs.write in 1 MiB chunks, then fdatasync'ed; the summary gives the medians and kcat's ratio to it.
  *
- *   node dist/bench/broker/broker-throughput.js [--mb=256] [--kafkajs-mb=64] [--values=100,1024] [--storage=file|memory]
+ *   node dist/bench/broker/broker-throughput.js [--mb=256] [--kafkajs-mb=64] [--values=100,1024] [--storage=file|memory] [--rounds=3]
  *
  * --kafkajs-mb=0 skips kafkajs; --mb=5120 --values=1024 streams 5 GB through the broker with kcat.
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
@@ -75,9 +77,30 @@ async function writeValues(path: string, records: number, valueBytes: number): P
   await once(out, "finish");
 }
 
-async function kcatRows(bootstrap: string, dir: string, valueBytes: number, megabytes: number): Promise<Row[]> {
+/** MB/s of writing `megabytes` to a new file with fs.write of 1 MiB chunks, fdatasync'ed at the end (the broker does not sync: without it the figure is the page cache's), and of the writes alone. */
+async function diskWriteRates(dir: string, megabytes: number): Promise<{ synced: number; unsynced: number }> {
+  const path = join(dir, "disk-rate");
+  const chunk = Buffer.alloc(1024 * 1024, 120);
+  const file = await open(path, "w");
+  const start = process.hrtime.bigint();
+  try {
+    for (let written = 0; written < megabytes; written++) await file.write(chunk, 0, chunk.length);
+    const written = Number(process.hrtime.bigint() - start) / 1e9;
+    await file.datasync();
+    const synced = Number(process.hrtime.bigint() - start) / 1e9;
+    return { synced: megabytes / synced, unsynced: megabytes / written };
+  } finally {
+    await file.close();
+    await rm(path);
+  }
+}
+
+const mbPerSecond = (row: Row) => (row.records * row.valueBytes) / 1024 / 1024 / row.seconds;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function kcatRows(bootstrap: string, dir: string, valueBytes: number, megabytes: number, round = 1): Promise<Row[]> {
   const records = Math.ceil((megabytes * 1024 * 1024) / valueBytes / 1000) * 1000;
-  const topic = `kcat-${valueBytes}`;
+  const topic = `kcat-${valueBytes}-${round}`;
   const file = join(dir, `${topic}.values`);
   await writeValues(file, records, valueBytes);
   const produced = await measure(() => kcat(["-b", bootstrap, "-P", "-t", topic, "-l", file]));
@@ -145,7 +168,7 @@ function printTable(rows: Row[]): void {
     `${row.valueBytes} B`,
     String(row.records),
     row.seconds.toFixed(2),
-    ((row.records * row.valueBytes) / 1024 / 1024 / row.seconds).toFixed(1),
+    mbPerSecond(row).toFixed(1),
     Math.round(row.records / row.seconds).toString(),
     row.cpuSeconds.toFixed(2),
     [row.startRssMb, row.peakRssMb, row.endRssMb].map((mb) => mb.toFixed(0)).join("/"),
@@ -159,17 +182,34 @@ async function main(): Promise<void> {
   const kafkajsMegabytes = Number(argument("kafkajs-mb", "64"));
   const valueSizes = argument("values", "100,1024").split(",").map(Number);
   const storage = argument("storage", "file") as "file" | "memory";
+  const rounds = Number(argument("rounds", "3"));
   const dir = await mkdtemp(join(tmpdir(), "sluice-broker-bench-"));
   const broker = await startBrokerInWorker({ port: 0, storage, dataDir: join(dir, "data"), retentionMs: null });
   const bootstrap = `${broker.host}:${broker.port}`;
   try {
     const rows: Row[] = [];
-    for (const valueBytes of valueSizes) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
+    // The disk and kcat's 1 KiB runs in turns, so that each round compares figures taken side by side.
+    const disk: { synced: number; unsynced: number }[] = [];
+    const kibRows: Row[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      disk.push(await diskWriteRates(dir, megabytes));
+      kibRows.push(...(await kcatRows(bootstrap, dir, 1024, megabytes, round)));
+    }
+    rows.push(...kibRows);
+    for (const valueBytes of valueSizes.filter((size) => size !== 1024)) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
     if (kafkajsMegabytes > 0) {
       for (const valueBytes of valueSizes) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
     }
     process.stdout.write(`broker: ${storage} storage, worker thread; CPU and RSS of this process (broker + kafkajs clients)\n`);
     printTable(rows);
+    const diskRate = median(disk.map((rate) => rate.synced));
+    const produceRate = median(kibRows.filter((row) => row.direction === "produce").map(mbPerSecond));
+    const consumeRate = median(kibRows.filter((row) => row.direction === "consume").map(mbPerSecond));
+    const of = (rate: number) => `${((rate / diskRate) * 100).toFixed(1)} % of the disk`;
+    process.stdout.write(`medians of ${rounds} rounds of ${megabytes} MB, in turns:\n`);
+    process.stdout.write(`disk sequential write (fs.write 1 MiB chunks + fdatasync): median ${diskRate.toFixed(1)} MB/s (writes alone, page cache: ${median(disk.map((rate) => rate.unsynced)).toFixed(1)} MB/s)\n`);
+    process.stdout.write(`kcat 1 KiB produce: median ${produceRate.toFixed(1)} MB/s = ${of(produceRate)}\n`);
+    process.stdout.write(`kcat 1 KiB consume: median ${consumeRate.toFixed(1)} MB/s = ${of(consumeRate)}\n`);
   } finally {
     await broker.close();
     await rm(dir, { recursive: true, force: true });

@@ -1,20 +1,23 @@
 /**
  * Streams runtime figures on the embedded broker, run as Sluice runs it (its own worker thread, file store):
- * - records/s of a stateless topology (mapValues + filter → topic) next to a bare kafkajs consumer reading the
- *   same input and doing nothing (the ceiling), and their ratio;
- * - words/s of `wordcount` fed lines of 10 words, end to end;
+ * - records/s of a stateless topology (mapValues + filter → topic) next to kcat (librdkafka) consuming the same
+ *   input and doing nothing (the ceiling), and their ratio;
+ * - words/s of `wordcount` fed lines of 10 words, end to end, with the record cache on (10 MiB) and off;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
- * - RSS at start, after each tenth of the stateless run, and at the end.
+ * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
- * with enough records that start-up (printed: time to the first record) is small beside the whole.
+ * with enough records that start-up (printed: time to the first record) is small beside the whole. The variants
+ * run in turns, each round once; the summary lines give the medians over the rounds.
  * Prints, never asserts.
  * Usage: node dist/bench/runtime/runtime-bench.js [records=1000000] [lines=50000] [storage=file|memory] [rounds=3]
  */
+import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { Kafka, logLevel, type Message, type Producer } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
+import type { TopologyContext } from "../../kernel/contracts/streams/topology-provider";
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
@@ -41,25 +44,23 @@ async function produce(producer: Producer, topic: string, count: number, value: 
   await Promise.all(inFlight);
 }
 
-async function bareConsumer(kafka: Kafka, topic: string, count: number): Promise<Timing> {
+/** kcat consuming `count` records of `topic` from the beginning, printing one byte per record (counted here). */
+async function kcatConsumer(bootstrap: string, topic: string, count: number): Promise<Timing> {
   const started = Date.now();
-  const consumer = kafka.consumer({ groupId: `bare-${Date.now()}` });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  let seen = 0;
   let first = 0;
-  await new Promise<void>((resolve) => {
-    void consumer.run({
-      eachBatch: async ({ batch }) => {
-        if (first === 0) first = Date.now();
-        seen += batch.messages.length;
-        if (seen >= count) resolve();
-      },
-    });
+  let seen = 0;
+  // -c rather than -e: kcat learns of the end only from an empty fetch, which waits out fetch.wait.max.ms.
+  const child = spawn("kcat", ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-c", String(count), "-q", "-f", "\\n"], { stdio: ["ignore", "pipe", "inherit"] });
+  child.stdout.on("data", (chunk: Buffer) => {
+    if (first === 0) first = Date.now();
+    seen += chunk.length;
   });
-  const done = Date.now();
-  await consumer.disconnect();
-  return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, done) };
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  if (code !== 0 || seen < count) throw new Error(`kcat exited with ${code} after ${seen} of ${count} records`);
+  return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, Date.now()) };
 }
 
 /** Stops the application with cleanup, restarts it, and times it from the restart to RUNNING (its stores restored). */
@@ -89,13 +90,31 @@ async function main(): Promise<void> {
   await producer.connect();
 
   await produce(producer, "bench-in", records, (i) => `record number ${i} with some payload text`);
-  // This machine's speed drifts from minute to minute: the ceiling and the topology run in turns, and each round's
-  // ratio compares two runs made side by side.
-  const rounds: { ceiling: Timing; stateless: Timing }[] = [];
-  const rssSteps: number[] = [];
+  const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
+  await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
+  await producer.disconnect();
+  // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
+  // two runs made side by side.
+  const rounds: { ceiling: Timing; stateless: Timing; cached: Timing; uncached: Timing }[] = [];
+  const rss = { stateless: [] as number[], wordcount: [] as number[] };
   const heapSteps: number[] = [];
+  const sampler = (steps: number[], round: number, heap?: number[]) => () => {
+    if (round > 1) return;
+    const { rss, heapUsed } = process.memoryUsage();
+    steps.push(rss);
+    heap?.push(heapUsed);
+  };
+  const wordcountRun = async (round: number, cacheBytes: number, progress?: () => void): Promise<Timing> => {
+    const applicationId = `bench-wordcount-${cacheBytes > 0 ? "cached" : "uncached"}-${round}`;
+    const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir, "statestore.cache.max.bytes": cacheBytes } });
+    const provider = new WordCountProvider();
+    runtime.addProvider({ ...provider, name: applicationId, config: { "application.id": applicationId }, topology: (builder: StreamsBuilder, context: TopologyContext) => provider.topology(builder, context) });
+    const timing = await timeRuntime(runtime, applicationId, lines + lines * 10, progress);
+    await runtime.close();
+    return timing;
+  };
   for (let round = 1; round <= ROUNDS; round++) {
-    const ceiling = await bareConsumer(kafka, "bench-in", records);
+    const ceiling = await kcatConsumer(bootstrap[0], "bench-in", records);
     const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
     const applicationId = `bench-stateless-${round}`;
     stateless.addProvider({
@@ -106,22 +125,16 @@ async function main(): Promise<void> {
         builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to(`bench-out-${round}`);
       },
     });
-    const sampleRss = () => {
-      if (round > 1) return;
-      const { rss, heapUsed } = process.memoryUsage();
-      rssSteps.push(rss);
-      heapSteps.push(heapUsed);
-    };
-    rounds.push({ ceiling, stateless: await timeRuntime(stateless, applicationId, records, sampleRss) });
+    const statelessTiming = await timeRuntime(stateless, applicationId, records, sampler(rss.stateless, round, heapSteps));
     await stateless.close();
+    const cached = await wordcountRun(round, 10_485_760, sampler(rss.wordcount, round));
+    const uncached = await wordcountRun(round, 0);
+    rounds.push({ ceiling, stateless: statelessTiming, cached, uncached });
   }
 
-  const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
-  await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
-  await producer.disconnect();
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
   wordcount.addProvider(new WordCountProvider());
-  const wordTiming = await timeRuntime(wordcount, "wordcount", lines + lines * 10);
+  await timeRuntime(wordcount, "wordcount", lines + lines * 10);
   const restore = await timeRestore(wordcount, "wordcount");
   await wordcount.close();
   const rssEnd = process.memoryUsage().rss;
@@ -130,19 +143,24 @@ async function main(): Promise<void> {
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
+  const words = lines * 10;
   const ratios: number[] = [];
   for (const [index, round] of rounds.entries()) {
     const ceilingRate = rate(records, round.ceiling);
     const statelessRate = rate(records, round.stateless);
     ratios.push(statelessRate / ceilingRate);
-    console.log(`round ${index + 1}: bare kafkajs consumer ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${((statelessRate / ceilingRate) * 100).toFixed(1)} %`);
+    console.log(`round ${index + 1}: kcat consume ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${((statelessRate / ceilingRate) * 100).toFixed(1)} %`);
+    console.log(`round ${index + 1}: wordcount cache on ${Math.round(rate(words, round.cached))} words/s (${startup(round.cached)}), cache off ${Math.round(rate(words, round.uncached))} words/s (${startup(round.uncached)})`);
   }
-  console.log(`stateless topology / bare consumer: median ${(median(ratios) * 100).toFixed(1)} % over ${ratios.length} rounds of ${records} records`);
-  const words = lines * 10;
-  console.log(`wordcount:             ${Math.round(rate(words, wordTiming))} words/s end to end (${lines} lines of 10 words; ${startup(wordTiming)})`);
-  console.log(`restore:               ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
-  console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rssSteps.map(mib).join(", ")}; end ${mib(rssEnd)}`);
-  console.log(`main-thread JS heap used by tenths (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);
+  console.log(`medians of ${rounds.length} rounds: ${records} records; ${lines} lines of 10 words`);
+  console.log(`kcat consume: ${Math.round(median(rounds.map((round) => rate(records, round.ceiling))))} records/s`);
+  console.log(`stateless topology: ${Math.round(median(rounds.map((round) => rate(records, round.stateless))))} records/s`);
+  console.log(`stateless topology / kcat consume: median ${(median(ratios) * 100).toFixed(1)} %`);
+  console.log(`wordcount (cache on): ${Math.round(median(rounds.map((round) => rate(words, round.cached))))} words/s`);
+  console.log(`wordcount (cache off): ${Math.round(median(rounds.map((round) => rate(words, round.uncached))))} words/s`);
+  console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
+  console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rss.stateless.map(mib).join(", ")}; first wordcount run (cache on) by tenths ${rss.wordcount.map(mib).join(", ")}; end ${mib(rssEnd)}`);
+  console.log(`main-thread JS heap used by tenths of the first stateless run (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);
 }
 
 main().catch((error) => {

@@ -47,6 +47,7 @@ const STREAMS_KEYS = configKeys({
   "stats.dumpPeriodSec": { type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
   "log.dir": { type: "string", default: "", doc: "Directory of the application's own log file (<application.id>.log, at log.level, secrets hidden); empty: no file." },
   "log.maxFileSize": { type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates to <application.id>.log.1 (one file kept)." },
+  "statestore.cache.max.bytes": { type: "integer", default: 10_485_760, doc: "Bytes of the record cache of the application's key-value stores (Kafka Streams' `statestore.cache.max.bytes`): updates of one key are folded and reach the store, its changelog and the operator's downstream (output topics, event streams) once per commit, or when the cache is full (least recently used first). Interactive queries read through it. `0`: every update goes through as it happens. Updates continuing to a repartition topic are forwarded as they happen." },
   "leveldb.config.setter": { type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
   "session.timeout.ms": { type: "integer", default: 10_000, doc: "Consumer group session timeout." },
   "heartbeat.interval.ms": { type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },

@@ -190,6 +190,13 @@ export class StreamTask {
     return topic === null ? undefined : originStamp(topic, this.partition, this.inputOffset, this.repartitionRank++);
   }
 
+  /** Whether records forwarded from the node can reach a sink to a repartition topic. */
+  private reachesRepartitionTopic(name: string): boolean {
+    const def = this.topology.node(name);
+    if (def.kind === "sink") return this.topology.definition.repartitionTopics.has(def.topic);
+    return def.successors.some((successor) => this.nodes.has(successor) && this.reachesRepartitionTopic(successor));
+  }
+
   private childrenOf(names: string[]): NodeRuntime[] {
     return names.map((name) => this.nodes.get(name)!);
   }
@@ -220,6 +227,7 @@ export class StreamTask {
       },
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
       recordDropped: () => void this.counters.dropped++,
+      forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
     };
   }
 }

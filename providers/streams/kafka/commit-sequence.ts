@@ -3,7 +3,8 @@
  *  1. the batch is processed in slices of 4,096 records, each slice's outputs sent ahead while the next is
  *     processed; records the task has applied already (below its input position, or repartition records whose
  *     origin it has applied) are skipped;
- *  2. the rest of the outputs and the stores' changelogs are produced — the last changelog record of a one-store
+ *  2. the record caches are flushed (the folded updates go to the stores, the changelogs and downstream), then
+ *     the rest of the outputs and the stores' changelogs are produced — the last changelog record of a one-store
  *     task carries the task's positions (a commit marker) — and every record is awaited until acknowledged;
  *  3. the task's stores, its positions and its changelog positions are committed in one atomic LevelDB batch;
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
@@ -75,6 +76,7 @@ export class CommitSequence {
     const { topology, collector, deadLetters, metrics } = this.options;
     const changelog: OutputRecord[] = [];
     const owners = new TopicPartitionMap<{ task: RunTask; store: string }>();
+    for (const task of tasks) task.state.flushCache();
     for (const task of tasks) {
       const changes = latestPerKey(task.state.drainChangelog());
       const marked = topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;

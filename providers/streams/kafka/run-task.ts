@@ -8,6 +8,7 @@ import { type CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { countingStore } from "../engine/counting-store";
 import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
+import type { CacheBudget } from "../state/record-cache";
 import { openTaskState, type TaskState } from "../state/task-state";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 import { decodeChangelogPositions, TaskPositions } from "./task-positions";
@@ -41,6 +42,8 @@ export interface OpenTaskOptions {
   partition: number;
   stateDir: string;
   configSetter?: LevelDbConfigSetter;
+  /** The run's record cache bytes; none: updates are not folded. */
+  cacheBudget?: CacheBudget;
   env: TaskEnvironment;
   counters: StoreCounters;
   logger: ComponentLogger;
@@ -56,6 +59,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
     taskId: id,
     stores: topology.storeSpecsOf(subTopologyId),
     configSetter: options.configSetter,
+    cacheBudget: options.cacheBudget,
     currentTimestamp: () => currentTimestamp(),
     logger: options.logger,
   });

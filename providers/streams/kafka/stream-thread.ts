@@ -14,6 +14,7 @@ import { isDeadLetterPolicy } from "../engine/error-policy";
 import type { LocalEventStreamHub } from "../events/event-stream-hub";
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { StreamsSettings } from "../streams-config";
+import { CacheBudget } from "../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "./dead-letters";
 import { ensureTopics } from "./internal-topics";
@@ -83,6 +84,7 @@ export class StreamThread implements RunView {
       deadLetters: this.deadLetters,
       settings,
       sendEvent: (type, key, value, timestamp) => options.hub.send(type, key, value, timestamp),
+      cacheBudget: new CacheBudget(settings.get("statestore.cache.max.bytes")),
       metrics,
       logger,
     });

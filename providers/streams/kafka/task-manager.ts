@@ -11,6 +11,7 @@ import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled
 import { errorPolicy } from "../engine/error-policy";
 import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../engine/stream-task";
 import type { RunMetrics } from "../metrics/run-metrics";
+import type { CacheBudget } from "../state/record-cache";
 import type { StreamsSettings } from "../streams-config";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "./dead-letters";
@@ -36,6 +37,8 @@ export interface TaskManagerOptions {
   deadLetters?: DeadLetterTopic;
   settings: StreamsSettings;
   sendEvent: TaskEnvironment["sendEvent"];
+  /** The record cache bytes the run's tasks share. */
+  cacheBudget: CacheBudget;
   metrics: RunMetrics;
   logger: ComponentLogger;
 }
@@ -134,6 +137,7 @@ export class TaskManager {
       partition,
       stateDir: this.options.stateDir,
       configSetter: this.options.configSetter,
+      cacheBudget: this.options.cacheBudget,
       env: this.env,
       counters: metrics.storeCounters(),
       logger,

@@ -66,6 +66,10 @@ export class RunMetrics {
   }
 
   storeCommit(ms: number): void {
+    for (const { gets, puts } of this.stores.values()) {
+      gets.settle();
+      puts.settle();
+    }
     this.commitLatency.count++;
     this.commitLatency.sum += ms;
     this.commitLatency.max = Math.max(this.commitLatency.max, ms);
@@ -95,7 +99,8 @@ export class RunMetrics {
   }
 
   storeCounters() {
-    return { read: (name: string) => this.store(name).gets.record(), write: (name: string) => this.store(name).puts.record() };
+    // Tallied per read and write, settled at each commit: processors use stores while a batch runs, which ends with one.
+    return { read: (name: string) => this.store(name).gets.tally(), write: (name: string) => this.store(name).puts.tally() };
   }
 
   restored(store: string, records: number): void {

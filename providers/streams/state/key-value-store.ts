@@ -7,6 +7,10 @@ import type { StoredValue } from "./value-layout";
 
 /** The shared part; `Found` is what a read returns (the value, or the value and its timestamp). */
 abstract class TypedKeyValue<K, V, Found> {
+  /** The last primitive key and its bytes: an aggregation reads a key and writes it straight after. */
+  private lastKey: unknown;
+  private lastKeyBytes: Buffer | undefined;
+
   constructor(
     protected readonly bytes: KeyValueBytes,
     private readonly keySerde: Serde<K>,
@@ -18,14 +22,31 @@ abstract class TypedKeyValue<K, V, Found> {
   }
 
   get(key: K): Found | undefined {
-    const stored = this.bytes.read(this.keySerde.serialize(key));
+    const stored = this.bytes.read(this.serializeKey(key));
     return stored === undefined ? undefined : this.view(stored);
   }
 
   protected abstract view(stored: StoredValue): Found;
 
+  /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
+  forwardOnFlush(listener: (key: K, value: V | null, timestamp: number) => void): boolean {
+    return this.bytes.forwardOnFlush((key, value, timestamp) =>
+      listener(this.keySerde.deserialize(key), value === null ? null : this.valueSerde.deserialize(value), timestamp),
+    );
+  }
+
   protected writeAt(key: K, value: V | null, timestamp: number): void {
-    this.bytes.write(this.keySerde.serialize(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
+    this.bytes.write(this.serializeKey(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
+  }
+
+  /** Objects are serialized every time: one could have changed since. */
+  private serializeKey(key: K): Buffer {
+    if (typeof key === "object") return this.keySerde.serialize(key);
+    if (key !== this.lastKey || this.lastKeyBytes === undefined) {
+      this.lastKeyBytes = this.keySerde.serialize(key);
+      this.lastKey = key;
+    }
+    return this.lastKeyBytes;
   }
 
   protected putIfAbsentAt(key: K, value: V, timestamp: number): Found | undefined {

@@ -1,10 +1,14 @@
-/** Query-facing key_value and timestamped_key_value stores over the committed data. */
+/**
+ * Query-facing key_value and timestamped_key_value stores: over the committed data, or, when the store has a
+ * record cache, through it and the writes not yet committed.
+ */
 
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValue, RangeOptions, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { prefixEnd } from "./key-layout";
 import type { KeyValueBytes } from "./key-value-bytes";
 import { scanRange, type ScanRange } from "./level-scan";
+import { overlaidScan } from "./overlaid-scan";
 import type { StoredValue } from "./value-layout";
 import type { TaskDatabase } from "./write-cache";
 
@@ -18,7 +22,12 @@ export class LevelReadOnlyKeyValueStore<K, Found> implements ReadOnlyKeyValueSto
 
   // A point read is a few microseconds in LevelDB's cache: read it synchronously rather than pay a thread-pool hop.
   async get(key: K): Promise<Found | undefined> {
-    const stored = this.db.getSync(this.bytes.dataKey(this.keySerde.serialize(key)));
+    const serialized = this.keySerde.serialize(key);
+    if (this.bytes.cached) {
+      const newest = this.bytes.peek(serialized);
+      return newest === undefined ? undefined : this.found(newest);
+    }
+    const stored = this.db.getSync(this.bytes.dataKey(serialized));
     return stored === undefined ? undefined : this.found(this.bytes.values.decode(stored));
   }
 
@@ -31,6 +40,7 @@ export class LevelReadOnlyKeyValueStore<K, Found> implements ReadOnlyKeyValueSto
       key: this.keySerde.deserialize(key.subarray(data.length)),
       value: this.found(this.bytes.values.decode(value)),
     });
+    if (this.bytes.cached) return overlaidScan(this.db, range, this.bytes.pendingRows(range), pick, options.limit);
     return scanRange(this.db, range, pick, options.limit);
   }
 

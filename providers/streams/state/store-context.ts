@@ -1,5 +1,6 @@
-/** What every store of a task shares: the write cache, the changelog buffer and the record clock. */
+/** What every store of a task shares: the write cache, the record cache, the changelog buffer and the record clock. */
 
+import type { RecordCache } from "./record-cache";
 import type { WriteCache } from "./write-cache";
 
 /** One store write, to be produced to `<applicationId>-<store>-changelog`. */
@@ -13,6 +14,8 @@ export interface ChangelogRecord {
 
 export interface StoreContext {
   readonly cache: WriteCache;
+  /** The key-value stores' record cache; undefined when `statestore.cache.max.bytes` is 0. */
+  readonly records?: RecordCache;
   emit(record: ChangelogRecord): void;
   /** Timestamp of the record being processed, for changelog records of writes that carry none. */
   currentTimestamp(): number;

@@ -24,6 +24,7 @@ import { CHECKPOINT_KEY, prefixEnd, storeAreas, type StoreAreas } from "./key-la
 import { sweepExpired } from "./retention-sweep";
 import type { ChangelogRecord, StoreContext } from "./store-context";
 import { openStoreFaces, type StoreFaces } from "./store-openers";
+import { RecordCache, type CacheBudget } from "./record-cache";
 import { WriteCache, type StoreCounters, type TaskDatabase } from "./write-cache";
 
 export type StateLogger = Pick<Logger, "debug" | "info" | "warn" | "error">;
@@ -40,6 +41,8 @@ export interface TaskStateOptions {
   logger?: StateLogger;
   /** How many committed or read values stay cached for processors' reads. Default: 50,000. */
   cleanCacheEntries?: number;
+  /** The run's record cache bytes (`statestore.cache.max.bytes`); none, or 0 bytes: updates are not folded. */
+  cacheBudget?: CacheBudget;
 }
 
 /** A changelog record read back from Kafka, to restore a store. */
@@ -87,6 +90,7 @@ export class TaskState {
     readonly taskId: string,
     private readonly db: TaskDatabase,
     private readonly cache: WriteCache,
+    private readonly records: RecordCache | undefined,
     private readonly stores: Map<string, OpenedStore>,
     private saved: StoredCheckpoint,
     private readonly logger: StateLogger,
@@ -108,9 +112,12 @@ export class TaskState {
     try {
       const saved = decodeCheckpoint(await db.get(CHECKPOINT_KEY));
       const cache = new WriteCache(db, options.cleanCacheEntries);
-      const state = new TaskState(directory, taskId, db, cache, new Map(), saved, options.logger ?? silentLogger);
+      const budget = options.cacheBudget;
+      const records = budget !== undefined && budget.maxBytes > 0 ? new RecordCache(budget) : undefined;
+      const state = new TaskState(directory, taskId, db, cache, records, new Map(), saved, options.logger ?? silentLogger);
       const context: StoreContext = {
         cache,
+        records,
         emit: (record) => state.changelog.push(record),
         currentTimestamp: options.currentTimestamp ?? Date.now,
       };
@@ -169,6 +176,14 @@ export class TaskState {
     return this.opened(name).readOnly;
   }
 
+  /**
+   * Writes the updates folded in the record cache to their stores and changelogs, and forwards them downstream.
+   * A commit does it first; the commit sequence does it before it sends the outputs.
+   */
+  flushCache(): void {
+    this.records?.flush();
+  }
+
   /** The changelog records of the writes since the last drain, in write order. */
   drainChangelog(): ChangelogRecord[] {
     const drained = this.changelog;
@@ -187,8 +202,8 @@ export class TaskState {
   }
 
   /**
-   * Writes the buffered writes, the positions and the expiry of old windows/sessions in one atomic batch,
-   * then clears the cache. Writes made while it runs belong to the next commit. One commit at a time.
+   * Flushes the record cache, then writes the buffered writes, the positions and the expiry of old
+   * windows/sessions in one atomic batch, and clears the write cache. Writes made while it runs belong to the next commit. One commit at a time.
    */
   async commit(positions: CommitPositions = {}): Promise<void> {
     this.assertOpen();
@@ -209,7 +224,7 @@ export class TaskState {
   async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string, inputPositions?: Record<string, string>): Promise<void> {
     this.assertOpen();
     const store = this.opened(storeName);
-    if (this.cache.size > 0 || this.commitInFlight) {
+    if (this.cache.size > 0 || (this.records?.size ?? 0) > 0 || this.commitInFlight) {
       throw new Error(`task ${this.taskId}: restoreBatch(${storeName}) needs a task without uncommitted writes`);
     }
     for (const record of records) store.applyChangelog(record.key, record.value, record.timestamp);
@@ -235,6 +250,7 @@ export class TaskState {
     if (this.closed) return;
     this.closed = true;
     await this.commitInFlight?.catch(() => undefined);
+    this.records?.discard();
     this.cache.discard();
     this.changelog = [];
     await this.db.close();
@@ -247,6 +263,7 @@ export class TaskState {
   }
 
   private async writeCommit(positions: CommitPositions): Promise<void> {
+    this.flushCache();
     const layer = this.cache.beginCommit();
     const windowed = [...this.stores.values()].flatMap(({ windowed }) => (windowed ? [windowed] : []));
     const streamTimes = new Map(windowed.map((store) => [store, store.streamTime.live]));

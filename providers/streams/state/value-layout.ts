@@ -9,16 +9,20 @@ export interface StoredValue {
 }
 
 export interface ValueLayout {
+  /** Whether the layout keeps the timestamp (decode gives -1 otherwise). */
+  readonly timestamped: boolean;
   encode(value: Buffer, timestamp: number): Buffer;
   decode(stored: Buffer): StoredValue;
 }
 
 export const plainValues: ValueLayout = {
+  timestamped: false,
   encode: (value) => value,
   decode: (stored) => ({ value: stored, timestamp: -1 }),
 };
 
 export const timestampedValues: ValueLayout = {
+  timestamped: true,
   encode(value, timestamp) {
     const stored = Buffer.allocUnsafe(TIME_BYTES + value.length);
     writeTime(stored, 0, timestamp);

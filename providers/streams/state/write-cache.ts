@@ -45,8 +45,8 @@ export class WriteCache {
     return this.live.size;
   }
 
-  read(key: Buffer): Buffer | undefined {
-    const id = key.toString("latin1");
+  /** `id`: the key in latin1, when the caller has it. */
+  read(key: Buffer, id = key.toString("latin1")): Buffer | undefined {
     const entry = this.live.get(id) ?? this.committing?.get(id);
     if (entry) return entry.value ?? undefined;
     const known = this.clean.get(id);
@@ -56,8 +56,23 @@ export class WriteCache {
     return stored;
   }
 
-  write(key: Buffer, value: Buffer | null, counters?: StoreCounters): void {
-    this.live.set(key.toString("latin1"), { key, value, counters });
+  /** What `read` answers, without keeping what the database returns: an interactive query's keys are not the task's. */
+  peek(key: Buffer, id = key.toString("latin1")): Buffer | undefined {
+    const entry = this.live.get(id) ?? this.committing?.get(id);
+    if (entry) return entry.value ?? undefined;
+    const known = this.clean.get(id);
+    if (known !== undefined) return known ?? undefined;
+    return this.db.getSync(key);
+  }
+
+  write(key: Buffer, value: Buffer | null, counters?: StoreCounters, id = key.toString("latin1")): void {
+    this.live.set(id, { key, value, counters });
+  }
+
+  /** The writes not yet in the database, older first: those of a commit in flight, then the newer ones. */
+  *pending(): IterableIterator<CacheEntry> {
+    if (this.committing) yield* this.committing.values();
+    yield* this.live.values();
   }
 
   /** Whether a write since the last `beginCommit` touched the key. */

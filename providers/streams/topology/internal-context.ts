@@ -4,6 +4,16 @@ import type { ProcessorContext } from "../../../kernel/contracts/streams/process
 export interface InternalProcessorContext<K = unknown, V = unknown> extends ProcessorContext<K, V> {
   /** Counts a record the operator drops on purpose (late for its window, null key). */
   recordDropped(): void;
+  /**
+   * Whether the processor's forwards may wait for its store's record cache to flush them: not when a repartition
+   * topic is downstream, whose records must leave in input order to be recognized when sent again after a crash.
+   */
+  forwardsMayWait(): boolean;
+}
+
+/** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */
+export interface FlushForwarding {
+  forwardOnFlush(listener: (key: unknown, value: unknown, timestamp: number) => void): boolean;
 }
 
 export function asInternal(context: ProcessorContext<any, any>): InternalProcessorContext<any, any> {

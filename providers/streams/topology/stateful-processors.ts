@@ -8,7 +8,7 @@ import type {
   TimestampedWindowStore,
   WindowStore,
 } from "../../../kernel/contracts/streams/stores";
-import { asInternal, type InternalProcessorContext } from "./internal-context";
+import { asInternal, type FlushForwarding, type InternalProcessorContext } from "./internal-context";
 
 type Rec = StreamRecord<any, any>;
 export type Aggregator = (key: any, value: any, aggregate: any) => any;
@@ -37,19 +37,34 @@ function keyed(context: InternalProcessorContext, record: Rec): boolean {
   return true;
 }
 
+/**
+ * Has the store's record cache forward the processor's updates once folded (Kafka Streams' flush listener);
+ * false when the processor forwards each update itself.
+ */
+function forwardsOnFlush(context: InternalProcessorContext, store: object): boolean {
+  const forwarding = store as Partial<FlushForwarding>;
+  return (
+    typeof forwarding.forwardOnFlush === "function" &&
+    context.forwardsMayWait() &&
+    forwarding.forwardOnFlush((key, value, timestamp) => context.forward({ key, value, timestamp }))
+  );
+}
+
 /** A get/put view that hides whether the key_value store is timestamped. */
 interface KeyValueAccess {
   get(key: unknown): unknown;
   put(key: unknown, value: unknown, timestamp: number): void;
+  /** Whether the store forwards the updates (see forwardsOnFlush). */
+  forwardsOnFlush: boolean;
 }
 
 function keyValueAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): KeyValueAccess {
   if (timestamped) {
     const store = context.getStateStore<TimestampedKeyValueStore<unknown, unknown>>(storeName);
-    return { get: (key) => store.get(key)?.value, put: (key, value, timestamp) => store.put(key, value, timestamp) };
+    return { get: (key) => store.get(key)?.value, put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
   }
   const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
-  return { get: (key) => store.get(key), put: (key, value) => store.put(key, value) };
+  return { get: (key) => store.get(key), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
 }
 
 export function aggregateProcessor(
@@ -65,7 +80,7 @@ export function aggregateProcessor(
       const previous = store.get(record.key);
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
       store.put(record.key, next, record.timestamp);
-      context.forward({ key: record.key, value: next, timestamp: record.timestamp });
+      if (!store.forwardsOnFlush) context.forward({ key: record.key, value: next, timestamp: record.timestamp });
     };
   });
 }
@@ -179,10 +194,11 @@ export function sessionAggregateProcessor(
 export function tableSourceProcessor(storeName: string): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
+    const forwarded = forwardsOnFlush(context, store);
     return (record) => {
       if (!keyed(context, record)) return;
       store.put(record.key, record.value ?? null);
-      context.forward(record);
+      if (!forwarded) context.forward(record);
     };
   });
 }

@@ -20,6 +20,8 @@ test.before(async (context) => {
     "plugins.packages": `${EXAMPLES_PACKAGE},${context.burstPackage}`,
     "server.sse.keepalive.ms": "100",
     "server.sse.buffer.size": String(BUFFER_SIZE),
+    // These tests follow every count update through the transport: without the record cache each one is an event.
+    "streams.statestore.cache.max.bytes": "0",
   });
   context.stream = `${context.sluice.url}/api/v1/streams/wordcount/subscribe/word-counts`;
   context.firehose = `${context.sluice.url}/api/v1/streams/bursts/subscribe/firehose`;

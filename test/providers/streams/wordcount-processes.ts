@@ -18,9 +18,9 @@ export interface WordcountCluster {
   producer: Producer;
   /**
    * Starts `sluice start` running the examples on `stateDir` (a new temp dir by default), reaching the broker at
-   * `bootstrap` (default: the broker itself); resolves once it serves HTTP.
+   * `bootstrap` (default: the broker itself), with `flags` added and `env` set; resolves once it serves HTTP.
    */
-  start(stateDir?: string, bootstrap?: string): Promise<WordcountInstance>;
+  start(stateDir?: string, bootstrap?: string, flags?: string[], env?: NodeJS.ProcessEnv): Promise<WordcountInstance>;
   /** Stops every child (instances first, then the broker) and removes their folders. */
   close(): Promise<void>;
 }
@@ -75,17 +75,21 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
       bootstrap,
       kafka,
       producer,
-      start: async (stateDir = tempDir("sluice-state-"), via = bootstrap) => {
-        const process = runSluice([
-          "start",
-          "--server.port=0",
-          `--plugins.packages=${EXAMPLES_PACKAGE}`,
-          `--streams.bootstrap.servers=${via}`,
-          "--streams.auto.create.topics=true",
-          `--streams.state.dir=${stateDir}`,
-          // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
-          "--streams.session.timeout.ms=3000",
-        ]);
+      start: async (stateDir = tempDir("sluice-state-"), via = bootstrap, flags = [], env = {}) => {
+        const process = runSluice(
+          [
+            "start",
+            "--server.port=0",
+            `--plugins.packages=${EXAMPLES_PACKAGE}`,
+            `--streams.bootstrap.servers=${via}`,
+            "--streams.auto.create.topics=true",
+            `--streams.state.dir=${stateDir}`,
+            // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
+            "--streams.session.timeout.ms=3000",
+            ...flags,
+          ],
+          { env },
+        );
         children.push(process);
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
