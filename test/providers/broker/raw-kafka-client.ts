@@ -1,12 +1,11 @@
 /**
  * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
- * unsupported versions. It encodes requests and decodes responses with the protocol package's declarations.
+ * unsupported versions. It encodes requests and decodes responses with the protocol package's declarations, in
+ * the flexible encoding (request header v2, response header v1) where the API's version is flexible.
  */
 import { connect, type Socket } from "node:net";
+import { ApiCodec } from "../../../providers/kafka-protocol/api-codec";
 import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
-import { ByteWriter } from "../../../providers/kafka-protocol/byte-writer";
-import { MessageCodec } from "../../../providers/kafka-protocol/codec";
-import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/kafka-protocol/messages/request-header";
 import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/kafka-protocol/schema";
 import { FrameSplitter } from "../../../providers/kafka-protocol/frame-splitter";
 
@@ -14,8 +13,6 @@ export interface RawResponse {
   correlationId: number;
   body: ByteReader;
 }
-
-const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
 
 export class RawKafkaClient {
   private readonly responses: RawResponse[] = [];
@@ -48,11 +45,9 @@ export class RawKafkaClient {
   /** Sends a request and returns its correlation id. */
   send<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): number {
     const correlationId = this.nextCorrelationId++;
-    const writer = new ByteWriter();
-    writer.int32(0);
-    headerCodec.encode(writer, REQUEST_HEADER_VERSION, { apiKey, apiVersion: version, correlationId, clientId: "raw-test" });
-    new MessageCodec(api.name, api.request).encode(writer, version, body);
-    this.writeRaw(Buffer.concat(writer.finishFrame()));
+    const frame = Buffer.concat(new ApiCodec(api).encodeRequestFrame(correlationId, version, "raw-test", body));
+    frame.writeInt16BE(apiKey, 4);
+    this.writeRaw(frame);
     return correlationId;
   }
 
@@ -68,7 +63,7 @@ export class RawKafkaClient {
   }
 
   static decode<A extends ApiSpec>(api: A, version: number, response: RawResponse): DecodedStructOf<A["response"]> {
-    return new MessageCodec(api.name, api.response).decode(response.body, version) as DecodedStructOf<A["response"]>;
+    return new ApiCodec(api).decodeResponse(response.body, version) as DecodedStructOf<A["response"]>;
   }
 
   async request<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>): Promise<DecodedStructOf<A["response"]>> {
