@@ -5,7 +5,7 @@
  * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
-export { BrokerConnectionError, GroupError, ProduceError, UnsupportedVersionError } from "./kafka-client-errors";
+export { BrokerConnectionError, GroupError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
 export { PartitionFetcher, type KafkaEndpoint, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
