@@ -21,6 +21,10 @@ export interface WordcountCluster {
    * `bootstrap` (default: the broker itself); resolves once it serves HTTP.
    */
   start(stateDir?: string, bootstrap?: string): Promise<WordcountInstance>;
+  /** SIGKILLs the broker. */
+  killBroker(): Promise<void>;
+  /** Starts the broker again on its port and data dir; resolves once it listens. */
+  restartBroker(): Promise<void>;
   /** Stops every child (instances first, then the broker) and removes their folders. */
   close(): Promise<void>;
 }
@@ -47,8 +51,18 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
     return dir;
   };
   const children: SluiceProcess[] = [];
-  const broker = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${tempDir("sluice-broker-")}`]);
-  children.push(broker);
+  const brokerDir = tempDir("sluice-broker-");
+  const startBroker = async (port: number) => {
+    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`]);
+    children.unshift(broker);
+    return eventually(
+      () => {
+        if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
+        return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
+      },
+      { timeoutMs: 15_000, what: "the broker to listen" },
+    );
+  };
   let producer: Producer | undefined;
   const close = async () => {
     await producer?.disconnect();
@@ -56,13 +70,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await eventually(
-      () => {
-        if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
-        return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
-      },
-      { timeoutMs: 15_000, what: "the broker to listen" },
-    );
+    const port = await startBroker(0);
     const bootstrap = `127.0.0.1:${port}`;
     const kafka = new Kafka({ clientId: "wordcount-processes-test", brokers: [bootstrap], logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
@@ -90,6 +98,8 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
       },
+      killBroker: () => stopProcess(children[0], "SIGKILL"),
+      restartBroker: async () => void (await startBroker(port)),
       close,
     };
   } catch (error) {
