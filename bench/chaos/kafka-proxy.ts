@@ -37,8 +37,8 @@ export class KafkaProxy {
   private readonly connections = new Set<ProxiedConnection>();
   private stalledUntil = 0;
   private refusingUntil = 0;
-  /** API keys whose next answer is dropped, its connection reset instead. */
-  private readonly cutting = new Set<number>();
+  /** By API key, how many of its next answers are dropped, their connections reset instead. */
+  private readonly cutting = new Map<number, number>();
   /** Connections accepted, stalls and resets done: figures for the report. */
   readonly counts = { connections: 0, stalls: 0, resets: 0, cuts: 0 };
 
@@ -83,9 +83,9 @@ export class KafkaProxy {
     for (const connection of this.connections) this.drop(connection);
   }
 
-  /** The next answer of API `apiKey` is not delivered: its connection is reset once the broker has answered. */
-  cutNextAnswer(apiKey: number): void {
-    this.cutting.add(apiKey);
+  /** The next `count` answers of API `apiKey` are not delivered: each one's connection is reset once the broker has answered. */
+  cutAnswers(apiKey: number, count = 1): void {
+    this.cutting.set(apiKey, count);
   }
 
   async close(): Promise<void> {
@@ -124,7 +124,9 @@ export class KafkaProxy {
         const correlationId = frame.readInt32BE(4);
         const api = apiOf.get(correlationId);
         apiOf.delete(correlationId);
-        if (api !== undefined && this.cutting.delete(api)) {
+        const cuts = api === undefined ? 0 : (this.cutting.get(api) ?? 0);
+        if (cuts > 0) {
+          this.cutting.set(api!, cuts - 1);
           this.counts.cuts++;
           this.drop(connection);
           return;

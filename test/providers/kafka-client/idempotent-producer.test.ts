@@ -38,7 +38,7 @@ async function sendThroughCut(context: { broker: TestBroker; proxy: KafkaProxy; 
   const producer = new RecordProducer({ bootstrapServers: [`${context.broker.broker.host}:${context.proxy.port}`], clientId: "idempotent-test", idempotence, retryBackoffMs: 20 });
   context.producers.push(producer);
   await producer.connect();
-  context.proxy.cutNextAnswer(Produce.apiKey);
+  context.proxy.cutAnswers(Produce.apiKey);
   const records = (partition: number) => Array.from({ length: 50 }, (_, i) => ({ key: null, value: Buffer.from(`p${partition}-${i}`), timestamp: Date.now() }));
   const offsets = await producer.send([0, 1, 2].map((partition) => ({ topic, partition, records: records(partition) })));
   assert.is(context.proxy.counts.cuts, 1);
@@ -66,7 +66,7 @@ test("kafkajs's idempotent producer writes to the embedded broker, and a retry o
   await createTopic(context.broker, "kafkajs-idempotent", 2);
   const producer = context.broker.kafka({ brokers: [`${context.broker.broker.host}:${context.proxy.port}`] }).producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
-  context.proxy.cutNextAnswer(Produce.apiKey);
+  context.proxy.cutAnswers(Produce.apiKey);
   await producer.send({ topic: "kafkajs-idempotent", messages: Array.from({ length: 20 }, (_, i) => ({ value: `k${i}`, partition: i % 2 })) });
   await producer.send({ topic: "kafkajs-idempotent", messages: [{ value: "last", partition: 0 }] });
   assert.is(context.proxy.counts.cuts, 1);
