@@ -1,14 +1,14 @@
 /**
  * The idempotent producer against the embedded broker: a produce whose connection is cut after the broker stored
  * its batch, before the answer arrived, is retried and stored once (without idempotence the same cut stores it
- * twice); kafkajs's idempotent producer works too.
+ * twice); kafkajs's and librdkafka's (kcat's) idempotent producers work too.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { KafkaProxy } from "../../../bench/chaos/kafka-proxy";
 import { Produce } from "../../../providers/kafka-protocol";
 import { RecordProducer } from "../../../providers/kafka-client";
-import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
+import { runKcat, startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { readWithKcat } from "./produced-records";
 
 const test = suite<{ broker: TestBroker; proxy: KafkaProxy; producers: RecordProducer[] }>("kafka client: idempotent producer");
@@ -72,6 +72,15 @@ test("kafkajs's idempotent producer writes to the embedded broker, and a retry o
   assert.is(context.proxy.counts.cuts, 1);
   const values = (await readWithKcat(context.broker, "kafkajs-idempotent")).map(({ value }) => Buffer.from(value!, "hex").toString());
   assert.equal(values.sort(), [...Array.from({ length: 20 }, (_, i) => `k${i}`), "last"].sort());
+});
+
+test("librdkafka's idempotent producer (kcat -X enable.idempotence=true) gets a producer id and writes", async (context) => {
+  await createTopic(context.broker, "kcat-idempotent", 2);
+  const written = await runKcat(context.broker.bootstrap, ["-P", "-t", "kcat-idempotent", "-X", "enable.idempotence=true", "-X", "debug=eos"], "a\nb\nc\n");
+  assert.is(written.code, 0, written.stderr);
+  assert.match(written.stderr, /Acquired PID\{Id:\d+,Epoch:0\}/);
+  const values = (await readWithKcat(context.broker, "kcat-idempotent")).map(({ value }) => Buffer.from(value!, "hex").toString());
+  assert.equal(values.sort(), ["a", "b", "c"]);
 });
 
 test.run();
