@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { countsOf, sorted, startWordcountCluster, trueCounts, type WordcountCluster } from "./wordcount-processes";
+import { countsOf, lineFeeder, sorted, startWordcountCluster, trueCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * The broker (a `sluice broker` child, file store) is SIGKILLed for 15 s while a `sluice start` child counts a
@@ -22,16 +22,9 @@ test.after(async () => {
 });
 
 const OUTAGE_MS = 15_000;
-const VOCABULARY = Array.from({ length: 40 }, (_, i) => `word${i}`);
-const lineOf = (i: number) => Array.from({ length: 5 }, (_, j) => VOCABULARY[(i * 7 + j * 13) % VOCABULARY.length]).join(" ");
 
 test("SIGKILL of the broker mid-stream and a restart 15 s later: no ERROR, exact counts", async () => {
-  const lines: string[] = [];
-  const produceLines = async (count: number) => {
-    const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
-    await cluster.producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
-    lines.push(...batch);
-  };
+  const { lines, produce: produceLines } = lineFeeder(cluster.producer);
   const instance = await cluster.start();
   const totalOf = async () => {
     const counts = await countsOf(instance.url);

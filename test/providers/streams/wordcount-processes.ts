@@ -108,6 +108,29 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
   }
 }
 
+const VOCABULARY = Array.from({ length: 40 }, (_, i) => `word${i}`);
+
+/** Writes lines of five words of a 40-word vocabulary to `words`, and keeps them for the true counts. */
+export interface LineFeeder {
+  /** Every line written (acknowledged) so far. */
+  readonly lines: string[];
+  /** Writes `count` more lines with acks=all. */
+  produce(count: number): Promise<void>;
+}
+
+export function lineFeeder(producer: Producer): LineFeeder {
+  const lines: string[] = [];
+  const lineOf = (i: number) => Array.from({ length: 5 }, (_, j) => VOCABULARY[(i * 7 + j * 13) % VOCABULARY.length]).join(" ");
+  return {
+    lines,
+    produce: async (count) => {
+      const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
+      await producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
+      lines.push(...batch);
+    },
+  };
+}
+
 /** Every count of the `counts` store as one instance answers `all` (other instances' partitions included). */
 export async function countsOf(url: string): Promise<Record<string, number> | undefined> {
   const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
