@@ -16,7 +16,8 @@ import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
-import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type KafkaEndpoint } from "./partition-fetcher";
+import type { KafkaEndpoint } from "./kafka-endpoint";
+import { PartitionFetcher, type FetchAnswer, type FetchedBatch } from "./partition-fetcher";
 /**
  * How long a new assignment waits for its partitions' leaders to show in the metadata. Another member may have
  * created the topics a moment ago, and the leader assigns them by their known partition counts.

@@ -8,6 +8,7 @@ export { RecordProducer, type PartitionOffsets, type PartitionRecords, type Reco
 export { BrokerConnectionError, GroupError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
-export { PartitionFetcher, type KafkaEndpoint, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
+export type { KafkaEndpoint } from "./kafka-endpoint";
+export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { COMPRESSION_TYPES, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord } from "../kafka-protocol";

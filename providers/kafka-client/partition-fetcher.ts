@@ -9,13 +9,13 @@
  * own partitions only; those, and partitions whose leader moved, are held back for a backoff (retry.backoff.ms
  * doubled up to retry.backoff.max.ms) while the metadata is asked again, then fetched again from the same offsets.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
 import { FETCH, LIST_OFFSETS } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
+import type { KafkaEndpoint } from "./kafka-endpoint";
 import type { TopicPartitionOffset } from "./group-membership";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
@@ -65,19 +65,6 @@ function sortFetchErrors(errors: readonly PartitionError[], doing: string): Sort
     else throw new Error(`${doing} topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
   }
   return sorted;
-}
-
-/** Where a cluster is, how to reach it, and how to ride out its brokers' failures. */
-export interface KafkaEndpoint {
-  bootstrapServers: readonly string[];
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
-  /** First pause before a failed partition is asked again; default 100 ms. */
-  retryBackoffMs?: number;
-  /** Longest such pause, the first doubled up to it; default 1 s. */
-  retryBackoffMaxMs?: number;
-  /** The cluster's layout is asked again once older than this; default 5 minutes. */
-  metadataMaxAgeMs?: number;
 }
 
 export interface PartitionFetcherOptions extends KafkaEndpoint {

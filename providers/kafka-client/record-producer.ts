@@ -17,7 +17,6 @@
  * again under a new producer id; a gap in the sequence (OUT_OF_ORDER_SEQUENCE_NUMBER: the cluster lost batches it had
  * acknowledged) or a fenced epoch fails the send. After any failed send the next one starts under a new producer id.
  */
-import type { ConnectionOptions as TlsOptions } from "node:tls";
 import {
   ChunkedBytes,
   codecId,
@@ -38,6 +37,7 @@ import { INIT_PRODUCER_ID, PRODUCE } from "./client-apis";
 import { backoffMs } from "./backoff";
 import { ClusterMetadata, DEFAULT_METADATA_MAX_AGE_MS } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
+import type { KafkaEndpoint } from "./kafka-endpoint";
 import { BrokerConnectionError, ProduceError, ProducerIdError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
@@ -57,12 +57,8 @@ export interface PartitionOffsets {
   lastOffset: number;
 }
 
-export interface RecordProducerOptions {
-  /** `host:port` of one or more brokers; the rest of the cluster is learnt from them. */
-  bootstrapServers: readonly string[];
+export interface RecordProducerOptions extends KafkaEndpoint {
   clientId: string;
-  /** TLS settings of the connections; plain TCP without them. */
-  tls?: TlsOptions;
   logger?: ComponentLogger;
   /** Producer id, epoch and sequence numbers in every batch, so that no retry is stored twice; default true. */
   idempotence?: boolean;
@@ -77,14 +73,8 @@ export interface RecordProducerOptions {
   connectTimeoutMs?: number;
   /** An unanswered request ends its connection after this long; default 40 s. */
   requestTimeoutMs?: number;
-  /** First backoff before a retry; default 100 ms. */
-  retryBackoffMs?: number;
-  /** Longest backoff between retries, the first doubled up to it; default 1 s. */
-  retryBackoffMaxMs?: number;
   /** No retry starts later than this after its batch's first attempt (it fails its send instead); default 120 s. */
   deliveryTimeoutMs?: number;
-  /** The cluster's layout is asked again before a send once older than this; default 5 minutes. */
-  metadataMaxAgeMs?: number;
 }
 
 const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
