@@ -1,6 +1,7 @@
 /**
  * A TCP proxy between one Sluice instance and the broker, which can stall its connections (nothing forwarded
- * for a while, sockets kept open) or reset them (and refuse new ones for a while).
+ * for a while, sockets kept open), reset them (and refuse new ones for a while), or cut a connection mid-request:
+ * the request reaches the broker, its answer never reaches the client.
  *
  * Kafka clients reconnect to the addresses the broker advertises, so the proxy keeps the instance behind it by
  * rewriting those addresses in Metadata, FindCoordinator and DescribeCluster answers: the broker's port after
@@ -36,8 +37,10 @@ export class KafkaProxy {
   private readonly connections = new Set<ProxiedConnection>();
   private stalledUntil = 0;
   private refusingUntil = 0;
+  /** By API key, how many of its next answers are dropped, their connections reset instead. */
+  private readonly cutting = new Map<number, number>();
   /** Connections accepted, stalls and resets done: figures for the report. */
-  readonly counts = { connections: 0, stalls: 0, resets: 0 };
+  readonly counts = { connections: 0, stalls: 0, resets: 0, cuts: 0 };
 
   private constructor(private readonly server: net.Server, private readonly host: string, private readonly targetPort: number) {}
 
@@ -80,6 +83,11 @@ export class KafkaProxy {
     for (const connection of this.connections) this.drop(connection);
   }
 
+  /** The next `count` answers of API `apiKey` are not delivered: each one's connection is reset once the broker has answered. */
+  cutAnswers(apiKey: number, count = 1): void {
+    this.cutting.set(apiKey, count);
+  }
+
   async close(): Promise<void> {
     for (const connection of this.connections) this.drop(connection);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -116,6 +124,13 @@ export class KafkaProxy {
         const correlationId = frame.readInt32BE(4);
         const api = apiOf.get(correlationId);
         apiOf.delete(correlationId);
+        const cuts = api === undefined ? 0 : (this.cutting.get(api) ?? 0);
+        if (cuts > 0) {
+          this.cutting.set(api!, cuts - 1);
+          this.counts.cuts++;
+          this.drop(connection);
+          return;
+        }
         client.write(api !== undefined && REWRITTEN_APIS.has(api) ? this.rewriteAddresses(frame) : frame);
       }
     });

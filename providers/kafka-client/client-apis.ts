@@ -10,6 +10,7 @@ import {
   Fetch,
   FindCoordinator,
   Heartbeat,
+  InitProducerId,
   JoinGroup,
   LeaveGroup,
   ListOffsets,
@@ -43,6 +44,8 @@ export const LEAVE_GROUP = new ApiCodec(LeaveGroup);
 export const OFFSET_COMMIT = new ApiCodec(OffsetCommit, "2+");
 /** 0 removed. */
 export const OFFSET_FETCH = new ApiCodec(OffsetFetch, "1+");
+/** None removed; the idempotent producer's id. */
+export const INIT_PRODUCER_ID = new ApiCodec(InitProducerId);
 
 /** v1: the tokens travel in SaslAuthenticate requests (v0 sends them bare, which Sluice does not). */
 export const SASL_HANDSHAKE = new ApiCodec(SaslHandshake, "1+");
@@ -51,7 +54,7 @@ export const SASL_AUTHENTICATE = new ApiCodec(SaslAuthenticate);
 /** What negotiating an API's version needs to know of it. */
 export type NegotiatedApi = Pick<ApiCodec, "apiKey" | "versions" | "spec">;
 
-export const CLIENT_APIS: readonly NegotiatedApi[] = [API_VERSIONS, METADATA, PRODUCE, FETCH, LIST_OFFSETS, FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH];
+export const CLIENT_APIS: readonly NegotiatedApi[] = [API_VERSIONS, METADATA, PRODUCE, FETCH, LIST_OFFSETS, FIND_COORDINATOR, JOIN_GROUP, SYNC_GROUP, HEARTBEAT, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, INIT_PRODUCER_ID];
 
 /** Checked too on connections that authenticate with SASL. */
 export const SASL_APIS: readonly NegotiatedApi[] = [SASL_HANDSHAKE, SASL_AUTHENTICATE];

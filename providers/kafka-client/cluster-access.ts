@@ -6,7 +6,7 @@
  */
 import { BrokerConnection } from "./broker-connection";
 import { BrokerConnectionError } from "./kafka-client-errors";
-import type { KafkaEndpoint } from "./partition-fetcher";
+import type { KafkaEndpoint } from "./kafka-endpoint";
 
 export async function checkClusterAccess(endpoint: KafkaEndpoint, clientId: string): Promise<void> {
   for (const address of endpoint.bootstrapServers) {

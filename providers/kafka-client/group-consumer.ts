@@ -7,18 +7,17 @@
  *
  * Group membership is the classic protocol (see group-membership.ts): on a rebalance the batch in process
  * finishes, its position is committed, and the member joins again. Partitions without a committed offset
- * start at their earliest offset. Lost connections are retried with a backoff, without end; protocol errors
- * that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
+ * start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
+ * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
+ * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
-import type { BrokerSecurity } from "./broker-connection";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
+import type { KafkaEndpoint } from "./kafka-endpoint";
 import { PartitionFetcher, type FetchAnswer, type FetchedBatch } from "./partition-fetcher";
-
-const MAX_BACKOFF_MS = 2_000;
 /**
  * How long a new assignment waits for its partitions' leaders to show in the metadata. Another member may have
  * created the topics a moment ago, and the leader assigns them by their known partition counts.
@@ -43,8 +42,7 @@ export interface GroupConsumerHandlers {
   failed(error: unknown): void;
 }
 
-export interface GroupConsumerOptions extends BrokerSecurity {
-  bootstrapServers: readonly string[];
+export interface GroupConsumerOptions extends KafkaEndpoint {
   clientId: string;
   groupId: string;
   assignor: GroupAssignor;
@@ -61,13 +59,11 @@ export interface GroupConsumerOptions extends BrokerSecurity {
   maxBytes?: number;
   /** Bound on one partition's share of a fetch answer; default 1 MiB. */
   maxPartitionBytes?: number;
-  /** First backoff after a lost connection, doubled up to 2 s; default 100 ms. */
-  retryBackoffMs?: number;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -114,6 +110,7 @@ export class GroupConsumer {
       maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
       maxPartitionBytes: options.maxPartitionBytes ?? 1024 * 1024,
       retryBackoffMs: options.retryBackoffMs ?? 100,
+      retryBackoffMaxMs: options.retryBackoffMaxMs ?? 1_000,
     };
     this.logger = options.logger ?? silentLogger;
     this.fetcher = new PartitionFetcher({
@@ -124,6 +121,10 @@ export class GroupConsumer {
       maxWaitMs: this.settings.maxWaitMs,
       maxBytes: this.settings.maxBytes,
       maxPartitionBytes: this.settings.maxPartitionBytes,
+      retryBackoffMs: this.settings.retryBackoffMs,
+      retryBackoffMaxMs: this.settings.retryBackoffMaxMs,
+      metadataMaxAgeMs: options.metadataMaxAgeMs,
+      logger: this.logger,
     });
     // A JoinGroup is answered only once the rebalance completes, so this pool's requests may take that long.
     this.groupPool = new ConnectionPool({
@@ -212,7 +213,7 @@ export class GroupConsumer {
           return;
         }
         failures++;
-        const backoff = backoffMs(this.settings.retryBackoffMs, failures, MAX_BACKOFF_MS);
+        const backoff = backoffMs(this.settings.retryBackoffMs, failures, this.settings.retryBackoffMaxMs);
         this.logger.warn("consumer cannot reach a broker, a partition's leader or the group's coordinator; retrying", { groupId: this.options.groupId, error: error.message, backoffMs: backoff });
         this.membership.forgetCoordinator();
         await this.sleep(backoff);
@@ -270,7 +271,7 @@ export class GroupConsumer {
       const unled = Object.entries(partitions).find(([topic, list]) => list.some((partition) => this.fetcher.metadata.route(topic, partition).address === null));
       if (!unled || this.stopped || Date.now() >= deadline) return;
       if (attempt === 1) this.logger.debug("waiting for the leaders of assigned partitions", { groupId: this.options.groupId, topic: unled[0] });
-      await this.sleep(backoffMs(this.settings.retryBackoffMs, attempt, MAX_BACKOFF_MS));
+      await this.sleep(backoffMs(this.settings.retryBackoffMs, attempt, this.settings.retryBackoffMaxMs));
     }
   }
 
@@ -285,12 +286,10 @@ export class GroupConsumer {
     // A fetch answered after a pause is dropped: its records are fetched again after resume.
     if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
     this.handlers.fetched?.();
-    if (answer.errors.length > 0) {
-      for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching", () => this.sleep(this.settings.retryBackoffMs))) {
-        this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
-        this.position(topic, partition, offset);
-      }
-      return;
+    // The failed partitions are held back and fetched again later; the others' batches go on now.
+    for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching")) {
+      this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
+      this.position(topic, partition, offset);
     }
     for (const batch of answer.batches) this.fetchPositions.set(key(batch.topic, batch.partition), batch.nextOffset);
     this.prefetch = this.fetch();

@@ -5,7 +5,7 @@
  * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
 export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
-export { AuthenticationError, BrokerConnectionError, GroupError, ProduceError, UnsupportedVersionError } from "./kafka-client-errors";
+export { AuthenticationError, BrokerConnectionError, GroupError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";
 export { OAuthBearerTokens, type BearerToken } from "./oauthbearer-tokens";
@@ -13,6 +13,7 @@ export { clientCredentialsToken, type ClientCredentials } from "./client-credent
 export { checkClusterAccess } from "./cluster-access";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
-export { PartitionFetcher, type KafkaEndpoint, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
+export type { KafkaEndpoint } from "./kafka-endpoint";
+export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { COMPRESSION_TYPES, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord } from "../kafka-protocol";

@@ -54,6 +54,19 @@ export class ProduceError extends Error {
   }
 }
 
+/** The producer got no producer id for its idempotent writes: a refusal no retry cures, or retries that ran out. */
+export class ProducerIdError extends Error {
+  constructor(
+    readonly clientId: string,
+    /** The broker's error code; null when the failure was a lost or refused connection. */
+    readonly errorCode: number | null,
+    detail: string,
+  ) {
+    super(`producer ${clientId} got no producer id for idempotent writes (InitProducerId): ${errorCode === null ? detail : `${errorCodeName(errorCode)}${detail ? `, ${detail}` : ""}`}`);
+    this.name = "ProducerIdError";
+  }
+}
+
 /**
  * A partition has no leader the client knows of, or its leader answered with a retriable error: the topic may
  * have been created a moment ago, or its leader moved. Asking the metadata again may cure it.

@@ -1,16 +1,24 @@
 /**
- * Reads given partitions from given offsets: one Fetch per partition leader, all in flight at once, each
- * partition's answer a FetchedBatch whose records are decoded as they are read. Also finds earliest offsets.
- * The group consumer fetches through it, and so does the changelog restore, which needs no group.
+ * Reads given partitions from given offsets: one Fetch per partition leader, each partition's answer a FetchedBatch
+ * whose records are decoded as they are read. Also finds earliest offsets. The group consumer fetches through it,
+ * and so do the changelog restore and the dead-letter reader, which need no group.
+ *
+ * The leaders are fetched from independently, as Kafka's consumers do: a round answers with what the leaders that
+ * answered first gave, and a fetch still in flight to a slow or dead leader stays in flight for the rounds after
+ * (its answer kept while its partitions are asked at the same offsets). A leader whose connection fails fails its
+ * own partitions only; those, and partitions whose leader moved, are held back for a backoff (retry.backoff.ms
+ * doubled up to retry.backoff.max.ms) while the metadata is asked again, then fetched again from the same offsets.
  */
 import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
-import type { BrokerSecurity } from "./broker-connection";
+import { silentLogger, type ComponentLogger } from "../../kernel/logger";
+import { backoffMs } from "./backoff";
 import { FETCH, LIST_OFFSETS } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
+import type { KafkaEndpoint } from "./kafka-endpoint";
 import type { TopicPartitionOffset } from "./group-membership";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
-import { PartitionUnavailableError } from "./kafka-client-errors";
+import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
 
 const EARLIEST = -2n;
 
@@ -29,6 +37,8 @@ export interface PartitionError {
   topic: string;
   partition: number;
   errorCode: number;
+  /** What went wrong beyond the code: the lost connection's cause. */
+  detail?: string;
 }
 
 /** One round of fetches: the partitions that had records, and those whose fetch failed. */
@@ -41,28 +51,23 @@ export interface FetchAnswer {
 interface SortedFetchErrors {
   /** Positions before the log start or past its end, by topic: read again from the earliest offset. */
   outOfRange: Record<string, number[]>;
-  /** Topics whose leader moved or is unknown: refresh the metadata and fetch again. */
-  moved: Set<string>;
+  /** Partitions whose leader moved, is unknown or unreachable: refresh the metadata and fetch again. */
+  moved: PartitionError[];
 }
 
 /** Sorts `errors`; any other error is thrown, its message starting with `doing` (e.g. "fetching"). */
 function sortFetchErrors(errors: readonly PartitionError[], doing: string): SortedFetchErrors {
-  const sorted: SortedFetchErrors = { outOfRange: {}, moved: new Set() };
-  for (const { topic, partition, errorCode } of errors) {
+  const sorted: SortedFetchErrors = { outOfRange: {}, moved: [] };
+  for (const error of errors) {
+    const { topic, partition, errorCode } = error;
     if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (sorted.outOfRange[topic] ??= []).push(partition);
-    else if (RETRIABLE_CODES.has(errorCode)) sorted.moved.add(topic);
+    else if (RETRIABLE_CODES.has(errorCode)) sorted.moved.push(error);
     else throw new Error(`${doing} topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
   }
   return sorted;
 }
 
-/** Where a cluster is and how to reach it (plain TCP without TLS settings, no SASL without credentials). */
-export interface KafkaEndpoint extends BrokerSecurity {
-  bootstrapServers: readonly string[];
-}
-
-export interface PartitionFetcherOptions extends BrokerSecurity {
-  bootstrapServers: readonly string[];
+export interface PartitionFetcherOptions extends KafkaEndpoint {
   clientId: string;
   /** How long the broker may hold a fetch that has no data; default 500 ms. */
   maxWaitMs?: number;
@@ -70,61 +75,100 @@ export interface PartitionFetcherOptions extends BrokerSecurity {
   maxBytes?: number;
   /** Bound on one partition's share of a fetch answer; default 1 MiB. */
   maxPartitionBytes?: number;
+  logger?: ComponentLogger;
 }
 
+/** A Fetch sent to one leader: the offsets it asked, and once it is over, what it brought. */
+interface LeaderFetch {
+  readonly asked: ReadonlyMap<string, number>;
+  readonly over: Promise<void>;
+  answer?: FetchAnswer;
+  /** A failure other than a lost connection: thrown by the round that collects it. */
+  failure?: unknown;
+}
+
+/** A partition held back after a failure: until when, and after how many failures in a row. */
+interface HeldBack {
+  until: number;
+  failures: number;
+}
+
+const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
 export class PartitionFetcher {
-  readonly pool: ConnectionPool;
   readonly metadata: ClusterMetadata;
   private readonly maxWaitMs: number;
   private readonly maxBytes: number;
   private readonly maxPartitionBytes: number;
+  private readonly retryBackoffMs: number;
+  private readonly retryBackoffMaxMs: number;
+  private readonly logger: ComponentLogger;
+  /** Fetches not yet collected by a round, by leader address. */
+  private readonly inFlight = new Map<string, LeaderFetch>();
+  private readonly heldBack = new Map<string, HeldBack>();
 
-  constructor(options: PartitionFetcherOptions) {
-    this.maxWaitMs = options.maxWaitMs ?? 500;
-    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
-    this.maxPartitionBytes = options.maxPartitionBytes ?? 1024 * 1024;
-    this.pool = new ConnectionPool({
+  /** `pool`: the connections to use; by default its own. */
+  constructor(
+    options: PartitionFetcherOptions,
+    readonly pool = new ConnectionPool({
       clientId: options.clientId,
       tls: options.tls,
       sasl: options.sasl,
       connectTimeoutMs: 10_000,
-      requestTimeoutMs: 30_000 + this.maxWaitMs,
-      maxResponseBytes: this.maxBytes + 1024 * 1024,
-    });
-    this.metadata = new ClusterMetadata(options.bootstrapServers, this.pool);
+      requestTimeoutMs: 30_000 + (options.maxWaitMs ?? 500),
+      maxResponseBytes: (options.maxBytes ?? 10 * 1024 * 1024) + 1024 * 1024,
+    }),
+  ) {
+    this.maxWaitMs = options.maxWaitMs ?? 500;
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.maxPartitionBytes = options.maxPartitionBytes ?? 1024 * 1024;
+    this.retryBackoffMs = options.retryBackoffMs ?? 100;
+    this.retryBackoffMaxMs = options.retryBackoffMaxMs ?? 1_000;
+    this.logger = options.logger ?? silentLogger;
+    this.metadata = new ClusterMetadata(options.bootstrapServers, this.pool, options.metadataMaxAgeMs);
   }
 
-  /** Each partition from its offset; a partition without a known leader is an error of the answer. */
+  /**
+   * One round: sends a Fetch to each leader of `positions` that has none in flight, then answers once at least one
+   * of them is over, with every answer in by then. A partition without a known leader, or whose leader's connection
+   * failed, is an error of the answer; a partition held back after an error is left out until its backoff ends.
+   */
   async fetch(positions: readonly TopicPartitionOffset[]): Promise<FetchAnswer> {
     await codecsReady(); // the records it answers with may be zstd batches, decoded as they are read
-    const byLeader = new Map<string, TopicPartitionOffset[]>();
     const answer: FetchAnswer = { batches: [], errors: [] };
-    for (const position of positions) {
-      const route = this.metadata.route(position.topic, position.partition);
-      if (route.address === null) answer.errors.push({ topic: position.topic, partition: position.partition, errorCode: route.errorCode });
-      else {
-        const list = byLeader.get(route.address) ?? [];
-        list.push(position);
-        byLeader.set(route.address, list);
+    if (positions.length === 0) return answer;
+    for (;;) {
+      await this.refreshMetadata(this.metadata.toRefresh(positions.map(({ topic }) => topic)));
+      const byLeader = this.routeReady(positions, answer);
+      this.dropUnwanted(byLeader);
+      for (const [address, list] of byLeader) if (!this.inFlight.has(address)) this.inFlight.set(address, this.fetchFrom(address, list));
+      if (answer.errors.length > 0 && !this.anyOver()) return answer;
+      if (this.inFlight.size > 0) {
+        await Promise.race([...this.inFlight.values()].map(({ over }) => over));
+        this.collect(answer);
+        return answer;
       }
+      await this.untilFirstReleased(positions);
     }
-    await Promise.all([...byLeader].map(([address, list]) => this.fetchFrom(address, list, answer)));
-    return answer;
   }
 
   /**
    * Cures what a round's failed partitions allow: answers where each partition out of range restarts (its
-   * earliest offset), and refreshes the metadata of topics whose leader moved, after `pause`. Any other error
-   * is thrown, its message starting with `doing`.
+   * earliest offset), holds back the others and refreshes their metadata. Any error no retry cures is thrown, its
+   * message starting with `doing`.
    */
-  async recover(errors: readonly PartitionError[], doing: string, pause: () => Promise<void>): Promise<TopicPartitionOffset[]> {
+  async recover(errors: readonly PartitionError[], doing: string): Promise<TopicPartitionOffset[]> {
     const { outOfRange, moved } = sortFetchErrors(errors, doing);
-    const restarts = await this.earliestOffsets(outOfRange);
-    if (moved.size > 0) {
-      await pause();
-      await this.metadata.refresh(moved);
+    for (const error of moved) this.holdBack(error, doing);
+    if (moved.length > 0) await this.refreshMetadata(new Set(moved.map(({ topic }) => topic)));
+    try {
+      return await this.earliestOffsets(outOfRange);
+    } catch (error) {
+      if (!(error instanceof BrokerConnectionError) && !(error instanceof PartitionUnavailableError)) throw error;
+      const errorCode = error instanceof PartitionUnavailableError ? error.errorCode : ErrorCode.NETWORK_EXCEPTION;
+      for (const [topic, list] of Object.entries(outOfRange)) for (const partition of list) this.holdBack({ topic, partition, errorCode, detail: error.message }, doing);
+      return [];
     }
-    return restarts;
   }
 
   /** The earliest offset of each partition, from its leader. */
@@ -161,14 +205,109 @@ export class PartitionFetcher {
     this.pool.close();
   }
 
-  private async fetchFrom(address: string, positions: TopicPartitionOffset[], answer: FetchAnswer): Promise<void> {
-    const topics = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
+  /** The positions not held back, by leader; those without a known leader become errors of `answer`. */
+  private routeReady(positions: readonly TopicPartitionOffset[], answer: FetchAnswer): Map<string, TopicPartitionOffset[]> {
+    const now = Date.now();
+    const byLeader = new Map<string, TopicPartitionOffset[]>();
+    for (const position of positions) {
+      if ((this.heldBack.get(key(position.topic, position.partition))?.until ?? 0) > now) continue;
+      const route = this.metadata.route(position.topic, position.partition);
+      if (route.address === null) answer.errors.push({ topic: position.topic, partition: position.partition, errorCode: route.errorCode });
+      else {
+        const list = byLeader.get(route.address) ?? [];
+        list.push(position);
+        byLeader.set(route.address, list);
+      }
+    }
+    return byLeader;
+  }
+
+  /**
+   * Forgets fetches in flight that this round would not ask again as they are (a leader no longer asked, or a
+   * partition of it at another offset): their answers are dropped when they come.
+   */
+  private dropUnwanted(byLeader: Map<string, TopicPartitionOffset[]>): void {
+    for (const [address, fetch] of this.inFlight) {
+      const wanted = new Map((byLeader.get(address) ?? []).map(({ topic, partition, offset }) => [key(topic, partition), offset]));
+      const stillWanted = [...fetch.asked].every(([partition, offset]) => wanted.get(partition) === offset);
+      if (!stillWanted) this.inFlight.delete(address);
+    }
+  }
+
+  private anyOver(): boolean {
+    return [...this.inFlight.values()].some((fetch) => fetch.answer !== undefined || fetch.failure !== undefined);
+  }
+
+  /** Moves the answers of the fetches that are over into `answer`; throws the first failure among them. */
+  private collect(answer: FetchAnswer): void {
+    let failure: unknown;
+    for (const [address, fetch] of this.inFlight) {
+      if (fetch.answer === undefined && fetch.failure === undefined) continue;
+      this.inFlight.delete(address);
+      failure ??= fetch.failure;
+      if (fetch.answer === undefined) continue;
+      answer.batches.push(...fetch.answer.batches);
+      answer.errors.push(...fetch.answer.errors);
+      const failed = new Set(fetch.answer.errors.map((error) => key(error.topic, error.partition)));
+      for (const partition of fetch.asked.keys()) if (!failed.has(partition)) this.heldBack.delete(partition);
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Waits until the first of `positions` held back may be fetched again. */
+  private async untilFirstReleased(positions: readonly TopicPartitionOffset[]): Promise<void> {
+    const until = Math.min(...positions.map(({ topic, partition }) => this.heldBack.get(key(topic, partition))?.until ?? 0));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
+  }
+
+  private holdBack(error: PartitionError, doing: string): void {
+    const partition = key(error.topic, error.partition);
+    const failures = (this.heldBack.get(partition)?.failures ?? 0) + 1;
+    const pauseMs = backoffMs(this.retryBackoffMs, failures, this.retryBackoffMaxMs);
+    this.heldBack.set(partition, { until: Date.now() + pauseMs, failures });
+    // The first failure of a run says what happened; the retries that follow it are not news.
+    const log = failures === 1 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
+    log(`${doing} a partition failed; asking the metadata again and retrying from the same offset`, {
+      topic: error.topic,
+      partition: error.partition,
+      error: error.detail ?? errorCodeName(error.errorCode),
+      failures,
+      backoffMs: pauseMs,
+    });
+  }
+
+  /** A refresh that fails for want of a broker leaves the old layout: the partitions it concerns fail and are retried. */
+  private async refreshMetadata(topics: Set<string>): Promise<void> {
+    if (topics.size === 0) return;
+    try {
+      await this.metadata.refresh(topics);
+    } catch (error) {
+      if (!(error instanceof BrokerConnectionError)) throw error;
+      this.logger.debug("metadata refresh failed", { error: error.message });
+    }
+  }
+
+  private fetchFrom(address: string, positions: TopicPartitionOffset[]): LeaderFetch {
+    const asked = new Map(positions.map(({ topic, partition, offset }) => [key(topic, partition), offset]));
+    const fetch: { -readonly [K in keyof LeaderFetch]: LeaderFetch[K] } = { asked, over: Promise.resolve() };
+    fetch.over = this.requestFetch(address, positions).then(
+      (answer) => void (fetch.answer = answer),
+      (error: unknown) => {
+        if (!(error instanceof BrokerConnectionError)) fetch.failure = error;
+        else fetch.answer = { batches: [], errors: positions.map(({ topic, partition }) => ({ topic, partition, errorCode: ErrorCode.NETWORK_EXCEPTION, detail: error.message })) };
+      },
+    );
+    return fetch;
+  }
+
+  private async requestFetch(address: string, positions: TopicPartitionOffset[]): Promise<FetchAnswer> {
+    const topics = new Map<string, { partition: number; currentLeaderEpoch: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
     const offsets = new Map<string, number>();
     for (const { topic, partition, offset } of positions) {
       const list = topics.get(topic) ?? [];
-      list.push({ partition, fetchOffset: BigInt(offset), partitionMaxBytes: this.maxPartitionBytes });
+      list.push({ partition, currentLeaderEpoch: this.metadata.leaderEpoch(topic, partition), fetchOffset: BigInt(offset), partitionMaxBytes: this.maxPartitionBytes });
       topics.set(topic, list);
-      offsets.set(`${topic}\u0000${partition}`, offset);
+      offsets.set(key(topic, partition), offset);
     }
     const response = await (await this.pool.get(address)).request(FETCH, {
       replicaId: -1,
@@ -183,6 +322,7 @@ export class PartitionFetcher {
       rackId: "",
     });
     if (response.errorCode !== 0) throw new Error(`fetch from broker ${address} failed: ${errorCodeName(response.errorCode)}`);
+    const answer: FetchAnswer = { batches: [], errors: [] };
     for (const { topic, partitions } of response.responses) {
       for (const part of partitions) {
         if (part.errorCode !== 0) {
@@ -190,11 +330,12 @@ export class PartitionFetcher {
           continue;
         }
         if (part.records === null || part.records.length === 0) continue;
-        const from = offsets.get(`${topic}\u0000${part.partitionIndex}`) ?? 0;
+        const from = offsets.get(key(topic, part.partitionIndex)) ?? 0;
         const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`);
         if (records.nextOffset < 0) continue;
         answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark) });
       }
     }
+    return answer;
   }
 }

@@ -4,17 +4,41 @@
  * batch or a request exceeds its bound — and resolves with where each partition's records landed.
  *
  * A partition's records keep their order: its batches go out in rounds (a request holds at most one batch per
- * partition, as the protocol requires), and a round starts only once the previous one is acknowledged.
- * Within a round every request is in flight at once. Partitions that fail with a retriable error or a lost
- * connection are retried alone, after a metadata refresh and a backoff, within a bound of attempts and time.
+ * partition, as the protocol requires), and a round starts only once the previous one is acknowledged; sends are
+ * delivered one after another in the order they were made. Within a round every request is in flight at once.
+ * Partitions that fail with a retriable error or a lost connection are retried alone, after a metadata refresh and a
+ * backoff (retry.backoff.ms doubled up to retry.backoff.max.ms), until delivery.timeout.ms after their first attempt.
+ *
+ * Idempotent (the default, as Kafka's clients since 3.0): the producer gets a producer id and epoch (InitProducerId)
+ * and every batch carries them with its partition's sequence number, so a batch retried after a lost connection or
+ * an unanswered request is stored once — the broker answers a retry of a batch it already has with that batch's
+ * offset. One batch per partition is in flight at a time, well within the five Kafka allows an idempotent producer.
+ * A broker that has forgotten the producer (UNKNOWN_PRODUCER_ID: its batches deleted) gets the unacknowledged batches
+ * again under a new producer id; a gap in the sequence (OUT_OF_ORDER_SEQUENCE_NUMBER: the cluster lost batches it had
+ * acknowledged) or a fenced epoch fails the send. After any failed send the next one starts under a new producer id.
  */
-import { ChunkedBytes, codecId, codecsReady, type CompressionType, DEFAULT_MAX_BATCH_BYTES, type EncodedBatch, encodeRecordBatches, errorCodeName, type ProducerRecord } from "../kafka-protocol";
-import { PRODUCE } from "./client-apis";
+import {
+  ChunkedBytes,
+  codecId,
+  codecsReady,
+  type CompressionType,
+  DEFAULT_MAX_BATCH_BYTES,
+  type EncodedBatch,
+  encodeRecordBatches,
+  ErrorCode,
+  errorCodeName,
+  incrementSequence,
+  NO_PRODUCER,
+  type ProducerRecord,
+  type ProducerStamp,
+  stampProducer,
+} from "../kafka-protocol";
+import { INIT_PRODUCER_ID, PRODUCE } from "./client-apis";
 import { backoffMs } from "./backoff";
-import { ClusterMetadata } from "./cluster-metadata";
-import type { BrokerSecurity } from "./broker-connection";
+import { ClusterMetadata, DEFAULT_METADATA_MAX_AGE_MS } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
-import { BrokerConnectionError, ProduceError } from "./kafka-client-errors";
+import type { KafkaEndpoint } from "./kafka-endpoint";
+import { BrokerConnectionError, ProduceError, ProducerIdError } from "./kafka-client-errors";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
 
@@ -33,11 +57,11 @@ export interface PartitionOffsets {
   lastOffset: number;
 }
 
-export interface RecordProducerOptions extends BrokerSecurity {
-  /** `host:port` of one or more brokers; the rest of the cluster is learnt from them. */
-  bootstrapServers: readonly string[];
+export interface RecordProducerOptions extends KafkaEndpoint {
   clientId: string;
   logger?: ComponentLogger;
+  /** Producer id, epoch and sequence numbers in every batch, so that no retry is stored twice; default true. */
+  idempotence?: boolean;
   /** Largest record batch, header included (before compression); default 1,000,000 bytes. */
   maxBatchBytes?: number;
   /** Codec of the batches written; default none. */
@@ -49,25 +73,36 @@ export interface RecordProducerOptions extends BrokerSecurity {
   connectTimeoutMs?: number;
   /** An unanswered request ends its connection after this long; default 40 s. */
   requestTimeoutMs?: number;
-  /** Attempts after the first for a partition that failed with a retriable error; default 8. */
-  retries?: number;
-  /** First backoff before a retry, doubled each time up to 1 s; default 100 ms. */
-  retryBackoffMs?: number;
-  /** No retry starts later than this after its round's first attempt; default 120 s. */
+  /** No retry starts later than this after its batch's first attempt (it fails its send instead); default 120 s. */
   deliveryTimeoutMs?: number;
 }
 
-const MAX_BACKOFF_MS = 1_000;
 const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
 /** A partition's share of a request beyond its batch: topic name, index, sizes (generous). */
 const PARTITION_OVERHEAD_BYTES = 32;
+/** What Kafka's idempotent producer sends as its transaction timeout (it has no transaction). */
+const NO_TRANSACTION_TIMEOUT_MS = 2_147_483_647;
+/** InitProducerId errors that asking again (another broker, or later) may cure. */
+const RETRIABLE_INIT_CODES: ReadonlySet<number> = new Set([
+  ...RETRIABLE_CODES,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+]);
 
-/** One partition of one send: its batches, the next one to deliver, and the offsets learnt so far. */
+/** The idempotent producer's identity, from InitProducerId. */
+interface ProducerIdentity {
+  producerId: bigint;
+  producerEpoch: number;
+}
+
+/** One partition of one send: its batches, how many are acknowledged, and the offsets learnt so far. */
 interface Delivery {
   readonly topic: string;
   readonly partition: number;
   readonly batches: EncodedBatch[];
-  next: number;
+  /** The next batch to deliver is batches[acknowledged]. */
+  acknowledged: number;
   baseOffset: number;
   lastOffset: number;
 }
@@ -83,27 +118,40 @@ interface Failure {
 interface AttemptOutcome {
   retriable: Failure[];
   fatal: Error[];
+  /** A broker answered UNKNOWN_PRODUCER_ID: the batches not yet acknowledged go again under a new producer id. */
+  producerLost: boolean;
 }
+
+type Settings = Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl">>;
+
+const partitionKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 export class RecordProducer {
   private readonly pool: ConnectionPool;
   private readonly metadata: ClusterMetadata;
   private readonly logger: ComponentLogger;
-  private readonly sending = new Set<Promise<unknown>>();
+  /** The last send made: each send is delivered once the one before it has settled. */
+  private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly settings: Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl">>;
+  private readonly settings: Settings;
   private readonly codec: number;
+  /** The producer id and epoch of the idempotent writes, once asked for; dropped after a failed send. */
+  private identity?: Promise<ProducerIdentity>;
+  /** The next sequence number per partition, under the current identity. */
+  private readonly sequences = new Map<string, number>();
 
   constructor(private readonly options: RecordProducerOptions) {
     this.settings = {
+      idempotence: options.idempotence ?? true,
       maxBatchBytes: options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES,
       maxRequestBytes: options.maxRequestBytes ?? 16 * 1024 * 1024,
       ackTimeoutMs: options.ackTimeoutMs ?? 30_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 40_000,
-      retries: options.retries ?? 8,
       retryBackoffMs: options.retryBackoffMs ?? 100,
+      retryBackoffMaxMs: options.retryBackoffMaxMs ?? 1_000,
       deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+      metadataMaxAgeMs: options.metadataMaxAgeMs ?? DEFAULT_METADATA_MAX_AGE_MS,
     };
     this.codec = codecId(options.compression ?? "none");
     this.logger = options.logger ?? silentLogger;
@@ -115,10 +163,13 @@ export class RecordProducer {
       requestTimeoutMs: this.settings.requestTimeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,
     });
-    this.metadata = new ClusterMetadata(options.bootstrapServers, this.pool);
+    this.metadata = new ClusterMetadata(options.bootstrapServers, this.pool, this.settings.metadataMaxAgeMs);
   }
 
-  /** Reaches a bootstrap broker, or rejects naming the last one tried. */
+  /**
+   * Reaches a bootstrap broker, or rejects naming the last one tried; an idempotent producer also gets its producer
+   * id, or rejects with a ProducerIdError (a cluster that refuses idempotent writes says so here).
+   */
   async connect(): Promise<void> {
     this.assertOpen();
     await codecsReady();
@@ -126,32 +177,32 @@ export class RecordProducer {
     for (const address of this.options.bootstrapServers) {
       try {
         await this.pool.get(address);
-        return;
+        lastError = undefined;
+        break;
       } catch (error) {
         lastError = error;
       }
     }
-    throw lastError;
+    if (lastError !== undefined) throw lastError;
+    if (this.settings.idempotence) await this.producerIdentity();
   }
 
   /**
    * Writes each partition's records, in order, and resolves with their offsets, in the order given. Each
    * topic-partition may appear once. Rejects with a ProduceError naming the first partition that failed.
-   * Order across calls holds for calls made one after the other (each awaited before the next).
    */
   send(partitions: readonly PartitionRecords[]): Promise<PartitionOffsets[]> {
     if (this.closed) return Promise.reject(new Error(`producer ${this.options.clientId} is closed`));
-    const sending = this.deliver(partitions);
-    this.sending.add(sending);
-    const forget = () => this.sending.delete(sending);
-    sending.then(forget, forget);
+    const deliver = () => this.deliver(partitions);
+    const sending = this.tail.then(deliver, deliver);
+    this.tail = sending.catch(() => undefined);
     return sending;
   }
 
   /** Lets the sends in progress finish, then closes every connection. Later sends reject. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.sending]);
+    await this.tail;
     this.pool.close();
   }
 
@@ -160,38 +211,46 @@ export class RecordProducer {
   }
 
   private async deliver(partitions: readonly PartitionRecords[]): Promise<PartitionOffsets[]> {
-    const deliveries = partitions.map(({ topic, partition, records }) => ({
-      topic,
-      partition,
-      batches: encodeRecordBatches(records, this.settings.maxBatchBytes, this.codec),
-      next: 0,
-      baseOffset: -1,
-      lastOffset: -1,
-    }));
-    assertDistinct(deliveries);
-    const unknown = new Set(deliveries.filter((delivery) => !this.metadata.knows(delivery.topic)).map((delivery) => delivery.topic));
-    if (unknown.size > 0) await this.refreshMetadata(unknown);
-    for (;;) {
-      const round = deliveries.filter((delivery) => delivery.next < delivery.batches.length);
-      if (round.length === 0) break;
-      await this.deliverRound(round);
-      for (const delivery of round) delivery.next++;
+    assertDistinct(partitions);
+    try {
+      const stale = this.metadata.toRefresh(partitions.map(({ topic }) => topic));
+      if (stale.size > 0) await this.refreshMetadata(stale);
+      const identity = this.settings.idempotence ? await this.producerIdentity() : null;
+      const deliveries: Delivery[] = partitions.map(({ topic, partition, records }) => ({
+        topic,
+        partition,
+        batches: encodeRecordBatches(records, this.settings.maxBatchBytes, this.codec, identity === null ? NO_PRODUCER : this.nextStamp(identity, topic, partition, records.length)),
+        acknowledged: 0,
+        baseOffset: -1,
+        lastOffset: -1,
+      }));
+      for (;;) {
+        const round = deliveries.filter((delivery) => delivery.acknowledged < delivery.batches.length);
+        if (round.length === 0) break;
+        await this.deliverRound(round, deliveries);
+      }
+      return deliveries.map(({ topic, partition, baseOffset, lastOffset }) => ({ topic, partition, baseOffset, lastOffset }));
+    } catch (error) {
+      // Sequences were taken for batches that may not have been written: the next send starts afresh.
+      this.forgetIdentity();
+      throw error;
     }
-    return deliveries.map(({ topic, partition, baseOffset, lastOffset }) => ({ topic, partition, baseOffset, lastOffset }));
   }
 
   /** Delivers the next batch of each of `round`, retrying the partitions that fail with a retriable error. */
-  private async deliverRound(round: Delivery[]): Promise<void> {
-    const deadline = Date.now() + this.settings.deliveryTimeoutMs;
+  private async deliverRound(round: Delivery[], all: Delivery[]): Promise<void> {
+    const started = Date.now();
+    const deadline = started + this.settings.deliveryTimeoutMs;
     let pending = round;
     for (let attempt = 1; ; attempt++) {
-      const { retriable, fatal } = await this.attempt(pending);
+      const { retriable, fatal, producerLost } = await this.attempt(pending);
       if (fatal.length > 0) throw fatal[0];
       if (retriable.length === 0) return;
-      const backoff = backoffMs(this.settings.retryBackoffMs, attempt, MAX_BACKOFF_MS);
-      if (attempt > this.settings.retries || Date.now() + backoff > deadline) {
+      const backoff = backoffMs(this.settings.retryBackoffMs, attempt, this.settings.retryBackoffMaxMs);
+      if (Date.now() + backoff > deadline) {
         const { delivery, errorCode, detail } = retriable[0];
-        throw new ProduceError(delivery.topic, delivery.partition, errorCode, `${detail ? `${detail}, ` : ""}still failing after ${attempt} attempts`);
+        const given = `still failing after ${attempt} attempts in ${Date.now() - started} ms (delivery timeout ${this.settings.deliveryTimeoutMs} ms)`;
+        throw new ProduceError(delivery.topic, delivery.partition, errorCode, `${detail ? `${detail}, ` : ""}${given}`);
       }
       this.logger.warn("produce retry", {
         attempt,
@@ -200,6 +259,7 @@ export class RecordProducer {
       });
       await new Promise((resolve) => setTimeout(resolve, backoff));
       await this.refreshMetadata(new Set(retriable.map(({ delivery }) => delivery.topic)));
+      if (producerLost) await this.restartSequences(all);
       pending = retriable.map(({ delivery }) => delivery);
     }
   }
@@ -214,8 +274,72 @@ export class RecordProducer {
     }
   }
 
+  /** The idempotent writes' producer id and epoch, asked for once and kept until a send fails. */
+  private producerIdentity(): Promise<ProducerIdentity> {
+    if (this.identity === undefined) {
+      const asking = this.requestIdentity();
+      this.identity = asking;
+      asking.catch(() => {
+        if (this.identity === asking) this.identity = undefined;
+      });
+    }
+    return this.identity;
+  }
+
+  private forgetIdentity(): void {
+    this.identity = undefined;
+    this.sequences.clear();
+  }
+
+  /** InitProducerId of any broker, retried on lost connections and retriable errors within the delivery timeout. */
+  private async requestIdentity(): Promise<ProducerIdentity> {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      let errorCode: number | null = null;
+      let detail = "";
+      try {
+        const answer = await this.metadata.askAnyBroker((connection) =>
+          connection.request(INIT_PRODUCER_ID, { transactionalId: null, transactionTimeoutMs: NO_TRANSACTION_TIMEOUT_MS }),
+        );
+        if (answer.errorCode === ErrorCode.NONE) return { producerId: answer.producerId, producerEpoch: answer.producerEpoch };
+        errorCode = answer.errorCode;
+        if (!RETRIABLE_INIT_CODES.has(errorCode)) {
+          const hint = errorCode === ErrorCode.CLUSTER_AUTHORIZATION_FAILED ? "idempotent writes need the IdempotentWrite permission on clusters older than Kafka 2.8; or turn idempotence off" : "";
+          throw new ProducerIdError(this.options.clientId, errorCode, hint);
+        }
+      } catch (error) {
+        if (!(error instanceof BrokerConnectionError)) throw error;
+        detail = error.message;
+      }
+      const backoff = backoffMs(this.settings.retryBackoffMs, attempt, this.settings.retryBackoffMaxMs);
+      if (Date.now() + backoff > started + this.settings.deliveryTimeoutMs) {
+        throw new ProducerIdError(this.options.clientId, errorCode, `${detail ? `${detail}, ` : ""}still failing after ${attempt} attempts`);
+      }
+      this.logger.warn("producer id request retry", { attempt, backoffMs: backoff, error: errorCode === null ? detail : errorCodeName(errorCode) });
+      await new Promise((resolve) => setTimeout(resolve, backoff));
+    }
+  }
+
+  /** The stamp of `count` records for a partition: its next sequence under `identity`, which moves past them. */
+  private nextStamp(identity: ProducerIdentity, topic: string, partition: number, count: number): ProducerStamp {
+    const key = partitionKey(topic, partition);
+    const baseSequence = this.sequences.get(key) ?? 0;
+    this.sequences.set(key, incrementSequence(baseSequence, count));
+    return { ...identity, baseSequence };
+  }
+
+  /** A new producer id, and every batch of the send not yet acknowledged stamped with it, each partition from 0. */
+  private async restartSequences(all: Delivery[]): Promise<void> {
+    this.forgetIdentity();
+    const identity = await this.producerIdentity();
+    this.logger.warn("the broker lost this producer's state; unacknowledged batches go again under a new producer id", { producerId: String(identity.producerId) });
+    for (const delivery of all) {
+      for (const batch of delivery.batches.slice(delivery.acknowledged)) stampProducer(batch.bytes, this.nextStamp(identity, delivery.topic, delivery.partition, batch.count));
+    }
+  }
+
   private async attempt(pending: Delivery[]): Promise<AttemptOutcome> {
-    const outcome: AttemptOutcome = { retriable: [], fatal: [] };
+    const outcome: AttemptOutcome = { retriable: [], fatal: [], producerLost: false };
     const byLeader = new Map<string, Delivery[]>();
     for (const delivery of pending) {
       const route = this.metadata.route(delivery.topic, delivery.partition);
@@ -241,7 +365,7 @@ export class RecordProducer {
     let current: Delivery[] = [];
     let bytes = 0;
     for (const delivery of deliveries) {
-      const size = delivery.batches[delivery.next].bytes.length + delivery.topic.length + PARTITION_OVERHEAD_BYTES;
+      const size = delivery.batches[delivery.acknowledged].bytes.length + delivery.topic.length + PARTITION_OVERHEAD_BYTES;
       if (current.length > 0 && bytes + size > this.settings.maxRequestBytes) {
         requests.push(current);
         current = [];
@@ -266,14 +390,12 @@ export class RecordProducer {
       });
       const answered = new Map<string, { errorCode: number; baseOffset: bigint; errorMessage: string | null }>();
       for (const topic of response.responses) {
-        for (const partition of topic.partitionResponses) answered.set(`${topic.name}\u0000${partition.index}`, partition);
+        for (const partition of topic.partitionResponses) answered.set(partitionKey(topic.name, partition.index), partition);
       }
       for (const delivery of deliveries) {
-        const answer = answered.get(`${delivery.topic}\u0000${delivery.partition}`);
+        const answer = answered.get(partitionKey(delivery.topic, delivery.partition));
         if (answer === undefined) outcome.fatal.push(new ProduceError(delivery.topic, delivery.partition, null, `broker ${address} left it out of its answer`));
-        else if (answer.errorCode === 0) acknowledge(delivery, Number(answer.baseOffset));
-        else if (RETRIABLE_CODES.has(answer.errorCode)) outcome.retriable.push({ delivery, errorCode: answer.errorCode, detail: answer.errorMessage ?? "" });
-        else outcome.fatal.push(new ProduceError(delivery.topic, delivery.partition, answer.errorCode, answer.errorMessage ?? ""));
+        else this.sort(delivery, answer, outcome);
       }
     } catch (error) {
       if (!(error instanceof BrokerConnectionError)) {
@@ -283,17 +405,32 @@ export class RecordProducer {
       for (const delivery of deliveries) outcome.retriable.push({ delivery, errorCode: null, detail: error.message });
     }
   }
+
+  private sort(delivery: Delivery, answer: { errorCode: number; baseOffset: bigint; errorMessage: string | null }, outcome: AttemptOutcome): void {
+    const { errorCode } = answer;
+    const detail = answer.errorMessage ?? "";
+    if (errorCode === ErrorCode.NONE) acknowledge(delivery, Number(answer.baseOffset));
+    else if (RETRIABLE_CODES.has(errorCode)) outcome.retriable.push({ delivery, errorCode, detail });
+    else if (errorCode === ErrorCode.UNKNOWN_PRODUCER_ID && this.settings.idempotence) {
+      outcome.producerLost = true;
+      outcome.retriable.push({ delivery, errorCode, detail });
+    } else if (errorCode === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER) {
+      const lost = "the broker lacks batches of this producer it acknowledged before (the cluster lost acknowledged records)";
+      outcome.fatal.push(new ProduceError(delivery.topic, delivery.partition, errorCode, detail ? `${detail}; ${lost}` : lost));
+    } else outcome.fatal.push(new ProduceError(delivery.topic, delivery.partition, errorCode, detail));
+  }
 }
 
 function acknowledge(delivery: Delivery, baseOffset: number): void {
-  if (delivery.next === 0) delivery.baseOffset = baseOffset;
-  delivery.lastOffset = baseOffset + delivery.batches[delivery.next].count - 1;
+  if (delivery.acknowledged === 0) delivery.baseOffset = baseOffset;
+  delivery.lastOffset = baseOffset + delivery.batches[delivery.acknowledged].count - 1;
+  delivery.acknowledged++;
 }
 
 function topicDataOf(deliveries: Delivery[]) {
   const byTopic = new Map<string, { index: number; records: ChunkedBytes }[]>();
   for (const delivery of deliveries) {
-    const partitionData = { index: delivery.partition, records: ChunkedBytes.of(delivery.batches[delivery.next].bytes) };
+    const partitionData = { index: delivery.partition, records: ChunkedBytes.of(delivery.batches[delivery.acknowledged].bytes) };
     const list = byTopic.get(delivery.topic);
     if (list) list.push(partitionData);
     else byTopic.set(delivery.topic, [partitionData]);
@@ -301,10 +438,10 @@ function topicDataOf(deliveries: Delivery[]) {
   return [...byTopic].map(([name, partitionData]) => ({ name, partitionData }));
 }
 
-function assertDistinct(deliveries: Delivery[]): void {
+function assertDistinct(partitions: readonly PartitionRecords[]): void {
   const seen = new Set<string>();
-  for (const { topic, partition } of deliveries) {
-    const id = `${topic}\u0000${partition}`;
+  for (const { topic, partition } of partitions) {
+    const id = partitionKey(topic, partition);
     if (seen.has(id)) throw new Error(`topic ${topic} partition ${partition} is given twice in one send`);
     seen.add(id);
   }

@@ -9,6 +9,7 @@ import { describeGroupsHandler } from "./describe-groups-handler";
 import { fetchHandler } from "./fetch-handler";
 import { findCoordinatorHandler } from "./find-coordinator-handler";
 import { heartbeatHandler } from "./heartbeat-handler";
+import { initProducerIdHandler } from "./init-producer-id-handler";
 import { joinGroupHandler } from "./join-group-handler";
 import { leaveGroupHandler } from "./leave-group-handler";
 import { listGroupsHandler } from "./list-groups-handler";
@@ -39,6 +40,7 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     createTopicsHandler(services),
     deleteTopicsHandler(services),
     produceHandler(services),
+    initProducerIdHandler(services),
     fetchHandler(services),
     listOffsetsHandler(services),
     findCoordinatorHandler(),

@@ -1,6 +1,7 @@
 /**
  * The durable LogStore under `dataDir`: `<topic>-<partition>/<20-digit base offset>.log` segments holding
- * batches exactly as on the wire, `topics/<topic>.json` settings and the `committed-offsets.log` journal.
+ * batches exactly as on the wire, `topics/<topic>.json` settings, the `committed-offsets.log` journal and the
+ * `producer-ids` reservation.
  * Durability is against process death: an append or commit resolves once its write reached the OS.
  */
 import { promises as fs } from "node:fs";
@@ -10,6 +11,7 @@ import { FileOffsetJournal } from "./file-offset-journal";
 import { openFilePartition, partitionDirName } from "./file-partition-loader";
 import type { TopicSettings } from "./log-store";
 import { PartitionedLogStore, type LogStoreBackend, type LogStoreConfig } from "./partitioned-log-store";
+import { ProducerIdFile } from "./producer-id-file";
 import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { TopicSettingsFiles } from "./topic-settings-files";
 
@@ -18,12 +20,18 @@ const PARTITION_DIR = /^(.+)-(\d+)$/;
 
 class FileBackend implements LogStoreBackend {
   private readonly settingsFiles: TopicSettingsFiles;
+  private readonly producerIds: ProducerIdFile;
 
   constructor(
     private readonly config: LogStoreConfig,
     private readonly logger: ComponentLogger,
   ) {
     this.settingsFiles = new TopicSettingsFiles(config.dataDir, config, logger);
+    this.producerIds = new ProducerIdFile(config.dataDir);
+  }
+
+  reserveProducerIds(count: bigint): Promise<bigint> {
+    return this.producerIds.reserve(count);
   }
 
   async loadTopics(): Promise<Map<string, TopicSettings>> {

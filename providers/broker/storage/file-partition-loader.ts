@@ -1,13 +1,16 @@
 /**
  * Opens one partition of the file store, `<dataDir>/<topic>-<partition>/<20-digit base offset>.log`:
- * rebuilds each segment's index by scanning it, verifies the CRCs of the last (active) segment and
- * truncates a torn tail away, logging what was cut; reads the log start offset DeleteRecords left.
+ * rebuilds each segment's index and the idempotent producers' states by scanning it, verifies the CRCs of the
+ * last (active) segment and truncates a torn tail away, logging what was cut; reads the log start offset
+ * DeleteRecords left.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import type { RecordBatchHeader } from "../../kafka-protocol/records/record-batch";
 import { FileLogStartCheckpoint } from "./log-start-checkpoint";
 import type { TopicSettings } from "./log-store";
 import { PositionalFile } from "./positional-file";
+import { ProducerStates } from "./producer-states";
 import { Segment } from "./segment";
 import { scanSegment } from "./segment-recovery";
 import type { SegmentStorageFactory } from "./segment-storage";
@@ -52,10 +55,13 @@ export async function openFilePartition(
     .sort((a, b) => a - b);
   if (baseOffsets.length === 0) return SegmentedPartitionLog.create(topic, partition, settings, logContext);
   const segments: Segment[] = [];
+  const producers = new ProducerStates();
+  const loadedAt = Date.now();
+  const restore = (header: RecordBatchHeader) => producers.restore(header, Number(header.baseOffset), loadedAt);
   for (const [i, baseOffset] of baseOffsets.entries()) {
-    segments.push(await openSegment(dir, baseOffset, i === baseOffsets.length - 1, context));
+    segments.push(await openSegment(dir, baseOffset, i === baseOffsets.length - 1, context, restore));
   }
-  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext, await logStartCheckpoint.load());
+  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext, await logStartCheckpoint.load(), producers);
 }
 
 async function openSegment(
@@ -63,10 +69,11 @@ async function openSegment(
   baseOffset: number,
   isActive: boolean,
   context: FilePartitionContext,
+  onBatch: (header: RecordBatchHeader) => void,
 ): Promise<Segment> {
   const file = await PositionalFile.open(path.join(dir, segmentFileName(baseOffset)));
   const fileSize = await file.fileSize();
-  const scan = await scanSegment(file, baseOffset, isActive);
+  const scan = await scanSegment(file, baseOffset, isActive, onBatch);
   if (scan.problem !== undefined) {
     context.logger.warn("truncating torn or corrupt tail of log segment", {
       file: file.filePath,

@@ -107,6 +107,8 @@ export interface LogStore {
   enforceRetention(nowMs: number): Promise<void>;
   /** Called after every successful append, so the broker can wake long-polling fetches. */
   onAppend(listener: (topic: string, partition: number) => void): void;
+  /** A producer id no producer was given before, by this store or before it was reopened (InitProducerId). */
+  allocateProducerId(): Promise<bigint>;
 }
 
 export interface LogStoreOptions {

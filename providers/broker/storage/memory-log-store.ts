@@ -7,6 +7,12 @@ import { SegmentedPartitionLog } from "./segmented-partition-log";
 
 const nothingToPersist = async (): Promise<void> => undefined;
 
+/**
+ * Producer ids count up from the time in microseconds: a memory broker started again knows none
+ * of the ids it gave before, which its earlier clients may still write with.
+ */
+let nextProducerId = BigInt(Date.now()) * 1000n;
+
 const memoryBackend: LogStoreBackend = {
   loadTopics: async () => new Map(),
   openOffsetJournal: async () => ({ ...memoryOnlyJournal, close: nothingToPersist }),
@@ -15,6 +21,11 @@ const memoryBackend: LogStoreBackend = {
   saveTopic: nothingToPersist,
   forgetTopic: nothingToPersist,
   removeTopicData: nothingToPersist,
+  reserveProducerIds: async (count) => {
+    const first = nextProducerId;
+    nextProducerId += count;
+    return first;
+  },
 };
 
 export class MemoryLogStore extends PartitionedLogStore {

@@ -6,6 +6,7 @@
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import { CommittedOffsetTable } from "./committed-offset-table";
 import { JournaledOffsetStore, type OffsetJournal } from "./journaled-offset-store";
+import { ProducerIdBlocks } from "./producer-id-blocks";
 import type { LogStore, LogStoreOptions, OffsetStore, PartitionLog, TopicSettings } from "./log-store";
 import type { PartitionLogContext, SegmentedPartitionLog } from "./segmented-partition-log";
 import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
@@ -28,6 +29,8 @@ export interface LogStoreBackend {
   forgetTopic(name: string): Promise<void>;
   /** Removes what is left of the topic's partitions after their logs were deleted. */
   removeTopicData(name: string, partitions: number): Promise<void>;
+  /** Makes `count` producer ids taken for good and resolves with the first (see ProducerIdBlocks). */
+  reserveProducerIds(count: bigint): Promise<bigint>;
 }
 
 type StoreState = "new" | "opening" | "open" | "closed";
@@ -43,6 +46,7 @@ export class PartitionedLogStore implements LogStore {
   private journal?: OffsetJournal & { close(): Promise<void> };
   /** Topic creation, deletion, retention and close run one at a time. */
   private adminTail: Promise<void> = Promise.resolve();
+  private readonly producerIds: ProducerIdBlocks;
 
   constructor(
     private readonly config: LogStoreConfig,
@@ -51,6 +55,7 @@ export class PartitionedLogStore implements LogStore {
     this.logger = config.logger ?? silentLogger;
     const journal: OffsetJournal = { record: (change) => this.openJournal().record(change) };
     this.offsets = new JournaledOffsetStore(this.offsetTable, journal, () => this.assertOpen());
+    this.producerIds = new ProducerIdBlocks((count) => backend.reserveProducerIds(count));
   }
 
   async open(): Promise<void> {
@@ -145,6 +150,11 @@ export class PartitionedLogStore implements LogStore {
 
   onAppend(listener: (topic: string, partition: number) => void): void {
     this.listeners.push(listener);
+  }
+
+  allocateProducerId(): Promise<bigint> {
+    this.assertOpen();
+    return this.producerIds.allocate();
   }
 
   /** Opens (or creates) the topic's partitions from `from` on. */

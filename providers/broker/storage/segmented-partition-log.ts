@@ -1,7 +1,8 @@
 /**
  * A partition log made of segments: validates and appends batches through a serial, coalescing write queue,
- * assigns offsets at write time, rolls segments, serves reads of whole batches, and applies retention and
- * DeleteRecords. The bytes live wherever the SegmentStorageFactory puts them (files or memory).
+ * checks idempotent producers' sequences and assigns offsets at write time, rolls segments, serves reads of whole
+ * batches, and applies retention and DeleteRecords. The bytes live wherever the SegmentStorageFactory puts them
+ * (files or memory).
  */
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
@@ -9,15 +10,18 @@ import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from 
 import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protocol/records/record-batch";
 import { BatchIndex } from "./batch-index";
 import type { LogStartCheckpoint } from "./log-start-checkpoint";
+import { ProducerStates, type ProducerBatch } from "./producer-states";
 import { Segment } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
 import type { ComponentLogger } from "../../../kernel/logger";
-interface ValidBatch {
+interface ValidBatch extends ProducerBatch {
   bytes: ChunkedBytes;
-  lastOffsetDelta: number;
   maxTimestamp: number;
 }
+
+/** How long a producer id that writes nothing is remembered: Kafka's producer.id.expiration.ms default, a day. */
+const PRODUCER_ID_EXPIRATION_MS = 24 * 60 * 60 * 1000;
 
 /** One appendAll call: its batches land contiguously in one segment. */
 interface PendingAppend {
@@ -51,6 +55,8 @@ export class SegmentedPartitionLog implements PartitionLog {
     private readonly segments: Segment[],
     private readonly context: PartitionLogContext,
     private startOffset = 0,
+    /** Rebuilt from the segments by whoever read them; empty for a new log. */
+    private readonly producers = new ProducerStates(),
   ) {
     if (segments.length === 0) throw new Error(`partition ${topic}-${partition} needs at least one segment`);
   }
@@ -86,7 +92,14 @@ export class SegmentedPartitionLog implements PartitionLog {
     if (batches.length === 0) throw new ApiError(ErrorCode.CORRUPT_MESSAGE, "no record batch to append");
     const valid = batches.map((bytes): ValidBatch => {
       const header = validateBatch(bytes);
-      return { bytes, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: Number(header.maxTimestamp) };
+      return {
+        bytes,
+        lastOffsetDelta: header.lastOffsetDelta,
+        maxTimestamp: Number(header.maxTimestamp),
+        producerId: header.producerId,
+        producerEpoch: header.producerEpoch,
+        baseSequence: header.baseSequence,
+      };
     });
     return this.queue.push({ batches: valid, size: valid.reduce((total, batch) => total + batch.bytes.length, 0) });
   }
@@ -144,6 +157,7 @@ export class SegmentedPartitionLog implements PartitionLog {
         this.startOffset = Number(offset);
         // The active segment stays, as in Kafka: reads below the start are refused, and retention removes it once rolled.
         while (this.segments.length > 1 && this.segments[1].baseOffset <= this.startOffset) await this.deleteOldestSegment("records deleted");
+        this.producers.forgetBefore(this.startOffset);
       }
       return this.logStartOffset();
     });
@@ -155,6 +169,8 @@ export class SegmentedPartitionLog implements PartitionLog {
       if (this.state !== "open") return;
       await this.deleteExpiredSegments(nowMs);
       await this.deleteSegmentsOverSize();
+      this.producers.forgetBefore(Number(this.logStartOffset()));
+      this.producers.expire(nowMs, PRODUCER_ID_EXPIRATION_MS);
     });
   }
 
@@ -230,37 +246,58 @@ export class SegmentedPartitionLog implements PartitionLog {
     return items.slice(from, to);
   }
 
+  /**
+   * Writes the group's appends in one go, each after its producers' checks: an append they refuse fails alone, and
+   * a batch they find already written is answered with its offset then instead of being written again.
+   */
   private async writeGroup(group: PendingAppend[]): Promise<WriteOutcome<AppendResult>[]> {
     const segment = this.activeSegment();
     const chunks: Buffer[] = [];
     const placed: { offset: number; position: number; batch: ValidBatch }[] = [];
-    const baseOffsets: number[] = [];
+    const baseOffsets: (number | Error)[] = [];
+    const producers = this.producers.begin();
     let offset = segment.endOffset();
     let position = segment.size;
     for (const append of group) {
-      baseOffsets.push(offset);
-      for (const batch of append.batches) {
+      let verdicts: (number | null)[] | null;
+      try {
+        verdicts = producers.admit(append.batches, offset);
+      } catch (error) {
+        baseOffsets.push(error as Error);
+        continue;
+      }
+      let appendOffset: number | undefined;
+      append.batches.forEach((batch, i) => {
+        const writtenAt = verdicts?.[i] ?? null;
+        appendOffset ??= writtenAt ?? offset;
+        if (writtenAt !== null) return;
         // The caller's buffer is not patched: a fresh base offset field goes in front of the rest of it.
         chunks.push(encodeBaseOffset(BigInt(offset)), ...batch.bytes.slice(BatchField.batchLength).chunks);
         placed.push({ offset, position, batch });
         offset += batch.lastOffsetDelta + 1;
         position += batch.bytes.length;
+      });
+      baseOffsets.push(appendOffset!);
+    }
+    if (chunks.length > 0) {
+      try {
+        await segment.storage.write(chunks, segment.size);
+      } catch (error) {
+        this.context.logger.error("log write failed", { topic: this.topic, partition: this.partition, error: String(error) });
+        await segment.storage.truncate(segment.size);
+        throw error;
       }
+      for (const { offset: batchOffset, position: batchPosition, batch } of placed) {
+        segment.index.add(batchOffset, batch.lastOffsetDelta, batchPosition, batch.maxTimestamp);
+      }
+      segment.size = position;
+      segment.lastWriteMs = Date.now();
     }
-    try {
-      await segment.storage.write(chunks, segment.size);
-    } catch (error) {
-      this.context.logger.error("log write failed", { topic: this.topic, partition: this.partition, error: String(error) });
-      await segment.storage.truncate(segment.size);
-      throw error;
-    }
-    for (const { offset: batchOffset, position: batchPosition, batch } of placed) {
-      segment.index.add(batchOffset, batch.lastOffsetDelta, batchPosition, batch.maxTimestamp);
-    }
-    segment.size = position;
-    segment.lastWriteMs = Date.now();
+    producers.commit(Date.now());
     const logStartOffset = this.logStartOffset();
-    return baseOffsets.map((baseOffset) => ({ ok: true, value: { baseOffset: BigInt(baseOffset), logStartOffset } }));
+    return baseOffsets.map((baseOffset) =>
+      baseOffset instanceof Error ? { ok: false, error: baseOffset } : { ok: true, value: { baseOffset: BigInt(baseOffset), logStartOffset } },
+    );
   }
 
   private async roll(): Promise<void> {

@@ -1,11 +1,12 @@
 /**
- * Encodes records into Kafka RecordBatch v2 (magic 2): uncompressed, CreateTime, no producer id. Every batch is
- * measured exactly first and written in place into one buffer, so a record costs no allocation of its own.
+ * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
+ * idempotent producer's id, epoch and sequences or with none. Every batch is measured exactly first and written in
+ * place into one buffer, so a record costs no allocation of its own.
  */
 import { compress } from "./compression-codecs";
-import { crc32c } from "./crc32c";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
 import { writeInt64Number } from "./int64-numbers";
+import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } from "./producer-stamp";
 
 export interface ProducerRecord {
   key: Buffer | null;
@@ -138,7 +139,7 @@ function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record
  * Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`,
  * compressed with codec `codec` (0: none).
  */
-function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number): Buffer {
+function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number, producer: ProducerStamp): Buffer {
   const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
   const baseTimestamp = records[start].timestamp;
   let maxTimestamp = baseTimestamp;
@@ -156,7 +157,7 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     if (record.headers === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record.headers);
   }
-  return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec);
+  return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec, producer);
 }
 
 /** A batch of the same header room whose records section is `plain`'s compressed. */
@@ -168,7 +169,7 @@ function withCompressedRecords(plain: Buffer, codec: number): Buffer {
 }
 
 /** Fills in the header of a batch of records [start, end) and its CRC. */
-function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: number, maxTimestamp: number, codec: number): Buffer {
+function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: number, maxTimestamp: number, codec: number, producer: ProducerStamp): Buffer {
   writeInt64Number(batch, F.baseOffset, 0); // the broker assigns it
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
   batch.writeInt32BE(-1, F.partitionLeaderEpoch);
@@ -177,32 +178,34 @@ function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: n
   batch.writeInt32BE(end - start - 1, F.lastOffsetDelta);
   writeInt64Number(batch, F.baseTimestamp, baseTimestamp);
   writeInt64Number(batch, F.maxTimestamp, maxTimestamp);
-  writeInt64Number(batch, F.producerId, -1);
-  batch.writeInt16BE(-1, F.producerEpoch);
-  batch.writeInt32BE(-1, F.baseSequence);
   batch.writeInt32BE(end - start, F.recordCount);
-  // The CRC covers the batch from its attributes to the end.
-  batch.writeUInt32BE(crc32c(batch.subarray(F.attributes)), F.crc);
+  stampProducer(batch, producer);
   return batch;
 }
 
 /**
  * The records, in order, as consecutive batches of at most `maxBatchBytes` each; a record that alone exceeds
- * it gets a batch of its own (which the broker may refuse as too large). No records, no batches.
+ * it gets a batch of its own (which the broker may refuse as too large). No records, no batches. With an
+ * idempotent producer's stamp, the first batch starts at its base sequence and each next one where the last ended.
  */
-export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0): EncodedBatch[] {
+export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0, producer = NO_PRODUCER): EncodedBatch[] {
   const batches: EncodedBatch[] = [];
   if (records.length === 0) return batches;
   if (bodySizes.length < records.length) bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
   let start = 0;
   let baseTimestamp = records[0].timestamp;
   let recordsBytes = 0;
+  let stamp = producer;
+  const write = (end: number) => {
+    batches.push({ bytes: writeBatch(records, start, end, recordsBytes, codec, stamp), count: end - start });
+    if (stamp.producerId >= 0n) stamp = { ...stamp, baseSequence: incrementSequence(stamp.baseSequence, end - start) };
+  };
   for (let i = 0; i < records.length; ) {
     const record = records[i];
     const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
     if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
-      batches.push({ bytes: writeBatch(records, start, i, recordsBytes, codec), count: i - start });
+      write(i);
       start = i;
       baseTimestamp = record.timestamp;
       recordsBytes = 0;
@@ -212,7 +215,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
     recordsBytes += size;
     i++;
   }
-  batches.push({ bytes: writeBatch(records, start, records.length, recordsBytes, codec), count: records.length - start });
+  write(records.length);
   return batches;
 }
 

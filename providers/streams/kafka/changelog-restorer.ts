@@ -61,13 +61,12 @@ export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: s
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
   const byPartition = new TopicPartitionMap<RestoreTarget>();
   for (const target of pending) byPartition.set(target.topic, target.partition, target);
-  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100 });
+  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, logger });
   let reported = startedAt;
   try {
-    await fetcher.metadata.refresh(new Set(pending.map((target) => target.topic)));
     while (pending.length > 0) {
       const answer = await fetcher.fetch(pending.map((target) => ({ topic: target.topic, partition: target.partition, offset: target.from })));
-      if (answer.errors.length > 0) await recover(fetcher, answer.errors, byPartition, logger);
+      await recover(fetcher, answer.errors, byPartition, logger);
       for (const batch of answer.batches) {
         const target = byPartition.get(batch.topic, batch.partition);
         if (target !== undefined) await apply(target, batch, logger);
@@ -118,9 +117,9 @@ async function applyHeld(target: RestoreTarget, lastOffset: number): Promise<voi
   target.restored.records += records.length;
 }
 
+/** Partitions whose leader is lost or moved are fetched again later, from where they were; the others go on. */
 async function recover(fetcher: PartitionFetcher, errors: PartitionError[], targets: TopicPartitionMap<RestoreTarget>, logger: ComponentLogger): Promise<void> {
-  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
-  for (const { topic, partition, offset } of await fetcher.recover(errors, "restoring from", pause)) {
+  for (const { topic, partition, offset } of await fetcher.recover(errors, "restoring from")) {
     const target = targets.get(topic, partition)!;
     if (offset <= target.from) throw new Error(`restoring from ${topic} partition ${partition}: offset ${target.from} is out of range, yet the log starts at ${offset}`);
     logger.warn("changelog starts after the store's checkpoint: records before it are gone", { topic, partition, checkpoint: target.from, start: offset });

@@ -81,13 +81,9 @@ export async function deadLettersOf(endpoint: KafkaEndpoint, clientId: string, e
   if (pending.length === 0) return found;
   const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100 });
   try {
-    await fetcher.metadata.refresh(new Set([topic]));
     while (pending.length > 0) {
       const answer = await fetcher.fetch(pending.map(({ partition, offset }) => ({ topic, partition, offset })));
-      if (answer.errors.length > 0) {
-        const restarted = await fetcher.recover(answer.errors, "reading the dead letters of", () => new Promise((resolve) => setTimeout(resolve, 100)));
-        for (const { partition, offset } of restarted) pending.find((entry) => entry.partition === partition)!.offset = offset;
-      }
+      for (const { partition, offset } of await fetcher.recover(answer.errors, "reading the dead letters of")) pending.find((entry) => entry.partition === partition)!.offset = offset;
       for (const batch of answer.batches) {
         const range = pending.find((entry) => entry.partition === batch.partition)!;
         for (let record = batch.records.read(); record !== undefined && record.offset < range.end; record = batch.records.read()) {

@@ -93,7 +93,7 @@ export class StreamThread implements RunView {
   }
 
   private get endpoint(): KafkaEndpoint {
-    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security };
+    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security, metadataMaxAgeMs: this.options.settings.get("metadata.max.age.ms") };
   }
 
   get memberId(): string | null {
@@ -109,13 +109,20 @@ export class StreamThread implements RunView {
   }
 
   async start(): Promise<void> {
-    const { kafka, topology, settings, bootstrapServers, logger, metrics } = this.options;
+    const { kafka, topology, settings, logger, metrics } = this.options;
     await checkClusterAccess(this.endpoint, this.clientIds.admin);
     const admin = kafka.admin();
     this.adminClient = admin;
     await admin.connect();
     this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
-    this.producer = new RecordProducer({ bootstrapServers, ...this.options.security, clientId: this.clientIds.producer, logger, compression: settings.get("compression.type") });
+    this.producer = new RecordProducer({
+      ...this.endpoint,
+      clientId: this.clientIds.producer,
+      logger,
+      compression: settings.get("compression.type"),
+      idempotence: settings.get("enable.idempotence"),
+      deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
+    });
     const [counts] = await Promise.all([
       ensureTopics(admin, topology, {
         autoCreate: settings.get("auto.create.topics") ?? true,
@@ -129,8 +136,7 @@ export class StreamThread implements RunView {
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
-        bootstrapServers,
-        ...this.options.security,
+        ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),

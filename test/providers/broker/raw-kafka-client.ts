@@ -1,13 +1,11 @@
 /**
  * A bare Kafka protocol client for tests that need exact control of the bytes: pipelining, bad frames,
  * unsupported versions, bare SASL tokens. It encodes requests and decodes responses with the protocol package's
- * declarations.
+ * declarations, in the flexible encoding (request header v2, response header v1) where the API's version is flexible.
  */
 import { connect, type Socket } from "node:net";
+import { ApiCodec } from "../../../providers/kafka-protocol/api-codec";
 import { ByteReader } from "../../../providers/kafka-protocol/byte-reader";
-import { ByteWriter } from "../../../providers/kafka-protocol/byte-writer";
-import { MessageCodec } from "../../../providers/kafka-protocol/codec";
-import { REQUEST_HEADER_VERSION, RequestHeaderFields } from "../../../providers/kafka-protocol/messages/request-header";
 import type { ApiSpec, DecodedStructOf, StructOf } from "../../../providers/kafka-protocol/schema";
 import type { ChunkedBytes } from "../../../providers/kafka-protocol/chunked-bytes";
 import { FrameSplitter } from "../../../providers/kafka-protocol/frame-splitter";
@@ -16,8 +14,6 @@ export interface RawResponse {
   correlationId: number;
   body: ByteReader;
 }
-
-const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
 
 export class RawKafkaClient {
   private readonly received: ChunkedBytes[] = [];
@@ -54,11 +50,9 @@ export class RawKafkaClient {
   /** A request frame with the next correlation id, to write later (several in one write). */
   frame<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>, apiKey = api.apiKey): Buffer {
     const correlationId = this.nextCorrelationId++;
-    const writer = new ByteWriter();
-    writer.int32(0);
-    headerCodec.encode(writer, REQUEST_HEADER_VERSION, { apiKey, apiVersion: version, correlationId, clientId: "raw-test" });
-    new MessageCodec(api.name, api.request).encode(writer, version, body);
-    return Buffer.concat(writer.finishFrame());
+    const frame = Buffer.concat(new ApiCodec(api).encodeRequestFrame(correlationId, version, "raw-test", body));
+    frame.writeInt16BE(apiKey, 4);
+    return frame;
   }
 
   writeRaw(bytes: Buffer): void {
@@ -86,7 +80,7 @@ export class RawKafkaClient {
   }
 
   static decode<A extends ApiSpec>(api: A, version: number, response: RawResponse): DecodedStructOf<A["response"]> {
-    return new MessageCodec(api.name, api.response).decode(response.body, version) as DecodedStructOf<A["response"]>;
+    return new ApiCodec(api).decodeResponse(response.body, version) as DecodedStructOf<A["response"]>;
   }
 
   async request<A extends ApiSpec>(api: A, version: number, body: StructOf<A["request"]>): Promise<DecodedStructOf<A["response"]>> {

@@ -57,6 +57,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     19: "0-4",
     20: "0-3",
     21: "0-2",
+    22: "0-4",
     32: "0-4",
     36: "0-1",
     37: "0-3",

@@ -129,8 +129,8 @@ test("requests cut small by their bound are all in flight together and every par
   assert.equal(read, partitions.flatMap(({ partition, records }) => records.map((record, offset) => expected(partition, offset, record))));
 });
 
-test("an unknown topic (no auto-creation) rejects naming the topic, partition and UNKNOWN_TOPIC_OR_PARTITION after bounded retries", async (context) => {
-  const producer = producerFor(context, { retries: 2, retryBackoffMs: 10 });
+test("an unknown topic (no auto-creation) rejects naming the topic, partition and UNKNOWN_TOPIC_OR_PARTITION after retries bounded by the delivery timeout", async (context) => {
+  const producer = producerFor(context, { deliveryTimeoutMs: 500, retryBackoffMs: 10 });
   const started = Date.now();
   try {
     await producer.send([{ topic: "nowhere", partition: 3, records: [{ key: null, value: text("x"), timestamp: 0 }] }]);
@@ -141,7 +141,7 @@ test("an unknown topic (no auto-creation) rejects naming the topic, partition an
     assert.is(failure.topic, "nowhere");
     assert.is(failure.partition, 3);
     assert.is(failure.errorCode, 3);
-    assert.match(failure.message, /nowhere partition 3 .*UNKNOWN_TOPIC_OR_PARTITION \(3\).*after 3 attempts/);
+    assert.match(failure.message, /nowhere partition 3 .*UNKNOWN_TOPIC_OR_PARTITION \(3\).*after \d+ attempts in \d+ ms \(delivery timeout 500 ms\)/);
   }
   assert.ok(Date.now() - started < 5_000);
   const admin = context.broker.kafka().admin();
@@ -151,7 +151,7 @@ test("an unknown topic (no auto-creation) rejects naming the topic, partition an
 
 test("a partition past the topic's last rejects as unknown; the topic's other partitions in the same send are written", async (context) => {
   await createTopic(context.broker, "narrow", 1);
-  const producer = producerFor(context, { retries: 1, retryBackoffMs: 10 });
+  const producer = producerFor(context, { deliveryTimeoutMs: 200, retryBackoffMs: 10 });
   const record = { key: null, value: text("x"), timestamp: 0 };
   const error = await producer.send([
     { topic: "narrow", partition: 0, records: [record] },

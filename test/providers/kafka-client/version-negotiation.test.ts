@@ -30,6 +30,7 @@ const OLDER: Record<string, string> = {
   LeaveGroup: "0-1",
   OffsetCommit: "0-3",
   OffsetFetch: "0-2",
+  InitProducerId: "0-1",
 };
 
 test("against an older broker the client sends each API's highest common version, and produces and consumes with them", async () => {
@@ -53,6 +54,7 @@ test("against an older broker the client sends each API's highest common version
       LeaveGroup: 1,
       OffsetCommit: 3,
       OffsetFetch: 2,
+      InitProducerId: 1,
     });
 
     const admin = broker.kafka().admin();

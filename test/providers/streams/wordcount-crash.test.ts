@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts, type WordcountCluster } from "./wordcount-processes";
+import { countsOf, lineFeeder, sorted, startWordcountCluster, stopProcess, trueCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * A `sluice start` child running wordcount is SIGKILLed while lines keep arriving, then started again on the
@@ -18,16 +18,8 @@ test.after(async () => {
   await cluster?.close();
 });
 
-const VOCABULARY = Array.from({ length: 40 }, (_, i) => `word${i}`);
-const lineOf = (i: number) => Array.from({ length: 5 }, (_, j) => VOCABULARY[(i * 7 + j * 13) % VOCABULARY.length]).join(" ");
-
 test("after kill -9 and restart on the same state, every count equals the true count", async () => {
-  const lines: string[] = [];
-  const produceLines = async (count: number) => {
-    const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
-    lines.push(...batch);
-    await cluster.producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
-  };
+  const { lines, produce: produceLines } = lineFeeder(cluster.producer);
 
   const first = await cluster.start();
   const totalOf = async () => {

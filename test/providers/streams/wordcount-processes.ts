@@ -21,6 +21,10 @@ export interface WordcountCluster {
    * `bootstrap` (default: the broker itself), with `flags` added and `env` set; resolves once it serves HTTP.
    */
   start(stateDir?: string, bootstrap?: string, flags?: string[], env?: NodeJS.ProcessEnv): Promise<WordcountInstance>;
+  /** SIGKILLs the broker. */
+  killBroker(): Promise<void>;
+  /** Starts the broker again on its port and data dir; resolves once it listens. */
+  restartBroker(): Promise<void>;
   /** Stops every child (instances first, then the broker) and removes their folders. */
   close(): Promise<void>;
 }
@@ -47,8 +51,18 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
     return dir;
   };
   const children: SluiceProcess[] = [];
-  const broker = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${tempDir("sluice-broker-")}`]);
-  children.push(broker);
+  const brokerDir = tempDir("sluice-broker-");
+  const startBroker = async (port: number) => {
+    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`]);
+    children.unshift(broker);
+    return eventually(
+      () => {
+        if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
+        return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
+      },
+      { timeoutMs: 15_000, what: "the broker to listen" },
+    );
+  };
   let producer: Producer | undefined;
   const close = async () => {
     await producer?.disconnect();
@@ -56,13 +70,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await eventually(
-      () => {
-        if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
-        return broker.logs().find((line) => line.msg === "broker listening")?.port as number | undefined;
-      },
-      { timeoutMs: 15_000, what: "the broker to listen" },
-    );
+    const port = await startBroker(0);
     const bootstrap = `127.0.0.1:${port}`;
     const kafka = new Kafka({ clientId: "wordcount-processes-test", brokers: [bootstrap], logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
@@ -94,12 +102,37 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
       },
+      killBroker: () => stopProcess(children[0], "SIGKILL"),
+      restartBroker: async () => void (await startBroker(port)),
       close,
     };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+const VOCABULARY = Array.from({ length: 40 }, (_, i) => `word${i}`);
+
+/** Writes lines of five words of a 40-word vocabulary to `words`, and keeps them for the true counts. */
+export interface LineFeeder {
+  /** Every line written (acknowledged) so far. */
+  readonly lines: string[];
+  /** Writes `count` more lines with acks=all. */
+  produce(count: number): Promise<void>;
+}
+
+export function lineFeeder(producer: Producer): LineFeeder {
+  const lines: string[] = [];
+  const lineOf = (i: number) => Array.from({ length: 5 }, (_, j) => VOCABULARY[(i * 7 + j * 13) % VOCABULARY.length]).join(" ");
+  return {
+    lines,
+    produce: async (count) => {
+      const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
+      await producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
+      lines.push(...batch);
+    },
+  };
 }
 
 /** Every count of the `counts` store as one instance answers `all` (other instances' partitions included). */
