@@ -25,7 +25,7 @@ const READ_AHEAD_STALE_MS = 1_000;
 class FileBackend implements LogStoreBackend {
   private readonly settingsFiles: TopicSettingsFiles;
   private readonly producerIds: ProducerIdFile;
-  private readonly readAhead = new ReadAhead(READ_AHEAD_MAX_BYTES, READ_AHEAD_STALE_MS);
+  private readonly readAhead: ReadAhead;
 
   constructor(
     private readonly config: LogStoreConfig,
@@ -33,6 +33,7 @@ class FileBackend implements LogStoreBackend {
   ) {
     this.settingsFiles = new TopicSettingsFiles(config.dataDir, config, logger);
     this.producerIds = new ProducerIdFile(config.dataDir);
+    this.readAhead = new ReadAhead(READ_AHEAD_MAX_BYTES, READ_AHEAD_STALE_MS, config.readBuffers);
   }
 
   reserveProducerIds(count: bigint): Promise<bigint> {
@@ -51,7 +52,7 @@ class FileBackend implements LogStoreBackend {
   }
 
   openPartition: LogStoreBackend["openPartition"] = (topic, partition, settings, context) =>
-    openFilePartition(this.config.dataDir, topic, partition, settings, { ...context, readAhead: this.readAhead });
+    openFilePartition(this.config.dataDir, topic, partition, settings, { ...context, readAhead: this.readAhead, readBuffers: this.config.readBuffers });
 
   saveTopic(name: string, settings: TopicSettings): Promise<void> {
     return this.settingsFiles.save(name, settings);

@@ -4,6 +4,7 @@
  * What is held is bounded in bytes; a read nobody took for a while makes room for new ones.
  */
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import type { ReadBuffers } from "./read-buffers";
 import type { SegmentStorage } from "./segment-storage";
 
 interface Ahead {
@@ -24,6 +25,7 @@ export class ReadAhead {
   constructor(
     private readonly maxBytes: number,
     private readonly staleAfterMs: number,
+    private readonly buffers?: ReadBuffers,
   ) {}
 
   /**
@@ -43,7 +45,7 @@ export class ReadAhead {
     if (reads?.has(position)) return;
     this.dropStale(nowMs);
     if (this.heldBytes + length > this.maxBytes) return;
-    const ahead: Ahead = { storage, position, length, startedMs: nowMs, bytes: storage.read(position, length).catch(() => null) };
+    const ahead: Ahead = { storage, position, length, startedMs: nowMs, bytes: storage.read(position, length, this.buffers).catch(() => null) };
     if (reads) reads.set(position, ahead);
     else this.byStorage.set(storage, new Map([[position, ahead]]));
     this.started.add(ahead);

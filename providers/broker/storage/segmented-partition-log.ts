@@ -12,6 +12,7 @@ import { BatchIndex } from "./batch-index";
 import type { LogStartCheckpoint } from "./log-start-checkpoint";
 import { ProducerStates, type ProducerBatch } from "./producer-states";
 import type { ReadAhead } from "./read-ahead";
+import type { ReadBuffers } from "./read-buffers";
 import { Segment, type BatchRange } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
@@ -37,6 +38,8 @@ export interface PartitionLogContext {
   logger: ComponentLogger;
   /** Reads the batches after each read ahead of time (file storage). */
   readAhead?: ReadAhead;
+  /** Where reads take the memory they fill (file storage). */
+  readBuffers?: ReadBuffers;
   /** Called after batches were written. */
   onAppended(topic: string, partition: number): void;
 }
@@ -124,7 +127,7 @@ export class SegmentedPartitionLog implements PartitionLog {
       // Found before the read: retention may remove segments while it is under way.
       const after = readAhead ? this.rangeAfter(s, range.last, maxBytes) : undefined;
       try {
-        const bytes = (await readAhead?.take(segment.storage, range.position, range.length)) ?? (await segment.storage.read(range.position, range.length));
+        const bytes = (await readAhead?.take(segment.storage, range.position, range.length)) ?? (await segment.storage.read(range.position, range.length, this.context.readBuffers));
         if (readAhead && after && this.state === "open" && !after.segment.removed) readAhead.start(after.segment.storage, after.range.position, after.range.length, Date.now());
         return bytes;
       } catch (error) {
