@@ -12,6 +12,7 @@ import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
 import { FileLogStore } from "./storage/file-log-store";
 import type { LogStore, LogStoreOptions } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
+import { ReadBuffers } from "./storage/read-buffers";
 
 /** How to run the embedded broker; every field has a default. */
 export interface BrokerOptions {
@@ -84,6 +85,8 @@ const DEFAULTS: ResolvedBrokerOptions = {
 };
 
 const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);
+/** Memory of written fetch responses kept for the next segment reads. */
+const READ_BUFFERS_FREE_BYTES = 16 * 1024 * 1024;
 
 export class Broker implements RunningBroker {
   private retentionTimer: NodeJS.Timeout | null = null;
@@ -99,7 +102,8 @@ export class Broker implements RunningBroker {
 
   static async start(given: BrokerOptions = {}): Promise<Broker> {
     const options = withDefaults(given);
-    const store = createStore(options);
+    const readBuffers = new ReadBuffers(READ_BUFFERS_FREE_BYTES);
+    const store = createStore(options, readBuffers);
     await store.open();
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
     const appends = new AppendSignal(store);
@@ -115,7 +119,11 @@ export class Broker implements RunningBroker {
     let server: BrokerServer;
     try {
       const sasl = options.sasl && (await SaslServer.start(options.sasl, options.logger));
-      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), { ...options, sasl });
+      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), {
+        ...options,
+        sasl,
+        written: (frames) => readBuffers.giveBack(frames),
+      });
       await server.listen();
     } catch (error) {
       coordinator.close();
@@ -176,8 +184,9 @@ function withDefaults(given: BrokerOptions): ResolvedBrokerOptions {
   return options;
 }
 
-function createStore(options: ResolvedBrokerOptions): LogStore {
+function createStore(options: ResolvedBrokerOptions, readBuffers: ReadBuffers): LogStore {
   const storeOptions: LogStoreOptions & { logger: ComponentLogger } = {
+    readBuffers,
     dataDir: options.dataDir ?? "",
     segmentBytes: options.segmentBytes,
     defaultRetentionMs: options.retentionMs,

@@ -15,6 +15,8 @@ export interface BrokerServerOptions {
   /** Connections authenticate with SASL first (SASL_PLAINTEXT, or SASL_SSL with `tls`). */
   sasl?: SaslServer;
   logger: ComponentLogger;
+  /** Called with each response's frames once the socket is done with them. */
+  written?: (frames: readonly Buffer[]) => void;
 }
 
 const WILDCARD_LISTENERS = new Set(["", "0.0.0.0", "::"]);
@@ -59,7 +61,7 @@ export class BrokerServer {
 
   private accept(socket: Socket): void {
     const address = this.addressOf(socket);
-    const connection = new Connection(socket, this.dispatcher, address, this.options.maxRequestBytes, this.options.logger, this.options.sasl?.session(address.clientHost));
+    const connection = new Connection(socket, this.dispatcher, address, this.options.maxRequestBytes, this.options.logger, this.options.sasl?.session(address.clientHost), this.options.written);
     this.connections.add(connection);
     socket.on("close", () => this.connections.delete(connection));
   }

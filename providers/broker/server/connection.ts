@@ -39,6 +39,7 @@ export class Connection {
     maxRequestBytes: number,
     private readonly logger: ComponentLogger,
     private readonly authentication?: ConnectionAuthentication,
+    private readonly written?: (frames: readonly Buffer[]) => void,
   ) {
     this.frames = new FrameSplitter(maxRequestBytes);
     this.responses = new OrderedResponses((frames) => this.write(frames));
@@ -104,9 +105,13 @@ export class Connection {
   }
 
   private write(frames: Buffer[]): void {
-    if (this.closed) return;
+    if (this.closed || frames.length === 0) return;
     this.socket.cork();
-    for (const frame of frames) this.socket.write(frame);
+    const last = frames.length - 1;
+    for (let i = 0; i < last; i++) this.socket.write(frames[i]);
+    // The callback of the last write runs once all of them left (or failed to): the frames' memory is free again.
+    const written = this.written;
+    this.socket.write(frames[last], written && (() => written(frames)));
     this.socket.uncork();
   }
 

@@ -10,6 +10,7 @@ import type { CommittedOffsetTable } from "./committed-offset-table";
 import { FileOffsetJournal } from "./file-offset-journal";
 import { openFilePartition, partitionDirName } from "./file-partition-loader";
 import type { TopicSettings } from "./log-store";
+import { ReadAhead } from "./read-ahead";
 import { PartitionedLogStore, type LogStoreBackend, type LogStoreConfig } from "./partitioned-log-store";
 import { ProducerIdFile } from "./producer-id-file";
 import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
@@ -17,10 +18,14 @@ import { TopicSettingsFiles } from "./topic-settings-files";
 
 const OFFSETS_JOURNAL_FILE = "committed-offsets.log";
 const PARTITION_DIR = /^(.+)-(\d+)$/;
+/** Bytes read ahead for consumers across all partitions, and how long a read nobody takes keeps its room. */
+const READ_AHEAD_MAX_BYTES = 16 * 1024 * 1024;
+const READ_AHEAD_STALE_MS = 1_000;
 
 class FileBackend implements LogStoreBackend {
   private readonly settingsFiles: TopicSettingsFiles;
   private readonly producerIds: ProducerIdFile;
+  private readonly readAhead: ReadAhead;
 
   constructor(
     private readonly config: LogStoreConfig,
@@ -28,6 +33,7 @@ class FileBackend implements LogStoreBackend {
   ) {
     this.settingsFiles = new TopicSettingsFiles(config.dataDir, config, logger);
     this.producerIds = new ProducerIdFile(config.dataDir);
+    this.readAhead = new ReadAhead(READ_AHEAD_MAX_BYTES, READ_AHEAD_STALE_MS, config.readBuffers);
   }
 
   reserveProducerIds(count: bigint): Promise<bigint> {
@@ -46,7 +52,7 @@ class FileBackend implements LogStoreBackend {
   }
 
   openPartition: LogStoreBackend["openPartition"] = (topic, partition, settings, context) =>
-    openFilePartition(this.config.dataDir, topic, partition, settings, context);
+    openFilePartition(this.config.dataDir, topic, partition, settings, { ...context, readAhead: this.readAhead, readBuffers: this.config.readBuffers });
 
   saveTopic(name: string, settings: TopicSettings): Promise<void> {
     return this.settingsFiles.save(name, settings);

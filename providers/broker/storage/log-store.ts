@@ -1,4 +1,5 @@
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import type { ReadBuffers } from "./read-buffers";
 
 /**
  * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),
@@ -116,6 +117,8 @@ export interface LogStoreOptions {
   dataDir: string;
   /** Roll a new segment file after this many bytes (file store). */
   segmentBytes: number;
+  /** Where the file store's reads take the memory they fill; whoever writes the bytes out gives it back. */
+  readBuffers?: ReadBuffers;
   /** Defaults for topics created without explicit settings. */
   defaultRetentionMs: number | null;
   defaultRetentionBytes: number | null;

@@ -1,6 +1,7 @@
 /** A file written and read at explicit positions: a log segment, or the committed-offsets log. */
 import { constants, promises as fs } from "node:fs";
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
+import type { ReadBuffers } from "./read-buffers";
 import type { SegmentStorage } from "./segment-storage";
 
 export class PositionalFile implements SegmentStorage {
@@ -32,12 +33,17 @@ export class PositionalFile implements SegmentStorage {
     }
   }
 
-  async read(position: number, length: number): Promise<ChunkedBytes> {
-    return ChunkedBytes.of(await this.readBytes(position, length));
+  async read(position: number, length: number, buffers?: ReadBuffers): Promise<ChunkedBytes> {
+    return ChunkedBytes.of(await this.readInto(buffers ? buffers.take(length) : Buffer.allocUnsafe(length), position));
   }
 
-  async readBytes(position: number, length: number): Promise<Buffer> {
-    const buffer = Buffer.allocUnsafe(length);
+  readBytes(position: number, length: number): Promise<Buffer> {
+    return this.readInto(Buffer.allocUnsafe(length), position);
+  }
+
+  /** Fills `buffer` with the bytes at `position` on. */
+  private async readInto(buffer: Buffer, position: number): Promise<Buffer> {
+    const length = buffer.length;
     let filled = 0;
     while (filled < length) {
       const { bytesRead } = await this.handle.read(buffer, filled, length - filled, position + filled);

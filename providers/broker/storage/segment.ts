@@ -1,7 +1,13 @@
 /** One segment of a partition log: its bytes (a SegmentStorage) and the index of the batches in it. */
-import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { BatchIndex } from "./batch-index";
 import type { SegmentStorage } from "./segment-storage";
+
+export interface BatchRange {
+  position: number;
+  length: number;
+  /** Index of the last batch in the range. */
+  last: number;
+}
 
 export class Segment {
   /** Set once the segment is deleted, so a read racing with retention can tell why it failed. */
@@ -34,12 +40,12 @@ export class Segment {
     return i + 1 < this.index.count ? this.index.position(i + 1) : this.size;
   }
 
-  /** Batches from `first` on, as many as fit in `maxBytes` but at least one, read in one go. */
-  async readBatches(first: number, maxBytes: number): Promise<ChunkedBytes> {
-    const start = this.index.position(first);
+  /** Batches from `first` on, as many as fit in `maxBytes` but at least one: where they lie and the last of them. */
+  batchRange(first: number, maxBytes: number): BatchRange {
+    const position = this.index.position(first);
     let last = first;
-    while (last + 1 < this.index.count && this.batchEnd(last + 1) - start <= maxBytes) last++;
-    return this.storage.read(start, this.batchEnd(last) - start);
+    while (last + 1 < this.index.count && this.batchEnd(last + 1) - position <= maxBytes) last++;
+    return { position, length: this.batchEnd(last) - position, last };
   }
 
   async remove(): Promise<void> {

@@ -11,7 +11,9 @@ import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protoco
 import { BatchIndex } from "./batch-index";
 import type { LogStartCheckpoint } from "./log-start-checkpoint";
 import { ProducerStates, type ProducerBatch } from "./producer-states";
-import { Segment } from "./segment";
+import type { ReadAhead } from "./read-ahead";
+import type { ReadBuffers } from "./read-buffers";
+import { Segment, type BatchRange } from "./segment";
 import type { SegmentStorageFactory } from "./segment-storage";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
 import type { ComponentLogger } from "../../../kernel/logger";
@@ -34,6 +36,10 @@ export interface PartitionLogContext {
   storageFactory: SegmentStorageFactory;
   logStartCheckpoint: LogStartCheckpoint;
   logger: ComponentLogger;
+  /** Reads the batches after each read ahead of time (file storage). */
+  readAhead?: ReadAhead;
+  /** Where reads take the memory they fill (file storage). */
+  readBuffers?: ReadBuffers;
   /** Called after batches were written. */
   onAppended(topic: string, partition: number): void;
 }
@@ -116,8 +122,14 @@ export class SegmentedPartitionLog implements PartitionLog {
       const segment = this.segments[s];
       const first = segment.index.findByOffset(target);
       if (first < 0) continue;
+      const range = segment.batchRange(first, maxBytes);
+      const readAhead = this.context.readAhead;
+      // Found before the read: retention may remove segments while it is under way.
+      const after = readAhead ? this.rangeAfter(s, range.last, maxBytes) : undefined;
       try {
-        return await segment.readBatches(first, maxBytes);
+        const bytes = (await readAhead?.take(segment.storage, range.position, range.length)) ?? (await segment.storage.read(range.position, range.length, this.context.readBuffers));
+        if (readAhead && after && this.state === "open" && !after.segment.removed) readAhead.start(after.segment.storage, after.range.position, after.range.length, Date.now());
+        return bytes;
       } catch (error) {
         if (segment.removed) {
           throw new ApiError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${this.name()} was just deleted by retention`);
@@ -126,6 +138,14 @@ export class SegmentedPartitionLog implements PartitionLog {
       }
     }
     return ChunkedBytes.EMPTY;
+  }
+
+  /** What a consumer that read up to batch `last` of segment `s` fetches next, with the same `maxBytes`. */
+  private rangeAfter(s: number, last: number, maxBytes: number): { segment: Segment; range: BatchRange } | undefined {
+    const segment = this.segments[s];
+    const [next, first] = last + 1 < segment.index.count ? [segment, last + 1] : [this.segments[s + 1], 0];
+    if (next === undefined || next.index.count === 0) return undefined;
+    return { segment: next, range: next.batchRange(first, maxBytes) };
   }
 
   async offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null> {

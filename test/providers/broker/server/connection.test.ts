@@ -90,4 +90,43 @@ test("stops reading while 32 MiB of requests await their responses, and serves t
   }
 });
 
+test("hands a response's frames to `written` only once the socket has sent them all", async () => {
+  const response = [Buffer.alloc(8), Buffer.alloc(32 * MiB, 7)];
+  response[0].writeInt32BE(4 + response[1].length);
+  const handler: RegisteredHandler = {
+    api: new ApiCodec(ApiVersions) as unknown as ApiCodec,
+    run: async (_body, { correlationId }) => {
+      response[0].writeInt32BE(correlationId, 4);
+      return response;
+    },
+  };
+  const dispatcher = new RequestDispatcher(new Map([[ApiVersions.apiKey, handler]]));
+  const written: (readonly Buffer[])[] = [];
+  let serverSide: Socket | undefined;
+  const server = createServer((socket) => {
+    serverSide = socket;
+    new Connection(socket, dispatcher, { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0 }, MiB, silentLogger, undefined, (frames) =>
+      written.push(frames),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // Not reading yet: the response backs up in the kernel's buffers and the broker's.
+  const client = connect({ port: (server.address() as AddressInfo).port, host: "127.0.0.1" });
+  client.pause();
+  try {
+    client.write(paddedRequest(1, 64));
+    await eventually(() => serverSide !== undefined && serverSide.writableLength > 0, { what: "the response to back up" });
+    assert.is(written.length, 0);
+    let received = 0;
+    client.on("data", (chunk: Buffer) => (received += chunk.length));
+    client.resume();
+    await eventually(() => received === 4 + 4 + 32 * MiB && written.length === 1, { what: "the whole response and its written call" });
+    assert.is(written[0], response);
+  } finally {
+    client.destroy();
+    serverSide?.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test.run();

@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { FileLogStore } from "../../../../providers/broker/storage/file-log-store";
 import type { LogStore } from "../../../../providers/broker/storage/log-store";
+import { MemoryLogStore } from "../../../../providers/broker/storage/memory-log-store";
 import type { LogStoreConfig } from "../../../../providers/broker/storage/partitioned-log-store";
 import { readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol/records/record-batch";
 import { batchOf, FOREVER, recordingLogger, storeConfig, tempDataDir } from "./log-store-fixture";
@@ -224,5 +225,36 @@ test("partition directories left by an interrupted deletion are removed on open"
       assert.is(store.topics().has("orphan"), false);
     },
   ));
+
+test("a consumer reading in order, its next batches read ahead, gets what the memory store gives: across segments, appends and a changed maxBytes", () =>
+  withReopenedStores({ segmentBytes: 2000 }, async (store) => {
+    const reference = new MemoryLogStore(storeConfig("", { segmentBytes: 2000 }));
+    await reference.open();
+    await store.createTopic("t", FOREVER);
+    await reference.createTopic("t", FOREVER);
+    const [log, expected] = [store.partition("t", 0)!, reference.partition("t", 0)!];
+    let appended = 0;
+    const append = async (count: number) => {
+      for (const end = appended + count; appended < end; appended++) {
+        const batch = batchOf(2, `b${appended}`, 60);
+        await log.append(batch);
+        await expected.append(batch);
+      }
+    };
+    await append(4);
+    const batchBytes = batchOf(2, "b0", 60).length;
+    let offset = 0n;
+    for (let read = 0; offset < log.logEndOffset(); read++) {
+      const maxBytes = (read < 6 ? 3 : 2) * batchBytes;
+      const bytes = await log.read(offset, maxBytes);
+      assert.ok(bytes.toBuffer().equals((await expected.read(offset, maxBytes)).toBuffer()), `read ${read} at offset ${offset}`);
+      const last = readBatchHeader(splitBatches(bytes).at(-1)!.toBuffer());
+      offset = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;
+      // The next batches grow while read ahead: a read ahead of fewer of them must not be served.
+      if (read % 2 === 0 && appended < 24) await append(1);
+    }
+    assert.is(offset, BigInt(2 * appended));
+    await reference.close();
+  }));
 
 test.run();
