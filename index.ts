@@ -36,6 +36,7 @@ export { HEALTH_INDICATOR, type HealthIndicator } from "./kernel/contracts/healt
 export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from "./kernel/contracts/kafka-bootstrap";
 export { CONFIG, KERNEL_INFO, LOGGER } from "./kernel/contracts/tokens";
 export { STREAMS_RUNTIME_TOKEN } from "./kernel/contracts/streams/runtime";
+export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments, type TopologyVersion } from "./kernel/contracts/streams/deployments";
 export type { ApplicationRegistry } from "./kernel/contracts/streams/application-registry";
 export { ApplicationLookup } from "./kernel/contracts/streams/application-lookup";
 export { topologyJson } from "./kernel/contracts/streams/topology-json";

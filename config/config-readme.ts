@@ -32,12 +32,18 @@ export function configReadme(claims: readonly SectionClaim[]): string {
 
 function sectionText({ owner, section }: SectionClaim, claims: readonly SectionClaim[]): string {
   const lines = [`## ${section.name}`, "", `${section.doc} Declared by ${owner.replace(/^plugin (.*)$/, "plugin `$1`")}.`, ""];
-  const sameKeys = claims.find((other) => other.section !== section && other.section.keys === section.keys && !other.section.named);
-  if (section.named && sameKeys) return [...lines, `Its keys are those of \`${sameKeys.section.name}\` above.`, ""].join("\n");
+  // A named section that takes every key of another (applications.<id>.* and streams.*) lists only the keys it adds.
+  const base = claims.find((other) => other.section !== section && !other.section.named && Object.keys(other.section.keys).length > 0 && Object.entries(other.section.keys).every(([key, spec]) => section.keys[key] === spec));
+  const ownKeys = Object.entries(section.keys).filter(([key]) => !(section.named && base && Object.hasOwn(base.section.keys, key)));
+  if (section.named && base) {
+    lines.push(`Its keys are those of \`${base.section.name}\` above${ownKeys.length > 0 ? ", and:" : "."}`);
+    if (ownKeys.length === 0) return [...lines, ""].join("\n");
+    lines.push("");
+  }
   const prefix = section.named ? `${section.name}.<name>.` : `${section.name}.`;
   lines.push("| key | type | default | meaning |", "|---|---|---|---|");
-  for (const [key, spec] of Object.entries(section.keys)) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`);
-  const open = Object.entries(section.open);
+  for (const [key, spec] of ownKeys) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`);
+  const open = section.named && base?.section.open === section.open ? [] : Object.entries(section.open);
   if (open.length > 0) lines.push("", "Free-form keys, accepted as strings:", "", ...open.map(([start, doc]) => `- \`${prefix}${start}*\`: ${doc}`));
   return [...lines, ""].join("\n");
 }

@@ -8,4 +8,6 @@ export interface HealthIndicator {
   applicationStates(): Record<string, string>;
   /** Applications that run but cannot serve yet (restoring): they make /health report not ready. */
   notReady?(): string[] | Promise<string[]>;
+  /** Applications paused by an operator: they answer queries, so they count as ready, and /health lists them. */
+  paused?(): string[];
 }

@@ -19,6 +19,8 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   minProperties?: number;
   maxProperties?: number;
+  /** Strings: the fewest characters. */
+  minLength?: number;
   /** Arrays. */
   items?: JsonSchema;
   /** Numbers (a string or boolean passes them, as JSON Schema has it). */
@@ -31,7 +33,7 @@ export interface JsonSchema {
 
 const KEYWORDS: ReadonlySet<string> = new Set([
   "type", "description", "enum", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
-  "items", "minimum", "exclusiveMinimum", "examples", "default",
+  "minLength", "items", "minimum", "exclusiveMinimum", "examples", "default",
 ]);
 
 /** Throws naming the first keyword, at its place in the schema, that the validator does not honour. */
@@ -89,6 +91,10 @@ export function schemaViolation(schema: JsonSchema, value: unknown, path = ""): 
     return `${subject(path)} must be ${path === "" && expected === "an object" ? "a JSON object" : expected}, got ${got}`;
   }
   if (typeof value === "number") return numberViolation(schema, value, path);
+  if (typeof value === "string") {
+    if (schema.minLength !== undefined && value.length < schema.minLength) return `${subject(path)} must ${schema.minLength === 1 ? "not be empty" : `be at least ${schema.minLength} characters long`}`;
+    return undefined;
+  }
   if (Array.isArray(value)) {
     if (schema.items) {
       for (let index = 0; index < value.length; index++) {

@@ -4,7 +4,7 @@ import type { ApplicationHandle, EventRecord } from "../../kernel/contracts/stre
 import { EventChannel } from "./event-channel";
 
 export class ApplicationChannels {
-  private readonly byApplication = new Map<string, Map<string, EventChannel>>();
+  private readonly byApplication = new Map<string, { application: ApplicationHandle; channels: Map<string, EventChannel> }>();
 
   constructor(
     private readonly historySize: number,
@@ -13,11 +13,17 @@ export class ApplicationChannels {
 
   /**
    * The channels of `application`, created for each declared type on first use and kept across restarts, so
-   * ids keep increasing and history survives; re-attached when the application's hub is a new one.
+   * ids keep increasing and history survives; re-attached when the application's hub is a new one. An instance
+   * terminated and deployed again under its id is another application: it starts with channels of its own.
    */
   of(application: ApplicationHandle): ReadonlyMap<string, EventChannel> {
-    let channels = this.byApplication.get(application.id);
-    if (!channels) this.byApplication.set(application.id, (channels = new Map()));
+    let entry = this.byApplication.get(application.id);
+    if (entry?.application !== application) {
+      for (const channel of entry?.channels.values() ?? []) channel.detach();
+      entry = { application, channels: new Map() };
+      this.byApplication.set(application.id, entry);
+    }
+    const { channels } = entry;
     const hub = application.eventHub();
     for (const { type } of hub.declarations()) {
       let channel = channels.get(type);
@@ -28,11 +34,11 @@ export class ApplicationChannels {
   }
 
   *all(): IterableIterator<EventChannel> {
-    for (const channels of this.byApplication.values()) yield* channels.values();
+    for (const { channels } of this.byApplication.values()) yield* channels.values();
   }
 
   *figures(): IterableIterator<EventStreamFigures> {
-    for (const [application, channels] of this.byApplication) {
+    for (const [application, { channels }] of this.byApplication) {
       for (const channel of channels.values()) {
         yield { application, stream: channel.type, subscribers: channel.subscriberCount, droppedEvents: channel.droppedEvents() };
       }

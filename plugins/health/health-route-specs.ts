@@ -11,6 +11,7 @@ const HEALTH = objectSchema({
   status: STATUS,
   ready: { type: "boolean" },
   not_ready: { type: "array", items: { type: "string" }, description: "Applications still restoring a store" },
+  paused: { type: "array", items: { type: "string" }, description: "Applications paused by an operator (ready: they answer queries)" },
   applications: { ...BY_APPLICATION, description: "Application id → state" },
   components: objectSchema({ liveness: LIVENESS, readiness: READINESS }),
 });

@@ -6,6 +6,7 @@
  *   longer than `server.health.liveness.max.lag.ms` within the last ten seconds;
  * - GET /health/readiness: 200 when every application is RUNNING and none restores a store, else 503 naming each
  *   application that is not ready and why, so a load balancer sends no queries to an instance that cannot answer.
+ *   A paused application is RUNNING and answers queries: it is ready; /health lists it under `paused`.
  */
 import type { ServerResponse } from "node:http";
 import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
@@ -20,6 +21,7 @@ interface ApplicationsHealth {
   applications: Record<string, string>;
   /** Applications with a store still restoring. */
   restoring: string[];
+  paused: string[];
   /** Application id → why it is not ready (its state, or `restoring`). */
   notReady: Record<string, string>;
 }
@@ -72,6 +74,7 @@ export class HealthPlugin implements Plugin {
       status: down ? "DOWN" : "UP",
       ready: !down && health.restoring.length === 0,
       not_ready: [...health.restoring].sort(),
+      paused: [...health.paused].sort(),
       applications: sortedByKey(health.applications),
       components: { liveness: this.liveness(), readiness: readinessOf(health) },
     });
@@ -82,15 +85,17 @@ async function applicationsHealth(components: ComponentRegistry): Promise<Applic
   const indicators = components.resolveAll(HEALTH_INDICATOR);
   const applications: Record<string, string> = {};
   const restoring: string[] = [];
+  const paused: string[] = [];
   const notReady: Record<string, string> = {};
   for (const indicator of indicators) {
     const states = indicator.applicationStates();
     Object.assign(applications, states);
     restoring.push(...((await indicator.notReady?.()) ?? []));
+    paused.push(...(indicator.paused?.() ?? []));
     for (const [id, state] of Object.entries(states)) if (state !== "RUNNING") notReady[id] = state;
   }
   for (const id of restoring) notReady[id] ??= "restoring";
-  return { applications, restoring, notReady };
+  return { applications, restoring, paused, notReady };
 }
 
 function readinessOf({ notReady }: ApplicationsHealth) {

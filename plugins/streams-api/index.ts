@@ -1,6 +1,6 @@
 /**
- * The /api/v1/streams endpoints of API.md §1 (all but /subscribe, which the event-streams plugin serves) and
- * GET /api/v1/streams/{id}/stores. Applications come from the streams runtime in the container, resolved per
+ * The /api/v1/streams endpoints of API.md §1 (all but /subscribe, which the event-streams plugin serves),
+ * GET /api/v1/streams/{id}/stores, and deploy, terminate, pause and resume. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */
 import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
@@ -8,23 +8,24 @@ import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
+import { STREAMS_DEPLOYMENTS_TOKEN } from "../../kernel/contracts/streams/deployments";
 import { StartupError } from "../../kernel/errors";
+import { registerDeploymentRoutes } from "./deployment-routes";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
 export class StreamsApiPlugin implements Plugin {
-  readonly requires = [optional(STREAMS_RUNTIME_TOKEN)];
+  readonly requires = [optional(STREAMS_RUNTIME_TOKEN), optional(STREAMS_DEPLOYMENTS_TOKEN)];
 
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
     const lookup = new ApplicationLookup(components);
     const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
-    registerLifecycleRoutes(routes, lookup, {
-      headless: server.get("headless"),
-      timeoutMs: server.get("operation.timeout.ms"),
-    });
+    const lifecycle = { headless: server.get("headless"), timeoutMs: server.get("operation.timeout.ms") };
+    registerLifecycleRoutes(routes, lookup, lifecycle);
+    registerDeploymentRoutes(routes, lookup, components, lifecycle);
   }
 }
 

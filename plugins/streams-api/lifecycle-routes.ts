@@ -34,8 +34,14 @@ export function registerLifecycleRoutes(routes: RouteRegistrar, lookup: Applicat
   routes.post(`${BASE}/stop`, stop, { spec: LIFECYCLE_SPECS.stop });
 }
 
-function changeable(req: SluiceRequest, lookup: ApplicationLookup, options: LifecycleOptions, operation: string): ApplicationHandle {
+/** 403 when the server is headless: no route changes what runs. */
+export function refuseWhenHeadless(options: LifecycleOptions, operation: string): void {
   if (options.headless) throw new HttpError(403, `Cannot ${operation} applications: the server is headless (server.headless)`);
+}
+
+/** The application a lifecycle route changes: 403 headless, 404 unknown, 409 while it shuts down. */
+export function changeable(req: SluiceRequest, lookup: ApplicationLookup, options: LifecycleOptions, operation: string): ApplicationHandle {
+  refuseWhenHeadless(options, operation);
   const application = lookup.require(req.params.id);
   if (application.state === "PENDING_SHUTDOWN") {
     throw conflict(`Application '${application.id}' cannot ${operation} now: it is shutting down (PENDING_SHUTDOWN)`);

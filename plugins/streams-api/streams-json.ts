@@ -9,7 +9,8 @@ export function instanceDescription(application: ApplicationHandle): Record<stri
     version: application.version,
     description: application.description,
     since: formatZonedDateTime(application.since),
-    state: { state: application.state, since: formatZonedDateTime(application.stateSince) },
+    // `paused` beside the state (RUNNING or REBALANCING while it runs), as Kafka Streams' isPaused: only when true.
+    state: { state: application.state, since: formatZonedDateTime(application.stateSince), ...(application.paused ? { paused: true } : {}) },
     config: application.config(),
   };
   if (application.exception !== null) description.exception = application.exception;

@@ -6,6 +6,7 @@ import { TOPOLOGY_SCHEMA } from "../../kernel/contracts/streams/topology-json";
 
 const TAGS = ["streams"];
 const UNKNOWN_APPLICATION = "Unknown application";
+const HEADLESS = "The server is headless (server.headless)";
 const ZONED_DATE_TIME: JsonSchema = { type: "string", description: "ISO-8601 with offset and zone id", examples: ["2026-11-22T18:47:43.123Z[UTC]"] };
 const integer: JsonSchema = { type: "integer" };
 const string: JsonSchema = { type: "string" };
@@ -26,7 +27,14 @@ export const INSTANCE_DESCRIPTION_SCHEMA: JsonSchema = objectSchema(
     version: string,
     description: { type: ["string", "null"] },
     since: { ...ZONED_DATE_TIME, description: "When the instance (re)started" },
-    state: objectSchema({ state: { enum: APPLICATION_STATES }, since: { ...ZONED_DATE_TIME, description: "When it entered its state" } }),
+    state: objectSchema(
+      {
+        state: { enum: APPLICATION_STATES },
+        since: { ...ZONED_DATE_TIME, description: "When it entered its state" },
+        paused: { type: "boolean", enum: [true], description: "Present, true, while an operator has paused the instance (POST .../pause)" },
+      },
+      { optional: ["paused"] },
+    ),
     config: CONFIG_SCHEMA,
     exception: { type: "string", description: "Present only after the instance recorded an error" },
     restarts: { type: "integer", description: "Present once the instance has restarted after a failure" },
@@ -176,12 +184,72 @@ const lifecycle = (summary: string, description: string): RouteSpec => ({
   pathParameters: { id: APPLICATION_ID },
   responses: {
     200: { description: "The instance description once the operation is done", schema: INSTANCE_DESCRIPTION_SCHEMA },
-    403: "The server is headless (server.headless)",
+    403: HEADLESS,
     404: UNKNOWN_APPLICATION,
     409: "The instance is shutting down (PENDING_SHUTDOWN)",
     503: "The operation did not finish within server.operation.timeout.ms",
   },
 });
+
+export const DEPLOY_BODY_SCHEMA = objectSchema(
+  {
+    topology: { type: "string", minLength: 1, description: "The name of a topology (GET /api/v1/topologies)", examples: ["WordCount"] },
+    version: { type: "string", minLength: 1, description: "A version of the topology, or latest (the default)" },
+    config: {
+      type: "object",
+      description: "Must hold application.id, the new instance's id; other keys as applications.<id>.* takes them, plus the topology's own",
+      examples: [{ "application.id": "wordcount-b" }],
+    },
+  },
+  { optional: ["version"] },
+);
+
+export const DEPLOYMENT_SPECS = {
+  deploy: {
+    summary: "Deploy a new instance of a topology",
+    description: "Starts it as a boot-time instance is started, and keeps it across restarts of Sluice.",
+    tags: TAGS,
+    body: { description: 'a JSON object such as {"topology": "WordCount", "config": {"application.id": "wordcount-b"}}', schema: DEPLOY_BODY_SCHEMA },
+    responses: {
+      201: { description: "Deployed and started", schema: objectSchema({ id: string }) },
+      400: "An unknown topology or version, or a bad configuration key or value: the message names the field",
+      403: HEADLESS,
+      404: "No streams runtime is installed",
+      409: "An instance with that application.id exists already",
+      503: "The streams runtime is not running (starting or stopping)",
+    },
+  },
+  terminate: {
+    summary: "Terminate an instance: stop it and forget it",
+    description: "It leaves every listing and the persisted deployments; with cleanup its local state is deleted too.",
+    tags: TAGS,
+    pathParameters: { id: APPLICATION_ID },
+    body: { description: 'optional: {"cleanup": true} also deletes the local state', schema: STOP_BODY_SCHEMA, required: false },
+    responses: {
+      200: { description: "Terminated", schema: objectSchema({ id: string, cleanup: { type: "boolean" } }) },
+      403: HEADLESS,
+      404: UNKNOWN_APPLICATION,
+      503: "The instance did not stop within server.operation.timeout.ms; it is being removed",
+    },
+  },
+  pause: pauseOrResume("Pause an instance", "It stops fetching and punctuating but keeps its group membership, partitions and queryable stores; state.paused is true."),
+  resume: pauseOrResume("Resume a paused instance", "It fetches and punctuates again from where it stopped."),
+} satisfies Record<string, RouteSpec>;
+
+function pauseOrResume(summary: string, description: string): RouteSpec {
+  return {
+    summary,
+    description,
+    tags: TAGS,
+    pathParameters: { id: APPLICATION_ID },
+    responses: {
+      200: { description: "The instance description", schema: INSTANCE_DESCRIPTION_SCHEMA },
+      403: HEADLESS,
+      404: UNKNOWN_APPLICATION,
+      409: "The instance is shutting down (PENDING_SHUTDOWN)",
+    },
+  };
+}
 
 export const LIFECYCLE_SPECS = {
   restart: lifecycle("Restart an application", "Stops the instance, keeping its local state, and starts it again; answers once the new run has started."),

@@ -28,8 +28,11 @@ const LEADER_WAIT_MS = 30_000;
 export interface GroupConsumerHandlers {
   /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
   rebalancing(): void;
-  /** This member's partitions in its new generation; fetching starts when this resolves. */
-  assigned(partitions: Record<string, number[]>): Promise<void>;
+  /**
+   * This member's partitions in its new generation, and the group's committed offsets of those that have one;
+   * fetching starts when this resolves.
+   */
+  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
   /** Processes one partition's fetched records; its position is committed after the fetch's last batch. */
   batch(batch: FetchedBatch): Promise<void>;
   /** A fetch was answered. */
@@ -93,6 +96,8 @@ export class GroupConsumer {
   private readonly processed = new Map<string, { topic: string; partition: number; offset: number; committed: boolean }>();
   private prefetch?: Promise<FetchAnswer>;
   private stopped = false;
+  /** Paused: no fetch, but the member keeps heartbeating, rejoins when asked and keeps its partitions. */
+  private paused = false;
   private joining = false;
   /** The current assignment was handed over (a later rejoin is a rebalance to report). */
   private settled = false;
@@ -165,6 +170,16 @@ export class GroupConsumer {
     this.loop = this.run();
   }
 
+  /** Stops fetching after the fetch in process; the membership and the assignment stay. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+
   /** Lets the batch in process finish and commit, leaves the group, and closes the connections. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -184,6 +199,7 @@ export class GroupConsumer {
     while (!this.stopped) {
       try {
         if (this.membership.rejoinNeeded) await this.rejoin();
+        else if (this.paused) await this.idle();
         else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
         else await this.fetchAndProcess();
         failures = 0;
@@ -242,7 +258,7 @@ export class GroupConsumer {
     }
     await this.untilLed(partitions);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
-    await this.handlers.assigned(partitions);
+    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0));
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 
@@ -266,7 +282,8 @@ export class GroupConsumer {
   private async fetchAndProcess(): Promise<void> {
     const answer = await (this.prefetch ?? this.fetch());
     this.prefetch = undefined;
-    if (this.stopped || this.membership.rejoinNeeded) return;
+    // A fetch answered after a pause is dropped: its records are fetched again after resume.
+    if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
     this.handlers.fetched?.();
     if (answer.errors.length > 0) {
       for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching", () => this.sleep(this.settings.retryBackoffMs))) {
@@ -303,6 +320,12 @@ export class GroupConsumer {
   /** One Fetch per leader of the assigned partitions, at their fetch positions. */
   private fetch(): Promise<FetchAnswer> {
     return this.fetcher.fetch(this.assignment.map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
+  }
+
+  /** While paused: the fetch sent ahead is dropped (its records were not taken), and the member waits. */
+  private async idle(): Promise<void> {
+    await this.dropPrefetch();
+    await this.sleep(this.settings.maxWaitMs);
   }
 
   private async dropPrefetch(): Promise<void> {

@@ -63,10 +63,16 @@ export const STREAMS_CONFIG = configSection({
   open: OPEN_STREAMS_KEYS,
 });
 
+/** `applications.<application.id>.autostart`: an application setting that is not a streams default. */
+export const AUTOSTART_KEY = "autostart";
+
 export const APPLICATIONS_CONFIG = configSection({
   name: "applications",
   doc: "`applications.<application.id>.<key>` overrides any `streams.<key>` for one application, e.g. `applications.wordcount.commit.interval.ms=50`.",
-  keys: STREAMS_KEYS,
+  keys: {
+    ...STREAMS_KEYS,
+    [AUTOSTART_KEY]: { type: "boolean", default: true, doc: "`false`: the application's topology is listed by `GET /api/v1/topologies` and can be deployed over REST, but no instance of it starts at boot (as `autostart: false` on its provider)." },
+  },
   open: OPEN_STREAMS_KEYS,
   named: true,
 });

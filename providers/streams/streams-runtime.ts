@@ -6,7 +6,7 @@ import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 import { StreamsApplication } from "./application/streams-application";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
-import { applicationConfig } from "./streams-config";
+import { applicationConfig, AUTOSTART_KEY } from "./streams-config";
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];
   /** `streams.*` defaults, without the prefix. */
@@ -26,13 +26,17 @@ export class StreamsRuntime {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Compiles the provider's topology; throws on a bad topology or a duplicate application.id. */
-  addProvider(provider: TopologyProvider): ApplicationHandle {
-    const providerId = String(provider.config["application.id"] ?? "");
+  /**
+   * Compiles the provider's topology; throws on a bad topology or a duplicate application.id. `deployed` is the
+   * configuration of an instance deployed at run time: it sits over the provider's, under `applications.<id>.*`.
+   */
+  addProvider(provider: TopologyProvider, deployed?: Readonly<Record<string, ConfigValue>>): StreamsApplication {
+    const instanceConfig = { ...provider.config, ...deployed };
+    const providerId = String(instanceConfig["application.id"] ?? "");
     const { applicationServer, bootstrapServers, streamsConfig } = this.options;
-    const overrides = (providerId && this.options.applicationConfig?.(providerId)) || {};
+    const { [AUTOSTART_KEY]: _autostart, ...overrides } = (providerId && this.options.applicationConfig?.(providerId)) || {};
     // Unset, input and output topics are created on the embedded broker only, never on a cluster someone named.
-    const clusterNamed = [streamsConfig, provider.config, overrides].some((values) => values["bootstrap.servers"] !== undefined);
+    const clusterNamed = [streamsConfig, instanceConfig, overrides].some((values) => values["bootstrap.servers"] !== undefined);
     const config = applicationConfig([
       {
         values: { "bootstrap.servers": bootstrapServers.join(","), "auto.create.topics": !clusterNamed, ...(applicationServer ? { "application.server": applicationServer } : {}) },
@@ -40,6 +44,7 @@ export class StreamsRuntime {
       },
       { values: streamsConfig, source: "the streams configuration" },
       { values: provider.config, source: `topology provider '${provider.name}'` },
+      ...(deployed ? [{ values: deployed, source: "the deploy request" }] : []),
       { values: overrides, source: `applications.${providerId}.*` },
     ]);
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
@@ -51,6 +56,14 @@ export class StreamsRuntime {
   /** Starts every application; one application's failure leaves it in ERROR and the others running. */
   async start(): Promise<void> {
     await Promise.all([...this.apps.values()].map((app) => app.start()));
+  }
+
+  /** Stops the application and forgets it; `cleanup` also deletes its local state. */
+  async remove(id: string, options: { cleanup: boolean; timeoutMs: number }): Promise<void> {
+    const app = this.apps.get(id);
+    if (!app) return;
+    await app.stop(options);
+    this.apps.delete(id);
   }
 
   async close(timeoutMs = 30_000): Promise<void> {

@@ -24,7 +24,7 @@ server("GET /health reports UP with no applications", async ({ sluice }) => {
   const res = await http(`${sluice.url}/health`);
   assert.is(res.status, 200);
   const { components, ...body } = res.json();
-  assert.equal(body, { status: "UP", ready: true, not_ready: [], applications: {} });
+  assert.equal(body, { status: "UP", ready: true, not_ready: [], paused: [], applications: {} });
   assert.equal([components.liveness.status, components.readiness], ["UP", { status: "UP", not_ready: {} }]);
 });
 

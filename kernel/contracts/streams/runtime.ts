@@ -178,6 +178,11 @@ export interface ApplicationHandle {
   readonly exception: string | null;
   /** Restarts the application made by itself after errors (`restart.on.error=backoff`). */
   readonly restarts: number;
+  /**
+   * Paused (Kafka Streams' isPaused): beside its state, which stays RUNNING or REBALANCING while it runs. A paused
+   * instance fetches and punctuates nothing but keeps its group membership, partitions and queryable stores.
+   */
+  readonly paused: boolean;
   /** Flat map, secrets hidden, keys sorted. */
   config(): Record<string, ConfigValue>;
   status(): ApplicationStatus;
@@ -188,6 +193,9 @@ export interface ApplicationHandle {
   stop(options?: { cleanup?: boolean; timeoutMs?: number }): Promise<void>;
   /** Resolves once the new run has started (state no longer NOT_RUNNING). */
   restart(options?: { timeoutMs?: number }): Promise<void>;
+  /** Takes effect at once on the run in progress and holds for the runs that follow, until resume(). */
+  pause(): void;
+  resume(): void;
   onStateChange(listener: (change: StateChange) => void): () => void;
   instances(): Promise<readonly InstanceInfo[]>;
   ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner>;

@@ -29,5 +29,7 @@ export interface TopologyProvider {
   /** Must hold at least `application.id`. */
   readonly config: Readonly<Record<string, ConfigValue>>;
   readonly eventStreams?: readonly EventStreamDeclaration[];
+  /** False: listed in the topology catalogue and deployable over REST, but no instance starts at boot. Default true. */
+  readonly autostart?: boolean;
   topology(builder: StreamsBuilder, context: TopologyContext): void;
 }

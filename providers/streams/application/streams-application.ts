@@ -78,6 +78,7 @@ export class StreamsApplication implements ApplicationHandle {
   private recordedError: string | null = null;
   private statsTimer?: NodeJS.Timeout;
   private transition: Promise<unknown> = Promise.resolve();
+  private pausedFlag = false;
   private readonly restartOnError: RestartOnError;
   /** TLS settings of the connections to the cluster; undefined for PLAINTEXT. */
   private readonly tls: TlsOptions | undefined;
@@ -149,6 +150,9 @@ export class StreamsApplication implements ApplicationHandle {
   get restarts(): number {
     return this.restartOnError.restarts;
   }
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
 
   private get stateDir(): string {
     return this.options.config.settings.get("state.dir");
@@ -174,6 +178,20 @@ export class StreamsApplication implements ApplicationHandle {
       await this.stopRun(false, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       await this.startRun();
     });
+  }
+
+  pause(): void {
+    if (this.pausedFlag) return;
+    this.pausedFlag = true;
+    this.run?.pause();
+    this.logger.info("application paused", { applicationId: this.id });
+  }
+
+  resume(): void {
+    if (!this.pausedFlag) return;
+    this.pausedFlag = false;
+    this.run?.resume();
+    this.logger.info("application resumed", { applicationId: this.id });
   }
 
   onStateChange(listener: (change: StateChange) => void): () => void {
@@ -263,6 +281,7 @@ export class StreamsApplication implements ApplicationHandle {
       metrics: new RunMetrics(this.registry, `${this.id}-StreamThread-1`, `${clientIdPrefix}-StreamThread-1-consumer`, `${clientIdPrefix}-StreamThread-1-producer`),
       logger: this.logger,
       clientIdPrefix,
+      paused: this.pausedFlag,
       onRebalancing: () => {
         if (this.run === run) this.lifecycle.moveTo("REBALANCING");
       },

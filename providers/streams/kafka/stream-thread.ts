@@ -6,7 +6,7 @@
  */
 import type { ConnectionOptions as TlsOptions } from "node:tls";
 import type { Admin, Kafka } from "kafkajs";
-import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint } from "../../kafka-client";
+import { GroupConsumer, RecordProducer, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
@@ -39,6 +39,8 @@ export interface StreamThreadOptions {
   metrics: RunMetrics;
   logger: ComponentLogger;
   clientIdPrefix: string;
+  /** Starts paused: it joins its group and opens its tasks, but fetches nothing until resumed. */
+  paused: boolean;
   onRebalancing(): void;
   onRunning(): void;
   onFatal(error: unknown): void;
@@ -58,6 +60,7 @@ export class StreamThread implements RunView {
   private queue: Promise<unknown> = Promise.resolve();
   private failed = false;
   private stopped = false;
+  private paused: boolean;
   private wallClockTimer?: NodeJS.Timeout;
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
@@ -85,6 +88,7 @@ export class StreamThread implements RunView {
       logger,
     });
     this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, metrics });
+    this.paused = options.paused;
   }
 
   private get endpoint(): KafkaEndpoint {
@@ -139,8 +143,8 @@ export class StreamThread implements RunView {
       },
       {
         rebalancing: () => this.options.onRebalancing(),
-        assigned: async (assignment) => {
-          await this.serially(() => this.assign(assignment, admin));
+        assigned: async (assignment, committed) => {
+          await this.serially(() => this.assign(assignment, committed, admin));
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
         batch: (batch) =>
@@ -159,6 +163,7 @@ export class StreamThread implements RunView {
       },
     );
     this.consumer = consumer;
+    if (this.paused) consumer.pause();
     await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
@@ -174,6 +179,17 @@ export class StreamThread implements RunView {
     await this.producer?.close();
     await this.purge?.close();
     await this.adminClient?.disconnect().catch(() => undefined);
+  }
+
+  /** No fetch and no punctuation until resumed; the group membership, the tasks and their stores stay. */
+  pause(): void {
+    this.paused = true;
+    this.consumer?.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.consumer?.resume();
   }
 
   partitionCount(topic: string): number | undefined {
@@ -233,8 +249,13 @@ export class StreamThread implements RunView {
     return figures;
   }
 
-  private async assign(assignment: Record<string, number[]>, admin: Admin): Promise<void> {
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
+    // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
+    for (const { topic, partition, offset } of committed) {
+      const figures = this.figuresOf(topic, partition);
+      if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
+    }
     await this.tasks.reconcile(assignment, admin);
   }
 
@@ -247,9 +268,9 @@ export class StreamThread implements RunView {
   }
 
   private punctuateWallClock(): void {
-    if (this.stopped || this.failed) return;
+    if (this.stopped || this.failed || this.paused) return;
     this.serially(async () => {
-      if (this.stopped || this.failed) return;
+      if (this.stopped || this.failed || this.paused) return;
       const now = Date.now();
       const ready = this.tasks.readyTasks();
       for (const task of ready) task.task.punctuateWallClock(now);

@@ -10,37 +10,47 @@ import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contract
 import { KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
 import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
+import { STREAMS_DEPLOYMENTS_TOKEN } from "../../../kernel/contracts/streams/deployments";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { Logger } from "../../../kernel/logger";
+import { DeploymentFile } from "../deployment/deployment-file";
+import { RuntimeDeployments } from "../deployment/runtime-deployments";
+import { TopologyCatalogue } from "../deployment/topology-catalogue";
 import { StreamsRuntime } from "../index";
-import { APPLICATIONS_CONFIG, STREAMS_CONFIG } from "../streams-config";
+import { APPLICATIONS_CONFIG, AUTOSTART_KEY, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
   /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
   readonly requires = [optional(KAFKA_BOOTSTRAP)];
-  readonly provides = [STREAMS_RUNTIME_TOKEN, HEALTH_INDICATOR];
+  readonly provides = [STREAMS_RUNTIME_TOKEN, STREAMS_DEPLOYMENTS_TOKEN, HEALTH_INDICATOR];
   readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
   private components!: ComponentRegistry;
   private kernel!: KernelInfo;
   private logger!: Logger;
-  private providers: TopologyProvider[] = [];
   private runtime: StreamsRuntime | undefined;
+  private deployments!: RuntimeDeployments;
+  private stateDir = "";
+  private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
     this.config = config;
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
-    this.providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    const providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
+    this.stateDir = path.resolve(kernel.root, config.of(STREAMS_CONFIG).get("state.dir"));
+    this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
+    components.register(STREAMS_DEPLOYMENTS_TOKEN, { useValue: this.deployments });
     components.register(HEALTH_INDICATOR, { useValue: this });
   }
 
   async start(): Promise<void> {
     const streams = this.config.of(STREAMS_CONFIG);
-    const streamsConfig = { ...this.config.section(STREAMS_CONFIG.name), "state.dir": path.resolve(this.kernel.root, streams.get("state.dir")) };
+    const streamsConfig = { ...this.config.section(STREAMS_CONFIG.name), "state.dir": this.stateDir };
     const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.config, this.components),
@@ -49,12 +59,13 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
       applicationServer,
       logger: this.logger,
     });
-    for (const provider of this.providers) this.runtime.addProvider(provider);
+    this.deployments.boot();
     await this.runtime.start();
     this.logger.info("applications started", { applications: this.applications().map((app) => app.id) });
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.runtime?.close();
   }
 
@@ -66,8 +77,18 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     return this.runtime?.application(id);
   }
 
+  /** An instance starts at boot unless its provider or `applications.<id>.autostart` says false. */
+  private autostarts(provider: TopologyProvider): boolean {
+    const id = String(provider.config["application.id"] ?? "");
+    return provider.autostart !== false && this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`)[AUTOSTART_KEY] !== false;
+  }
+
   applicationStates(): Record<string, string> {
     return Object.fromEntries(this.applications().map((app) => [app.id, app.state]));
+  }
+
+  paused(): string[] {
+    return this.applications().filter((app) => app.paused).map((app) => app.id);
   }
 
   /** Applications with a store partition still restoring from its changelog: they run but cannot answer queries yet. */

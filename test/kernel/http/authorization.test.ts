@@ -76,6 +76,11 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/hello-admin", role: "admin", ok: 200 },
   { method: "POST", path: "/api/v1/streams/nope/restart", role: "operator", ok: 404 },
   { method: "DELETE", path: "/api/v1/streams/nope/stop", role: "operator", ok: 404 },
+  { method: "GET", path: "/api/v1/topologies", role: "viewer", ok: 200 },
+  { method: "POST", path: "/api/v1/streams", body: '{"topology": "NoSuch", "config": {"application.id": "x"}}', role: "operator", ok: 400 },
+  { method: "POST", path: "/api/v1/streams/nope/pause", role: "operator", ok: 404 },
+  { method: "POST", path: "/api/v1/streams/nope/resume", role: "operator", ok: 404 },
+  { method: "DELETE", path: "/api/v1/streams/nope", role: "operator", ok: 404 },
 ];
 
 const call = (sluice: RunningSluice, route: Route, headers: Record<string, string> = {}) =>
@@ -227,7 +232,7 @@ test("OPTIONS answers the path's methods in Allow without credentials; an allowe
   });
   assert.is(preflight.status, 204);
   assert.is(preflight.headers.get("access-control-allow-origin"), "https://console.example");
-  assert.is(preflight.headers.get("access-control-allow-methods"), "GET, OPTIONS");
+  assert.is(preflight.headers.get("access-control-allow-methods"), "GET, POST, OPTIONS");
   assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /Authorization/);
   const stranger = await http(`${sluice.url}/api/v1/streams`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" } });
   assert.is(stranger.headers.get("access-control-allow-origin"), null);

@@ -6,7 +6,7 @@ const test = suite("JSON Schema subset");
 
 const body = objectSchema(
   {
-    name: { type: "string" },
+    name: { type: "string", minLength: 1 },
     kind: { enum: ["a", "b"] },
     count: { type: ["integer", "string"], minimum: 0 },
     size: { type: "integer", exclusiveMinimum: 0 },
@@ -27,6 +27,7 @@ test("each failure names the field and what was expected", () => {
     ["x", 'Request body must be a JSON object, got "x"'],
     [{}, "Field 'name' is required"],
     [{ name: 1 }, "Field 'name' must be a string, got 1"],
+    [{ name: "" }, "Field 'name' must not be empty"],
     [{ name: "x", extra: true }, "Request body has an unknown field 'extra'; expected name, kind, count, size, ratio, tags, one"],
     [{ name: "x", kind: "c" }, 'Field \'kind\' must be one of a, b, got "c"'],
     [{ name: "x", count: -1 }, "Field 'count' must be >= 0, got -1"],

@@ -26,7 +26,9 @@ type OpenApi = { openapi: string; info: Record<string, string>; paths: Record<st
 type Operation = { summary: string; tags: string[]; parameters?: { name: string; in: string }[]; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> };
 
 const PASSWORD = "correct horse battery";
-const VIEWER = { Authorization: `Basic ${Buffer.from(`vera:${PASSWORD}`).toString("base64")}` };
+const credentials = (user: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString("base64")}` });
+const VIEWER = credentials("vera");
+const OPERATOR = credentials("otto");
 
 interface Context {
   sluice: RunningSluice;
@@ -40,6 +42,7 @@ test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-openapi-"));
   const users = path.join(context.dir, "users");
   writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
+  writeUser(users, "otto", await hashPassword(PASSWORD), "operator");
   context.sluice = await startSluice({
     root: path.join(FIXTURES, "extension-app"),
     overrides: {
@@ -172,7 +175,12 @@ test("what the routes answer fits the schemas the document gives them, field for
     ["/api/v1/applications/wordcount", "/api/v1/applications/{id}"],
     ["/api/v1/applications/wordcount/topology", "/api/v1/applications/{id}/topology"],
     ["/api/v1/log/level", "/api/v1/log/level"],
+    ["/health", "/health"],
     ["/health/liveness", "/health/liveness"],
+    ["/health/readiness", "/health/readiness"],
+    ["/api/v1/topologies", "/api/v1/topologies"],
+    ["/api/v1/topologies/WordCount", "/api/v1/topologies/{name}"],
+    ["/api/v1/topologies/WordCount/versions/latest", "/api/v1/topologies/{name}/versions/{version}"],
     ["/hello/ada", "/hello/{name}"],
   ];
   for (const [url, path] of answers) assert.is(schemaViolation(answerSchema(document, path), await get(url)), undefined, url);
@@ -184,6 +192,27 @@ test("what the routes answer fits the schemas the document gives them, field for
   assert.is(schemaViolation(answerSchema(document, "/api/v1/applications/{id}/stores/{name}", "post"), query.json()), undefined, query.text);
   assert.ok(query.json().result.success[0].records.length > 0, query.text);
   assert.is(schemaViolation(ERROR_BODY_SCHEMA, await get("/api/v1/streams/nope")), undefined);
+});
+
+test("deploy, pause, resume and terminate answer as documented", async ({ sluice, document }) => {
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await http(`${sluice.url}${url}`, { method, headers: { ...OPERATOR, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: res.json() };
+  };
+  const fits = (path: string, method: string, status: string, answer: unknown) =>
+    assert.is(schemaViolation(document.paths[path][method].responses[status].content!["application/json"].schema, answer), undefined, `${method} ${path}`);
+  const deployed = await call("POST", "/api/v1/streams", { topology: "WordCount", config: { "application.id": "wordcount-doc", "input.topic": "doc-words", "output.topic": "doc-counts" } });
+  assert.is(deployed.status, 201, JSON.stringify(deployed.json));
+  fits("/api/v1/streams", "post", "201", deployed.json);
+  const paused = await call("POST", "/api/v1/streams/wordcount-doc/pause");
+  assert.is(paused.json.state.paused, true);
+  fits("/api/v1/streams/{id}/pause", "post", "200", paused.json);
+  fits("/api/v1/streams/{id}/resume", "post", "200", (await call("POST", "/api/v1/streams/wordcount-doc/resume")).json);
+  fits("/api/v1/streams/{id}", "delete", "200", (await call("DELETE", "/api/v1/streams/wordcount-doc", { cleanup: true })).json);
+  const refused = await call("POST", "/api/v1/streams", { topology: "WordCount", config: {}, replicas: 2 });
+  assert.is(refused.status, 400);
+  assert.equal(document.paths["/api/v1/streams"].post.responses["400"].content!["application/json"].schema, { $ref: "#/components/schemas/Error" });
+  assert.is(schemaViolation(ERROR_BODY_SCHEMA, refused.json), undefined);
 });
 
 test.run();

@@ -19,15 +19,18 @@ test.after(async ({ sluice, browser }) => {
   await sluice?.close();
 });
 
-test("restart and stop are disabled with the reason, and neither a click nor a submitted form sends a request", async ({ sluice, browser }) => {
+test("every action is disabled with the reason, and neither a click nor a submitted form sends a request", async ({ sluice, browser }) => {
   const watched = await browser.open(`${sluice.url}/ui/applications/wordcount/actions`);
   const { page } = watched;
   const restart = page.getByRole("button", { name: "Restart wordcount" });
   const stop = page.getByRole("button", { name: "Stop wordcount" });
   await restart.waitFor();
-  assert.ok(await restart.isDisabled(), "restart disabled");
-  assert.ok(await stop.isDisabled(), "stop disabled");
-  assert.ok(await page.getByLabel("Type wordcount to confirm").isDisabled(), "confirmation disabled");
+  for (const action of ["Restart", "Stop", "Pause", "Resume", "Terminate"]) {
+    assert.ok(await page.getByRole("button", { name: `${action} wordcount` }).isDisabled(), `${action} disabled`);
+  }
+  for (const form of ["stop", "terminate"]) {
+    assert.ok(await page.locator(`form[data-action="${form}"]`).getByLabel("Type wordcount to confirm").isDisabled(), `${form} confirmation disabled`);
+  }
   assert.match((await page.locator("#headless-reason").textContent()) ?? "", "server.headless=true");
   assert.is(await page.locator(".topbar .badge").textContent(), "headless");
 

@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { deploy, wordcountOn } from "../streams-api/deployments-client";
 import { launchConsoleBrowser, screenshot, seriousViolations, type ConsoleBrowser, type WatchedPage } from "./console-browser";
 
 /*
@@ -209,12 +210,13 @@ test("restart from the Actions tab changes since; stop needs the id typed and cl
   assert.is(await started(), (await http(`${sluice.url}/api/v1/streams/wordcount`)).json().since);
 
   await page.goto(`${sluice.url}/ui/applications/latest/actions`);
+  const stopForm = page.locator('form[data-action="stop"]');
   const stop = page.getByRole("button", { name: "Stop latest" });
-  const confirmation = page.getByLabel("Type latest to confirm");
+  const confirmation = stopForm.getByLabel("Type latest to confirm");
   await confirmation.fill("wordcount");
   assert.ok(await stop.isDisabled(), "a wrong id does not confirm");
   await confirmation.fill("latest");
-  await page.getByLabel(/cleanup/).check();
+  await stopForm.getByLabel(/cleanup/).check();
   await stop.click();
   await page.getByText(/^Stopped: NOT_RUNNING/).waitFor();
   const sent = watched.requests.filter((request) => request.url.endsWith("/api/v1/streams/latest/stop"));
@@ -222,6 +224,39 @@ test("restart from the Actions tab changes since; stop needs the id typed and cl
   await page.getByRole("button", { name: "Restart latest" }).click();
   await page.getByText(/^Restarted: /).waitFor();
   await eventually(async () => (await http(`${sluice.url}/api/v1/streams/latest`)).json().state.state === "RUNNING", { timeoutMs: 20_000, what: "latest RUNNING again" });
+  assertClean(watched);
+  await page.close();
+});
+
+test("pause and resume from the Actions tab show PAUSED beside the state; terminate needs the id typed and removes the application", async ({ sluice, browser }) => {
+  assert.is((await deploy(sluice.url, wordcountOn("wordcount-ui"))).status, 201);
+  const watched = await browser.open(`${sluice.url}/ui/applications/wordcount-ui/actions`);
+  const { page } = watched;
+  const description = async () => (await http(`${sluice.url}/api/v1/streams/wordcount-ui`)).json();
+  await eventually(async () => (await description()).state.state === "RUNNING", { timeoutMs: 20_000, what: "wordcount-ui RUNNING" });
+  await page.getByRole("button", { name: "Pause wordcount-ui" }).click();
+  await page.getByText(/^Paused: RUNNING \(paused\) since/).waitFor();
+  assert.is((await description()).state.paused, true);
+  await page.locator(".state-paused", { hasText: "PAUSED" }).waitFor();
+  await page.getByRole("button", { name: "Resume wordcount-ui" }).click();
+  await page.getByText(/^Resumed: RUNNING since/).waitFor();
+  assert.is((await description()).state.paused, undefined);
+
+  const terminateForm = page.locator('form[data-action="terminate"]');
+  const terminateButton = page.getByRole("button", { name: "Terminate wordcount-ui" });
+  assert.ok(await terminateButton.isDisabled(), "terminate waits for the id");
+  // The open application view keeps asking for the instance until it is left: gone, it answers 404.
+  watched.expect({ status: 404, url: "/api/v1/streams/wordcount-ui" });
+  watched.expect({ status: 404, url: "/api/v1/applications/wordcount-ui" });
+  await terminateForm.getByLabel("Type wordcount-ui to confirm").fill("wordcount-ui");
+  await terminateForm.getByLabel(/cleanup/).check();
+  await terminateButton.click();
+  await page.getByText("Terminated: wordcount-ui no longer runs here.").waitFor();
+  const sent = watched.requests.filter((request) => request.url.endsWith("/api/v1/streams/wordcount-ui") && request.method === "DELETE");
+  assert.is(sent.length, 1);
+  assert.not.ok((await http(`${sluice.url}/api/v1/streams`)).json().includes("wordcount-ui"));
+  await page.getByRole("link", { name: "Back to the applications" }).click();
+  assert.is(new URL(page.url()).pathname, "/ui/applications");
   assertClean(watched);
   await page.close();
 });

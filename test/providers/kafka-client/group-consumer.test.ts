@@ -121,6 +121,28 @@ async function committedOffsets(context: Pick<Context, "broker">, groupId: strin
 
 const lastAssignment = (member: Member) => member.assignments.at(-1)?.[TOPIC] ?? [];
 
+test("a paused member fetches nothing but stays in its group: it takes its share in a rebalance, and once resumed reads on", async (context) => {
+  await produce(context.producer, 0, 30);
+  const first = await startMember(context, "paused");
+  await eventually(async () => first.read.length === 30 && (await committedOffsets(context, "paused")).join() === "10,10,10", { what: "30 records read and committed" });
+  first.consumer.pause();
+  await produce(context.producer, 30, 30);
+  const second = await startMember(context, "paused");
+  await eventually(() => lastAssignment(first).length > 0 && lastAssignment(second).length > 0 && lastAssignment(first).length + lastAssignment(second).length === PARTITIONS, {
+    what: "the partitions split between the paused member and the new one",
+  });
+  const newRecords = (member: Member) => member.read.filter((record) => record.offset >= 10);
+  await eventually(() => newRecords(second).length === 10 * lastAssignment(second).length, { what: "the new member reading its partitions' new records" });
+  assert.is(first.read.length, 30, "the paused member read nothing");
+  assert.ok(first.rebalances >= 1, "the paused member rejoined");
+
+  first.consumer.resume();
+  await eventually(() => newRecords(first).length === 10 * lastAssignment(first).length, { what: "the resumed member reading on" });
+  assert.equal(newRecords(first).map((record) => record.offset).sort((a, b) => a - b)[0], 10, "from where it stopped");
+  assert.equal([...first.read, ...second.read].filter((record) => record.offset >= 10).length, 30, "every new record read once");
+  assert.equal(first.failures, []);
+});
+
 test("a member reads every partition from its earliest offset in order, commits, and a later member resumes from the commits", async (context) => {
   await produce(context.producer, 0, 300);
   const first = await startMember(context, "resume");

@@ -12,7 +12,8 @@ import { eventually } from "../../helpers/eventually";
 
 const test = suite("streams: the instances of an application, from its group");
 
-const topology = buildTopology(new WordCountProvider(), applicationConfig([{ values: { "application.id": "wordcount" }, source: "the test" }]));
+const wordcount = new WordCountProvider();
+const topology = buildTopology(wordcount, applicationConfig([{ values: wordcount.config, source: "the test" }]));
 let broker: TestBroker;
 let admin: Admin;
 let describes = 0;

@@ -99,8 +99,8 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
 }
 
 /** Every count of the `counts` store as one instance answers `all` (other instances' partitions included). */
-export async function countsOf(url: string): Promise<Record<string, number> | undefined> {
-  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
+export async function countsOf(url: string, application = "wordcount"): Promise<Record<string, number> | undefined> {
+  const response = await http(`${url}/api/v1/applications/${application}/stores/counts`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ type: "key_value", set_options: { remote_access_allowed: true }, query: { all: {} } }),
@@ -125,3 +125,12 @@ export function trueCounts(lines: string[]): Record<string, number> {
 /** Keys in sorted order, so that two count maps compare equal regardless of insertion order. */
 export const sorted = (counts: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** Waits until `application`'s counts, as the instance at `url` answers them, are the true counts of `lines`. */
+export async function untilExactCounts(url: string, application: string, lines: string[]): Promise<void> {
+  const want = JSON.stringify(sorted(trueCounts(lines)));
+  await eventually(async () => {
+    const counts = await countsOf(url, application);
+    return counts !== undefined && JSON.stringify(sorted(counts)) === want;
+  }, { timeoutMs: 30_000, what: `${application}'s exact counts` });
+}

@@ -24,7 +24,8 @@ export interface InstanceDescription {
   version: string;
   description: string | null;
   since: string;
-  state: { state: AppState; since: string };
+  /** `paused` only when an operator paused the instance (it then stays RUNNING or REBALANCING). */
+  state: { state: AppState; since: string; paused?: true };
   config: Record<string, string | number | boolean>;
   exception?: string;
 }

@@ -56,7 +56,7 @@ export function ApplicationView({ id, tab }: { id: string; tab: ApplicationTab }
           {data.name} <span class="muted">({id})</span>
         </h1>
         <p class="facts">
-          <StateBadge state={data.state.state} /> <span data-since>since <Since time={data.state.since} /></span> · started{" "}
+          <StateBadge state={data.state.state} paused={data.state.paused === true} /> <span data-since>since <Since time={data.state.since} /></span> · started{" "}
           <span data-started>
             <Since time={data.since} />
           </span>{" "}

@@ -73,7 +73,7 @@ function ApplicationRow({ id }: { id: string }) {
       ) : (
         <>
           <td>
-            <StateBadge state={data.description.state.state} />
+            <StateBadge state={data.description.state.state} paused={data.description.state.paused === true} />
           </td>
           <td>
             <Since time={data.description.state.since} />

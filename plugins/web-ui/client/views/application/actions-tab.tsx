@@ -7,6 +7,8 @@ import type { ApiError } from "../../api/api-client";
 import type { InstanceDescription } from "../../api/sluice-types";
 import { ErrorNotice } from "../../components/error-notice";
 import { Since } from "../../components/since";
+import { Link } from "../../routing/router";
+import { pathOf } from "../../routing/routes";
 import { useSession } from "../../session";
 import type { TabProps } from "../application-view";
 import { ACTIONS, type ActionSpec } from "./action-catalog";
@@ -44,7 +46,7 @@ function ActionForm({ id, action, disabled, onDone }: ActionFormProps) {
   const [options, setOptions] = useState<Record<string, boolean>>({});
   const [confirmation, setConfirmation] = useState("");
   const [running, setRunning] = useState(false);
-  const [outcome, setOutcome] = useState<{ done?: InstanceDescription; error?: ApiError }>({});
+  const [outcome, setOutcome] = useState<{ done?: InstanceDescription; removed?: boolean; error?: ApiError }>({});
   const confirmed = !action.confirmByTypingId || confirmation === id;
   const prefix = `action-${action.id}`;
 
@@ -56,9 +58,9 @@ function ActionForm({ id, action, disabled, onDone }: ActionFormProps) {
     const body = action.options.length === 0 ? undefined : Object.fromEntries(action.options.map(({ field }) => [field, options[field] === true]));
     try {
       const done = await api.request<InstanceDescription>(action.method, action.path(id), body);
-      setOutcome({ done });
+      setOutcome(action.removes ? { removed: true } : { done });
       setConfirmation("");
-      onDone();
+      if (!action.removes) onDone();
     } catch (error) {
       setOutcome({ error: error as ApiError });
     }
@@ -92,7 +94,13 @@ function ActionForm({ id, action, disabled, onDone }: ActionFormProps) {
       {disabled && <p class="muted">Disabled: headless mode.</p>}
       {outcome.done && (
         <p class="notice notice-ok" role="status">
-          {action.done}: {outcome.done.state.state} since <Since time={outcome.done.state.since} />.
+          {action.done}: {outcome.done.state.state}
+          {outcome.done.state.paused ? " (paused)" : ""} since <Since time={outcome.done.state.since} />.
+        </p>
+      )}
+      {outcome.removed && (
+        <p class="notice notice-ok" role="status">
+          {action.done}: {id} no longer runs here. <Link href={pathOf({ view: "applications" })}>Back to the applications</Link>
         </p>
       )}
       <ErrorNotice error={outcome.error} action={action.label} />
