@@ -1,6 +1,6 @@
 /** What the /api/v1/streams routes take and answer (API.md §1), field for field as streams-json.ts writes them. */
 import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
+import type { BodySpec, ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
 import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_SCHEMA } from "../../kernel/contracts/streams/topology-json";
 
@@ -177,7 +177,12 @@ export function metricsSpecs(formats: readonly string[], defaultFormat: string) 
 
 export const STOP_BODY_SCHEMA = objectSchema({ cleanup: { type: "boolean", description: "Also delete the application's local state", default: false } }, { optional: ["cleanup"] });
 
-const lifecycle = (summary: string, description: string): RouteSpec => ({
+const CLEANUP_BODY: BodySpec = { description: 'optional: {"cleanup": true} also deletes the local state', schema: STOP_BODY_SCHEMA, required: false };
+
+const TIMED_OUT_RESPONSE: Record<number, string> = { 503: "The operation did not finish within server.operation.timeout.ms" };
+
+/** A route that changes an instance and answers its description; `timed` when it waits at most server.operation.timeout.ms. */
+const changing = (summary: string, description: string, timed: boolean): RouteSpec => ({
   summary,
   description,
   tags: TAGS,
@@ -187,7 +192,7 @@ const lifecycle = (summary: string, description: string): RouteSpec => ({
     403: HEADLESS,
     404: UNKNOWN_APPLICATION,
     409: "The instance is shutting down (PENDING_SHUTDOWN)",
-    503: "The operation did not finish within server.operation.timeout.ms",
+    ...(timed ? TIMED_OUT_RESPONSE : {}),
   },
 });
 
@@ -224,7 +229,7 @@ export const DEPLOYMENT_SPECS = {
     description: "It leaves every listing and the persisted deployments; with cleanup its local state is deleted too.",
     tags: TAGS,
     pathParameters: { id: APPLICATION_ID },
-    body: { description: 'optional: {"cleanup": true} also deletes the local state', schema: STOP_BODY_SCHEMA, required: false },
+    body: CLEANUP_BODY,
     responses: {
       200: { description: "Terminated", schema: objectSchema({ id: string, cleanup: { type: "boolean" } }) },
       403: HEADLESS,
@@ -232,29 +237,14 @@ export const DEPLOYMENT_SPECS = {
       503: "The instance did not stop within server.operation.timeout.ms; it is being removed",
     },
   },
-  pause: pauseOrResume("Pause an instance", "It stops fetching and punctuating but keeps its group membership, partitions and queryable stores; state.paused is true."),
-  resume: pauseOrResume("Resume a paused instance", "It fetches and punctuates again from where it stopped."),
+  pause: changing("Pause an instance", "It stops fetching and punctuating but keeps its group membership, partitions and queryable stores; state.paused is true.", false),
+  resume: changing("Resume a paused instance", "It fetches and punctuates again from where it stopped.", false),
 } satisfies Record<string, RouteSpec>;
 
-function pauseOrResume(summary: string, description: string): RouteSpec {
-  return {
-    summary,
-    description,
-    tags: TAGS,
-    pathParameters: { id: APPLICATION_ID },
-    responses: {
-      200: { description: "The instance description", schema: INSTANCE_DESCRIPTION_SCHEMA },
-      403: HEADLESS,
-      404: UNKNOWN_APPLICATION,
-      409: "The instance is shutting down (PENDING_SHUTDOWN)",
-    },
-  };
-}
-
 export const LIFECYCLE_SPECS = {
-  restart: lifecycle("Restart an application", "Stops the instance, keeping its local state, and starts it again; answers once the new run has started."),
+  restart: changing("Restart an application", "Stops the instance, keeping its local state, and starts it again; answers once the new run has started.", true),
   stop: {
-    ...lifecycle("Stop an application", "Answers once the instance is NOT_RUNNING; it stays listed and can be restarted. Stopping a stopped instance changes nothing but, with cleanup, deletes its local state."),
-    body: { description: "Optional: {\"cleanup\": true} also deletes the local state", schema: STOP_BODY_SCHEMA, required: false },
+    ...changing("Stop an application", "Answers once the instance is NOT_RUNNING; it stays listed and can be restarted. Stopping a stopped instance changes nothing but, with cleanup, deletes its local state.", true),
+    body: CLEANUP_BODY,
   },
 } satisfies Record<string, RouteSpec>;
