@@ -69,52 +69,75 @@ const TYPE_NAMES: Record<JsonType, string> = {
 
 function matchesType(value: unknown, type: JsonType | readonly JsonType[]): boolean {
   const actual = typeOf(value);
-  const accepts = (expected: JsonType) => expected === actual || (expected === "number" && actual === "integer");
-  return typeof type === "string" ? accepts(type) : type.some(accepts);
+  if (typeof type === "string") return type === actual || (type === "number" && actual === "integer");
+  for (let index = 0; index < type.length; index++) if (type[index] === actual || (type[index] === "number" && actual === "integer")) return true;
+  return false;
+}
+
+/**
+ * Where the walk is: field names and array indexes from the body down. One array shared by every walk (a walk never
+ * yields), so a passing body costs no path strings; the text is made only for a failure.
+ */
+type Path = (string | number)[];
+
+function fieldName(path: Path): string {
+  let name = "";
+  for (const step of path) name += typeof step === "number" ? `[${step}]` : name === "" ? step : `.${step}`;
+  return name;
 }
 
 /** `Request body` for the whole body, `Field 'a.b'` for a field in it. */
-const subject = (path: string) => (path === "" ? "Request body" : `Field '${path}'`);
-const child = (path: string, name: string) => (path === "" ? name : `${path}.${name}`);
+const subject = (path: Path) => (path.length === 0 ? "Request body" : `Field '${fieldName(path)}'`);
+
+const walkPath: Path = [];
 
 /**
  * The first way `value` fails `schema`, as a message naming the field (`Field 'set_options.retries' must be an
- * integer, got "x"`), or undefined when it passes. Walks with for-in and builds text only on a failure: a valid
- * body, the common case, allocates nothing.
+ * integer, got "x"`), or undefined when it passes. A valid body, the common case, allocates nothing: objects are
+ * walked with for-in and text is built only on a failure.
  */
-export function schemaViolation(schema: JsonSchema, value: unknown, path = ""): string | undefined {
+export function schemaViolation(schema: JsonSchema, value: unknown): string | undefined {
+  const found = violation(schema, value, walkPath);
+  // A pass leaves the path empty; emptying it again would drop its storage, which the next walk would allocate anew.
+  if (found !== undefined) walkPath.length = 0;
+  return found;
+}
+
+function violation(schema: JsonSchema, value: unknown, path: Path): string | undefined {
   if (schema.enum !== undefined) {
     if (!schema.enum.includes(value as JsonScalar)) return `${subject(path)} must be one of ${schema.enum.join(", ")}, got ${JSON.stringify(value)}`;
   } else if (schema.type !== undefined && !matchesType(value, schema.type)) {
     const expected = (typeof schema.type === "string" ? [schema.type] : schema.type).map((type) => TYPE_NAMES[type]).join(" or ");
     const got = typeof value === "object" && value !== null ? TYPE_NAMES[typeOf(value)] : JSON.stringify(value);
-    return `${subject(path)} must be ${path === "" && expected === "an object" ? "a JSON object" : expected}, got ${got}`;
+    return `${subject(path)} must be ${path.length === 0 && expected === "an object" ? "a JSON object" : expected}, got ${got}`;
   }
   if (typeof value === "number") return numberViolation(schema, value, path);
   if (typeof value === "string") {
     if (schema.minLength !== undefined && value.length < schema.minLength) return `${subject(path)} must ${schema.minLength === 1 ? "not be empty" : `be at least ${schema.minLength} characters long`}`;
     return undefined;
   }
-  if (Array.isArray(value)) {
-    if (schema.items) {
-      for (let index = 0; index < value.length; index++) {
-        const violation = schemaViolation(schema.items, value[index], `${path}[${index}]`);
-        if (violation) return violation;
-      }
-    }
-    return undefined;
-  }
+  if (Array.isArray(value)) return schema.items ? itemsViolation(schema.items, value, path) : undefined;
   if (isObject(value)) return objectViolation(schema, value, path);
   return undefined;
 }
 
-function numberViolation(schema: JsonSchema, value: number, path: string): string | undefined {
+function numberViolation(schema: JsonSchema, value: number, path: Path): string | undefined {
   if (schema.minimum !== undefined && value < schema.minimum) return `${subject(path)} must be >= ${schema.minimum}, got ${value}`;
   if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return `${subject(path)} must be > ${schema.exclusiveMinimum}, got ${value}`;
   return undefined;
 }
 
-function objectViolation(schema: JsonSchema, value: Record<string, unknown>, path: string): string | undefined {
+function itemsViolation(items: JsonSchema, value: readonly unknown[], path: Path): string | undefined {
+  for (let index = 0; index < value.length; index++) {
+    path.push(index);
+    const found = violation(items, value[index], path);
+    if (found) return found;
+    path.pop();
+  }
+  return undefined;
+}
+
+function objectViolation(schema: JsonSchema, value: Record<string, unknown>, path: Path): string | undefined {
   const { properties, additionalProperties } = schema;
   let count = 0;
   for (const name in value) {
@@ -126,14 +149,20 @@ function objectViolation(schema: JsonSchema, value: Record<string, unknown>, pat
     }
     const fieldSchema = declared ?? (typeof additionalProperties === "object" ? additionalProperties : undefined);
     if (fieldSchema) {
-      const violation = schemaViolation(fieldSchema, value[name], child(path, name));
-      if (violation) return violation;
+      path.push(name);
+      const found = violation(fieldSchema, value[name], path);
+      if (found) return found;
+      path.pop();
     }
   }
-  for (const name of schema.required ?? []) {
-    if (value[name] === undefined) return `${subject(child(path, name))} is required`;
+  const { required } = schema;
+  if (required) {
+    for (let index = 0; index < required.length; index++) {
+      if (value[required[index]] === undefined) return `${subject([...path, required[index]])} is required`;
+    }
   }
-  const { minProperties = 0, maxProperties = Infinity } = schema;
+  const minProperties = schema.minProperties ?? 0;
+  const maxProperties = schema.maxProperties ?? Infinity;
   if (count < minProperties || count > maxProperties) {
     const bounds = minProperties === maxProperties ? `exactly ${inWords(minProperties)}` : count < minProperties ? `at least ${inWords(minProperties)}` : `at most ${inWords(maxProperties)}`;
     const names = Object.keys(value);
