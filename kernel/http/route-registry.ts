@@ -91,7 +91,6 @@ interface RouteAccess {
 
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
-  private readonly registered: RegisteredRoute[] = [];
   private readonly listing: RouteListing[] = [];
   /** The pattern of each route's dispatching function, as the router finds it. */
   private readonly patterns = new Map<unknown, string>();
@@ -106,7 +105,7 @@ export class RouteRegistry {
 
   /** Every route registered so far, in registration order. */
   routes(): readonly RouteListing[] {
-    return this.listing;
+    return [...this.listing];
   }
 
   /** Methods that have a route matching `path` (for 405 answers). */
@@ -141,7 +140,6 @@ export class RouteRegistry {
     if (options.public) this.allowPublic(owner, method, path);
     this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
-    this.registered.push({ method, path, owner });
     const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
     const authenticated = this.guard.enabled && !options.public && !this.guard.isPublic(path);
     this.listing.push(Object.freeze({ method, path, owner: Object.freeze({ ...owner }), role, authenticated, spec: options.spec }));
@@ -178,7 +176,7 @@ export class RouteRegistry {
    * a route of another owner is refused, whatever the order. An owner's own overlapping routes are its choice.
    */
   private refuseShadowing(route: RegisteredRoute): void {
-    const clash = this.registered.find(
+    const clash = this.listing.find(
       (other) =>
         other.method === route.method &&
         other.owner.name !== route.owner.name &&
