@@ -177,11 +177,12 @@ function objectViolation(schema: JsonSchema, value: Record<string, unknown>, pat
  */
 export function objectSchema(properties: Record<string, JsonSchema>, options: { optional?: readonly string[]; description?: string } = {}): JsonSchema {
   const optional = new Set(options.optional);
+  const required = Object.keys(properties).filter((name) => !optional.has(name));
   return {
     type: "object",
     ...(options.description ? { description: options.description } : {}),
     properties,
-    required: Object.keys(properties).filter((name) => !optional.has(name)),
+    ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
 }
