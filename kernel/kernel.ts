@@ -20,6 +20,7 @@ import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { PROCESS_METRICS } from "./contracts/process-metrics";
+import { ROUTE_CATALOG } from "./contracts/route-catalog";
 import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
 import { createLogger, LogLevelSetting, type Logger } from "./logger";
@@ -130,6 +131,8 @@ export class Kernel implements KernelInfo {
         security: this.security,
         compressionThreshold: server.get("compression.enable") ? server.get("compression.threshold.bytes") : undefined,
       });
+      const { routes } = this.http;
+      this.components.register(ROUTE_CATALOG, { useValue: { routes: () => routes.routes() } });
     }
 
     const serializerModules = await this.loadServices(loader, SERIALIZER_MODULE_CONTRACT);

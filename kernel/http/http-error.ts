@@ -1,4 +1,6 @@
 /** An error that becomes an HTTP response of the single error shape (API.md §0). */
+import type { JsonSchema } from "./json-schema";
+
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
@@ -11,6 +13,19 @@ export interface ErrorBody {
   message: string;
   path: string;
 }
+
+/** ErrorBody as /api/v1/openapi.json describes it. */
+export const ERROR_BODY_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "Every error, on every path: its status, a message naming the problem, the request's path",
+  properties: {
+    error_code: { type: "integer", description: "The HTTP status", examples: [404] },
+    message: { type: "string", examples: ["Unknown application 'foo'"] },
+    path: { type: "string", examples: ["/api/v1/streams/foo"] },
+  },
+  required: ["error_code", "message", "path"],
+  additionalProperties: false,
+};
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);

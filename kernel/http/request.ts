@@ -1,7 +1,9 @@
 /** The request as route handlers see it: polka's request with the raw body read by the kernel. */
 import type { IncomingMessage } from "node:http";
 import type { Principal } from "./auth/principal";
-import { HttpError } from "./http-error";
+import { badRequest, HttpError } from "./http-error";
+import { schemaViolation } from "./json-schema";
+import type { BodySpec } from "./route-spec";
 
 export interface SluiceRequest extends IncomingMessage {
   /** Path without the query string. */
@@ -11,6 +13,8 @@ export interface SluiceRequest extends IncomingMessage {
   query: Record<string, string | string[] | undefined>;
   /** The request body (empty when none was sent). */
   rawBody: Buffer;
+  /** The body parsed and checked against the schema the route declares (`RouteSpec.body`); undefined otherwise. */
+  body?: unknown;
   /** `performance.now()` when the kernel took the request. */
   receivedAt: number;
   /** The pattern of the route that answers (`/api/v1/streams/:id`), set by the router as it dispatches. */
@@ -39,6 +43,18 @@ export function jsonBody(req: SluiceRequest): unknown {
   } catch (error) {
     throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The JSON body checked against a route's declaration: 400 naming the field that fails it. */
+export function validatedJsonBody(req: SluiceRequest, spec: BodySpec): unknown {
+  const body = jsonBody(req);
+  if (body === undefined) {
+    if (spec.required === false) return undefined;
+    throw badRequest(`Request body is required${spec.description ? `: ${spec.description}` : ""}`);
+  }
+  const violation = schemaViolation(spec.schema, body);
+  if (violation) throw badRequest(violation);
+  return body;
 }
 
 /**

@@ -2,8 +2,9 @@
  * The one router every route goes through — built-in plugins and REST extensions alike: it records who owns
  * each method + path (so a second owner, or a REST extension route that overlaps another owner's, is a startup
  * error naming both), checks the caller's role against the route's (403), writes an audit line for each
- * state-changing call, answers HEAD on every GET route, URL-decodes parameters, sends a handler's return value
- * as JSON and turns thrown errors into the error shape of API.md §0.
+ * state-changing call, answers HEAD on every GET route, URL-decodes parameters, validates a request body against the
+ * schema its route declares, sends a handler's return value as JSON and turns thrown errors into the error shape of
+ * API.md §0. Its listing of the routes, with their declarations, is what /api/v1/openapi.json is built from.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type polka = require("polka");
@@ -15,7 +16,8 @@ import { isRole, ROLES, type Role } from "./auth/principal";
 import { HttpError } from "./http-error";
 import { UNMATCHED_ROUTE } from "../contracts/process-metrics";
 import { routePatternsOverlap } from "./route-overlap";
-import type { SluiceRequest } from "./request";
+import { validatedJsonBody, type SluiceRequest } from "./request";
+import { assertRouteSpec, type BodySpec, type RouteSpec } from "./route-spec";
 import { sendError, sendJson } from "./responses";
 
 export type RouteHandler = (req: SluiceRequest, res: ServerResponse) => unknown;
@@ -32,6 +34,12 @@ export interface RouteOptions {
    * ending in `/*`; a REST extension's route is never public.
    */
   public?: boolean;
+  /**
+   * What the route takes and answers. Its body schema is checked before the handler runs (a 400 naming the field
+   * otherwise); the whole declaration describes the route in /api/v1/openapi.json. Undeclared, the route is listed
+   * there with its method, path and parameters only.
+   */
+  spec?: RouteSpec;
 }
 
 export interface RouteRegistrar {
@@ -57,6 +65,18 @@ interface RegisteredRoute {
   owner: RouteOwner;
 }
 
+/** A route as the registry lists it: everything its registration declared, read-only. */
+export interface RouteListing {
+  readonly method: Method;
+  /** The router's pattern: `/api/v1/streams/:id`, `/ui/*`. */
+  readonly path: string;
+  readonly owner: Readonly<RouteOwner>;
+  readonly role: Role;
+  /** Whether a request needs credentials: authentication is on and neither the route nor its path is public. */
+  readonly authenticated: boolean;
+  readonly spec: RouteSpec | undefined;
+}
+
 const describeOwner = (owner: RouteOwner) => `${owner.builtIn ? "built-in" : "REST extension"} '${owner.name}'`;
 
 interface RouteAccess {
@@ -65,11 +85,13 @@ interface RouteAccess {
   role: Role;
   /** Routes above viewer change state: each use is an audit log line. */
   audited: boolean;
+  /** The body the route declares, checked before its handler runs. */
+  body: BodySpec | undefined;
 }
 
 export class RouteRegistry {
   private readonly owners = new Map<string, RouteOwner>();
-  private readonly registered: RegisteredRoute[] = [];
+  private readonly listing: RouteListing[] = [];
   /** The pattern of each route's dispatching function, as the router finds it. */
   private readonly patterns = new Map<unknown, string>();
 
@@ -79,6 +101,11 @@ export class RouteRegistry {
   registrar(owner: RouteOwner): RouteRegistrar {
     const add = (method: Method) => (path: string, handler: RouteHandler, options?: RouteOptions) => this.add(owner, method, path, handler, options);
     return { get: add("GET"), post: add("POST"), put: add("PUT"), patch: add("PATCH"), delete: add("DELETE") };
+  }
+
+  /** Every route registered so far, in registration order. */
+  routes(): readonly RouteListing[] {
+    return [...this.listing];
   }
 
   /** Methods that have a route matching `path` (for 405 answers). */
@@ -109,12 +136,14 @@ export class RouteRegistry {
     if (options.role !== undefined && !isRole(options.role)) {
       throw new StartupError(`${owner.name} cannot register ${method} ${path} with role '${String(options.role)}': roles are ${ROLES.join(", ")}`);
     }
+    if (options.spec) this.checkSpec(owner, method, path, options.spec);
     if (options.public) this.allowPublic(owner, method, path);
     this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
-    this.registered.push({ method, path, owner });
     const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
-    const access: RouteAccess = { pattern: path, role, audited: role !== "viewer" };
+    const authenticated = this.guard.enabled && !options.public && !this.guard.isPublic(path);
+    this.listing.push(Object.freeze({ method, path, owner: Object.freeze({ ...owner }), role, authenticated, spec: options.spec }));
+    const access: RouteAccess = { pattern: path, role, audited: role !== "viewer", body: options.spec?.body };
     this.route(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
     if (method === "GET") this.route("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
   }
@@ -122,6 +151,14 @@ export class RouteRegistry {
   private route(method: string, path: string, dispatching: (req: IncomingMessage, res: ServerResponse) => void): void {
     this.patterns.set(dispatching, path);
     this.app.add(method, path, dispatching);
+  }
+
+  private checkSpec(owner: RouteOwner, method: Method, path: string, spec: RouteSpec): void {
+    try {
+      assertRouteSpec(spec, path);
+    } catch (error) {
+      throw new StartupError(`${describeOwner(owner)} cannot register ${method} ${path}: its spec ${(error as Error).message}`);
+    }
   }
 
   private allowPublic(owner: RouteOwner, method: Method, path: string): void {
@@ -139,7 +176,7 @@ export class RouteRegistry {
    * a route of another owner is refused, whatever the order. An owner's own overlapping routes are its choice.
    */
   private refuseShadowing(route: RegisteredRoute): void {
-    const clash = this.registered.find(
+    const clash = this.listing.find(
       (other) =>
         other.method === route.method &&
         other.owner.name !== route.owner.name &&
@@ -162,6 +199,7 @@ export class RouteRegistry {
       decodeParams(req);
       if (access.audited) res.once("finish", () => this.recordOperation(req, res));
       this.guard.authorize(req, access.role);
+      if (access.body) req.body = validatedJsonBody(req, access.body);
       result = handler(req, res);
     } catch (error) {
       this.fail(error, req, res);

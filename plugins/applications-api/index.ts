@@ -13,13 +13,14 @@ import { ApplicationLookup } from "../../kernel/contracts/streams/application-lo
 import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import { notFound } from "../../kernel/http/http-error";
-import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
+import type { SluiceRequest } from "../../kernel/http/request";
 import type { Logger } from "../../kernel/logger";
 import { topologyJson } from "../../kernel/contracts/streams/topology-json";
 import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
-import { parseQueryRequest } from "./query-request";
+import { parseQueryRequest, type QueryBody } from "./query-request";
+import { applicationsSpecs } from "./applications-route-specs";
 import type { QueryStatus } from "./query-response-writer";
 import { QueryTargets } from "./query-targets";
 
@@ -50,14 +51,19 @@ export class ApplicationsApiPlugin implements Plugin {
     const peers = components.resolveOptional(PEER_TRANSPORT);
     if (peers) this.peers = peers;
     this.metrics = components.resolveOptional(PROCESS_METRICS);
-    routes.get(BASE, () => this.lookup.ids());
-    routes.get(`${BASE}/:id`, async (req) => {
-      const application = this.lookup.require(req.params.id);
-      return serversRecord(application.id, await application.instances());
-    });
-    routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.lookup.require(req.params.id).topology()));
+    const specs = applicationsSpecs(this.catalog);
+    routes.get(BASE, () => this.lookup.ids(), { spec: specs.ids });
+    routes.get(
+      `${BASE}/:id`,
+      async (req) => {
+        const application = this.lookup.require(req.params.id);
+        return serversRecord(application.id, await application.instances());
+      },
+      { spec: specs.servers },
+    );
+    routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.lookup.require(req.params.id).topology()), { spec: specs.topology });
     // A query reads: viewers may run it, though it is a POST.
-    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer" });
+    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer", spec: specs.query });
   }
 
   private query(req: SluiceRequest, res: ServerResponse): Promise<unknown> {
@@ -66,7 +72,8 @@ export class ApplicationsApiPlugin implements Plugin {
     const application = this.lookup.require(req.params.id);
     const target = this.targets.of(application, req.params.name);
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
-    const request = parseQueryRequest(jsonBody(req), target.store, application.id, this.catalog, this.defaultTimeoutMs);
+    // Its shape was checked by the router against the route's body schema.
+    const request = parseQueryRequest(req.body as QueryBody, target.store, application.id, this.catalog, this.defaultTimeoutMs);
     const answered = executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
     return this.metrics ? recordQuery(this.metrics, answered, target.store.type, began) : answered;
   }

@@ -34,6 +34,19 @@ export class QueryCatalog {
     return [...(this.byType.get(type)?.keys() ?? [])];
   }
 
+  /** Every query name with the store types that have it and its parameters there, in declaration order. */
+  queries(): { name: string; uses: { type: StoreType; parameters: string[] }[] }[] {
+    const byName = new Map<string, { type: StoreType; parameters: string[] }[]>();
+    for (const [type, queries] of this.byType) {
+      for (const definition of queries.values()) {
+        const uses = byName.get(definition.name) ?? [];
+        byName.set(definition.name, uses);
+        uses.push({ type, parameters: definition.parameters.map((parameter) => parameter.name) });
+      }
+    }
+    return [...byName].map(([name, uses]) => ({ name, uses }));
+  }
+
   /** Whether some store type has a query of this name. */
   knows(query: string): boolean {
     return [...this.byType.values()].some((queries) => queries.has(query));

@@ -1,4 +1,8 @@
-/** `set_options` of a query request (API.md §2.3): values may be JSON numbers/booleans or their string forms. */
+/**
+ * `set_options` of a query request (API.md §2.3): values may be JSON numbers/booleans or their string forms. The
+ * router has checked the object against its schema (applications-route-specs.ts); here values are read, strings
+ * included.
+ */
 import { badRequest } from "../../kernel/http/http-error";
 
 export interface QueryOptions {
@@ -25,7 +29,9 @@ function boolean(name: string, value: unknown): boolean {
   throw badRequest(`Option 'set_options.${name}' must be a boolean, got ${JSON.stringify(value)}`);
 }
 
-const OPTION_SETTERS: Record<string, (options: QueryOptions, value: unknown) => void> = {
+export const QUERY_OPTION_NAMES = ["retries", "retry_backoff_ms", "query_timeout_ms", "remote_access_allowed", "limit"] as const;
+
+const OPTION_SETTERS: Record<(typeof QUERY_OPTION_NAMES)[number], (options: QueryOptions, value: unknown) => void> = {
   retries: (options, value) => (options.retries = integer("retries", value, 0)),
   retry_backoff_ms: (options, value) => (options.retryBackoffMs = integer("retry_backoff_ms", value, 0)),
   query_timeout_ms: (options, value) => (options.queryTimeoutMs = integer("query_timeout_ms", value, 1)),
@@ -33,15 +39,12 @@ const OPTION_SETTERS: Record<string, (options: QueryOptions, value: unknown) => 
   limit: (options, value) => (options.limit = integer("limit", value, 1)),
 };
 
-export function parseQueryOptions(raw: unknown, defaultTimeoutMs: number): QueryOptions {
+export function parseQueryOptions(given: Partial<Record<keyof typeof OPTION_SETTERS, unknown>> | undefined, defaultTimeoutMs: number): QueryOptions {
   const options: QueryOptions = { retries: 0, retryBackoffMs: 100, queryTimeoutMs: defaultTimeoutMs, remoteAccessAllowed: false };
-  if (raw === undefined || raw === null) return options;
-  if (typeof raw !== "object" || Array.isArray(raw)) throw badRequest(`Field 'set_options' must be an object, got ${JSON.stringify(raw)}`);
-  const given = raw as Record<string, unknown>;
+  if (given === undefined) return options;
   for (const name in given) {
-    const set = Object.hasOwn(OPTION_SETTERS, name) ? OPTION_SETTERS[name] : undefined;
-    if (!set) throw badRequest(`Unknown option 'set_options.${name}'; expected one of ${Object.keys(OPTION_SETTERS).join(", ")}`);
-    set(options, given[name]);
+    const option = name as keyof typeof OPTION_SETTERS;
+    OPTION_SETTERS[option](options, given[option]);
   }
   return options;
 }

@@ -1,12 +1,13 @@
 /**
- * Validation of a query request body (API.md §2.3) against the named store and the query engines'
- * declarations. Every rejection is a 400 whose message names the field at fault.
+ * Validation of a query request body (API.md §2.3) against the named store and the query engines' declarations,
+ * once the router has checked its shape against queryBodySchema. Every rejection is a 400 whose message names the
+ * field at fault.
  */
 import type { QueryArguments, QueryDefinition, QueryParameter } from "../../kernel/contracts/query-engine";
 import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { StoreType } from "../../kernel/contracts/streams/stores";
 import { badRequest } from "../../kernel/http/http-error";
-import { STORE_TYPES, type QueryCatalog } from "./query-catalog";
+import type { QueryCatalog } from "./query-catalog";
 import { parseQueryOptions, type QueryOptions } from "./query-options";
 
 export interface QueryRequest {
@@ -19,18 +20,17 @@ export interface QueryRequest {
   options: QueryOptions;
 }
 
-const REQUEST_FIELDS = ["type", "set_options", "query"];
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** A body that fits queryBodySchema. */
+export interface QueryBody {
+  type: StoreType;
+  set_options?: Parameters<typeof parseQueryOptions>[0];
+  /** Exactly one entry. */
+  query: Record<string, Record<string, unknown>>;
+}
 
 // The checks walk objects with for-in and build a message only when they reject: a valid request, the common
 // case, pays for no key arrays, closures or field names.
-export function parseQueryRequest(body: unknown, store: StoreHandle, applicationId: string, catalog: QueryCatalog, defaultTimeoutMs: number): QueryRequest {
-  if (body === undefined) throw badRequest("Request body is required: a JSON object with 'type' and 'query'");
-  if (!isObject(body)) throw badRequest(`Request body must be a JSON object, got ${JSON.stringify(body)}`);
-  for (const field in body) {
-    if (!REQUEST_FIELDS.includes(field)) throw badRequest(`Unknown field '${field}' in the query request; expected ${REQUEST_FIELDS.join(", ")}`);
-  }
+export function parseQueryRequest(body: QueryBody, store: StoreHandle, applicationId: string, catalog: QueryCatalog, defaultTimeoutMs: number): QueryRequest {
   const type = storeType(body.type, store, applicationId);
   const query = singleQuery(body.query);
   const definition = catalog.definition(type, query.name);
@@ -43,29 +43,16 @@ export function parseQueryRequest(body: unknown, store: StoreHandle, application
   return { type, definition, args, rawParams: query.params, options: parseQueryOptions(body.set_options, defaultTimeoutMs) };
 }
 
-function storeType(value: unknown, store: StoreHandle, applicationId: string): StoreType {
-  if (value === undefined) throw badRequest(`Field 'type' is required: one of ${STORE_TYPES.join(", ")}`);
-  if (!STORE_TYPES.includes(value as StoreType)) throw badRequest(`Field 'type' must be one of ${STORE_TYPES.join(", ")}, got ${JSON.stringify(value)}`);
-  const type = value as StoreType;
+function storeType(type: StoreType, store: StoreHandle, applicationId: string): StoreType {
   if (type !== store.type) {
     throw badRequest(`Field 'type' is '${type}' but store '${store.name}' of application '${applicationId}' is a '${store.type}' store`);
   }
   return type;
 }
 
-function singleQuery(value: unknown): { name: string; params: Record<string, unknown> } {
-  if (value === undefined) throw badRequest("Field 'query' is required: an object holding exactly one query");
-  if (!isObject(value)) throw badRequest(`Field 'query' must be an object holding exactly one query, got ${JSON.stringify(value)}`);
-  let name = "";
-  let count = 0;
-  for (const key in value) if (count++ === 0) name = key;
-  if (count !== 1) {
-    const names = Object.keys(value);
-    throw badRequest(`Field 'query' must hold exactly one query, got ${names.length}${names.length ? ` (${names.join(", ")})` : ""}`);
-  }
-  const params = value[name];
-  if (!isObject(params)) throw badRequest(`Field 'query.${name}' must be an object of parameters, got ${JSON.stringify(params)}`);
-  return { name, params };
+function singleQuery(query: QueryBody["query"]): { name: string; params: Record<string, unknown> } {
+  for (const name in query) return { name, params: query[name] };
+  throw badRequest("Field 'query' must hold exactly one query");
 }
 
 const fieldOf = (definition: QueryDefinition, parameter: string) => `query.${definition.name}.${parameter}`;

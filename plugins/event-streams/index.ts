@@ -15,12 +15,27 @@ import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/
 import { StartupError } from "../../kernel/errors";
 import { notFound } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
+import type { RouteSpec } from "../../kernel/http/route-spec";
 import type { Logger } from "../../kernel/logger";
 import { ApplicationChannels } from "./application-channels";
 import { FlushScheduler } from "./flush-scheduler";
 import { SseSubscriber } from "./sse-subscriber";
 
 export const SUBSCRIBE_PATH = "/api/v1/streams/:id/subscribe/:eventType";
+
+const SUBSCRIBE_SPEC: RouteSpec = {
+  summary: "An application's event stream as server-sent events",
+  description: "Opens with retry: 3000; each record is an event (id, event: the type, data: {key, value, timestamp}); a keep-alive comment every server.sse.keepalive.ms. Last-Event-ID resumes from the stream's recent history.",
+  tags: ["events"],
+  pathParameters: {
+    id: { description: "The application.id of an application of this process" },
+    eventType: { description: "One of the application's event stream types (GET /api/v1/streams/{id}/subscriptions)" },
+  },
+  responses: {
+    200: { description: "The event stream, open until the client leaves or the application stops", contentType: "text/event-stream; charset=utf-8", schema: { type: "string" } },
+    404: "Unknown application or event stream",
+  },
+};
 
 interface SseSettings {
   bufferSize: number;
@@ -46,7 +61,7 @@ export class EventStreamsPlugin implements Plugin {
     this.logger = logger.child({ plugin: "event-streams" });
     const json = components.resolve(JSON_RENDERER);
     this.channels = new ApplicationChannels(this.settings.historySize, (applicationId, record) => this.encode(json, applicationId, record));
-    routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res));
+    routes.get(SUBSCRIBE_PATH, (req, res) => this.subscribe(req, res), { spec: SUBSCRIBE_SPEC });
   }
 
   /**

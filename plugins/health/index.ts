@@ -14,6 +14,7 @@ import type { ComponentRegistry } from "../../kernel/components/component-regist
 import { HEALTH_INDICATOR } from "../../kernel/contracts/health";
 import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
 import { sendJson } from "../../kernel/http/responses";
+import { HEALTH_SPECS } from "./health-route-specs";
 import { EventLoopWatch } from "./event-loop-watch";
 
 interface ApplicationsHealth {
@@ -34,15 +35,23 @@ export class HealthPlugin implements Plugin {
 
   configure({ routes, components, config }: PluginContext): void {
     this.maxLagMs = config.of(SERVER_CONFIG).get("health.liveness.max.lag.ms");
-    routes.get("/health", (_req, res) => this.report(components, res));
-    routes.get("/health/liveness", (_req, res) => {
-      const liveness = this.liveness();
-      sendJson(res, liveness.status === "UP" ? 200 : 503, liveness);
-    });
-    routes.get("/health/readiness", async (_req, res) => {
-      const readiness = readinessOf(await applicationsHealth(components));
-      sendJson(res, readiness.status === "UP" ? 200 : 503, readiness);
-    });
+    routes.get("/health", (_req, res) => this.report(components, res), { spec: HEALTH_SPECS.health });
+    routes.get(
+      "/health/liveness",
+      (_req, res) => {
+        const liveness = this.liveness();
+        sendJson(res, liveness.status === "UP" ? 200 : 503, liveness);
+      },
+      { spec: HEALTH_SPECS.liveness },
+    );
+    routes.get(
+      "/health/readiness",
+      async (_req, res) => {
+        const readiness = readinessOf(await applicationsHealth(components));
+        sendJson(res, readiness.status === "UP" ? 200 : 503, readiness);
+      },
+      { spec: HEALTH_SPECS.readiness },
+    );
   }
 
   start(): void {

@@ -1,10 +1,17 @@
 /** GET /info: the `server.info.*` entries as nested JSON (`server.info.app.name: x` → `{"app":{"name":"x"}}`). */
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
+import type { RouteSpec } from "../../kernel/http/route-spec";
+
+const SPEC: RouteSpec = {
+  summary: "The server.info entries as nested JSON",
+  tags: ["server"],
+  responses: { 200: { description: "server.info.app.name: x answers {\"app\": {\"name\": \"x\"}}; {} when none", schema: { type: "object" } } },
+};
 
 export class InfoPlugin implements Plugin {
   configure({ config, routes }: PluginContext): void {
     const info = nest(config.section("server.info"));
-    routes.get("/info", () => info);
+    routes.get("/info", () => info, { spec: SPEC });
   }
 }
 

@@ -5,35 +5,37 @@
  */
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { LOG_LEVEL } from "../../kernel/contracts/tokens";
-import { badRequest } from "../../kernel/http/http-error";
-import { jsonBody } from "../../kernel/http/request";
-import { isLogLevel, LOG_LEVELS, type LogLevel } from "../../kernel/logger";
+import { objectSchema } from "../../kernel/http/json-schema";
+import type { RouteSpec } from "../../kernel/http/route-spec";
+import { LOG_LEVELS, type LogLevel } from "../../kernel/logger";
 
 const PATH = "/api/v1/log/level";
+const LEVEL = objectSchema({ level: { enum: LOG_LEVELS } });
+const SPECS = {
+  get: { summary: "The log level of the process", tags: ["server"], responses: { 200: { description: "The level", schema: LEVEL } } },
+  put: {
+    summary: "Set the log level of every logger of the process, the applications' log files included",
+    tags: ["server"],
+    body: { description: 'the new level, as {"level": "debug"}', schema: LEVEL },
+    responses: { 200: { description: "The level now in force", schema: LEVEL } },
+  },
+} satisfies Record<string, RouteSpec>;
 
 export class LogLevelPlugin implements Plugin {
   configure({ components, routes, logger }: PluginContext): void {
     const setting = components.resolve(LOG_LEVEL);
-    routes.get(PATH, () => ({ level: setting.level }));
-    routes.put(PATH, (req) => {
-      const level = parseLevelRequest(jsonBody(req));
-      const previous = setting.level;
-      setting.level = level;
-      logger.info("log level changed", { level, previous, principal: req.principal?.name });
-      return { level };
-    });
+    routes.get(PATH, () => ({ level: setting.level }), { spec: SPECS.get });
+    routes.put(
+      PATH,
+      (req) => {
+        // Checked by the router against LEVEL.
+        const { level } = req.body as { level: LogLevel };
+        const previous = setting.level;
+        setting.level = level;
+        logger.info("log level changed", { level, previous, principal: req.principal?.name });
+        return { level };
+      },
+      { spec: SPECS.put },
+    );
   }
-}
-
-function parseLevelRequest(body: unknown): LogLevel {
-  const expected = `a JSON object such as {"level": "debug"}`;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw badRequest(`Log level request body must be ${expected}, got ${body === undefined ? "no body" : body === null ? "null" : Array.isArray(body) ? "an array" : typeof body}`);
-  }
-  for (const field of Object.keys(body)) {
-    if (field !== "level") throw badRequest(`Log level request body has an unknown field '${field}'; the only field is 'level'`);
-  }
-  const { level } = body as { level?: unknown };
-  if (!isLogLevel(level)) throw badRequest(`Field 'level' must be one of ${LOG_LEVELS.join(", ")}, got ${level === undefined ? "nothing" : JSON.stringify(level)}`);
-  return level;
 }

@@ -11,11 +11,18 @@ import { PROCESS_METRICS } from "../../kernel/contracts/process-metrics";
 import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import { sendText } from "../../kernel/http/responses";
+import type { RouteSpec } from "../../kernel/http/route-spec";
 import { runtimeMetrics } from "./runtime-metrics";
 import { SluiceMetrics } from "./sluice-metrics";
 
 const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 const APPLICATIONS_FORMAT = "prometheus";
+const SPEC: RouteSpec = {
+  summary: "The whole process in the Prometheus text format",
+  description: "The Node.js runtime, HTTP and query durations, event-stream subscribers, and every application's metrics labelled application_id.",
+  tags: ["server"],
+  responses: { 200: { description: "Prometheus text exposition format 0.0.4", contentType: CONTENT_TYPE, schema: { type: "string" } } },
+};
 
 export class ProcessMetricsPlugin implements Plugin {
   readonly requires = [optional(STREAMS_RUNTIME_TOKEN)];
@@ -33,7 +40,7 @@ export class ProcessMetricsPlugin implements Plugin {
     const formatter = (await services.load(METRICS_FORMATTER_CONTRACT)).find(({ instance }) => instance.format === APPLICATIONS_FORMAT)?.instance;
     if (formatter?.renderApplications) this.formatter = formatter;
     else logger.warn(`GET /metrics leaves out the applications' metrics: no metrics formatter of format '${APPLICATIONS_FORMAT}' renders several applications`);
-    routes.get("/metrics", (_req, res) => this.scrape(res));
+    routes.get("/metrics", (_req, res) => this.scrape(res), { spec: SPEC });
   }
 
   private async scrape(res: ServerResponse): Promise<void> {

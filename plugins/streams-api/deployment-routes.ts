@@ -4,17 +4,16 @@
  */
 import type { ServerResponse } from "node:http";
 import type { ComponentRegistry } from "../../kernel/components/component-registry";
-import { STREAMS_DEPLOYMENTS_TOKEN, type StreamsDeployments } from "../../kernel/contracts/streams/deployments";
+import { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments } from "../../kernel/contracts/streams/deployments";
 import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { HttpError, notFound } from "../../kernel/http/http-error";
-import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
+import type { SluiceRequest } from "../../kernel/http/request";
 import { sendJson } from "../../kernel/http/responses";
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import { parseDeployRequest } from "./deploy-request";
 import { changeable, refuseWhenHeadless, type LifecycleOptions } from "./lifecycle-routes";
 import { TIMED_OUT, withinDeadline } from "./operation-deadline";
-import { parseStopRequest } from "./stop-request";
 import { instanceDescription } from "./streams-json";
+import { DEPLOYMENT_SPECS as SPECS } from "./streams-route-specs";
 
 const BASE = "/api/v1/streams";
 
@@ -24,20 +23,30 @@ export function registerDeploymentRoutes(routes: RouteRegistrar, lookup: Applica
     if (!found) throw notFound("No streams runtime is installed: nothing can be deployed");
     return found;
   };
-  routes.post(BASE, async (req: SluiceRequest, res: ServerResponse) => {
-    refuseWhenHeadless(options, "deploy");
-    const application = await deployments().deploy(parseDeployRequest(jsonBody(req)));
-    sendJson(res, 201, { id: application.id });
-  });
-  routes.delete(`${BASE}/:id`, async (req: SluiceRequest) => {
-    refuseWhenHeadless(options, "terminate");
-    const { cleanup } = parseStopRequest(jsonBody(req), "Terminate request");
-    const id = lookup.require(req.params.id).id;
-    if ((await withinDeadline(deployments().terminate(id, { cleanup, timeoutMs: options.timeoutMs }), options.timeoutMs)) === TIMED_OUT) {
-      throw new HttpError(503, `Application '${id}' did not terminate within ${options.timeoutMs} ms (server.operation.timeout.ms); it is being removed`);
-    }
-    return { id, cleanup };
-  });
-  routes.post(`${BASE}/:id/pause`, async (req: SluiceRequest) => instanceDescription(await deployments().pause(changeable(req, lookup, options, "pause").id)));
-  routes.post(`${BASE}/:id/resume`, async (req: SluiceRequest) => instanceDescription(await deployments().resume(changeable(req, lookup, options, "resume").id)));
+  // Bodies are checked by the router against DEPLOY_BODY_SCHEMA and STOP_BODY_SCHEMA; the runtime checks the names and
+  // the configuration against what it knows.
+  routes.post(
+    BASE,
+    async (req: SluiceRequest, res: ServerResponse) => {
+      refuseWhenHeadless(options, "deploy");
+      const application = await deployments().deploy(req.body as DeployRequest);
+      sendJson(res, 201, { id: application.id });
+    },
+    { spec: SPECS.deploy },
+  );
+  routes.delete(
+    `${BASE}/:id`,
+    async (req: SluiceRequest) => {
+      refuseWhenHeadless(options, "terminate");
+      const cleanup = (req.body as { cleanup?: boolean } | undefined)?.cleanup ?? false;
+      const id = lookup.require(req.params.id).id;
+      if ((await withinDeadline(deployments().terminate(id, { cleanup, timeoutMs: options.timeoutMs }), options.timeoutMs)) === TIMED_OUT) {
+        throw new HttpError(503, `Application '${id}' did not terminate within ${options.timeoutMs} ms (server.operation.timeout.ms); it is being removed`);
+      }
+      return { id, cleanup };
+    },
+    { spec: SPECS.terminate },
+  );
+  routes.post(`${BASE}/:id/pause`, async (req: SluiceRequest) => instanceDescription(await deployments().pause(changeable(req, lookup, options, "pause").id)), { spec: SPECS.pause });
+  routes.post(`${BASE}/:id/resume`, async (req: SluiceRequest) => instanceDescription(await deployments().resume(changeable(req, lookup, options, "resume").id)), { spec: SPECS.resume });
 }

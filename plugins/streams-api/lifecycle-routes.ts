@@ -4,12 +4,12 @@
  */
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
 import { conflict, HttpError } from "../../kernel/http/http-error";
-import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
+import type { SluiceRequest } from "../../kernel/http/request";
 import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
 import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { TIMED_OUT, withinDeadline } from "./operation-deadline";
-import { parseStopRequest } from "./stop-request";
 import { instanceDescription } from "./streams-json";
+import { LIFECYCLE_SPECS } from "./streams-route-specs";
 
 export interface LifecycleOptions {
   headless: boolean;
@@ -25,12 +25,13 @@ export function registerLifecycleRoutes(routes: RouteRegistrar, lookup: Applicat
   };
   const stop = (req: SluiceRequest) => {
     const application = changeable(req, lookup, options, "stop");
-    const { cleanup } = parseStopRequest(jsonBody(req));
+    // Checked by the router against STOP_BODY_SCHEMA.
+    const cleanup = (req.body as { cleanup?: boolean } | undefined)?.cleanup ?? false;
     return finish(application, "stop", application.stop({ cleanup, timeoutMs: options.timeoutMs }), options.timeoutMs);
   };
-  routes.post(`${BASE}/restart`, restart);
-  routes.delete(`${BASE}/stop`, stop);
-  routes.post(`${BASE}/stop`, stop);
+  routes.post(`${BASE}/restart`, restart, { spec: LIFECYCLE_SPECS.restart });
+  routes.delete(`${BASE}/stop`, stop, { spec: LIFECYCLE_SPECS.stop });
+  routes.post(`${BASE}/stop`, stop, { spec: LIFECYCLE_SPECS.stop });
 }
 
 /** 403 when the server is headless: no route changes what runs. */

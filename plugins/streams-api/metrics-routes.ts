@@ -10,6 +10,7 @@ import { sendText } from "../../kernel/http/responses";
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
 import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { metricValueText, selectMetrics } from "./metrics-selection";
+import { metricsSpecs } from "./streams-route-specs";
 
 const BASE = "/api/v1/streams/:id/metrics";
 
@@ -24,16 +25,17 @@ export function registerMetricsRoutes(routes: RouteRegistrar, lookup: Applicatio
     });
     sendText(res, 200, formatter.render(application.id, groups), formatter.contentType);
   };
-  routes.get(BASE, render);
-  routes.get(`${BASE}/group/:group`, render);
-  routes.get(`${BASE}/group/:group/name/:name`, render);
+  const specs = metricsSpecs([...formatters.keys()].sort(), DEFAULT_METRICS_FORMAT);
+  routes.get(BASE, render, { spec: specs.all });
+  routes.get(`${BASE}/group/:group`, render, { spec: specs.group });
+  routes.get(`${BASE}/group/:group/name/:name`, render, { spec: specs.name });
   routes.get(`${BASE}/group/:group/name/:name/value`, (req, res) => {
     const application = lookup.require(req.params.id);
     const [group] = selectMetrics(application.id, application.metrics(), { group: req.params.group, name: req.params.name, filterEmpty: false });
     const metric = group?.metrics[0];
     if (!metric) throw notFound(`Application '${application.id}' has no metric '${req.params.name}' in group '${req.params.group}'`);
     sendText(res, 200, metricValueText(metric.value));
-  });
+  }, { spec: specs.value });
 }
 
 function formatterFor(req: SluiceRequest, formatters: ReadonlyMap<string, MetricsFormatter>): MetricsFormatter {

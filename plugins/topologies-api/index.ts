@@ -7,6 +7,7 @@ import { optional, type Plugin, type PluginContext } from "../../kernel/contract
 import { STREAMS_DEPLOYMENTS_TOKEN, type TopologyVersion } from "../../kernel/contracts/streams/deployments";
 import { notFound } from "../../kernel/http/http-error";
 import { topologyJson, topologyVersionJson } from "./catalogue-json";
+import { TOPOLOGIES_SPECS as SPECS } from "./topologies-route-specs";
 
 const BASE = "/api/v1/topologies";
 const LATEST = "latest";
@@ -27,14 +28,18 @@ export class TopologiesApiPlugin implements Plugin {
       if (!versions) throw notFound(`Unknown topology '${name}'`);
       return versions;
     };
-    routes.get(BASE, () => [...versionsByName().values()].map(topologyJson));
-    routes.get(`${BASE}/:name`, (req) => topologyJson(versionsOf(req.params.name)));
-    routes.get(`${BASE}/:name/versions/:version`, (req) => {
-      const versions = versionsOf(req.params.name);
-      const wanted = req.params.version;
-      const found = wanted === LATEST ? versions[versions.length - 1] : versions.find((candidate) => candidate.version === wanted);
-      if (!found) throw notFound(`Topology '${req.params.name}' has no version '${wanted}' (versions: ${versions.map((version) => version.version).join(", ")}, or ${LATEST})`);
-      return topologyVersionJson(found);
-    });
+    routes.get(BASE, () => [...versionsByName().values()].map(topologyJson), { spec: SPECS.all });
+    routes.get(`${BASE}/:name`, (req) => topologyJson(versionsOf(req.params.name)), { spec: SPECS.one });
+    routes.get(
+      `${BASE}/:name/versions/:version`,
+      (req) => {
+        const versions = versionsOf(req.params.name);
+        const wanted = req.params.version;
+        const found = wanted === LATEST ? versions[versions.length - 1] : versions.find((candidate) => candidate.version === wanted);
+        if (!found) throw notFound(`Topology '${req.params.name}' has no version '${wanted}' (versions: ${versions.map((version) => version.version).join(", ")}, or ${LATEST})`);
+        return topologyVersionJson(found);
+      },
+      { spec: SPECS.version },
+    );
   }
 }

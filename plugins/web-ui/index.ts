@@ -10,18 +10,28 @@ import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
 import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
 import { HttpError } from "../../kernel/http/http-error";
 import type { SluiceRequest } from "../../kernel/http/request";
+import type { RouteSpec } from "../../kernel/http/route-spec";
 import { sendAsset } from "./asset-response";
 import { INDEX_PAGE, readConsoleAssets, type ConsoleAsset } from "./console-assets";
 
 const BASE = "/ui";
+const SPECS = {
+  base: { summary: "The operator console: redirects to /ui/", tags: ["console"], responses: { 301: { description: "Location: /ui/" } } },
+  files: {
+    summary: "The operator console's page and files, served without authentication",
+    tags: ["console"],
+    pathParameters: { path: { description: "A file of the console, or any other path, which is one of its pages (index.html)" } },
+    responses: { 200: { description: "The file: HTML, JavaScript, CSS or an image" }, 404: "A name with an extension that is no file of the console" },
+  },
+} satisfies Record<string, RouteSpec>;
 
 export class WebUiPlugin implements Plugin {
   configure({ config, routes }: PluginContext): void {
     if (!config.of(SERVER_CONFIG).get("webui.enable")) return;
     const assets = readConsoleAssets();
     const serve = (req: SluiceRequest, res: ServerResponse) => this.serve(assets, req, res);
-    routes.get(BASE, serve, { public: true });
-    routes.get(`${BASE}/*`, serve, { public: true });
+    routes.get(BASE, serve, { public: true, spec: SPECS.base });
+    routes.get(`${BASE}/*`, serve, { public: true, spec: SPECS.files });
   }
 
   private serve(assets: Map<string, ConsoleAsset>, req: SluiceRequest, res: ServerResponse): void {

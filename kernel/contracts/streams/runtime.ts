@@ -10,7 +10,8 @@ import type { ConfigValue, EventStreamDeclaration, EventStreamLimitHandler } fro
 /** The applications of this process, registered by the streams runtime plugin. */
 export const STREAMS_RUNTIME_TOKEN = token<ApplicationRegistry>("sluice.streams.StreamsRuntime");
 
-export type ApplicationState = "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR";
+export const APPLICATION_STATES = ["CREATED", "REBALANCING", "RUNNING", "PENDING_SHUTDOWN", "NOT_RUNNING", "ERROR"] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
 
 export interface StateChange {
   applicationId: string;

@@ -2,7 +2,9 @@ import http from "node:http";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "../../../kernel/contracts/rest-extension";
+import { ROUTE_CATALOG } from "../../../kernel/contracts/route-catalog";
 import type { RouteRegistrar } from "../../../kernel/http/route-registry";
+import type { BodySpec, RouteSpec } from "../../../kernel/http/route-spec";
 import { eventually } from "../../helpers/eventually";
 import { http as request, startSluice } from "../../helpers/sluice";
 
@@ -121,5 +123,75 @@ shadowing("routes that differ in a static segment, in length or in method live s
   }
 });
 
+const declared = suite("routes that declare their body");
+
+declared("a declared body is checked before the handler, which finds it parsed in req.body", async () => {
+  const seen: unknown[] = [];
+  const spec: RouteSpec = {
+    summary: "Greets",
+    body: { schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } },
+    responses: { 200: { description: "A greeting" } },
+  };
+  const sluice = await startWith(extension((routes) => routes.post("/greet", (req) => (seen.push(req.body), { hello: (req.body as { name: string }).name }), { spec })));
+  const post = (body: string, type = "application/json") => request(`${sluice.url}/greet`, { method: "POST", body, headers: { "Content-Type": type } });
+  try {
+    assert.equal((await post('{"name":"ada"}')).json(), { hello: "ada" });
+    const cases: [string, number, string][] = [
+      ['{"name":1}', 400, "Field 'name' must be a string, got 1"],
+      ['{"name":"ada","age":3}', 400, "Request body has an unknown field 'age'; expected name"],
+      ["", 400, "Request body is required"],
+      ["{", 400, "Request body is not valid JSON"],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await post(body);
+      assert.is(res.status, status, body);
+      assert.ok(res.json().message.startsWith(message), res.text);
+    }
+    assert.is((await post('{"name":"ada"}', "text/plain")).status, 415);
+    assert.equal(seen, [{ name: "ada" }]);
+  } finally {
+    await sluice.close();
+  }
+});
+
+declared("a declaration that does not fit its path, or uses a keyword the validator ignores, fails startup", async () => {
+  const responses = { 200: { description: "ok" } };
+  await refused(
+    [/cannot register GET \/things\/:id: its spec describes path parameter 'name', which \/things\/:id does not have/],
+    extension((routes) => routes.get("/things/:id", () => ({}), { spec: { summary: "x", pathParameters: { name: { description: "n" } }, responses } })),
+  );
+  const body = { schema: { type: "object", properties: { id: { type: "string", format: "uuid" } } } } as unknown as BodySpec;
+  await refused(
+    [/cannot register POST \/things: its spec JSON Schema keyword 'format' at #\/body\/properties\/id is not supported/],
+    extension((routes) => routes.post("/things", () => ({}), { spec: { summary: "x", body, responses } })),
+  );
+});
+
+declared("the registry lists every route with its owner, role, authentication and declaration", async () => {
+  const spec: RouteSpec = { summary: "Lists things", responses: { 200: { description: "things" } } };
+  const sluice = await startWith(
+    extension((routes) => {
+      routes.get("/things", () => [], { spec });
+      routes.delete("/things/:id", () => ({}), { role: "admin" });
+    }),
+  );
+  try {
+    const listed = sluice.kernel.components.resolve(ROUTE_CATALOG).routes();
+    const things = listed.filter((route) => route.path.startsWith("/things"));
+    assert.equal(
+      things.map(({ method, path, owner, role, authenticated, spec }) => ({ method, path, builtIn: owner.builtIn, role, authenticated, spec })),
+      [
+        { method: "GET", path: "/things", builtIn: false, role: "viewer", authenticated: false, spec },
+        { method: "DELETE", path: "/things/:id", builtIn: false, role: "admin", authenticated: false, spec: undefined },
+      ],
+    );
+    assert.ok(listed.some((route) => route.method === "GET" && route.path === "/api/v1/streams/:id" && route.owner.builtIn));
+    assert.ok(Object.isFrozen(things[0]));
+  } finally {
+    await sluice.close();
+  }
+});
+
 head.run();
 shadowing.run();
+declared.run();

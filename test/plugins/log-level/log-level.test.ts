@@ -47,10 +47,10 @@ test("a body that is not {\"level\": <level>} is a 400 naming the field, and the
   const cases: [string, string, string?][] = [
     ['{"level":"verbose"}', `Field 'level' must be one of debug, info, warn, error, silent, got "verbose"`],
     ['{"level":3}', "Field 'level' must be one of debug, info, warn, error, silent, got 3"],
-    ["{}", "Field 'level' must be one of debug, info, warn, error, silent, got nothing"],
-    ['{"level":"debug","for":"5m"}', "Log level request body has an unknown field 'for'; the only field is 'level'"],
-    ['["debug"]', `Log level request body must be a JSON object such as {"level": "debug"}, got an array`],
-    ["", `Log level request body must be a JSON object such as {"level": "debug"}, got no body`],
+    ["{}", "Field 'level' is required"],
+    ['{"level":"debug","for":"5m"}', "Request body has an unknown field 'for'; expected level"],
+    ['["debug"]', "Request body must be a JSON object, got an array"],
+    ["", `Request body is required: the new level, as {"level": "debug"}`],
   ];
   for (const [body, message] of cases) {
     const res = await put(sluice, body);

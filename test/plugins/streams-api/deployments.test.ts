@@ -75,14 +75,16 @@ deployments("every bad deploy request is a 400 in the error shape naming the fie
   const config = { "application.id": "wordcount-x" };
   const cases: [unknown, RegExp][] = [
     ["{not json", /not valid JSON/],
-    ["[1]", /Deploy request body must be a JSON object/],
+    ["[1]", /Request body must be a JSON object, got an array/],
     [{ topology: "WordCount", config, replicas: 2 }, /unknown field 'replicas'/],
-    [{ config }, /Field 'topology' must be the name of a topology/],
-    [{ topology: 7, config }, /Field 'topology' must be the name of a topology .*got number/],
+    [{ config }, /Field 'topology' is required/],
+    [{ topology: 7, config }, /Field 'topology' must be a string, got 7/],
+    [{ topology: "", config }, /Field 'topology' must not be empty/],
     [{ topology: "NoSuchTopology", config }, /Field 'topology': no topology named 'NoSuchTopology' \(known: .*WordCount/],
     [{ topology: "WordCount", version: "9.9.9", config }, /Field 'version': topology 'WordCount' has no version '9.9.9' \(versions: 1.0.0, or latest\)/],
-    [{ topology: "WordCount", version: 1, config }, /Field 'version' must be a version/],
-    [{ topology: "WordCount" }, /Field 'config' must be a JSON object holding at least 'application.id'/],
+    [{ topology: "WordCount", version: 1, config }, /Field 'version' must be a string, got 1/],
+    [{ topology: "WordCount" }, /Field 'config' is required/],
+    [{ topology: "WordCount", config: [] }, /Field 'config' must be an object, got an array/],
     [{ topology: "WordCount", config: {} }, /Field 'config.application.id' must name the new instance/],
     [{ topology: "WordCount", config: { "application.id": "../up" } }, /Field 'config.application.id' must name the new instance/],
     [{ topology: "WordCount", config: { ...config, "commit.interval.ms": "soon" } }, /Field 'config.commit.interval.ms': .*must be an integer/],
@@ -180,10 +182,10 @@ deployments("pause, resume and terminate of an unknown id are 404s; a bad termin
   }
   const bad = await terminate(sluice.url, "wordcount-b", { cleanup: "yes" });
   assert.is(bad.status, 400);
-  assert.match(bad.json().message, /Field 'cleanup' must be a boolean, got string/);
+  assert.match(bad.json().message, /Field 'cleanup' must be a boolean, got "yes"/);
   const unknownField = await terminate(sluice.url, "wordcount-b", { cleanup: true, force: true });
   assert.is(unknownField.status, 400);
-  assert.match(unknownField.json().message, /Terminate request body has an unknown field 'force'/);
+  assert.match(unknownField.json().message, /Request body has an unknown field 'force'; expected cleanup/);
 });
 
 deployments("terminate with cleanup stops the instance, removes it from every listing and the deployments file, and deletes its state", async ({ sluice }) => {

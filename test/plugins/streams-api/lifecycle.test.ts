@@ -38,7 +38,7 @@ lifecycle("POST /restart answers a RUNNING or REBALANCING instance with a new si
 lifecycle("a malformed stop body is a 400 naming the problem; a non-JSON content type is a 415; nothing stops", async ({ app }) => {
   const cases: [string, RegExp][] = [
     ["{not json", /not valid JSON/],
-    ['{"cleanup": "yes"}', /'cleanup' must be a boolean, got string/],
+    ['{"cleanup": "yes"}', /'cleanup' must be a boolean, got "yes"/],
     ['{"cleanup": null}', /'cleanup' must be a boolean, got null/],
     ["[true]", /must be a JSON object/],
     ['"cleanup"', /must be a JSON object/],

@@ -1,0 +1,36 @@
+/** The OpenAPI security schemes of `server.auth.*`: how a caller authenticates, and which routes accept what. */
+import type { ServerConfig } from "../../kernel/config/kernel-config";
+import { PEER_HEADER } from "../../kernel/http/access-guard";
+import type { Role } from "../../kernel/http/auth/principal";
+
+export interface SecurityScheme {
+  schemes: Record<string, Record<string, unknown>>;
+  /** The security requirements of a route that needs credentials (any one of them). */
+  requirementsFor(role: Role): Record<string, string[]>[];
+}
+
+const MECHANISMS: Record<string, (config: ServerConfig) => Record<string, unknown>> = {
+  basic: () => ({ type: "http", scheme: "basic", description: "Users of server.auth.users.file" }),
+  bearer: (config) => ({
+    type: "http",
+    scheme: "bearer",
+    ...(config.get("auth.jwt.jwks.url") || config.get("auth.jwt.public.key.location") ? { bearerFormat: "JWT" } : {}),
+    description: "Tokens of server.auth.tokens.file, or JWTs whose key is configured",
+  }),
+  mtls: () => ({ type: "mutualTLS", description: "A client certificate named in server.auth.mtls.roles" }),
+};
+
+/** Undefined when authentication is off (server.auth.mechanism=none): every route is open. */
+export function securitySchemeOf(config: ServerConfig): SecurityScheme | undefined {
+  const mechanism = config.get("auth.mechanism");
+  const scheme = MECHANISMS[mechanism]?.(config);
+  if (!scheme) return undefined;
+  const schemes: SecurityScheme["schemes"] = { [mechanism]: scheme };
+  // Another instance's forwarded query authenticates with the shared credential, as a viewer.
+  const peer = config.get("auth.peer.token.file") !== "";
+  if (peer) schemes.peer = { type: "apiKey", in: "header", name: PEER_HEADER, description: "Instances' shared credential (server.auth.peer.token.file); a viewer" };
+  return {
+    schemes,
+    requirementsFor: (role) => [{ [mechanism]: [] }, ...(peer && role === "viewer" ? [{ peer: [] }] : [])],
+  };
+}
