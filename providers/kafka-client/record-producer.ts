@@ -133,6 +133,8 @@ export class RecordProducer {
   /** The last send made: each send is delivered once the one before it has settled. */
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Retry pauses under way: close() ends them, so that no retry outlives the producer. */
+  private readonly pauses = new Set<() => void>();
   private readonly settings: Settings;
   private readonly codec: number;
   /** The producer id and epoch of the idempotent writes, once asked for; dropped after a failed send. */
@@ -199,11 +201,29 @@ export class RecordProducer {
     return sending;
   }
 
-  /** Lets the sends in progress finish, then closes every connection. Later sends reject. */
+  /**
+   * Lets the sends in progress finish their current attempt, then closes every connection. A send waiting to retry
+   * rejects at once instead (its records were not acknowledged); later sends reject.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    for (const wake of this.pauses) wake();
     await this.tail;
     this.pool.close();
+  }
+
+  /** Waits `ms` before a retry, or less when the producer closes; then throws if it did. */
+  private async pauseBeforeRetry(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pauses.add(wake);
+    });
+    this.assertOpen();
   }
 
   private assertOpen(): void {
@@ -257,7 +277,7 @@ export class RecordProducer {
         backoffMs: backoff,
         partitions: retriable.map(({ delivery, errorCode, detail }) => `${delivery.topic}-${delivery.partition}: ${errorCode === null ? detail : errorCodeName(errorCode)}`),
       });
-      await new Promise((resolve) => setTimeout(resolve, backoff));
+      await this.pauseBeforeRetry(backoff);
       await this.refreshMetadata(new Set(retriable.map(({ delivery }) => delivery.topic)));
       if (producerLost) await this.restartSequences(all);
       pending = retriable.map(({ delivery }) => delivery);
@@ -316,7 +336,7 @@ export class RecordProducer {
         throw new ProducerIdError(this.options.clientId, errorCode, `${detail ? `${detail}, ` : ""}still failing after ${attempt} attempts`);
       }
       this.logger.warn("producer id request retry", { attempt, backoffMs: backoff, error: errorCode === null ? detail : errorCodeName(errorCode) });
-      await new Promise((resolve) => setTimeout(resolve, backoff));
+      await this.pauseBeforeRetry(backoff);
     }
   }
 

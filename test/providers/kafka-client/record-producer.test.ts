@@ -8,6 +8,7 @@ import { startBroker } from "../../../providers/broker";
 import { ProduceError, RecordProducer, type PartitionRecords, type ProducerRecord, type RecordProducerOptions } from "../../../providers/kafka-client";
 import { kafkaConfig, startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
+import { silentLogger } from "../../../kernel/logger";
 import { expected, readWithKafkajs, readWithKcat, type ReadRecord } from "./produced-records";
 
 const test = suite<{ broker: TestBroker; producers: RecordProducer[] }>("kafka client: record producer");
@@ -162,6 +163,21 @@ test("a partition past the topic's last rejects as unknown; the topic's other pa
   );
   assert.match(String(error?.message), /narrow partition 1 .*UNKNOWN_TOPIC_OR_PARTITION/);
   assert.equal(await readWithKafkajs(context.broker.kafka(), "narrow", 1), [expected(0, 0, record)]);
+});
+
+test("close ends a send waiting to retry: it rejects as closed instead of retrying until the delivery timeout", async (context) => {
+  // A topic that never appears: the send retries, each attempt followed by a pause, for the default two minutes.
+  const warnings: string[] = [];
+  const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+  const producer = producerFor(context, { retryBackoffMs: 50, logger });
+  const sending = producer.send([{ topic: "never-there", partition: 0, records: [{ key: null, value: text("x"), timestamp: 0 }] }]).then(
+    () => null,
+    (failure: Error) => failure,
+  );
+  await eventually(() => warnings.includes("produce retry"), { what: "a retry to be pending" });
+  await producer.close();
+  const error = await sending;
+  assert.match(String(error?.message), /producer producer-test is closed/);
 });
 
 test("sending after close rejects, naming the producer", async (context) => {
