@@ -132,13 +132,18 @@ test.after.each(async ({ broker, second, front, closing }) => {
   await broker.close();
 });
 
+/** Writes `count` records `<partition>:<n>` to a partition, numbered from `from`. */
+function writerTo(producer: RecordProducer) {
+  return (partition: number, from: number, count: number) =>
+    producer.send([{ topic: TOPIC, partition, records: Array.from({ length: count }, (_, i) => ({ key: null, value: Buffer.from(`${partition}:${from + i}`), timestamp: Date.now() })) }]);
+}
+
 test("while partition 1's leader is unreachable, partition 0 is read on; then partition 1 from where it was, each record once", async (context) => {
   const bootstrap = [`${context.broker.broker.host}:${context.front.port}`];
   const producer = new RecordProducer({ bootstrapServers: bootstrap, clientId: "split-producer", retryBackoffMs: 20 });
   const fetcher = new PartitionFetcher({ bootstrapServers: bootstrap, clientId: "split-fetcher", maxWaitMs: 20, retryBackoffMs: 20, retryBackoffMaxMs: 100 });
   context.closing.push(producer, fetcher);
-  const write = (partition: number, from: number, count: number) =>
-    producer.send([{ topic: TOPIC, partition, records: Array.from({ length: count }, (_, i) => ({ key: null, value: Buffer.from(`${partition}:${from + i}`), timestamp: Date.now() })) }]);
+  const write = writerTo(producer);
   await write(0, 0, 10);
   await write(1, 0, 10);
 
@@ -179,8 +184,7 @@ test("a leader's NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH and UNKNOWN_TOPIC_O
   const producer = new RecordProducer({ bootstrapServers: bootstrap, clientId: "split-producer" });
   const fetcher = new PartitionFetcher({ bootstrapServers: bootstrap, clientId: "split-fetcher", maxWaitMs: 20, retryBackoffMs: 20, retryBackoffMaxMs: 100 });
   context.closing.push(producer, fetcher);
-  const write = (partition: number, from: number, count: number) =>
-    producer.send([{ topic: TOPIC, partition, records: Array.from({ length: count }, (_, i) => ({ key: null, value: Buffer.from(`${partition}:${from + i}`), timestamp: Date.now() })) }]);
+  const write = writerTo(producer);
   await write(0, 0, 10);
   await write(1, 0, 10);
   context.front.partitionOneErrors.push(ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
