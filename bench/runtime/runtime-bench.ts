@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     const applicationId = `bench-wordcount-${cacheBytes > 0 ? "cached" : "uncached"}-${round}`;
     const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir, "statestore.cache.max.bytes": cacheBytes } });
     const provider = new WordCountProvider();
-    runtime.addProvider({ ...provider, name: applicationId, config: { "application.id": applicationId }, topology: (builder: StreamsBuilder, context: TopologyContext) => provider.topology(builder, context) });
+    runtime.addProvider({ ...provider, name: applicationId, config: { ...provider.config, "application.id": applicationId }, topology: (builder: StreamsBuilder, context: TopologyContext) => provider.topology(builder, context) });
     const timing = await timeRuntime(runtime, applicationId, lines + lines * 10, progress);
     await runtime.close();
     return timing;

@@ -1,6 +1,9 @@
 /** Timing a streams application in a bench: from a run's start (connect, topics, group join) to its last record. */
 import type { StreamsRuntime } from "../../providers/streams";
 
+/** A run that processes nothing for this long has stalled: the bench stops rather than waiting forever. */
+const STALL_MS = 60_000;
+
 /** A run's figures: seconds from its start to its first record, and to its last. */
 export interface Timing {
   firstSeconds: number;
@@ -23,9 +26,12 @@ export async function timeRuntime(runtime: StreamsRuntime, id: string, expected:
   await runtime.start();
   let first = 0;
   let tenth = 0;
+  let last = { done: 0, at: Date.now() };
   for (;;) {
     const done = processedTotal(runtime, id);
     if (done > 0 && first === 0) first = Date.now();
+    if (done > last.done) last = { done, at: Date.now() };
+    else if (Date.now() - last.at > STALL_MS) throw new Error(`${id} processed nothing for ${STALL_MS / 1000} s after ${done} of ${expected} records (state ${runtime.application(id)?.state})`);
     while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
     if (done >= expected) break;
     await new Promise((resolve) => setTimeout(resolve, 5));
