@@ -34,6 +34,11 @@ export interface GroupConsumerHandlers {
   assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
   /** Processes one partition's fetched records; its position is committed after the fetch's last batch. */
   batch(batch: FetchedBatch): Promise<void>;
+  /**
+   * The batches of one fetch are all processed: resolves once their work is safe to commit (the consumer commits
+   * their positions next), so a handler can finish a whole fetch's batches at once.
+   */
+  fetchProcessed?(): Promise<void>;
   /** A fetch was answered. */
   fetched?(): void;
   /** Positions the group accepted. */
@@ -295,15 +300,18 @@ export class GroupConsumer {
     this.prefetch = this.fetch();
     // Awaited by the next round (or dropped); this only keeps a failure from counting as unhandled meanwhile.
     this.prefetch.catch(() => undefined);
+    let processed = 0;
     for (const batch of answer.batches) {
       if (this.stopped || this.membership.rejoinNeeded) break;
       await this.handlers.batch(batch);
+      processed++;
       const entry = this.processed.get(key(batch.topic, batch.partition));
       if (entry !== undefined) {
         entry.offset = batch.nextOffset;
         entry.committed = false;
       }
     }
+    if (processed > 0) await this.handlers.fetchProcessed?.();
     await this.commitProcessed();
   }
 

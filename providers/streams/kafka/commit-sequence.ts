@@ -1,12 +1,13 @@
 /**
- * The per-batch commit sequence, one partition's fetched batch at a time:
- *  1. the batch is processed in slices of 4,096 records, each slice's outputs sent ahead while the next is
- *     processed; records the task has applied already (below its input position, or repartition records whose
- *     origin it has applied) are skipped;
- *  2. the record caches are flushed (the folded updates go to the stores, the changelogs and downstream), then
- *     the rest of the outputs and the stores' changelogs are produced — the last changelog record of a one-store
- *     task carries the task's positions (a commit marker) — and every record is awaited until acknowledged;
- *  3. the task's stores, its positions and its changelog positions are committed in one atomic LevelDB batch;
+ * The commit sequence, one fetch at a time:
+ *  1. each partition's fetched batch is processed by its task in slices of 4,096 records, each slice's outputs
+ *     sent ahead while the next is processed; records the task has applied already (below its input position,
+ *     or repartition records whose origin it has applied) are skipped;
+ *  2. once the fetch's batches are all processed, the record caches of the tasks they touched are flushed (the
+ *     folded updates go to the stores, the changelogs and downstream), then the rest of the outputs and the
+ *     stores' changelogs are produced in one send — the last changelog record of a one-store task carries the
+ *     task's positions (a commit marker) — and every record is awaited until acknowledged;
+ *  3. each of those tasks' stores, positions and changelog positions are committed in one atomic LevelDB batch;
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
  */
@@ -43,8 +44,8 @@ export interface CommitSequenceOptions {
 export class CommitSequence {
   constructor(private readonly options: CommitSequenceOptions) {}
 
-  /** Steps 1 to 3 for one fetched batch of a partition of `task`'s; `consumed` follows the records processed. */
-  async runBatch(task: RunTask, batch: FetchedBatch, consumed: ConsumedPosition): Promise<void> {
+  /** Step 1 for one fetched batch of a partition of `task`'s; `consumed` follows the records processed. */
+  async process(task: RunTask, batch: FetchedBatch, consumed: ConsumedPosition): Promise<void> {
     const { topic, partition, records } = batch;
     const { collector, metrics } = this.options;
     const applied = task.positions.inputs.get(topic, partition) ?? -1;
@@ -68,7 +69,6 @@ export class CommitSequence {
     task.positions.inputs.set(topic, partition, batch.nextOffset);
     metrics.consumed(task.id, processed, bytes);
     metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
-    await this.commit([task]);
   }
 
   /** Steps 2 and 3 for `tasks`: what they output and wrote leaves, then their stores commit with their positions. */

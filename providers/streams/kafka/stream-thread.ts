@@ -1,7 +1,7 @@
 /**
  * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
  * producer (Sluice's own client), the admin client (kafkajs) — and the loop they drive. Assignments go to the
- * task manager; each fetched batch runs the commit sequence (see commit-sequence), one piece of work at a time;
+ * task manager; each fetch's batches run the commit sequence (see commit-sequence), one piece of work at a time;
  * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
  */
 import type { Admin, Kafka } from "kafkajs";
@@ -20,6 +20,7 @@ import { DeadLetterTopic, deadLetterTopic } from "./dead-letters";
 import { ensureTopics } from "./internal-topics";
 import { RepartitionPurge } from "./repartition-purge";
 import { RecordCollector } from "./record-collector";
+import type { RunTask } from "./run-task";
 import { streamsAssignor } from "./streams-assignor";
 import { TaskManager } from "./task-manager";
 import { TopicPartitionMap } from "./topic-partition";
@@ -62,6 +63,8 @@ export class StreamThread implements RunView {
   private stopped = false;
   private paused: boolean;
   private wallClockTimer?: NodeJS.Timeout;
+  /** The tasks that processed batches of the fetch in process: they commit together once its batches are all done. */
+  private readonly uncommitted = new Set<RunTask>();
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
 
@@ -158,8 +161,9 @@ export class StreamThread implements RunView {
         batch: (batch) =>
           this.serially(() => {
             if (this.failed) throw new Error("the application has failed; consuming stops");
-            return this.runBatch(batch);
+            return this.processBatch(batch);
           }),
+        fetchProcessed: () => this.serially(() => this.commitProcessed()),
         fetched: () => metrics.poll(),
         committed: (offsets) => {
           const now = Date.now();
@@ -258,6 +262,8 @@ export class StreamThread implements RunView {
   }
 
   private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
+    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets.
+    this.uncommitted.clear();
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
     // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
     for (const { topic, partition, offset } of committed) {
@@ -268,11 +274,18 @@ export class StreamThread implements RunView {
   }
 
   /** One fetched batch of a partition this member owns (the consumer fetches only those). */
-  private runBatch(batch: FetchedBatch): Promise<void> {
+  private processBatch(batch: FetchedBatch): Promise<void> {
     const { topic, partition } = batch;
     const task = this.tasks.taskOf(topic, partition);
     if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
-    return this.sequence.runBatch(task, batch, this.figuresOf(topic, partition));
+    this.uncommitted.add(task);
+    return this.sequence.process(task, batch, this.figuresOf(topic, partition));
+  }
+
+  private commitProcessed(): Promise<void> {
+    const tasks = [...this.uncommitted];
+    this.uncommitted.clear();
+    return this.sequence.commit(tasks);
   }
 
   private punctuateWallClock(): void {

@@ -1,7 +1,8 @@
 /**
- * The per-batch commit sequence alone, with a real task state and a producer that only records: a batch is
- * processed in slices whose outputs leave ahead, its outputs and changelog are acknowledged before its stores
- * commit with its positions, and only then does it return (for the consumer to commit the offsets).
+ * The commit sequence alone, with real task states and a producer that only records: a batch is processed in
+ * slices whose outputs leave ahead; once a fetch's batches are processed, their outputs and changelogs are
+ * acknowledged before the stores commit with their positions, and only then does the commit return (for the
+ * consumer to commit the offsets).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -62,39 +63,55 @@ interface Context {
   sender: RecordingSender;
   sequence: CommitSequence;
   task: RunTask;
+  opened: RunTask[];
+  openTask(partition: number): Promise<RunTask>;
 }
 
-const test = suite<Context>("the per-batch commit sequence");
+const test = suite<Context>("the commit sequence");
 
 test.before.each(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-sequence-"));
   context.sender = new RecordingSender();
   const collector = new RecordCollector(context.sender, () => 1, () => undefined);
-  context.task = await openRunTask({
-    topology,
-    subTopologyId: 0,
-    partition: 0,
-    stateDir: context.dir,
-    env: { applicationId: "counter", emit: (record) => collector.collect(record), sendEvent: () => undefined, onError: (error) => { throw error; }, now: Date.now },
-    counters: { read: () => undefined, write: () => undefined },
-    logger: silentLogger,
-  });
-  const commit = context.task.state.commit.bind(context.task.state);
-  context.task.state.commit = async (positions) => {
-    context.sender.events.push("store commit");
-    await commit(positions);
+  context.openTask = async (partition) => {
+    const task = await openRunTask({
+      topology,
+      subTopologyId: 0,
+      partition,
+      stateDir: context.dir,
+      env: { applicationId: "counter", emit: (record) => collector.collect(record), sendEvent: () => undefined, onError: (error) => { throw error; }, now: Date.now },
+      counters: { read: () => undefined, write: () => undefined },
+      logger: silentLogger,
+    });
+    const commit = task.state.commit.bind(task.state);
+    task.state.commit = async (positions) => {
+      context.sender.events.push(`store commit ${task.id}`);
+      await commit(positions);
+    };
+    context.opened.push(task);
+    return task;
   };
+  context.opened = [];
+  context.task = await context.openTask(0);
   context.sequence = new CommitSequence({ topology, collector, metrics: { consumed: () => undefined, lag: () => undefined, storeCommit: () => undefined } });
 });
 
-test.after.each(async ({ dir, task }) => {
-  await task.state.close();
+test.after.each(async ({ dir, opened }) => {
+  for (const task of opened) await task.state.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fetched batch of "in" partition 0 holding `records` at offsets 0, 1, …; `from`: the first offset handed out. */
-function batchOf(records: ProducerRecord[], from = 0): FetchedBatch {
-  return { topic: "in", partition: 0, records: new FetchedRecords(encodeRecordBatch(records), from, "in-0"), nextOffset: records.length, highWatermark: records.length };
+/** A fetched batch of "in" holding `records` at offsets 0, 1, …; `from`: the first offset handed out. */
+function batchOf(records: ProducerRecord[], from = 0, partition = 0): FetchedBatch {
+  return { topic: "in", partition, records: new FetchedRecords(encodeRecordBatch(records), from, `in-${partition}`), nextOffset: records.length, highWatermark: records.length };
+}
+
+const unseen = () => ({ consumedOffset: -1, consumedTimestamp: -1 });
+
+/** A fetch holding one batch: processed, then committed. */
+async function runFetch(sequence: CommitSequence, task: RunTask, batch: FetchedBatch, consumed = unseen()): Promise<void> {
+  await sequence.process(task, batch, consumed);
+  await sequence.commit([task]);
 }
 
 const word = (key: string, headers?: Record<string, string>): ProducerRecord => ({ key: Buffer.from(key), value: Buffer.from(key), timestamp: 1_000, headers });
@@ -104,18 +121,18 @@ async function committedCount(task: RunTask, key: string): Promise<unknown> {
   return store.type === "key_value" ? store.store.get(key) : undefined;
 }
 
-test("outputs and changelog are acknowledged before the stores commit with the batch's positions, then the batch returns", async ({ sender, sequence, task }) => {
+test("outputs and changelog are acknowledged before the stores commit with the batch's positions, then the commit returns", async ({ sender, sequence, task }) => {
   const consumed = { consumedOffset: -1, consumedTimestamp: -1 };
-  await sequence.runBatch(task, batchOf([word("a"), word("b"), word("a")]), consumed);
-  sender.events.push("batch returned");
-  assert.equal(sender.events, ["send out×3 counter-counts-changelog×2", "acknowledged", "store commit", "batch returned"]);
+  await runFetch(sequence, task, batchOf([word("a"), word("b"), word("a")]), consumed);
+  sender.events.push("commit returned");
+  assert.equal(sender.events, ["send out×3 counter-counts-changelog×2", "acknowledged", "store commit 0_0", "commit returned"]);
   assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "3" }, changelogPositions: { counts: "1" } });
   assert.is(await committedCount(task, "a"), 2);
   assert.equal(consumed, { consumedOffset: 2, consumedTimestamp: 1_000 });
 });
 
 test("the last changelog record of a one-store task carries the task's positions", async ({ sender, sequence, task }) => {
-  await sequence.runBatch(task, batchOf([word("a"), word("b")]), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf([word("a"), word("b")]));
   const changelog = sender.sent.find(({ topic }) => topic === "counter-counts-changelog")!.records;
   assert.equal(
     changelog.map((record) => record.headers?.[POSITIONS_HEADER]?.toString()),
@@ -125,19 +142,19 @@ test("the last changelog record of a one-store task carries the task's positions
 
 test("a batch larger than a slice sends its outputs ahead, one send at a time, and commits once", async ({ sender, sequence, task }) => {
   const records = Array.from({ length: 2 * RECORDS_PER_TURN + 10 }, (_, i) => word(`k${i % 50}`));
-  await sequence.runBatch(task, batchOf(records), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf(records));
   const sends = sender.events.filter((event) => event.startsWith("send"));
   assert.equal(sends, [`send out×${RECORDS_PER_TURN - 1}`, `send out×${RECORDS_PER_TURN}`, "send out×11 counter-counts-changelog×50"]);
   assert.is(sender.mostInFlight, 1);
-  assert.is(sender.events.filter((event) => event === "store commit").length, 1);
-  assert.is(sender.events.at(-1), "store commit");
+  assert.is(sender.events.filter((event) => event.startsWith("store commit")).length, 1);
+  assert.is(sender.events.at(-1), "store commit 0_0");
   assert.equal(task.state.checkpoint().inputPositions, { "in:0": String(records.length) });
 });
 
 test("a send that fails commits nothing: the stores and positions stay at the last commit", async ({ sender, sequence, task }) => {
-  await sequence.runBatch(task, batchOf([word("a")]), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf([word("a")]));
   sender.failing = true;
-  await sequence.runBatch(task, batchOf([word("a"), word("a")]), { consumedOffset: -1, consumedTimestamp: -1 }).then(
+  await runFetch(sequence, task, batchOf([word("a"), word("a")])).then(
     () => assert.unreachable("the batch must fail with its send"),
     (error: Error) => assert.match(error.message, "the broker refused the records"),
   );
@@ -147,15 +164,28 @@ test("a send that fails commits nothing: the stores and positions stay at the la
 
 test("records the task applied already are skipped: below its input position, and re-sent repartition records", async ({ sequence, task }) => {
   const stamped = (key: string, offset: number) => word(key, { [ORIGIN_HEADER]: originStamp("upstream", 3, offset, 0) });
-  await sequence.runBatch(task, batchOf([stamped("a", 7), stamped("a", 8)]), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf([stamped("a", 7), stamped("a", 8)]));
   // The same input again, as after a crash before the offsets were committed, and one record more.
-  await sequence.runBatch(task, batchOf([stamped("a", 7), stamped("a", 8), stamped("a", 9)]), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf([stamped("a", 7), stamped("a", 8), stamped("a", 9)]));
   assert.is(await committedCount(task, "a"), 3);
   // Origins the task applied: a re-sent record at a new offset (a retried send) is skipped too.
   task.positions.inputs.set("in", 0, 0);
-  await sequence.runBatch(task, batchOf([stamped("a", 9), stamped("a", 10)]), { consumedOffset: -1, consumedTimestamp: -1 });
+  await runFetch(sequence, task, batchOf([stamped("a", 9), stamped("a", 10)]));
   assert.is(await committedCount(task, "a"), 4);
   assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2", "origin:upstream:3": "10.0" });
+});
+
+test("a fetch's batches of several tasks are processed first, then leave in one send and commit after its acknowledgement", async (context) => {
+  const { sender, sequence, task } = context;
+  const other = await context.openTask(1);
+  await sequence.process(task, batchOf([word("a"), word("b")]), unseen());
+  await sequence.process(other, batchOf([word("c"), word("c"), word("c")], 0, 1), unseen());
+  assert.is(sender.events.filter((event) => event.startsWith("store commit")).length, 0, "nothing commits before the fetch is done");
+  await sequence.commit([task, other]);
+  assert.equal(sender.events.slice(-4), ["send out×5 counter-counts-changelog×2 counter-counts-changelog×1", "acknowledged", "store commit 0_0", "store commit 0_1"]);
+  assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2" });
+  assert.equal(other.state.checkpoint().inputPositions, { "in:1": "3" });
+  assert.is(await committedCount(other, "c"), 3);
 });
 
 test.run();
