@@ -1,8 +1,9 @@
 /**
  * A consumer-group member that reads its partitions from their leaders and hands each partition's fetched
  * records to its handler, one batch at a time, in offset order; after each fetch's batches it commits their
- * positions in its generation. The next fetch is sent while a fetch's batches are processed, so the broker's
- * reads and the network overlap with the handler's work. Records come straight from the record batch decoder:
+ * positions in its generation. The next fetch is sent while a fetch's batches are processed, and a fetch's
+ * positions are committed while the next one's are processed, so the broker's reads, the commits and the
+ * network overlap with the handler's work. Records come straight from the record batch decoder:
  * numbers for offsets and timestamps, views for keys and values.
  *
  * Group membership is the classic protocol (see group-membership.ts): on a rebalance the batch in process
@@ -94,6 +95,8 @@ export class GroupConsumer {
   /** Next offset to read after what the handler has processed, per partition, and whether it is committed. */
   private readonly processed = new Map<string, { topic: string; partition: number; offset: number; committed: boolean }>();
   private prefetch?: Promise<FetchAnswer>;
+  /** The commit of the last fetch's positions: the next fetch is processed while it is under way. */
+  private committing: Promise<void> = Promise.resolve();
   private stopped = false;
   /** Paused: no fetch, but the member keeps heartbeating, rejoins when asked and keeps its partitions. */
   private paused = false;
@@ -194,6 +197,7 @@ export class GroupConsumer {
     // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now.
     if (this.joining) this.groupPool.close();
     await this.loop;
+    await this.settledCommit().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     this.membership.stopHeartbeats();
     await this.membership.leave().catch((error) => this.logger.debug("leaving the group failed", { groupId: this.options.groupId, error: String(error) }));
     this.groupPool.close();
@@ -228,6 +232,8 @@ export class GroupConsumer {
 
   private async rejoin(): Promise<void> {
     await this.dropPrefetch();
+    // A failed commit's positions are still pending: the commit below takes them.
+    await this.settledCommit().catch(() => undefined);
     await this.commitProcessed();
     // Reported once per rebalance, and not for the first join: the member has no partitions to give up yet.
     if (this.settled) this.handlers.rebalancing();
@@ -312,7 +318,17 @@ export class GroupConsumer {
       }
     }
     if (processed > 0) await this.handlers.fetchProcessed?.();
-    await this.commitProcessed();
+    // One commit at a time, in order; a failed one throws here, a round late, and its positions go with the next.
+    await this.settledCommit();
+    this.committing = this.commitProcessed();
+    this.committing.catch(() => undefined);
+  }
+
+  /** Waits for the commit under way; its failure is thrown. */
+  private settledCommit(): Promise<void> {
+    const committing = this.committing;
+    this.committing = Promise.resolve();
+    return committing;
   }
 
   private async commitProcessed(): Promise<void> {
@@ -320,7 +336,11 @@ export class GroupConsumer {
     for (const entry of this.processed.values()) if (!entry.committed) pending.push({ topic: entry.topic, partition: entry.partition, offset: entry.offset });
     if (pending.length === 0 || this.membership.generationId < 0) return;
     if (!(await this.membership.commit(pending))) return;
-    for (const { topic, partition } of pending) this.processed.get(key(topic, partition))!.committed = true;
+    for (const { topic, partition, offset } of pending) {
+      // Positions may have moved on (a later fetch) or been taken over (a rejoin) while this commit was under way.
+      const entry = this.processed.get(key(topic, partition));
+      if (entry?.offset === offset) entry.committed = true;
+    }
     this.handlers.committed?.(pending);
   }
 
