@@ -5,12 +5,12 @@
  *   const state = await openTaskState({ stateDir, applicationId, taskId, stores: StoreSpec[], configSetter?,
  *                                       currentTimestamp?, logger? });
  *
- * Processing (synchronous, per polled batch):
+ * Processing (synchronous, per fetched batch):
  *   state.keyValueStore<K, V>(name) / timestampedKeyValueStore / windowStore / timestampedWindowStore /
  *   sessionStore (or state.store(name), narrowed by `type`) — reads see this task's uncommitted writes first,
  *   then a bounded cache of committed values (`cleanCacheEntries`, default 50,000), then LevelDB (getSync);
  *   writes go to a write-back cache and each also yields a changelog record, kept until drained.
- * After the batch:
+ * After the fetch's batches (see kafka/commit-sequence):
  *   const records = state.drainChangelog();      // ChangelogRecord { store, key, value | null, timestamp }
  *   produce each to changelogTopic(applicationId, record.store), partition = the task's partition;
  *   await state.commit({ inputPositions: { "topic:partition": nextOffset }, changelogPositions: { store: lastOffset } });
@@ -21,8 +21,8 @@
  *   state.checkpoint() → { inputPositions, changelogPositions } as last committed; a store without a changelog
  *   position restores from offset 0, otherwise from position + 1, calling
  *   await state.restoreBatch(store, records: RestoreRecord[], lastOffset) per fetched batch (atomic too).
- * Queries: state.readOnly(name) → { type, store } with async reads of COMMITTED data only (at most one polled
- *   batch behind processing); ranges are AsyncIterables streamed from LevelDB iterators, in the key serde's
+ * Queries: state.readOnly(name) → { type, store } with async reads of COMMITTED data only (at most one fetch
+ *   behind processing); ranges are AsyncIterables streamed from LevelDB iterators, in the key serde's
  *   byte order, honouring `limit`.
  * Lifecycle and figures: state.stats() (entries, approximate size, uncommitted writes per store), close()
  *   (uncommitted writes are dropped, as a crash would), destroy() (close and delete the task's directory).
