@@ -1,7 +1,8 @@
 /**
  * Streams runtime figures on the embedded broker, run as Sluice runs it (its own worker thread, file store):
  * - records/s of a stateless topology (mapValues + filter → topic) next to kcat (librdkafka) consuming the same
- *   input and doing nothing (the ceiling), and their ratio;
+ *   input and doing nothing (the ceiling), and their ratio; beside them Sluice's own consumer decoding the same
+ *   records' keys and values and doing nothing else (the floor under any topology in this process);
  * - words/s of `wordcount` fed lines of 10 words, end to end, with the record cache on (10 MiB) and off;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
  * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
@@ -21,6 +22,7 @@ import type { TopologyContext } from "../../kernel/contracts/streams/topology-pr
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
+import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, rate, seconds, startup, timeRuntime, type Timing } from "./runtime-timing";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   await producer.disconnect();
   // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
   // two runs made side by side.
-  const rounds: { ceiling: Timing; stateless: Timing; cached: Timing; uncached: Timing }[] = [];
+  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; cached: Timing; uncached: Timing }[] = [];
   const rss = { stateless: [] as number[], wordcount: [] as number[] };
   const heapSteps: number[] = [];
   const sampler = (steps: number[], round: number, heap?: number[]) => () => {
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
   };
   for (let round = 1; round <= ROUNDS; round++) {
     const ceiling = await kcatConsumer(bootstrap[0], "bench-in", records);
+    const decoding = await timeDecodingConsumer(bootstrap, "bench-in", `bench-decoding-${round}`, records);
     const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
     const applicationId = `bench-stateless-${round}`;
     stateless.addProvider({
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
     await stateless.close();
     const cached = await wordcountRun(round, 10_485_760, sampler(rss.wordcount, round));
     const uncached = await wordcountRun(round, 0);
-    rounds.push({ ceiling, stateless: statelessTiming, cached, uncached });
+    rounds.push({ ceiling, decoding, stateless: statelessTiming, cached, uncached });
   }
 
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -145,17 +148,24 @@ async function main(): Promise<void> {
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
   const words = lines * 10;
   const ratios: number[] = [];
+  const decodingRatios: number[] = [];
+  const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
   for (const [index, round] of rounds.entries()) {
     const ceilingRate = rate(records, round.ceiling);
+    const decodingRate = rate(records, round.decoding);
     const statelessRate = rate(records, round.stateless);
     ratios.push(statelessRate / ceilingRate);
-    console.log(`round ${index + 1}: kcat consume ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${((statelessRate / ceilingRate) * 100).toFixed(1)} %`);
+    decodingRatios.push(decodingRate / ceilingRate);
+    console.log(`round ${index + 1}: kcat consume ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), Sluice's consumer decoding only ${Math.round(decodingRate)} records/s (${startup(round.decoding)}): ${percent(decodingRate / ceilingRate)}`);
+    console.log(`round ${index + 1}: stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${percent(statelessRate / ceilingRate)} of kcat`);
     console.log(`round ${index + 1}: wordcount cache on ${Math.round(rate(words, round.cached))} words/s (${startup(round.cached)}), cache off ${Math.round(rate(words, round.uncached))} words/s (${startup(round.uncached)})`);
   }
   console.log(`medians of ${rounds.length} rounds: ${records} records; ${lines} lines of 10 words`);
   console.log(`kcat consume: ${Math.round(median(rounds.map((round) => rate(records, round.ceiling))))} records/s`);
   console.log(`stateless topology: ${Math.round(median(rounds.map((round) => rate(records, round.stateless))))} records/s`);
-  console.log(`stateless topology / kcat consume: median ${(median(ratios) * 100).toFixed(1)} %`);
+  console.log(`Sluice's consumer decoding only: ${Math.round(median(rounds.map((round) => rate(records, round.decoding))))} records/s`);
+  console.log(`Sluice's consumer decoding only / kcat consume: median ${percent(median(decodingRatios))}`);
+  console.log(`stateless topology / kcat consume: median ${percent(median(ratios))}`);
   console.log(`wordcount (cache on): ${Math.round(median(rounds.map((round) => rate(words, round.cached))))} words/s`);
   console.log(`wordcount (cache off): ${Math.round(median(rounds.map((round) => rate(words, round.uncached))))} words/s`);
   console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
