@@ -70,12 +70,14 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
       const configs = internal ? { ...creation.internalConfigs, ...(changelogs.has(topic) ? { "cleanup.policy": "compact" } : {}) } : {};
       return Object.entries(configs).map(([name, value]) => ({ name, value }));
     };
-    const created = await admin.createTopics({
-      waitForLeaders: true,
+    await admin.createTopics({
+      // kafkajs's own wait polls the metadata only after its first retry delay (~100 ms, most of a start-up on one
+      // broker); untilLed asks at once. It also covers another instance's creation under way, when kafkajs
+      // answers at once, before the leaders are known.
+      waitForLeaders: false,
       topics: [...missing].map(([topic, numPartitions]) => ({ topic, numPartitions, replicationFactor: creation.replicationFactor, configEntries: configsOf(topic) })),
     });
-    // Another instance's creation was under way: kafkajs then answers at once, before the leaders are known.
-    if (!created) await untilLed(admin, [...missing.keys()]);
+    await untilLed(admin, [...missing.keys()]);
   }
   return counts;
 }
