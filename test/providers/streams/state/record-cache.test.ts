@@ -79,6 +79,28 @@ test("a full cache flushes before the commit: the least recently used keys first
   assert.is(budget.usedBytes, 0);
 });
 
+test("the stores of a task keep their own updates of one key and share one order of eviction", async () => {
+  // A record of either store costs its 10-byte row key, a 1-byte value and 96 bytes: three fit in 330 bytes, a fourth does not.
+  const budget = new CacheBudget(330);
+  const state = await dir.open([keyValueSpec("counts"), keyValueSpec("totals")], { cacheBudget: budget });
+  const counts = state.keyValueStore<string, number>("counts");
+  const totals = state.keyValueStore<string, number>("totals");
+  counts.put("a", 1);
+  totals.put("a", 2);
+  counts.put("b", 3);
+  assert.is(counts.get("a"), 1, "one key, a value per store");
+  totals.put("b", 4);
+  assert.equal(changelogOf(state), [{ key: "a", value: 2 }], "totals' a, used least recently, goes first");
+  assert.is(totals.get("a"), 2, "read back from the uncommitted writes");
+  counts.put("a", 5);
+  await state.commit();
+  assert.equal(
+    [counts.get("a"), counts.get("b"), totals.get("a"), totals.get("b")],
+    [5, 3, 2, 4],
+  );
+  assert.is(budget.usedBytes, 0);
+});
+
 test("queries read through the cache and the uncommitted writes: never older than what was processed", async () => {
   const { state } = await cachedCounts(400);
   const counts = state.keyValueStore<string, number>("counts");
