@@ -18,10 +18,22 @@ function spells(key: Buffer, id: string): boolean {
   return true;
 }
 
+/**
+ * A key as its bytes, or as text whose UTF-8 bytes are its characters (ASCII; they are then its latin1 string as
+ * well): a key the record cache holds needs no Buffer.
+ */
+export type StoreKey = Buffer | string;
+
 /** A key's data row: its key in the database, and that key in latin1 (the write cache's map key). */
 interface Row {
+  /** The key's own latin1 string. */
+  keyId: string;
   dataKey: Buffer;
   id: string;
+}
+
+function keyBytes(key: StoreKey): Buffer {
+  return typeof key === "string" ? Buffer.from(key, "latin1") : key;
 }
 
 export class KeyValueBytes implements CachedStore {
@@ -29,7 +41,7 @@ export class KeyValueBytes implements CachedStore {
   readonly cachedRecordOverhead: number;
   private readonly dataPrefixId: string;
   private flushListener?: FlushListener;
-  /** The last key in latin1, and its row once asked for: an aggregation reads a key and writes it straight after. */
+  /** The last key given as bytes, in latin1, and the last row: an aggregation reads a key and writes it straight after. */
   private lastId = "";
   private lastRow: Row | undefined;
 
@@ -54,7 +66,7 @@ export class KeyValueBytes implements CachedStore {
   }
 
   /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
-  read(key: Buffer): StoredValue | undefined {
+  read(key: StoreKey): StoredValue | undefined {
     const record = this.context.records?.get(this, this.idOf(key));
     if (record !== undefined) return this.cachedValue(record);
     const { dataKey, id } = this.rowOf(key);
@@ -63,7 +75,7 @@ export class KeyValueBytes implements CachedStore {
   }
 
   /** `read` for an interactive query: the caches keep their order of use and what they hold. */
-  peek(key: Buffer): StoredValue | undefined {
+  peek(key: StoreKey): StoredValue | undefined {
     const record = this.context.records?.peek(this, this.idOf(key));
     if (record !== undefined) return this.cachedValue(record);
     const { dataKey, id } = this.rowOf(key);
@@ -84,12 +96,16 @@ export class KeyValueBytes implements CachedStore {
     return [...rows.values()].sort(([a], [b]) => Buffer.compare(a, b));
   }
 
-  write(key: Buffer, value: Buffer | null, timestamp: number): void {
+  write(key: StoreKey, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
     const records = this.context.records;
-    if (records !== undefined) return records.put(this, key, this.idOf(key), value, timestamp);
+    if (records !== undefined) {
+      const id = this.idOf(key);
+      if (!records.update(this, id, value, timestamp)) records.add(this, keyBytes(key), id, value, timestamp);
+      return;
+    }
     const { dataKey, id } = this.rowOf(key);
-    this.writeThrough(key, dataKey, value, timestamp, id);
+    this.writeThrough(keyBytes(key), dataKey, value, timestamp, id);
   }
 
   /** Writes without a changelog record: restoring from the changelog. */
@@ -118,18 +134,17 @@ export class KeyValueBytes implements CachedStore {
     return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
   }
 
-  /** The key in latin1; the last one again when `key` holds the same bytes (compared with the string, its own copy). */
-  private idOf(key: Buffer): string {
-    if (!spells(key, this.lastId)) {
-      this.lastId = key.toString("latin1");
-      this.lastRow = undefined;
-    }
+  /** The key in latin1; for bytes, the last one again when they are the same (compared with the string, its own copy). */
+  private idOf(key: StoreKey): string {
+    if (typeof key === "string") return key;
+    if (!spells(key, this.lastId)) this.lastId = key.toString("latin1");
     return this.lastId;
   }
 
-  private rowOf(key: Buffer): Row {
-    const id = this.idOf(key);
-    return (this.lastRow ??= { dataKey: this.dataKey(key), id: this.dataPrefixId + id });
+  private rowOf(key: StoreKey): Row {
+    const keyId = this.idOf(key);
+    if (this.lastRow?.keyId !== keyId) this.lastRow = { keyId, dataKey: this.dataKey(keyBytes(key)), id: this.dataPrefixId + keyId };
+    return this.lastRow;
   }
 
   private writeThrough(key: Buffer, dataKey: Buffer, value: Buffer | null, timestamp: number, id?: string): void {

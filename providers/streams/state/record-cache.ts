@@ -86,29 +86,31 @@ export class RecordCache {
     return this.records.get(owner)?.get(id);
   }
 
-  /** Folds an update into the key's; while the run's cache is over its bytes, evicts from this one. */
-  put(owner: CachedStore, key: Buffer, id: string, value: Buffer | null, timestamp: number): void {
+  /** Folds an update into the key's cached one, now the most recently used; false when the cache holds none. */
+  update(owner: CachedStore, id: string, value: Buffer | null, timestamp: number): boolean {
+    const entry = this.records.get(owner)?.get(id);
+    if (entry === undefined) return false;
+    this.budget.usedBytes -= entry.size;
+    entry.value = value;
+    entry.timestamp = timestamp;
+    entry.size = entrySize(owner, entry.key, value);
+    this.use(entry);
+    this.spent(entry);
+    return true;
+  }
+
+  /** Caches the update of a key the cache holds none of (see `update`). */
+  add(owner: CachedStore, key: Buffer, id: string, value: Buffer | null, timestamp: number): void {
     let entries = this.records.get(owner);
     if (entries === undefined) {
       entries = new Map();
       this.records.set(owner, entries);
     }
-    const budget = this.budget;
-    let entry = entries.get(id);
-    if (entry === undefined) {
-      entry = new CacheEntry(owner, key, id, value, timestamp);
-      entries.set(id, entry);
-      this.count++;
-      this.append(entry);
-    } else {
-      budget.usedBytes -= entry.size;
-      entry.value = value;
-      entry.timestamp = timestamp;
-      entry.size = entrySize(owner, entry.key, value);
-      this.use(entry);
-    }
-    budget.usedBytes += entry.size;
-    while (budget.usedBytes > budget.maxBytes && !this.flushing && this.evictOldest());
+    const entry = new CacheEntry(owner, key, id, value, timestamp);
+    entries.set(id, entry);
+    this.count++;
+    this.append(entry);
+    this.spent(entry);
   }
 
   /** The folded updates, least recently used first. */
@@ -145,6 +147,13 @@ export class RecordCache {
     this.count = 0;
     this.oldest = undefined;
     this.newest = undefined;
+  }
+
+  /** Counts the entry's bytes; while the run's cache is over its bytes, evicts from this one. */
+  private spent(entry: CacheEntry): void {
+    const budget = this.budget;
+    budget.usedBytes += entry.size;
+    while (budget.usedBytes > budget.maxBytes && !this.flushing && this.evictOldest());
   }
 
   /** Moves `entry` to the newest end. */

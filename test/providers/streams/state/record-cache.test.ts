@@ -101,6 +101,22 @@ test("the stores of a task keep their own updates of one key and share one order
   assert.is(budget.usedBytes, 0);
 });
 
+test("keys of any text fold and reach the store, the changelog and queries as their UTF-8 bytes", async () => {
+  const { state, flushed } = await cachedCounts();
+  const counts = state.keyValueStore<string, number>("counts");
+  const keys = ["apple", "Grüße", "日本", "", "a\u0000b", "Ã©", "é"];
+  for (const [index, key] of keys.entries()) for (let i = 0; i <= index; i++) counts.put(key, i + 1);
+  assert.equal(keys.map((key) => counts.get(key)), [1, 2, 3, 4, 5, 6, 7]);
+  await state.commit();
+  assert.equal(flushed, keys.map((key, index) => ({ key, value: index + 1 })));
+  assert.equal(
+    state.drainChangelog().map(({ key }) => key),
+    keys.map((key) => Buffer.from(key, "utf8")),
+  );
+  const query = state.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>;
+  for (const [index, key] of keys.entries()) assert.is(await query.get(key), index + 1, key);
+});
+
 test("queries read through the cache and the uncommitted writes: never older than what was processed", async () => {
   const { state } = await cachedCounts(400);
   const counts = state.keyValueStore<string, number>("counts");
