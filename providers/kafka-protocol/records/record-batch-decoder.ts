@@ -1,21 +1,39 @@
 /**
  * Reads the records of a Fetch answer's record set: magic-2 batches, uncompressed or compressed with any codec, each checked
  * against its CRC-32C. Offsets and timestamps come out as numbers (exact up to 2^53), keys and values as
- * views into the fetched bytes, so a record costs one object and two buffer views.
+ * ranges of the fetched bytes, made views only when asked for, so a record costs one object.
  */
 import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
 
-export interface ConsumedRecord {
-  offset: number;
-  /** CreateTime of the record, or the batch's LogAppendTime when the topic stamps append time. */
-  timestamp: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  /** Absent when the record has none; a repeated name keeps its last value. */
-  headers: Record<string, Buffer | null> | undefined;
+export class ConsumedRecord {
+  constructor(
+    readonly offset: number,
+    /** CreateTime of the record, or the batch's LogAppendTime when the topic stamps append time. */
+    readonly timestamp: number,
+    /** Absent when the record has none; a repeated name keeps its last value. */
+    readonly headers: Record<string, Buffer | null> | undefined,
+    /** The bytes the key and value are in: the fetched record set, or a decompressed batch's records. */
+    readonly bytes: Buffer,
+    readonly keyStart: number,
+    /** The key's length in bytes; -1 for a null key. */
+    readonly keySize: number,
+    readonly valueStart: number,
+    /** The value's length in bytes; -1 for a null value. */
+    readonly valueSize: number,
+  ) {}
+
+  /** A new view of the key's bytes each time. */
+  get key(): Buffer | null {
+    return this.keySize < 0 ? null : this.bytes.subarray(this.keyStart, this.keyStart + this.keySize);
+  }
+
+  /** A new view of the value's bytes each time. */
+  get value(): Buffer | null {
+    return this.valueSize < 0 ? null : this.bytes.subarray(this.valueStart, this.valueStart + this.valueSize);
+  }
 }
 
 export class CorruptRecordError extends Error {
@@ -51,13 +69,18 @@ class Cursor {
     return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
   }
 
-  bytesOrNull(): Buffer | null {
+  /** Steps over a length-prefixed field; returns its length, -1 for null (the field's bytes end at `position`). */
+  field(): number {
     const length = this.varint();
-    if (length < 0) return null;
-    const start = this.position;
+    if (length < 0) return -1;
     this.position += length;
     if (this.position > this.bytes.length) throw new RangeError(`field of ${length} bytes runs past the end of the batch`);
-    return this.bytes.subarray(start, this.position);
+    return length;
+  }
+
+  bytesOrNull(): Buffer | null {
+    const length = this.field();
+    return length < 0 ? null : this.bytes.subarray(this.position - length, this.position);
   }
 }
 
@@ -83,8 +106,11 @@ export class FetchedRecords {
   private baseOffset = 0;
   private baseTimestamp = 0;
   private timestampOverride = -1;
-  private lastHeaderBytes: Buffer = Buffer.alloc(0);
+  /** The last header name read, and where its bytes are: names repeat from record to record. */
   private lastHeaderName = "";
+  private lastHeaderBytes: Buffer = Buffer.alloc(0);
+  private lastHeaderStart = 0;
+  private lastHeaderLength = -1;
 
   /** `where` (topic and partition) names the place in errors. */
   constructor(
@@ -146,14 +172,30 @@ export class FetchedRecords {
     this.remaining = recordSet.readInt32BE(start + F.recordCount);
   }
 
-  /** Header names repeat from record to record: the last one's string is reused while its bytes match. */
-  private headerName(bytes: Buffer | null): string {
-    if (bytes === null) return "";
-    if (!bytes.equals(this.lastHeaderBytes)) {
+  /**
+   * The next header name: the last one's string again while the bytes match, compared in place (names are short,
+   * and a view and a native compare per header cost more).
+   */
+  private headerName(cursor: Cursor): string {
+    const length = cursor.field();
+    if (length < 0) return "";
+    const bytes = cursor.bytes;
+    const start = cursor.position - length;
+    if (!this.sameAsLastHeaderName(bytes, start, length)) {
+      this.lastHeaderName = bytes.toString("utf8", start, start + length);
       this.lastHeaderBytes = bytes;
-      this.lastHeaderName = bytes.toString("utf8");
+      this.lastHeaderStart = start;
+      this.lastHeaderLength = length;
     }
     return this.lastHeaderName;
+  }
+
+  private sameAsLastHeaderName(bytes: Buffer, start: number, length: number): boolean {
+    if (length !== this.lastHeaderLength) return false;
+    const last = this.lastHeaderBytes;
+    const lastStart = this.lastHeaderStart;
+    for (let i = 0; i < length; i++) if (bytes[start + i] !== last[lastStart + i]) return false;
+    return true;
   }
 
   private decodeRecord(): ConsumedRecord {
@@ -164,19 +206,21 @@ export class FetchedRecords {
       cursor.position++; // record attributes: unused
       const timestampDelta = cursor.varint();
       const offset = this.baseOffset + cursor.varint();
-      const key = cursor.bytesOrNull();
-      const value = cursor.bytesOrNull();
+      const keySize = cursor.field();
+      const keyStart = cursor.position - Math.max(keySize, 0);
+      const valueSize = cursor.field();
+      const valueStart = cursor.position - Math.max(valueSize, 0);
       const headerCount = cursor.varint();
       let headers: Record<string, Buffer | null> | undefined;
       if (headerCount > 0) {
         headers = {};
         for (let h = 0; h < headerCount; h++) {
-          headers[this.headerName(cursor.bytesOrNull())] = cursor.bytesOrNull();
+          headers[this.headerName(cursor)] = cursor.bytesOrNull();
         }
       }
       if (cursor.position !== recordEnd) throw new RangeError(`record at offset ${offset} declares ${length} bytes but holds ${length + cursor.position - recordEnd}`);
       const timestamp = this.timestampOverride >= 0 ? this.timestampOverride : this.baseTimestamp + timestampDelta;
-      return { offset, timestamp, key, value, headers };
+      return new ConsumedRecord(offset, timestamp, headers, cursor.bytes, keyStart, keySize, valueStart, valueSize);
     } catch (error) {
       if (error instanceof RangeError) throw new CorruptRecordError(this.where, `batch at offset ${this.baseOffset}: ${error.message}`);
       throw error;

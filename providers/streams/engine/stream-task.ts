@@ -13,6 +13,7 @@ import type {
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import { originStamp } from "../kafka/repartition-origin";
+import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 
 export interface RawRecord {
@@ -20,6 +21,17 @@ export interface RawRecord {
   value: Buffer | null;
   timestamp: number;
   offset: number;
+}
+
+/** A raw record whose key and value are ranges of one buffer (a consumed record): decoded without a view each. */
+export interface RangedRecord extends RawRecord {
+  readonly bytes: Buffer;
+  readonly keyStart: number;
+  /** -1: a null key. */
+  readonly keySize: number;
+  readonly valueStart: number;
+  /** -1: a null value. */
+  readonly valueSize: number;
 }
 
 export interface OutputRecord {
@@ -113,7 +125,7 @@ export class StreamTask {
   }
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
-  process(topic: string, record: RawRecord): void {
+  process(topic: string, record: RawRecord | RangedRecord): void {
     const source = this.sourcesByTopic.get(topic);
     if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
     this.inputTopic = topic;
@@ -127,7 +139,7 @@ export class StreamTask {
       this.counters.dropped++;
       this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
     }
-    this.punctuate("stream_time", this.streamTime);
+    if (this.punctuators.stream_time.length > 0) this.punctuate("stream_time", this.streamTime);
     this.inputTopic = null;
   }
 
@@ -238,19 +250,30 @@ export class DeserializationError extends Error {
 
 class SourceRuntime implements NodeRuntime {
   private children: NodeRuntime[] | undefined;
+  private readonly keyOf: RangeDeserializer;
+  private readonly valueOf: RangeDeserializer;
 
   constructor(
     readonly name: string,
-    private readonly serdes: { key: { deserialize(bytes: Buffer): unknown }; value: { deserialize(bytes: Buffer): unknown } },
+    serdes: { key: { deserialize(bytes: Buffer): unknown }; value: { deserialize(bytes: Buffer): unknown } },
     private readonly resolveChildren: () => NodeRuntime[],
-  ) {}
+  ) {
+    this.keyOf = rangeDeserializer(serdes.key);
+    this.valueOf = rangeDeserializer(serdes.value);
+  }
 
-  receiveRaw(raw: RawRecord): void {
+  receiveRaw(raw: RawRecord | RangedRecord): void {
     let key: unknown;
     let value: unknown;
     try {
-      key = raw.key === null ? null : this.serdes.key.deserialize(raw.key);
-      value = raw.value === null ? null : this.serdes.value.deserialize(raw.value);
+      if ("bytes" in raw) {
+        const { bytes, keyStart, keySize, valueStart, valueSize } = raw;
+        key = keySize < 0 ? null : this.keyOf(bytes, keyStart, keyStart + keySize);
+        value = valueSize < 0 ? null : this.valueOf(bytes, valueStart, valueStart + valueSize);
+      } else {
+        key = raw.key === null ? null : this.keyOf(raw.key, 0, raw.key.length);
+        value = raw.value === null ? null : this.valueOf(raw.value, 0, raw.value.length);
+      }
     } catch (error) {
       throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
     }

@@ -1,6 +1,7 @@
 /** The builtin serdes, byte-compatible with Kafka's String/Long/Integer/Double/ByteArray serdes. */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import { readInt64Number, writeInt64Number } from "../../kafka-protocol";
+// The module itself: the package index re-exports through getters, one more call per value.
+import { readInt64Number, writeInt64Number } from "../../kafka-protocol/records/int64-numbers";
 
 export const stringSerde: Serde<string> = {
   name: "string",

@@ -3,7 +3,7 @@
 import type { StoreAreas } from "./key-layout";
 import type { ScanRange } from "./level-scan";
 import { inScanRange, type PendingRow } from "./overlaid-scan";
-import { cachedRecordSize, type CachedRecord, type CachedStore } from "./record-cache";
+import type { CachedRecord, CachedStore } from "./record-cache";
 import type { StoreContext } from "./store-context";
 import type { StoredValue, ValueLayout } from "./value-layout";
 import type { StoreCounters } from "./write-cache";
@@ -11,22 +11,38 @@ import type { StoreCounters } from "./write-cache";
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
 export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number) => void;
 
-/** Whether `bytes` equals `row` from `offset` on; a loop, since keys are short and a native compare costs more. */
-function sameBytes(bytes: Buffer, row: Buffer, offset: number): boolean {
-  if (row.length - offset !== bytes.length) return false;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== row[offset + i]) return false;
+/** Whether `key` holds the bytes `id` spells in latin1; a loop, since keys are short and a native compare costs more. */
+function spells(key: Buffer, id: string): boolean {
+  if (key.length !== id.length) return false;
+  for (let i = 0; i < key.length; i++) if (key[i] !== id.charCodeAt(i)) return false;
   return true;
 }
 
-/** A key's data row: its key in the database, and that key in latin1 (the caches' map key). */
+/**
+ * A key as its bytes, or as text whose UTF-8 bytes are its characters (ASCII; they are then its latin1 string as
+ * well): a key the record cache holds needs no Buffer.
+ */
+export type StoreKey = Buffer | string;
+
+/** A key's data row: its key in the database, and that key in latin1 (the write cache's map key). */
 interface Row {
+  /** The key's own latin1 string. */
+  keyId: string;
   dataKey: Buffer;
   id: string;
 }
 
+function keyBytes(key: StoreKey): Buffer {
+  return typeof key === "string" ? Buffer.from(key, "latin1") : key;
+}
+
 export class KeyValueBytes implements CachedStore {
+  /** A cached record's key is the row key without this prefix. */
+  readonly cachedRecordOverhead: number;
+  private readonly dataPrefixId: string;
   private flushListener?: FlushListener;
-  /** The last key's row: an aggregation reads a key and writes it straight after. */
+  /** The last key given as bytes, in latin1, and the last row: an aggregation reads a key and writes it straight after. */
+  private lastId = "";
   private lastRow: Row | undefined;
 
   constructor(
@@ -35,7 +51,10 @@ export class KeyValueBytes implements CachedStore {
     readonly values: ValueLayout,
     readonly counters: StoreCounters,
     private readonly context: StoreContext,
-  ) {}
+  ) {
+    this.cachedRecordOverhead = areas.data.length;
+    this.dataPrefixId = areas.data.toString("latin1");
+  }
 
   /** Whether updates are folded in the task's record cache (`statestore.cache.max.bytes` > 0). */
   get cached(): boolean {
@@ -47,19 +66,19 @@ export class KeyValueBytes implements CachedStore {
   }
 
   /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
-  read(key: Buffer): StoredValue | undefined {
-    const { dataKey, id } = this.rowOf(key);
-    const record = this.context.records?.get(id);
+  read(key: StoreKey): StoredValue | undefined {
+    const record = this.context.records?.get(this, this.idOf(key));
     if (record !== undefined) return this.cachedValue(record);
+    const { dataKey, id } = this.rowOf(key);
     const stored = this.context.cache.read(dataKey, id);
     return stored === undefined ? undefined : this.values.decode(stored);
   }
 
   /** `read` for an interactive query: the caches keep their order of use and what they hold. */
-  peek(key: Buffer): StoredValue | undefined {
-    const { dataKey, id } = this.rowOf(key);
-    const record = this.context.records?.peek(id);
+  peek(key: StoreKey): StoredValue | undefined {
+    const record = this.context.records?.peek(this, this.idOf(key));
     if (record !== undefined) return this.cachedValue(record);
+    const { dataKey, id } = this.rowOf(key);
     const stored = this.context.cache.peek(dataKey, id);
     return stored === undefined ? undefined : this.values.decode(stored);
   }
@@ -69,18 +88,24 @@ export class KeyValueBytes implements CachedStore {
     const rows = new Map<string, PendingRow>();
     for (const { key, value } of this.context.cache.pending()) if (inScanRange(key, range)) rows.set(key.toString("latin1"), [key, value]);
     for (const record of this.context.records?.values() ?? []) {
-      if (record.owner !== this || !inScanRange(record.dataKey, range)) continue;
-      rows.set(record.dataKey.toString("latin1"), [record.dataKey, record.value === null ? null : this.values.encode(record.value, record.timestamp)]);
+      if (record.owner !== this) continue;
+      const dataKey = this.dataKey(record.key);
+      if (!inScanRange(dataKey, range)) continue;
+      rows.set(this.dataPrefixId + record.id, [dataKey, record.value === null ? null : this.values.encode(record.value, record.timestamp)]);
     }
     return [...rows.values()].sort(([a], [b]) => Buffer.compare(a, b));
   }
 
-  write(key: Buffer, value: Buffer | null, timestamp: number): void {
+  write(key: StoreKey, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
-    const { dataKey, id } = this.rowOf(key);
     const records = this.context.records;
-    if (records === undefined) this.writeThrough(key, dataKey, value, timestamp, id);
-    else records.put({ owner: this, key, dataKey, id, value, timestamp, size: cachedRecordSize(dataKey, value) });
+    if (records !== undefined) {
+      const id = this.idOf(key);
+      if (!records.update(this, id, value, timestamp)) records.add(this, keyBytes(key), id, value, timestamp);
+      return;
+    }
+    const { dataKey, id } = this.rowOf(key);
+    this.writeThrough(keyBytes(key), dataKey, value, timestamp, id);
   }
 
   /** Writes without a changelog record: restoring from the changelog. */
@@ -100,8 +125,8 @@ export class KeyValueBytes implements CachedStore {
     return true;
   }
 
-  flushRecord({ key, dataKey, id, value, timestamp }: CachedRecord): void {
-    this.writeThrough(key, dataKey, value, timestamp, id);
+  flushRecord({ key, id, value, timestamp }: CachedRecord): void {
+    this.writeThrough(key, this.dataKey(key), value, timestamp, this.dataPrefixId + id);
     this.flushListener?.(key, value, timestamp);
   }
 
@@ -109,13 +134,16 @@ export class KeyValueBytes implements CachedStore {
     return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
   }
 
-  /** The key's row; the last one again when `key` holds the same bytes (compared with the row's own copy). */
-  private rowOf(key: Buffer): Row {
-    const last = this.lastRow;
-    const prefix = this.areas.data.length;
-    if (last !== undefined && sameBytes(key, last.dataKey, prefix)) return last;
-    const dataKey = this.dataKey(key);
-    this.lastRow = { dataKey, id: dataKey.toString("latin1") };
+  /** The key in latin1; for bytes, the last one again when they are the same (compared with the string, its own copy). */
+  private idOf(key: StoreKey): string {
+    if (typeof key === "string") return key;
+    if (!spells(key, this.lastId)) this.lastId = key.toString("latin1");
+    return this.lastId;
+  }
+
+  private rowOf(key: StoreKey): Row {
+    const keyId = this.idOf(key);
+    if (this.lastRow?.keyId !== keyId) this.lastRow = { keyId, dataKey: this.dataKey(keyBytes(key)), id: this.dataPrefixId + keyId };
     return this.lastRow;
   }
 

@@ -2,27 +2,37 @@
 
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
-import type { KeyValueBytes } from "./key-value-bytes";
+import { stringSerde } from "../serdes/builtin-serdes";
+import type { KeyValueBytes, StoreKey } from "./key-value-bytes";
 import type { StoredValue } from "./value-layout";
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 /** The shared part; `Found` is what a read returns (the value, or the value and its timestamp). */
 abstract class TypedKeyValue<K, V, Found> {
   /** The last primitive key and its bytes: an aggregation reads a key and writes it straight after. */
   private lastKey: unknown;
   private lastKeyBytes: Buffer | undefined;
+  /** Whether ASCII string keys go to the store as text: string keys, and a record cache that holds keys by their text. */
+  private readonly textKeys: boolean;
 
   constructor(
     protected readonly bytes: KeyValueBytes,
     private readonly keySerde: Serde<K>,
     protected readonly valueSerde: Serde<V>,
-  ) {}
+  ) {
+    this.textKeys = (keySerde as Serde<unknown>) === stringSerde && bytes.cached;
+  }
 
   get name(): string {
     return this.bytes.name;
   }
 
   get(key: K): Found | undefined {
-    const stored = this.bytes.read(this.serializeKey(key));
+    const stored = this.bytes.read(this.storeKey(key));
     return stored === undefined ? undefined : this.view(stored);
   }
 
@@ -36,7 +46,11 @@ abstract class TypedKeyValue<K, V, Found> {
   }
 
   protected writeAt(key: K, value: V | null, timestamp: number): void {
-    this.bytes.write(this.serializeKey(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
+    this.bytes.write(this.storeKey(key), value === null ? null : this.valueSerde.serialize(value), timestamp);
+  }
+
+  private storeKey(key: K): StoreKey {
+    return this.textKeys && typeof key === "string" && isAscii(key) ? key : this.serializeKey(key);
   }
 
   /** Objects are serialized every time: one could have changed since. */

@@ -8,10 +8,9 @@
 /** One folded update, as its store will write it. */
 export interface CachedRecord {
   readonly owner: CachedStore;
-  /** The key as the processor serialized it, and the key of the store's data row. */
+  /** The key as the processor serialized it. */
   readonly key: Buffer;
-  readonly dataKey: Buffer;
-  /** The row's key in latin1: the caches' map key. */
+  /** The key in latin1: its map key in the owner's part of the cache. */
   readonly id: string;
   /** null: the key is deleted. */
   readonly value: Buffer | null;
@@ -21,6 +20,8 @@ export interface CachedRecord {
 
 /** A store whose updates the cache holds: it writes one when the cache lets go of it. */
 export interface CachedStore {
+  /** What a cached record of the store costs beyond its key and value (its row key's prefix). */
+  readonly cachedRecordOverhead: number;
   flushRecord(record: CachedRecord): void;
 }
 
@@ -31,64 +32,90 @@ export class CacheBudget {
   constructor(readonly maxBytes: number) {}
 }
 
-/** What a cached record costs beyond its key and value: the entry, its map slot and the row key's prefix. */
+/** What a cached record costs beyond its key, its value and its store's overhead: the entry and its map slot. */
 const RECORD_OVERHEAD_BYTES = 96;
 
-export function cachedRecordSize(dataKey: Buffer, value: Buffer | null): number {
-  return dataKey.length + (value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+/**
+ * A cached record is folded in place, and kept in the order of use by links of its own, so that using a key
+ * allocates nothing and moves no map slot.
+ */
+class CacheEntry implements CachedRecord {
+  older: CacheEntry | undefined;
+  newer: CacheEntry | undefined;
+  size: number;
+
+  constructor(
+    readonly owner: CachedStore,
+    readonly key: Buffer,
+    readonly id: string,
+    public value: Buffer | null,
+    public timestamp: number,
+  ) {
+    this.size = entrySize(owner, key, value);
+  }
+}
+
+function entrySize(owner: CachedStore, key: Buffer, value: Buffer | null): number {
+  return owner.cachedRecordOverhead + key.length + (value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
 }
 
 export class RecordCache {
-  /** By the data row's key (latin1), least recently used first. */
-  private records = new Map<string, CachedRecord>();
-  /** The most recently used key: using it again needs no move to the end. */
-  private newest: string | undefined;
-  /**
-   * Where eviction goes on: a Map's iterator survives deletions and sees keys added after it, so it is always at or
-   * before the least recently used key, and evicting one key at a time never walks past the holes of earlier ones.
-   */
-  private oldest: IterableIterator<CachedRecord> | undefined;
+  /** Each store's records by key (latin1). */
+  private records = new Map<CachedStore, Map<string, CacheEntry>>();
+  private count = 0;
+  /** The ends of the order of use. */
+  private oldest: CacheEntry | undefined;
+  private newest: CacheEntry | undefined;
   private flushing = false;
 
   constructor(private readonly budget: CacheBudget) {}
 
   get size(): number {
-    return this.records.size;
+    return this.count;
   }
 
   /** The key's folded update, now the most recently used; undefined when the cache holds none. */
-  get(id: string): CachedRecord | undefined {
-    const record = this.records.get(id);
-    if (record !== undefined && id !== this.newest) {
-      this.records.delete(id);
-      this.records.set(id, record);
-      this.newest = id;
-    }
-    return record;
+  get(owner: CachedStore, id: string): CachedRecord | undefined {
+    const entry = this.records.get(owner)?.get(id);
+    if (entry !== undefined) this.use(entry);
+    return entry;
   }
 
   /** The key's folded update, leaving the order of use as it is. */
-  peek(id: string): CachedRecord | undefined {
-    return this.records.get(id);
+  peek(owner: CachedStore, id: string): CachedRecord | undefined {
+    return this.records.get(owner)?.get(id);
   }
 
-  /** Folds `record` into the key's update; while the run's cache is over its bytes, evicts from this one. */
-  put(record: CachedRecord): void {
-    const id = record.id;
-    const previous = this.records.get(id);
-    if (previous !== undefined) {
-      this.budget.usedBytes -= previous.size;
-      if (id !== this.newest) this.records.delete(id);
+  /** Folds an update into the key's cached one, now the most recently used; false when the cache holds none. */
+  update(owner: CachedStore, id: string, value: Buffer | null, timestamp: number): boolean {
+    const entry = this.records.get(owner)?.get(id);
+    if (entry === undefined) return false;
+    this.budget.usedBytes -= entry.size;
+    entry.value = value;
+    entry.timestamp = timestamp;
+    entry.size = entrySize(owner, entry.key, value);
+    this.use(entry);
+    this.spent(entry);
+    return true;
+  }
+
+  /** Caches the update of a key the cache holds none of (see `update`). */
+  add(owner: CachedStore, key: Buffer, id: string, value: Buffer | null, timestamp: number): void {
+    let entries = this.records.get(owner);
+    if (entries === undefined) {
+      entries = new Map();
+      this.records.set(owner, entries);
     }
-    this.records.set(id, record);
-    this.newest = id;
-    this.budget.usedBytes += record.size;
-    while (this.budget.usedBytes > this.budget.maxBytes && !this.flushing && this.evictOldest());
+    const entry = new CacheEntry(owner, key, id, value, timestamp);
+    entries.set(id, entry);
+    this.count++;
+    this.append(entry);
+    this.spent(entry);
   }
 
   /** The folded updates, least recently used first. */
-  values(): IterableIterator<CachedRecord> {
-    return this.records.values();
+  *values(): IterableIterator<CachedRecord> {
+    for (let entry = this.oldest; entry !== undefined; entry = entry.newer) yield entry;
   }
 
   /** Writes every folded update through its store, least recently used first, and empties the cache. */
@@ -96,12 +123,12 @@ export class RecordCache {
     this.flushing = true;
     try {
       // Flushed records go downstream, where processors may update cached stores again: the loop flushes those too.
-      while (this.records.size > 0) {
-        const flushed = this.records;
+      while (this.count > 0) {
+        let entry = this.oldest;
         this.reset();
-        for (const record of flushed.values()) {
-          this.budget.usedBytes -= record.size;
-          record.owner.flushRecord(record);
+        for (; entry !== undefined; entry = entry.newer) {
+          this.budget.usedBytes -= entry.size;
+          entry.owner.flushRecord(entry);
         }
       }
     } finally {
@@ -111,29 +138,54 @@ export class RecordCache {
 
   /** Drops the updates not yet flushed (close without commit). */
   discard(): void {
-    for (const record of this.records.values()) this.budget.usedBytes -= record.size;
+    for (let entry = this.oldest; entry !== undefined; entry = entry.newer) this.budget.usedBytes -= entry.size;
     this.reset();
   }
 
   private reset(): void {
     this.records = new Map();
-    this.newest = undefined;
+    this.count = 0;
     this.oldest = undefined;
+    this.newest = undefined;
+  }
+
+  /** Counts the entry's bytes; while the run's cache is over its bytes, evicts from this one. */
+  private spent(entry: CacheEntry): void {
+    const budget = this.budget;
+    budget.usedBytes += entry.size;
+    while (budget.usedBytes > budget.maxBytes && !this.flushing && this.evictOldest());
+  }
+
+  /** Moves `entry` to the newest end. */
+  private use(entry: CacheEntry): void {
+    if (entry === this.newest) return;
+    this.unlink(entry);
+    this.append(entry);
+  }
+
+  private append(entry: CacheEntry): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest === undefined) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: CacheEntry): void {
+    if (entry.older === undefined) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === undefined) this.newest = entry.older;
+    else entry.newer.older = entry.older;
   }
 
   private evictOldest(): boolean {
-    this.oldest ??= this.records.values();
-    let next = this.oldest.next();
-    if (next.done) {
-      this.oldest = this.records.values();
-      next = this.oldest.next();
-      if (next.done) return false;
-    }
-    const record = next.value;
-    this.records.delete(record.id);
-    if (record.id === this.newest) this.newest = undefined;
-    this.budget.usedBytes -= record.size;
-    record.owner.flushRecord(record);
+    const entry = this.oldest;
+    if (entry === undefined) return false;
+    this.unlink(entry);
+    this.records.get(entry.owner)!.delete(entry.id);
+    this.count--;
+    this.budget.usedBytes -= entry.size;
+    entry.owner.flushRecord(entry);
     return true;
   }
 }

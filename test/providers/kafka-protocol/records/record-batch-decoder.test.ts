@@ -67,6 +67,38 @@ test("records of consecutive batches read back with their offsets, timestamps, k
   assert.is(records.read(), undefined);
 });
 
+test("keys and values are ranges of the bytes they were read from, null ones of size -1, in plain and gzip batches", () => {
+  for (const set of [storedBatch(FIRST, 0), gzipped(storedBatch(FIRST, 0))]) {
+    const ranges = readAll(new FetchedRecords(set, 0, "t-0")).map((record) => [
+      record.keySize < 0 ? null : record.bytes.toString("utf8", record.keyStart, record.keyStart + record.keySize),
+      record.valueSize < 0 ? null : record.bytes.toString("utf8", record.valueStart, record.valueStart + record.valueSize),
+      record.keySize,
+      record.valueSize,
+    ]);
+    assert.equal(ranges, [
+      ["a", "one", 1, 3],
+      [null, "no key", -1, 6],
+      ["tombstone", null, 9, -1],
+      ["h", "x".repeat(300), 1, 300],
+    ]);
+  }
+});
+
+test("header names that change from record to record are each read as they are", () => {
+  const headed: ProducerRecord[] = [
+    { key: null, value: text("1"), timestamp: 1, headers: { origin: "a", trace: "t1" } },
+    { key: null, value: text("2"), timestamp: 2, headers: { origin: "b" } },
+    { key: null, value: text("3"), timestamp: 3, headers: { origiN: "c", origin: "d" } },
+    { key: null, value: text("4"), timestamp: 4, headers: { trace: "t4", origin: "e" } },
+  ];
+  assert.equal(readAll(new FetchedRecords(storedBatch(headed, 0), 0, "t-0")).map((record) => shape(record).headers), [
+    { origin: "a", trace: "t1" },
+    { origin: "b" },
+    { origiN: "c", origin: "d" },
+    { trace: "t4", origin: "e" },
+  ]);
+});
+
 test("records before the fetch offset are skipped, within a batch and whole batches", () => {
   const set = Buffer.concat([storedBatch(FIRST, 10), storedBatch(SECOND, 14)]);
   assert.equal(readAll(new FetchedRecords(set, 12, "t-0")).map((record) => record.offset), [12, 13, 14, 15]);

@@ -79,6 +79,44 @@ test("a full cache flushes before the commit: the least recently used keys first
   assert.is(budget.usedBytes, 0);
 });
 
+test("the stores of a task keep their own updates of one key and share one order of eviction", async () => {
+  // A record of either store costs its 10-byte row key, a 1-byte value and 96 bytes: three fit in 330 bytes, a fourth does not.
+  const budget = new CacheBudget(330);
+  const state = await dir.open([keyValueSpec("counts"), keyValueSpec("totals")], { cacheBudget: budget });
+  const counts = state.keyValueStore<string, number>("counts");
+  const totals = state.keyValueStore<string, number>("totals");
+  counts.put("a", 1);
+  totals.put("a", 2);
+  counts.put("b", 3);
+  assert.is(counts.get("a"), 1, "one key, a value per store");
+  totals.put("b", 4);
+  assert.equal(changelogOf(state), [{ key: "a", value: 2 }], "totals' a, used least recently, goes first");
+  assert.is(totals.get("a"), 2, "read back from the uncommitted writes");
+  counts.put("a", 5);
+  await state.commit();
+  assert.equal(
+    [counts.get("a"), counts.get("b"), totals.get("a"), totals.get("b")],
+    [5, 3, 2, 4],
+  );
+  assert.is(budget.usedBytes, 0);
+});
+
+test("keys of any text fold and reach the store, the changelog and queries as their UTF-8 bytes", async () => {
+  const { state, flushed } = await cachedCounts();
+  const counts = state.keyValueStore<string, number>("counts");
+  const keys = ["apple", "Grüße", "日本", "", "a\u0000b", "Ã©", "é"];
+  for (const [index, key] of keys.entries()) for (let i = 0; i <= index; i++) counts.put(key, i + 1);
+  assert.equal(keys.map((key) => counts.get(key)), [1, 2, 3, 4, 5, 6, 7]);
+  await state.commit();
+  assert.equal(flushed, keys.map((key, index) => ({ key, value: index + 1 })));
+  assert.equal(
+    state.drainChangelog().map(({ key }) => key),
+    keys.map((key) => Buffer.from(key, "utf8")),
+  );
+  const query = state.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>;
+  for (const [index, key] of keys.entries()) assert.is(await query.get(key), index + 1, key);
+});
+
 test("queries read through the cache and the uncommitted writes: never older than what was processed", async () => {
   const { state } = await cachedCounts(400);
   const counts = state.keyValueStore<string, number>("counts");
