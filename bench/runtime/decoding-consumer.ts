@@ -36,7 +36,10 @@ export async function timeDecodingConsumer(bootstrapServers: string[], topic: st
       batch: async ({ records }) => {
         if (first === 0) first = Date.now();
         for (let record = records.read(); record !== undefined; record = records.read()) {
-          decodedBytes += (record.key?.toString("utf8").length ?? 0) + (record.value?.toString("utf8").length ?? 0);
+          // In place, as a topology's string source decodes them.
+          const { bytes, keyStart, keySize, valueStart, valueSize } = record;
+          if (keySize >= 0) decodedBytes += bytes.toString("utf8", keyStart, keyStart + keySize).length;
+          if (valueSize >= 0) decodedBytes += bytes.toString("utf8", valueStart, valueStart + valueSize).length;
           read++;
         }
         if (read >= count) done();

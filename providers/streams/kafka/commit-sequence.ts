@@ -62,7 +62,7 @@ export class CommitSequence {
       if (origin != null && !task.positions.origins.admit(origin)) continue;
       task.task.process(topic, record);
       processed++;
-      bytes += (record.key?.length ?? 0) + (record.value?.length ?? 0);
+      bytes += Math.max(record.keySize, 0) + Math.max(record.valueSize, 0);
       consumed.consumedOffset = record.offset;
       consumed.consumedTimestamp = record.timestamp;
     }
