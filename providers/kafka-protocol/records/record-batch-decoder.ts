@@ -1,21 +1,26 @@
 /**
  * Reads the records of a Fetch answer's record set: magic-2 batches, uncompressed or compressed with any codec, each checked
  * against its CRC-32C. Offsets and timestamps come out as numbers (exact up to 2^53), keys and values as
- * ranges of the fetched bytes, made views only when asked for, so a record costs one object.
+ * ranges of the fetched bytes, made views only when asked for, and headers decoded only when asked for, so a
+ * record costs one object.
  */
 import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
 
+/** Where a field's bytes are in a record's `bytes`: [start, end). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export class ConsumedRecord {
   constructor(
     readonly offset: number,
     /** CreateTime of the record, or the batch's LogAppendTime when the topic stamps append time. */
     readonly timestamp: number,
-    /** Absent when the record has none; a repeated name keeps its last value. */
-    readonly headers: Record<string, Buffer | null> | undefined,
-    /** The bytes the key and value are in: the fetched record set, or a decompressed batch's records. */
+    /** The bytes the key, value and headers are in: the fetched record set, or a decompressed batch's records. */
     readonly bytes: Buffer,
     readonly keyStart: number,
     /** The key's length in bytes; -1 for a null key. */
@@ -23,6 +28,8 @@ export class ConsumedRecord {
     readonly valueStart: number,
     /** The value's length in bytes; -1 for a null value. */
     readonly valueSize: number,
+    /** How many headers the record has; they follow the value in `bytes`, checked by the decoder. */
+    readonly headerCount: number,
   ) {}
 
   /** A new view of the key's bytes each time. */
@@ -34,6 +41,53 @@ export class ConsumedRecord {
   get value(): Buffer | null {
     return this.valueSize < 0 ? null : this.bytes.subarray(this.valueStart, this.valueStart + this.valueSize);
   }
+
+  /** The headers, decoded anew each time; absent when the record has none. A repeated name keeps its last value. */
+  get headers(): Record<string, Buffer | null> | undefined {
+    if (this.headerCount === 0) return undefined;
+    const headers: Record<string, Buffer | null> = {};
+    const cursor = new Cursor(this.bytes, this.headersStart());
+    for (let h = 0; h < this.headerCount; h++) {
+      const nameSize = cursor.field();
+      const name = nameSize < 0 ? "" : this.bytes.toString("utf8", cursor.position - nameSize, cursor.position);
+      headers[name] = cursor.bytesOrNull();
+    }
+    return headers;
+  }
+
+  /**
+   * Finds the last header named `name` (its UTF-8 bytes) without decoding the others: true, with its value's
+   * place in `bytes` written to `range`, when the record has one with a value.
+   */
+  headerValueRange(name: Uint8Array, range: ByteRange): boolean {
+    if (this.headerCount === 0) return false;
+    const bytes = this.bytes;
+    const cursor = new Cursor(bytes, this.headersStart());
+    let found = false;
+    for (let h = 0; h < this.headerCount; h++) {
+      const nameSize = cursor.field();
+      const nameEnd = cursor.position;
+      const valueSize = cursor.field();
+      if (nameSize !== name.length || valueSize < 0 || !sameBytes(bytes, nameEnd - nameSize, name)) continue;
+      range.start = cursor.position - valueSize;
+      range.end = cursor.position;
+      found = true;
+    }
+    return found;
+  }
+
+  private headersStart(): number {
+    const valueEnd = this.valueStart + Math.max(this.valueSize, 0);
+    // The header count's varint sits between the value and the first header.
+    let position = valueEnd;
+    while (this.bytes[position] >= 0x80) position++;
+    return position + 1;
+  }
+}
+
+function sameBytes(bytes: Buffer, start: number, expected: Uint8Array): boolean {
+  for (let i = 0; i < expected.length; i++) if (bytes[start + i] !== expected[i]) return false;
+  return true;
 }
 
 export class CorruptRecordError extends Error {
@@ -106,11 +160,6 @@ export class FetchedRecords {
   private baseOffset = 0;
   private baseTimestamp = 0;
   private timestampOverride = -1;
-  /** The last header name read, and where its bytes are: names repeat from record to record. */
-  private lastHeaderName = "";
-  private lastHeaderBytes: Buffer = Buffer.alloc(0);
-  private lastHeaderStart = 0;
-  private lastHeaderLength = -1;
 
   /** `where` (topic and partition) names the place in errors. */
   constructor(
@@ -172,32 +221,6 @@ export class FetchedRecords {
     this.remaining = recordSet.readInt32BE(start + F.recordCount);
   }
 
-  /**
-   * The next header name: the last one's string again while the bytes match, compared in place (names are short,
-   * and a view and a native compare per header cost more).
-   */
-  private headerName(cursor: Cursor): string {
-    const length = cursor.field();
-    if (length < 0) return "";
-    const bytes = cursor.bytes;
-    const start = cursor.position - length;
-    if (!this.sameAsLastHeaderName(bytes, start, length)) {
-      this.lastHeaderName = bytes.toString("utf8", start, start + length);
-      this.lastHeaderBytes = bytes;
-      this.lastHeaderStart = start;
-      this.lastHeaderLength = length;
-    }
-    return this.lastHeaderName;
-  }
-
-  private sameAsLastHeaderName(bytes: Buffer, start: number, length: number): boolean {
-    if (length !== this.lastHeaderLength) return false;
-    const last = this.lastHeaderBytes;
-    const lastStart = this.lastHeaderStart;
-    for (let i = 0; i < length; i++) if (bytes[start + i] !== last[lastStart + i]) return false;
-    return true;
-  }
-
   private decodeRecord(): ConsumedRecord {
     const cursor = this.cursor!;
     try {
@@ -211,16 +234,15 @@ export class FetchedRecords {
       const valueSize = cursor.field();
       const valueStart = cursor.position - Math.max(valueSize, 0);
       const headerCount = cursor.varint();
-      let headers: Record<string, Buffer | null> | undefined;
-      if (headerCount > 0) {
-        headers = {};
-        for (let h = 0; h < headerCount; h++) {
-          headers[this.headerName(cursor)] = cursor.bytesOrNull();
-        }
+      if (headerCount < 0) throw new RangeError(`record at offset ${offset} declares ${headerCount} headers`);
+      // Stepped over, not decoded: the record decodes them when asked.
+      for (let h = 0; h < headerCount; h++) {
+        cursor.field();
+        cursor.field();
       }
       if (cursor.position !== recordEnd) throw new RangeError(`record at offset ${offset} declares ${length} bytes but holds ${length + cursor.position - recordEnd}`);
       const timestamp = this.timestampOverride >= 0 ? this.timestampOverride : this.baseTimestamp + timestampDelta;
-      return new ConsumedRecord(offset, timestamp, headers, cursor.bytes, keyStart, keySize, valueStart, valueSize);
+      return new ConsumedRecord(offset, timestamp, cursor.bytes, keyStart, keySize, valueStart, valueSize, headerCount);
     } catch (error) {
       if (error instanceof RangeError) throw new CorruptRecordError(this.where, `batch at offset ${this.baseOffset}: ${error.message}`);
       throw error;

@@ -11,7 +11,7 @@
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
  */
-import type { FetchedBatch } from "../../kafka-client";
+import type { ByteRange, FetchedBatch } from "../../kafka-client";
 import type { CompiledTopology } from "../engine/compiled-topology";
 import type { OutputRecord } from "../engine/stream-task";
 import type { RunMetrics } from "../metrics/run-metrics";
@@ -23,6 +23,8 @@ import { ORIGIN_HEADER } from "./repartition-origin";
 import type { RunTask } from "./run-task";
 import { encodeChangelogPositions } from "./task-positions";
 import { TopicPartitionMap } from "./topic-partition";
+
+const ORIGIN_NAME = Buffer.from(ORIGIN_HEADER);
 
 /** Input records processed between two turns of the event loop within one batch. */
 export const RECORDS_PER_TURN = 4_096;
@@ -52,14 +54,14 @@ export class CommitSequence {
     let processed = 0;
     let bytes = 0;
     let sinceTurn = 0;
+    const origin: ByteRange = { start: 0, end: 0 };
     for (let record = records.read(); record !== undefined; record = records.read()) {
       if (++sinceTurn === RECORDS_PER_TURN) {
         sinceTurn = 0;
         await collector.sendAhead();
       }
       if (record.offset < applied) continue;
-      const origin = record.headers?.[ORIGIN_HEADER];
-      if (origin != null && !task.positions.origins.admit(origin)) continue;
+      if (record.headerValueRange(ORIGIN_NAME, origin) && !task.positions.origins.admit(record.bytes, origin.start, origin.end)) continue;
       task.task.process(topic, record);
       processed++;
       bytes += Math.max(record.keySize, 0) + Math.max(record.valueSize, 0);

@@ -38,20 +38,20 @@ export class OriginMarks {
   }
 
   /**
-   * Whether the record stamped `stamp` (the origin header's bytes) is applied for the first time; if so, it
-   * becomes its origin partition's newest mark. A stamp that is not `<offset>.<rank>@<origin>` is admitted.
+   * Whether the record stamped `bytes[start, end)` (the origin header's value) is applied for the first time; if
+   * so, it becomes its origin partition's newest mark. A stamp that is not `<offset>.<rank>@<origin>` is admitted.
    */
-  admit(stamp: Buffer): boolean {
-    let position = 0;
+  admit(bytes: Buffer, start = 0, end = bytes.length): boolean {
+    let position = start;
     let offset = 0;
     let rank = 0;
     let digits = 0;
-    for (; position < stamp.length && stamp[position] !== DOT; position++, digits++) offset = offset * 10 + stamp[position] - 48;
-    if (digits === 0 || position === stamp.length) return true;
+    for (; position < end && bytes[position] !== DOT; position++, digits++) offset = offset * 10 + bytes[position] - 48;
+    if (digits === 0 || position === end) return true;
     digits = 0;
-    for (position++; position < stamp.length && stamp[position] !== AT; position++, digits++) rank = rank * 10 + stamp[position] - 48;
-    if (digits === 0 || position === stamp.length) return true;
-    const mark = this.markOf(stamp, position + 1);
+    for (position++; position < end && bytes[position] !== AT; position++, digits++) rank = rank * 10 + bytes[position] - 48;
+    if (digits === 0 || position === end) return true;
+    const mark = this.markOf(bytes, position + 1, end);
     if (mark === undefined) return true;
     if (offset < mark.offset || (offset === mark.offset && rank <= mark.rank)) return false;
     mark.offset = offset;
@@ -67,23 +67,23 @@ export class OriginMarks {
     return this.marks.size;
   }
 
-  /** The mark of the stamp's origin (`<topic>:<partition>` from `originStart` on); undefined for an origin that is none. */
-  private markOf(stamp: Buffer, originStart: number): OriginMark | undefined {
-    const length = stamp.length - originStart;
+  /** The mark of the stamp's origin (`<topic>:<partition>` in `bytes[originStart, end)`); undefined for an origin that is none. */
+  private markOf(bytes: Buffer, originStart: number, end: number): OriginMark | undefined {
+    const length = end - originStart;
     const last = this.lastOrigin;
     let same = last.length === length && this.lastMark !== undefined;
-    for (let i = 0; same && i < length; i++) same = last[i] === stamp[originStart + i];
+    for (let i = 0; same && i < length; i++) same = last[i] === bytes[originStart + i];
     if (same) return this.lastMark;
-    const colon = stamp.lastIndexOf(COLON);
+    const colon = bytes.lastIndexOf(COLON, end - 1);
     if (colon < originStart) return undefined;
-    const topic = stamp.toString("latin1", originStart, colon);
-    const partition = Number(stamp.toString("latin1", colon + 1));
+    const topic = bytes.toString("latin1", originStart, colon);
+    const partition = Number(bytes.toString("latin1", colon + 1, end));
     let mark = this.marks.get(topic, partition);
     if (mark === undefined) {
       mark = { offset: -1, rank: -1 };
       this.marks.set(topic, partition, mark);
     }
-    this.lastOrigin = Buffer.from(stamp.subarray(originStart));
+    this.lastOrigin = Buffer.from(bytes.subarray(originStart, end));
     this.lastMark = mark;
     return mark;
   }

@@ -99,6 +99,21 @@ test("header names that change from record to record are each read as they are",
   ]);
 });
 
+test("one header's value is found in place, without decoding the others; absent, none is", () => {
+  const headed: ProducerRecord[] = [
+    { key: text("k"), value: text("1"), timestamp: 1, headers: { trace: "t1", origin: "12.0@in:3" } },
+    { key: null, value: null, timestamp: 2, headers: { origin: "7.1@in:0" } },
+    { key: null, value: text("x".repeat(300)), timestamp: 3, headers: { origiN: "c", origins: "d", trace: "e" } },
+    { key: null, value: text("4"), timestamp: 4 },
+  ];
+  const name = text("origin");
+  const range = { start: -1, end: -1 };
+  const found = readAll(new FetchedRecords(storedBatch(headed, 0), 0, "t-0")).map((record) =>
+    record.headerValueRange(name, range) ? record.bytes.toString("utf8", range.start, range.end) : null,
+  );
+  assert.equal(found, ["12.0@in:3", "7.1@in:0", null, null]);
+});
+
 test("records before the fetch offset are skipped, within a batch and whole batches", () => {
   const set = Buffer.concat([storedBatch(FIRST, 10), storedBatch(SECOND, 14)]);
   assert.equal(readAll(new FetchedRecords(set, 12, "t-0")).map((record) => record.offset), [12, 13, 14, 15]);
