@@ -14,6 +14,21 @@ export interface ProducerRecord {
   /** CreateTime, epoch milliseconds. */
   timestamp: number;
   headers?: Readonly<Record<string, Buffer | string>>;
+  /** One header more, written after `headers`. */
+  stamp?: StampHeader;
+}
+
+/**
+ * A header whose value is made of parts that change record by record (a sequence stamp): the encoder asks its
+ * size and has it write itself into the batch, so a record costs no string, Buffer or headers object for it.
+ */
+export interface StampHeader {
+  /** The header's name in UTF-8. */
+  readonly name: Buffer;
+  /** Bytes of the value. */
+  readonly valueBytes: number;
+  /** Writes the value at `position`; returns where it ends. */
+  writeValue(buffer: Buffer, position: number): number;
 }
 
 export interface EncodedBatch {
@@ -85,6 +100,11 @@ function bodySize(record: ProducerRecord, timestampDelta: number, offsetDelta: n
   size += value === null ? 1 : varintBytes(value.length * 2) + value.length;
   const headers = record.headers;
   let count = 0;
+  const stamp = record.stamp;
+  if (stamp !== undefined) {
+    size += varintBytes(stamp.name.length * 2) + stamp.name.length + varintBytes(stamp.valueBytes * 2) + stamp.valueBytes;
+    count++;
+  }
   if (headers !== undefined) {
     for (const name in headers) {
       const nameBytes = utf8Bytes(name);
@@ -118,20 +138,26 @@ function writeHeaderName(buffer: Buffer, position: number, name: string): number
   return writeBytes(buffer, position, lastNameBytes);
 }
 
-function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record<string, Buffer | string>>): number {
-  let count = 0;
-  for (const _ in headers) count++;
+/** The headers section of a record with headers of its own or a stamp header (or both). */
+function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord): number {
+  const headers = record.headers;
+  const stamp = record.stamp;
+  let count = stamp === undefined ? 0 : 1;
+  if (headers !== undefined) for (const _ in headers) count++;
   position = writeVarint(buffer, position, count * 2);
-  for (const name in headers) {
-    position = writeHeaderName(buffer, position, name);
-    const value = headers[name];
-    if (typeof value === "string") {
-      const valueBytes = utf8Bytes(value);
-      position = writeUtf8(buffer, writeVarint(buffer, position, valueBytes * 2), value, valueBytes);
-    } else {
-      position = writeBytes(buffer, position, value);
+  if (headers !== undefined) {
+    for (const name in headers) {
+      position = writeHeaderName(buffer, position, name);
+      const value = headers[name];
+      if (typeof value === "string") {
+        const valueBytes = utf8Bytes(value);
+        position = writeUtf8(buffer, writeVarint(buffer, position, valueBytes * 2), value, valueBytes);
+      } else {
+        position = writeBytes(buffer, position, value);
+      }
     }
   }
+  if (stamp !== undefined) position = stamp.writeValue(buffer, writeVarint(buffer, writeBytes(buffer, position, stamp.name), stamp.valueBytes * 2));
   return position;
 }
 
@@ -154,8 +180,8 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     position = writeVarint(batch, position, (i - start) * 2);
     position = writeBytes(batch, position, record.key);
     position = writeBytes(batch, position, record.value);
-    if (record.headers === undefined) batch[position++] = 0;
-    else position = writeHeaders(batch, position, record.headers);
+    if (record.headers === undefined && record.stamp === undefined) batch[position++] = 0;
+    else position = writeHeaders(batch, position, record);
   }
   return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec, producer);
 }

@@ -12,7 +12,7 @@ import type {
   StreamRecord,
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
-import { originStamp } from "../kafka/repartition-origin";
+import { type OriginStamp, OriginStamps } from "../kafka/repartition-origin";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 
 export interface RawRecord {
@@ -29,8 +29,8 @@ export interface OutputRecord {
   key: Buffer | null;
   value: Buffer | null;
   timestamp: number;
-  /** For repartition topics: which input record this output comes from (see kafka/repartition-origin). */
-  origin?: string;
+  /** For repartition topics: which input record this output comes from, its header (see kafka/repartition-origin). */
+  stamp?: OriginStamp;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/commit-marker). */
   positions?: string;
   /** Headers of their own (dead letters). */
@@ -167,7 +167,7 @@ export class StreamTask {
     }
     if (def.kind === "sink") {
       const serdes = this.topology.serdesOf(name);
-      const repartition = this.topology.definition.repartitionTopics.has(def.topic);
+      const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
       return {
         name,
         receive: (record) =>
@@ -176,7 +176,7 @@ export class StreamTask {
             key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
             value: record.value === null || record.value === undefined ? null : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
-            origin: repartition ? this.originOfOutput() : undefined,
+            stamp: origins === undefined ? undefined : this.originOfOutput(origins),
           }),
       };
     }
@@ -185,9 +185,9 @@ export class StreamTask {
   }
 
   /** Outputs of punctuations have no input record, hence no origin. */
-  private originOfOutput(): string | undefined {
+  private originOfOutput(origins: OriginStamps): OriginStamp | undefined {
     const topic = this.inputTopic;
-    return topic === null ? undefined : originStamp(topic, this.partition, this.inputOffset, this.repartitionRank++);
+    return topic === null ? undefined : origins.stamp(topic, this.inputOffset, this.repartitionRank++);
   }
 
   /** Whether records forwarded from the node can reach a sink to a repartition topic. */
