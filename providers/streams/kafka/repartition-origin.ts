@@ -35,9 +35,8 @@ export class OriginStamp implements StampHeader {
 
   writeValue(buffer: Buffer, position: number): number {
     const end = position + this.valueBytes;
-    const source = this.source;
-    const sourceStart = end - source.length;
-    for (let i = 0; i < source.length; i++) buffer[sourceStart + i] = source[i];
+    const sourceStart = end - this.source.length;
+    buffer.set(this.source, sourceStart);
     const rankStart = writeDecimalEndingAt(buffer, sourceStart, this.rank);
     buffer[rankStart - 1] = DOT;
     writeDecimalEndingAt(buffer, rankStart - 1, this.offset);
@@ -68,13 +67,19 @@ function decimalDigits(value: number): number {
   return digits;
 }
 
-/** Writes the decimal digits of `value` (a non-negative integer) so that they end at `end`; returns where they start. */
+/**
+ * Writes the decimal digits of `value` (a non-negative integer up to 2^53) so that they end at `end`; returns where
+ * they start. Below 2^31 in int32 arithmetic: a remainder of doubles would be a call to fmod per digit.
+ */
 function writeDecimalEndingAt(buffer: Buffer, end: number, value: number): number {
   let position = end;
+  for (; value >= 0x80000000; value = Math.floor(value / 10)) buffer[--position] = 48 + (value % 10);
+  let rest = value | 0;
   do {
-    buffer[--position] = 48 + (value % 10);
-    value = Math.floor(value / 10);
-  } while (value > 0);
+    const tens = (rest / 10) | 0;
+    buffer[--position] = 48 + rest - tens * 10;
+    rest = tens;
+  } while (rest > 0);
   return position;
 }
 
