@@ -1,7 +1,7 @@
 /**
  * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
  * idempotent producer's id, epoch and sequences or with none. Every batch is measured exactly first and written in
- * place into one buffer, so a record costs no allocation of its own.
+ * place into one buffer, so a record costs no allocation of its own; a string value is written there as its UTF-8.
  */
 import { compress } from "./compression-codecs";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
@@ -10,7 +10,8 @@ import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } fro
 
 export interface ProducerRecord {
   key: Buffer | null;
-  value: Buffer | null;
+  /** A string stands for its UTF-8 bytes: the encoder writes them, with no Buffer of their own. */
+  value: Buffer | string | null;
   /** CreateTime, epoch milliseconds. */
   timestamp: number;
   headers?: Readonly<Record<string, Buffer | string>>;
@@ -40,8 +41,9 @@ export interface EncodedBatch {
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
 
-/** Body sizes (the length prefix's value) of the records being encoded; grows, never shrinks. */
+/** Body sizes (the length prefix's value) of the records being encoded and their values' sizes; grow, never shrink. */
 let bodySizes = new Int32Array(1024);
+let valueSizes = new Int32Array(1024);
 
 function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
@@ -72,17 +74,22 @@ function writeVarint(buffer: Buffer, position: number, value: number): number {
   return position;
 }
 
-/** UTF-8 length of `text`; for ASCII (what headers hold) a loop beats Buffer.byteLength on short strings. */
+/** UTF-8 length of `text`; for short ASCII (what headers hold) a loop beats Buffer.byteLength. */
 function utf8Bytes(text: string): number {
+  if (text.length > 16) return Buffer.byteLength(text, "utf8");
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, "utf8");
   }
   return text.length;
 }
 
-/** Writes `text`, `bytes` long in UTF-8, at `position`; ASCII byte by byte, anything else through Buffer#write. */
+/**
+ * Writes `text`, `bytes` long in UTF-8, at `position`: short ASCII byte by byte, longer ASCII as latin1 (the same
+ * bytes, without UTF-8's decoding), anything else through Buffer#write.
+ */
 function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
   if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
+  if (bytes > 32) return position + buffer.write(text, position, bytes, "latin1");
   for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
   return position + bytes;
 }
@@ -91,13 +98,12 @@ function headerValueBytes(value: Buffer | string): number {
   return typeof value === "string" ? utf8Bytes(value) : value.length;
 }
 
-/** The record's length prefix counts what follows it: attributes through headers. */
-function bodySize(record: ProducerRecord, timestampDelta: number, offsetDelta: number): number {
+/** The record's length prefix counts what follows it: attributes through headers. `valueBytes`: -1 for a null value. */
+function bodySize(record: ProducerRecord, valueBytes: number, timestampDelta: number, offsetDelta: number): number {
   const key = record.key;
-  const value = record.value;
   let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2);
   size += key === null ? 1 : varintBytes(key.length * 2) + key.length;
-  size += value === null ? 1 : varintBytes(value.length * 2) + value.length;
+  size += valueBytes < 0 ? 1 : varintBytes(valueBytes * 2) + valueBytes;
   const headers = record.headers;
   let count = 0;
   const stamp = record.stamp;
@@ -162,7 +168,7 @@ function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord):
 }
 
 /**
- * Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`,
+ * Writes records [start, end), whose body and value sizes are in `bodySizes` and `valueSizes` and whose encoded records take `recordsBytes`,
  * compressed with codec `codec` (0: none).
  */
 function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number, producer: ProducerStamp): Buffer {
@@ -179,7 +185,9 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     position = writeVarint(batch, position, zigzag(timestamp - baseTimestamp));
     position = writeVarint(batch, position, (i - start) * 2);
     position = writeBytes(batch, position, record.key);
-    position = writeBytes(batch, position, record.value);
+    const value = record.value;
+    if (typeof value === "string") position = writeUtf8(batch, writeVarint(batch, position, valueSizes[i] * 2), value, valueSizes[i]);
+    else position = writeBytes(batch, position, value);
     if (record.headers === undefined && record.stamp === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record);
   }
@@ -217,7 +225,10 @@ function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: n
 export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0, producer = NO_PRODUCER): EncodedBatch[] {
   const batches: EncodedBatch[] = [];
   if (records.length === 0) return batches;
-  if (bodySizes.length < records.length) bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+  if (bodySizes.length < records.length) {
+    bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+    valueSizes = new Int32Array(bodySizes.length);
+  }
   let start = 0;
   let baseTimestamp = records[0].timestamp;
   let recordsBytes = 0;
@@ -228,7 +239,9 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
   };
   for (let i = 0; i < records.length; ) {
     const record = records[i];
-    const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
+    const value = record.value;
+    const valueBytes = value === null ? -1 : typeof value === "string" ? utf8Bytes(value) : value.length;
+    const body = bodySize(record, valueBytes, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
     if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
       write(i);
@@ -238,6 +251,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
       continue; // measure it again against its own batch's base
     }
     bodySizes[i] = body;
+    valueSizes[i] = valueBytes;
     recordsBytes += size;
     i++;
   }

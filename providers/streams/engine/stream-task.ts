@@ -13,6 +13,7 @@ import type {
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import { type OriginStamp, OriginStamps } from "../kafka/repartition-origin";
+import { stringSerde } from "../serdes/builtin-serdes";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 
 export interface RawRecord {
@@ -27,7 +28,8 @@ export interface OutputRecord {
   /** Set for changelogs; sinks leave it to the producer's partitioner. */
   partition?: number;
   key: Buffer | null;
-  value: Buffer | null;
+  /** A string: the builtin string serde's output, its UTF-8, left to the encoder to write (see the sink). */
+  value: Buffer | string | null;
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see kafka/repartition-origin). */
   stamp?: OriginStamp;
@@ -167,6 +169,9 @@ export class StreamTask {
     }
     if (def.kind === "sink") {
       const serdes = this.topology.serdesOf(name);
+      // The builtin string serde's bytes are the string's UTF-8: the encoder writes them into the batch itself,
+      // which spares a Buffer per record.
+      const valueAsText = serdes.value === stringSerde;
       const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
       return {
         name,
@@ -174,7 +179,7 @@ export class StreamTask {
           this.env.emit({
             topic: def.topic,
             key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
-            value: record.value === null || record.value === undefined ? null : serdes.value.serialize(record.value),
+            value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
             stamp: origins === undefined ? undefined : this.originOfOutput(origins),
           }),

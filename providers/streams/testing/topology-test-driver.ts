@@ -39,6 +39,14 @@ export interface TestDriverOptions {
   startTimeMs?: number;
 }
 
+/** An output as Kafka would hold it: bytes only. */
+type WrittenRecord = OutputRecord & { value: Buffer | null };
+
+/** A string value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
+function written(record: OutputRecord): WrittenRecord {
+  return { ...record, value: typeof record.value === "string" ? Buffer.from(record.value, "utf8") : record.value };
+}
+
 interface DriverTask {
   task: StreamTask;
   state: TaskState;
@@ -48,7 +56,7 @@ interface DriverTask {
 }
 
 export class TopologyTestDriver {
-  private readonly outputs = new Map<string, OutputRecord[]>();
+  private readonly outputs = new Map<string, WrittenRecord[]>();
   private readonly events: EventRecord[] = [];
   private readonly offsets = new TopicPartitionMap<number>();
   private readonly pending: OutputRecord[] = [];
@@ -161,7 +169,7 @@ export class TopologyTestDriver {
 
   private drainPending(): void {
     while (this.pending.length > 0) {
-      const record = this.pending.shift()!;
+      const record = written(this.pending.shift()!);
       const sub = this.topology.subTopologyOfTopic(record.topic);
       if (sub === undefined) {
         const list = this.outputs.get(record.topic) ?? [];
