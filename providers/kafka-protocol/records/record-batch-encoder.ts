@@ -1,7 +1,8 @@
 /**
  * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
  * idempotent producer's id, epoch and sequences or with none. Every batch is measured exactly first and written in
- * place into one buffer, so a record costs no allocation of its own; a string value is written there as its UTF-8.
+ * place into one buffer, so a record costs no allocation of its own; a string key or value is written there as its
+ * UTF-8.
  */
 import { compress } from "./compression-codecs";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
@@ -9,8 +10,8 @@ import { writeInt64Number } from "./int64-numbers";
 import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } from "./producer-stamp";
 
 export interface ProducerRecord {
-  key: Buffer | null;
-  /** A string stands for its UTF-8 bytes: the encoder writes them, with no Buffer of their own. */
+  /** A string key or value stands for its UTF-8 bytes: the encoder writes them, with no Buffer of their own. */
+  key: Buffer | string | null;
   value: Buffer | string | null;
   /** CreateTime, epoch milliseconds. */
   timestamp: number;
@@ -41,8 +42,9 @@ export interface EncodedBatch {
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
 
-/** Body sizes (the length prefix's value) of the records being encoded and their values' sizes; grow, never shrink. */
+/** Sizes of the records being encoded: bodies (the length prefix), keys and values (-1: null); grow, never shrink. */
 let bodySizes = new Int32Array(1024);
+let keySizes = new Int32Array(1024);
 let valueSizes = new Int32Array(1024);
 
 function zigzag(value: number): number {
@@ -94,28 +96,29 @@ function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number
   return position + bytes;
 }
 
-function headerValueBytes(value: Buffer | string): number {
-  return typeof value === "string" ? utf8Bytes(value) : value.length;
+/** Bytes of a key, value or header value; -1 for null. */
+function fieldBytes(field: Buffer | string | null): number {
+  return field === null ? -1 : typeof field === "string" ? utf8Bytes(field) : field.length;
 }
 
-/** The record's length prefix counts what follows it: attributes through headers. `valueBytes`: -1 for a null value. */
-function bodySize(record: ProducerRecord, valueBytes: number, timestampDelta: number, offsetDelta: number): number {
-  const key = record.key;
-  let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2);
-  size += key === null ? 1 : varintBytes(key.length * 2) + key.length;
-  size += valueBytes < 0 ? 1 : varintBytes(valueBytes * 2) + valueBytes;
+/** What a key, value or header part of `bytes` (-1: null) takes: its length, then itself. */
+function fieldSize(bytes: number): number {
+  return bytes < 0 ? 1 : varintBytes(bytes * 2) + bytes;
+}
+
+/** The record's length prefix counts what follows it: attributes through headers. */
+function bodySize(record: ProducerRecord, keyBytes: number, valueBytes: number, timestampDelta: number, offsetDelta: number): number {
+  let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2) + fieldSize(keyBytes) + fieldSize(valueBytes);
   const headers = record.headers;
   let count = 0;
   const stamp = record.stamp;
   if (stamp !== undefined) {
-    size += varintBytes(stamp.name.length * 2) + stamp.name.length + varintBytes(stamp.valueBytes * 2) + stamp.valueBytes;
+    size += fieldSize(stamp.name.length) + fieldSize(stamp.valueBytes);
     count++;
   }
   if (headers !== undefined) {
     for (const name in headers) {
-      const nameBytes = utf8Bytes(name);
-      const valueBytes = headerValueBytes(headers[name]);
-      size += varintBytes(nameBytes * 2) + nameBytes + varintBytes(valueBytes * 2) + valueBytes;
+      size += fieldSize(utf8Bytes(name)) + fieldSize(fieldBytes(headers[name]));
       count++;
     }
   }
@@ -130,6 +133,11 @@ function writeBytes(buffer: Buffer, position: number, bytes: Buffer | null): num
   position = writeVarint(buffer, position, bytes.length * 2);
   buffer.set(bytes, position);
   return position + bytes.length;
+}
+
+/** Writes a key, value or header value, `bytes` long (in UTF-8 for a string), with its length. */
+function writeField(buffer: Buffer, position: number, field: Buffer | string | null, bytes: number): number {
+  return typeof field === "string" ? writeUtf8(buffer, writeVarint(buffer, position, bytes * 2), field, bytes) : writeBytes(buffer, position, field);
 }
 
 /** The last header name written and its bytes: a runtime writes the same one or two names over and over. */
@@ -153,14 +161,8 @@ function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord):
   position = writeVarint(buffer, position, count * 2);
   if (headers !== undefined) {
     for (const name in headers) {
-      position = writeHeaderName(buffer, position, name);
       const value = headers[name];
-      if (typeof value === "string") {
-        const valueBytes = utf8Bytes(value);
-        position = writeUtf8(buffer, writeVarint(buffer, position, valueBytes * 2), value, valueBytes);
-      } else {
-        position = writeBytes(buffer, position, value);
-      }
+      position = writeField(buffer, writeHeaderName(buffer, position, name), value, fieldBytes(value));
     }
   }
   if (stamp !== undefined) position = stamp.writeValue(buffer, writeVarint(buffer, writeBytes(buffer, position, stamp.name), stamp.valueBytes * 2));
@@ -168,8 +170,8 @@ function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord):
 }
 
 /**
- * Writes records [start, end), whose body and value sizes are in `bodySizes` and `valueSizes` and whose encoded records take `recordsBytes`,
- * compressed with codec `codec` (0: none).
+ * Writes records [start, end), whose sizes are in `bodySizes`, `keySizes` and `valueSizes` and whose encoded
+ * records take `recordsBytes`, compressed with codec `codec` (0: none).
  */
 function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number, producer: ProducerStamp): Buffer {
   const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
@@ -184,10 +186,8 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     batch[position++] = 0; // record attributes
     position = writeVarint(batch, position, zigzag(timestamp - baseTimestamp));
     position = writeVarint(batch, position, (i - start) * 2);
-    position = writeBytes(batch, position, record.key);
-    const value = record.value;
-    if (typeof value === "string") position = writeUtf8(batch, writeVarint(batch, position, valueSizes[i] * 2), value, valueSizes[i]);
-    else position = writeBytes(batch, position, value);
+    position = writeField(batch, position, record.key, keySizes[i]);
+    position = writeField(batch, position, record.value, valueSizes[i]);
     if (record.headers === undefined && record.stamp === undefined) batch[position++] = 0;
     else position = writeHeaders(batch, position, record);
   }
@@ -227,6 +227,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
   if (records.length === 0) return batches;
   if (bodySizes.length < records.length) {
     bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+    keySizes = new Int32Array(bodySizes.length);
     valueSizes = new Int32Array(bodySizes.length);
   }
   let start = 0;
@@ -239,9 +240,9 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
   };
   for (let i = 0; i < records.length; ) {
     const record = records[i];
-    const value = record.value;
-    const valueBytes = value === null ? -1 : typeof value === "string" ? utf8Bytes(value) : value.length;
-    const body = bodySize(record, valueBytes, record.timestamp - baseTimestamp, i - start);
+    const keyBytes = fieldBytes(record.key);
+    const valueBytes = fieldBytes(record.value);
+    const body = bodySize(record, keyBytes, valueBytes, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
     if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
       write(i);
@@ -251,6 +252,7 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
       continue; // measure it again against its own batch's base
     }
     bodySizes[i] = body;
+    keySizes[i] = keyBytes;
     valueSizes[i] = valueBytes;
     recordsBytes += size;
     i++;

@@ -27,8 +27,8 @@ export interface OutputRecord {
   topic: string;
   /** Set for changelogs; sinks leave it to the producer's partitioner. */
   partition?: number;
-  key: Buffer | null;
-  /** A string: the builtin string serde's output, its UTF-8, left to the encoder to write (see the sink). */
+  /** A string key or value: the builtin string serde's output, its UTF-8, left to the encoder to write (see the sink). */
+  key: Buffer | string | null;
   value: Buffer | string | null;
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see kafka/repartition-origin). */
@@ -169,8 +169,9 @@ export class StreamTask {
     }
     if (def.kind === "sink") {
       const serdes = this.topology.serdesOf(name);
-      // The builtin string serde's bytes are the string's UTF-8: the encoder writes them into the batch itself,
-      // which spares a Buffer per record.
+      // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
+      // them into the batch itself, which spares a Buffer per key and value.
+      const keyAsText = serdes.key === stringSerde;
       const valueAsText = serdes.value === stringSerde;
       const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
       return {
@@ -178,7 +179,7 @@ export class StreamTask {
         receive: (record) =>
           this.env.emit({
             topic: def.topic,
-            key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
+            key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
             value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
             stamp: origins === undefined ? undefined : this.originOfOutput(origins),

@@ -38,9 +38,8 @@ export class ProduceRequestBuilder {
       }
       // An output record (a dead letter with its headers, a repartition record with its origin stamp) is a producer
       // record already; only a commit marker needs one of its own.
-      target.records.push(
-        record.positions !== undefined ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [POSITIONS_HEADER]: record.positions } } : record,
-      );
+      if (record.positions === undefined) target.records.push(record);
+      else target.records.push({ key: record.key, value: record.value, timestamp: record.timestamp, headers: { [POSITIONS_HEADER]: record.positions } });
     }
     const grouped: PartitionRecords[] = [];
     for (const topic of topics.values()) {
@@ -58,7 +57,7 @@ export class ProduceRequestBuilder {
     return entry;
   }
 
-  private partitionOf(topic: string, key: Buffer | null, count: number): number {
+  private partitionOf(topic: string, key: Buffer | string | null, count: number): number {
     if (key !== null) return partitionOfKey(key, count);
     const next = (this.roundRobin.get(topic) ?? -1) + 1;
     this.roundRobin.set(topic, next);

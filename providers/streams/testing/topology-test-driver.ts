@@ -40,11 +40,15 @@ export interface TestDriverOptions {
 }
 
 /** An output as Kafka would hold it: bytes only. */
-type WrittenRecord = OutputRecord & { value: Buffer | null };
+type WrittenRecord = OutputRecord & { key: Buffer | null; value: Buffer | null };
 
-/** A string value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
+/** A string key or value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
 function written(record: OutputRecord): WrittenRecord {
-  return { ...record, value: typeof record.value === "string" ? Buffer.from(record.value, "utf8") : record.value };
+  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value) };
+}
+
+function bytesOf(field: Buffer | string | null): Buffer | null {
+  return typeof field === "string" ? Buffer.from(field, "utf8") : field;
 }
 
 interface DriverTask {
