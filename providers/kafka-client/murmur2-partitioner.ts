@@ -1,14 +1,13 @@
 /**
  * Kafka's default partitioner for keyed records: murmur2 of the key bytes (seed 0x9747b28c, as the Java
  * client's Utils.murmur2), made positive, modulo the partition count. 32-bit arithmetic with Math.imul, no
- * allocation: the runtime partitions every output record with it.
+ * allocation: the runtime partitions every output record with it. A string key is hashed as its UTF-8.
  */
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 
-/** Kafka's murmur2 of `data`, as a signed 32-bit integer. */
-export function murmur2(data: Uint8Array): number {
-  const length = data.length;
+/** Kafka's murmur2 of `data`'s first `length` bytes, as a signed 32-bit integer. */
+export function murmur2(data: Uint8Array, length = data.length): number {
   let h = SEED ^ length;
   const whole = length & ~3;
   for (let i = 0; i < whole; i += 4) {
@@ -31,7 +30,22 @@ export function murmur2(data: Uint8Array): number {
   return h | 0;
 }
 
-/** The partition of `key` among `partitionCount`. */
-export function partitionOfKey(key: Uint8Array, partitionCount: number): number {
-  return (murmur2(key) & 0x7fffffff) % partitionCount;
+/** The partition of `key` (a string: its UTF-8) among `partitionCount`. */
+export function partitionOfKey(key: Uint8Array | string, partitionCount: number): number {
+  const hash = typeof key === "string" ? murmur2(textBytes, writeText(key)) : murmur2(key);
+  return (hash & 0x7fffffff) % partitionCount;
+}
+
+/** Where a string key's UTF-8 is written to be hashed; grows, never shrinks. */
+let textBytes = Buffer.allocUnsafeSlow(256);
+
+/** Writes `text`'s UTF-8 into `textBytes` (ASCII byte by byte); returns its length. */
+function writeText(text: string): number {
+  if (textBytes.length < text.length * 3) textBytes = Buffer.allocUnsafeSlow(Math.max(text.length * 3, textBytes.length * 2));
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return textBytes.write(text, 0, "utf8");
+    textBytes[i] = code;
+  }
+  return text.length;
 }

@@ -1,7 +1,8 @@
 /**
  * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
  * idempotent producer's id, epoch and sequences or with none. Every batch is measured exactly first and written in
- * place into one buffer, so a record costs no allocation of its own.
+ * place into one buffer, so a record costs no allocation of its own; a string key or value is written there as its
+ * UTF-8.
  */
 import { compress } from "./compression-codecs";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
@@ -9,11 +10,27 @@ import { writeInt64Number } from "./int64-numbers";
 import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } from "./producer-stamp";
 
 export interface ProducerRecord {
-  key: Buffer | null;
-  value: Buffer | null;
+  /** A string key or value stands for its UTF-8 bytes: the encoder writes them, with no Buffer of their own. */
+  key: Buffer | string | null;
+  value: Buffer | string | null;
   /** CreateTime, epoch milliseconds. */
   timestamp: number;
   headers?: Readonly<Record<string, Buffer | string>>;
+  /** One header more, written after `headers`. */
+  stamp?: StampHeader;
+}
+
+/**
+ * A header whose value is made of parts that change record by record (a sequence stamp): the encoder asks its
+ * size and has it write itself into the batch, so a record costs no string, Buffer or headers object for it.
+ */
+export interface StampHeader {
+  /** The header's name in UTF-8. */
+  readonly name: Buffer;
+  /** Bytes of the value. */
+  readonly valueBytes: number;
+  /** Writes the value at `position`; returns where it ends. */
+  writeValue(buffer: Buffer, position: number): number;
 }
 
 export interface EncodedBatch {
@@ -25,8 +42,10 @@ export interface EncodedBatch {
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
 
-/** Body sizes (the length prefix's value) of the records being encoded; grows, never shrinks. */
+/** Sizes of the records being encoded: bodies (the length prefix), keys and values (-1: null); grow, never shrink. */
 let bodySizes = new Int32Array(1024);
+let keySizes = new Int32Array(1024);
+let valueSizes = new Int32Array(1024);
 
 function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
@@ -57,39 +76,49 @@ function writeVarint(buffer: Buffer, position: number, value: number): number {
   return position;
 }
 
-/** UTF-8 length of `text`; for ASCII (what headers hold) a loop beats Buffer.byteLength on short strings. */
+/** UTF-8 length of `text`; for short ASCII (what headers hold) a loop beats Buffer.byteLength. */
 function utf8Bytes(text: string): number {
+  if (text.length > 16) return Buffer.byteLength(text, "utf8");
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, "utf8");
   }
   return text.length;
 }
 
-/** Writes `text`, `bytes` long in UTF-8, at `position`; ASCII byte by byte, anything else through Buffer#write. */
+/**
+ * Writes `text`, `bytes` long in UTF-8, at `position`: short ASCII byte by byte, longer ASCII as latin1 (the same
+ * bytes, without UTF-8's decoding), anything else through Buffer#write.
+ */
 function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
   if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
+  if (bytes > 32) return position + buffer.write(text, position, bytes, "latin1");
   for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
   return position + bytes;
 }
 
-function headerValueBytes(value: Buffer | string): number {
-  return typeof value === "string" ? utf8Bytes(value) : value.length;
+/** Bytes of a key, value or header value; -1 for null. */
+function fieldBytes(field: Buffer | string | null): number {
+  return field === null ? -1 : typeof field === "string" ? utf8Bytes(field) : field.length;
+}
+
+/** What a key, value or header part of `bytes` (-1: null) takes: its length, then itself. */
+function fieldSize(bytes: number): number {
+  return bytes < 0 ? 1 : varintBytes(bytes * 2) + bytes;
 }
 
 /** The record's length prefix counts what follows it: attributes through headers. */
-function bodySize(record: ProducerRecord, timestampDelta: number, offsetDelta: number): number {
-  const key = record.key;
-  const value = record.value;
-  let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2);
-  size += key === null ? 1 : varintBytes(key.length * 2) + key.length;
-  size += value === null ? 1 : varintBytes(value.length * 2) + value.length;
+function bodySize(record: ProducerRecord, keyBytes: number, valueBytes: number, timestampDelta: number, offsetDelta: number): number {
+  let size = 1 + varintBytes(zigzag(timestampDelta)) + varintBytes(offsetDelta * 2) + fieldSize(keyBytes) + fieldSize(valueBytes);
   const headers = record.headers;
   let count = 0;
+  const stamp = record.stamp;
+  if (stamp !== undefined) {
+    size += fieldSize(stamp.name.length) + fieldSize(stamp.valueBytes);
+    count++;
+  }
   if (headers !== undefined) {
     for (const name in headers) {
-      const nameBytes = utf8Bytes(name);
-      const valueBytes = headerValueBytes(headers[name]);
-      size += varintBytes(nameBytes * 2) + nameBytes + varintBytes(valueBytes * 2) + valueBytes;
+      size += fieldSize(utf8Bytes(name)) + fieldSize(fieldBytes(headers[name]));
       count++;
     }
   }
@@ -106,6 +135,11 @@ function writeBytes(buffer: Buffer, position: number, bytes: Buffer | null): num
   return position + bytes.length;
 }
 
+/** Writes a key, value or header value, `bytes` long (in UTF-8 for a string), with its length. */
+function writeField(buffer: Buffer, position: number, field: Buffer | string | null, bytes: number): number {
+  return typeof field === "string" ? writeUtf8(buffer, writeVarint(buffer, position, bytes * 2), field, bytes) : writeBytes(buffer, position, field);
+}
+
 /** The last header name written and its bytes: a runtime writes the same one or two names over and over. */
 let lastName = "";
 let lastNameBytes = Buffer.alloc(0);
@@ -118,26 +152,26 @@ function writeHeaderName(buffer: Buffer, position: number, name: string): number
   return writeBytes(buffer, position, lastNameBytes);
 }
 
-function writeHeaders(buffer: Buffer, position: number, headers: Readonly<Record<string, Buffer | string>>): number {
-  let count = 0;
-  for (const _ in headers) count++;
+/** The headers section of a record with headers of its own or a stamp header (or both). */
+function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord): number {
+  const headers = record.headers;
+  const stamp = record.stamp;
+  let count = stamp === undefined ? 0 : 1;
+  if (headers !== undefined) for (const _ in headers) count++;
   position = writeVarint(buffer, position, count * 2);
-  for (const name in headers) {
-    position = writeHeaderName(buffer, position, name);
-    const value = headers[name];
-    if (typeof value === "string") {
-      const valueBytes = utf8Bytes(value);
-      position = writeUtf8(buffer, writeVarint(buffer, position, valueBytes * 2), value, valueBytes);
-    } else {
-      position = writeBytes(buffer, position, value);
+  if (headers !== undefined) {
+    for (const name in headers) {
+      const value = headers[name];
+      position = writeField(buffer, writeHeaderName(buffer, position, name), value, fieldBytes(value));
     }
   }
+  if (stamp !== undefined) position = stamp.writeValue(buffer, writeVarint(buffer, writeBytes(buffer, position, stamp.name), stamp.valueBytes * 2));
   return position;
 }
 
 /**
- * Writes records [start, end), whose body sizes are in `bodySizes` and whose encoded records take `recordsBytes`,
- * compressed with codec `codec` (0: none).
+ * Writes records [start, end), whose sizes are in `bodySizes`, `keySizes` and `valueSizes` and whose encoded
+ * records take `recordsBytes`, compressed with codec `codec` (0: none).
  */
 function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number, producer: ProducerStamp): Buffer {
   const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
@@ -152,10 +186,10 @@ function writeBatch(records: readonly ProducerRecord[], start: number, end: numb
     batch[position++] = 0; // record attributes
     position = writeVarint(batch, position, zigzag(timestamp - baseTimestamp));
     position = writeVarint(batch, position, (i - start) * 2);
-    position = writeBytes(batch, position, record.key);
-    position = writeBytes(batch, position, record.value);
-    if (record.headers === undefined) batch[position++] = 0;
-    else position = writeHeaders(batch, position, record.headers);
+    position = writeField(batch, position, record.key, keySizes[i]);
+    position = writeField(batch, position, record.value, valueSizes[i]);
+    if (record.headers === undefined && record.stamp === undefined) batch[position++] = 0;
+    else position = writeHeaders(batch, position, record);
   }
   return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec, producer);
 }
@@ -191,7 +225,11 @@ function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: n
 export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0, producer = NO_PRODUCER): EncodedBatch[] {
   const batches: EncodedBatch[] = [];
   if (records.length === 0) return batches;
-  if (bodySizes.length < records.length) bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+  if (bodySizes.length < records.length) {
+    bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
+    keySizes = new Int32Array(bodySizes.length);
+    valueSizes = new Int32Array(bodySizes.length);
+  }
   let start = 0;
   let baseTimestamp = records[0].timestamp;
   let recordsBytes = 0;
@@ -202,7 +240,9 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
   };
   for (let i = 0; i < records.length; ) {
     const record = records[i];
-    const body = bodySize(record, record.timestamp - baseTimestamp, i - start);
+    const keyBytes = fieldBytes(record.key);
+    const valueBytes = fieldBytes(record.value);
+    const body = bodySize(record, keyBytes, valueBytes, record.timestamp - baseTimestamp, i - start);
     const size = varintBytes(body * 2) + body;
     if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
       write(i);
@@ -212,6 +252,8 @@ export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatch
       continue; // measure it again against its own batch's base
     }
     bodySizes[i] = body;
+    keySizes[i] = keyBytes;
+    valueSizes[i] = valueBytes;
     recordsBytes += size;
     i++;
   }

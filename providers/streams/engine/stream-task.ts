@@ -12,7 +12,8 @@ import type {
   StreamRecord,
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
-import { originStamp } from "../kafka/repartition-origin";
+import { type OriginStamp, OriginStamps } from "../kafka/repartition-origin";
+import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 
@@ -38,11 +39,12 @@ export interface OutputRecord {
   topic: string;
   /** Set for changelogs; sinks leave it to the producer's partitioner. */
   partition?: number;
-  key: Buffer | null;
-  value: Buffer | null;
+  /** A string key or value: the builtin string serde's output, its UTF-8, left to the encoder to write (see the sink). */
+  key: Buffer | string | null;
+  value: Buffer | string | null;
   timestamp: number;
-  /** For repartition topics: which input record this output comes from (see kafka/repartition-origin). */
-  origin?: string;
+  /** For repartition topics: which input record this output comes from, its header (see kafka/repartition-origin). */
+  stamp?: OriginStamp;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/commit-marker). */
   positions?: string;
   /** Headers of their own (dead letters). */
@@ -179,16 +181,20 @@ export class StreamTask {
     }
     if (def.kind === "sink") {
       const serdes = this.topology.serdesOf(name);
-      const repartition = this.topology.definition.repartitionTopics.has(def.topic);
+      // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
+      // them into the batch itself, which spares a Buffer per key and value.
+      const keyAsText = serdes.key === stringSerde;
+      const valueAsText = serdes.value === stringSerde;
+      const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
       return {
         name,
         receive: (record) =>
           this.env.emit({
             topic: def.topic,
-            key: record.key === null || record.key === undefined ? null : serdes.key.serialize(record.key),
-            value: record.value === null || record.value === undefined ? null : serdes.value.serialize(record.value),
+            key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
+            value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
-            origin: repartition ? this.originOfOutput() : undefined,
+            stamp: origins === undefined ? undefined : this.originOfOutput(origins),
           }),
       };
     }
@@ -197,9 +203,9 @@ export class StreamTask {
   }
 
   /** Outputs of punctuations have no input record, hence no origin. */
-  private originOfOutput(): string | undefined {
+  private originOfOutput(origins: OriginStamps): OriginStamp | undefined {
     const topic = this.inputTopic;
-    return topic === null ? undefined : originStamp(topic, this.partition, this.inputOffset, this.repartitionRank++);
+    return topic === null ? undefined : origins.stamp(topic, this.inputOffset, this.repartitionRank++);
   }
 
   /** Whether records forwarded from the node can reach a sink to a repartition topic. */

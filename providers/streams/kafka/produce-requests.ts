@@ -1,12 +1,11 @@
 /**
  * Groups the records of one flush by topic-partition for the producer. Every record gets its partition here
- * (the key's murmur2 partition, round-robin for null keys), and a repartition record its origin header.
+ * (the key's murmur2 partition, round-robin for null keys), and a commit marker its positions header.
  * Each partition's records keep the order they were emitted in.
  */
 import { partitionOfKey, type PartitionRecords, type ProducerRecord } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
 import { POSITIONS_HEADER } from "./commit-marker";
-import { ORIGIN_HEADER } from "./repartition-origin";
 
 /** What the builder groups: the records a polled batch outputs. */
 export type OutgoingRecord = OutputRecord;
@@ -37,15 +36,10 @@ export class ProduceRequestBuilder {
         target = { topic: record.topic, partition, records: [] };
         topic.partitions[partition] = target;
       }
-      // An output record (a dead letter with its headers too) is a producer record already; only a repartition record or a
-      // commit marker needs one of its own.
-      target.records.push(
-        record.origin !== undefined
-          ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [ORIGIN_HEADER]: record.origin } }
-          : record.positions !== undefined
-            ? { key: record.key, value: record.value, timestamp: record.timestamp, headers: { [POSITIONS_HEADER]: record.positions } }
-            : record,
-      );
+      // An output record (a dead letter with its headers, a repartition record with its origin stamp) is a producer
+      // record already; only a commit marker needs one of its own.
+      if (record.positions === undefined) target.records.push(record);
+      else target.records.push({ key: record.key, value: record.value, timestamp: record.timestamp, headers: { [POSITIONS_HEADER]: record.positions } });
     }
     const grouped: PartitionRecords[] = [];
     for (const topic of topics.values()) {
@@ -63,7 +57,7 @@ export class ProduceRequestBuilder {
     return entry;
   }
 
-  private partitionOf(topic: string, key: Buffer | null, count: number): number {
+  private partitionOf(topic: string, key: Buffer | string | null, count: number): number {
     if (key !== null) return partitionOfKey(key, count);
     const next = (this.roundRobin.get(topic) ?? -1) + 1;
     this.roundRobin.set(topic, next);

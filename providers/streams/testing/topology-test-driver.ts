@@ -39,6 +39,18 @@ export interface TestDriverOptions {
   startTimeMs?: number;
 }
 
+/** An output as Kafka would hold it: bytes only. */
+type WrittenRecord = OutputRecord & { key: Buffer | null; value: Buffer | null };
+
+/** A string key or value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
+function written(record: OutputRecord): WrittenRecord {
+  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value) };
+}
+
+function bytesOf(field: Buffer | string | null): Buffer | null {
+  return typeof field === "string" ? Buffer.from(field, "utf8") : field;
+}
+
 interface DriverTask {
   task: StreamTask;
   state: TaskState;
@@ -48,7 +60,7 @@ interface DriverTask {
 }
 
 export class TopologyTestDriver {
-  private readonly outputs = new Map<string, OutputRecord[]>();
+  private readonly outputs = new Map<string, WrittenRecord[]>();
   private readonly events: EventRecord[] = [];
   private readonly offsets = new TopicPartitionMap<number>();
   private readonly pending: OutputRecord[] = [];
@@ -161,7 +173,7 @@ export class TopologyTestDriver {
 
   private drainPending(): void {
     while (this.pending.length > 0) {
-      const record = this.pending.shift()!;
+      const record = written(this.pending.shift()!);
       const sub = this.topology.subTopologyOfTopic(record.topic);
       if (sub === undefined) {
         const list = this.outputs.get(record.topic) ?? [];

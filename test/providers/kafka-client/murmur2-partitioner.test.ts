@@ -27,4 +27,11 @@ test("every key lands where kafkajs's default partitioner puts it", () => {
   }
 });
 
+test("a string key lands where its UTF-8 bytes do", () => {
+  const keys = ["", "k1", "word4711", "ünïcødé", "mixed ascii then é", "😀 astral", "x".repeat(1_000), "é".repeat(400)];
+  for (const key of keys) {
+    for (const count of [1, 3, 12, 100]) assert.is(partitionOfKey(key, count), partitionOfKey(Buffer.from(key, "utf8"), count), `'${key.slice(0, 20)}' over ${count}`);
+  }
+});
+
 test.run();

@@ -85,4 +85,14 @@ test("a record larger than the bound gets a batch of its own; no records give no
   assert.equal(encodeRecordBatches([]), []);
 });
 
+test("a string key or value is written as its UTF-8: the same batches, cut at the same records, as with its Buffer", () => {
+  const values = ["", "word", "an ASCII value longer than thirty-two characters", "ünï", "çø ".repeat(20), "lone \ud800 surrogate", "x".repeat(300)];
+  const texts: ProducerRecord[] = values.map((value, i) => ({ key: i % 2 === 0 ? `k${i}` : values[values.length - 1 - i], value, timestamp: 1_000 + i }));
+  const buffers = texts.map((text) => ({ ...text, key: Buffer.from(text.key as string, "utf8"), value: Buffer.from(text.value as string, "utf8") }));
+  assert.equal(encodeRecordBatch(texts), encodeRecordBatch(buffers));
+  const cut = encodeRecordBatches(texts, 400);
+  assert.ok(cut.length > 1, `${cut.length} batches`);
+  assert.equal(cut, encodeRecordBatches(buffers, 400));
+});
+
 test.run();

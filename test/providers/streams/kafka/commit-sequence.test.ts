@@ -16,7 +16,7 @@ import { encodeRecordBatch, FetchedRecords, type ProducerRecord } from "../../..
 import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
 import { CommitSequence, RECORDS_PER_TURN } from "../../../../providers/streams/kafka/commit-sequence";
 import { RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
-import { ORIGIN_HEADER, originStamp } from "../../../../providers/streams/kafka/repartition-origin";
+import { OriginStamps } from "../../../../providers/streams/kafka/repartition-origin";
 import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/run-task";
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/topology/build-topology";
@@ -163,7 +163,7 @@ test("a send that fails commits nothing: the stores and positions stay at the la
 });
 
 test("records the task applied already are skipped: below its input position, and re-sent repartition records", async ({ sequence, task }) => {
-  const stamped = (key: string, offset: number) => word(key, { [ORIGIN_HEADER]: originStamp("upstream", 3, offset, 0) });
+  const stamped = (key: string, offset: number): ProducerRecord => ({ ...word(key), stamp: new OriginStamps(3).stamp("upstream", offset, 0) });
   await runFetch(sequence, task, batchOf([stamped("a", 7), stamped("a", 8)]));
   // The same input again, as after a crash before the offsets were committed, and one record more.
   await runFetch(sequence, task, batchOf([stamped("a", 7), stamped("a", 8), stamped("a", 9)]));

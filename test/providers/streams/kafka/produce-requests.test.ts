@@ -1,11 +1,20 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { partitionOfKey } from "../../../../providers/kafka-client";
+import { encodeRecordBatch, FetchedRecords } from "../../../../providers/kafka-protocol";
 import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/produce-requests";
-import { originStamp } from "../../../../providers/streams/kafka/repartition-origin";
+import { ORIGIN_HEADER, OriginStamps } from "../../../../providers/streams/kafka/repartition-origin";
 import { TaskPositions } from "../../../../providers/streams/kafka/task-positions";
 
 const test = suite("produce requests and repartition origins");
+
+/** The origin header's bytes as the encoder writes them. */
+function originStamp(topic: string, partition: number, offset: number, rank: number): Buffer {
+  const stamp = new OriginStamps(partition).stamp(topic, offset, rank);
+  const bytes = Buffer.alloc(stamp.valueBytes);
+  assert.is(stamp.writeValue(bytes, 0), bytes.length);
+  return bytes;
+}
 
 const record = (topic: string, i: number, partition?: number): OutgoingRecord => ({ topic, partition, key: Buffer.from(`k${i}`), value: Buffer.from(String(i)), timestamp: 1_000 + i });
 
@@ -31,15 +40,27 @@ test("records are grouped per topic-partition in emit order: explicit partitions
   }
 });
 
-test("a repartition record carries its origin as a header; other records have none", () => {
+test("a repartition record's origin stamp is written as its header, `<offset>.<rank>@<topic>:<partition>`, after any others", () => {
   const builder = new ProduceRequestBuilder(() => 1);
+  const origins = new OriginStamps(2);
+  const stamps = [origins.stamp("in", 7, 0), origins.stamp("in", 7, 10), origins.stamp("other-in", 0, 123), origins.stamp("in", 2 ** 40, 0)];
   const [grouped] = builder.build([
-    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("v"), timestamp: 5, origin: originStamp("in", 2, 7, 0) },
-    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6 },
+    ...stamps.map((stamp, i) => ({ topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from(`v${i}`), timestamp: 5, stamp })),
+    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6, headers: { other: "header" }, stamp: origins.stamp("in", 8, 0) },
+    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("x"), timestamp: 6 },
   ]);
-  assert.equal(grouped.records, [
-    { key: Buffer.from("k"), value: Buffer.from("v"), timestamp: 5, headers: { "sluice.origin": "7.0@in:2" } },
-    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6 },
+  const read = new FetchedRecords(encodeRecordBatch(grouped.records), 0, "t-repartition-0");
+  const headers: unknown[] = [];
+  for (let record = read.read(); record !== undefined; record = read.read()) {
+    headers.push(record.headers === undefined ? undefined : Object.fromEntries(Object.entries(record.headers).map(([name, value]) => [name, String(value)])));
+  }
+  assert.equal(headers, [
+    { [ORIGIN_HEADER]: "7.0@in:2" },
+    { [ORIGIN_HEADER]: "7.10@in:2" },
+    { [ORIGIN_HEADER]: "0.123@other-in:2" },
+    { [ORIGIN_HEADER]: `${2 ** 40}.0@in:2` },
+    { other: "header", [ORIGIN_HEADER]: "8.0@in:2" },
+    undefined,
   ]);
 });
 
@@ -58,7 +79,7 @@ test("null keys go round-robin over the topic's partitions", () => {
 test("a re-sent origin at or below the last applied one of its partition is skipped; other partitions are independent", () => {
   const positions = TaskPositions.decode({ "words:0": "10" });
   const marks = positions.origins;
-  const admit = (partition: number, offset: number, rank: number) => marks.admit(Buffer.from(originStamp("words", partition, offset, rank)));
+  const admit = (partition: number, offset: number, rank: number) => marks.admit(originStamp("words", partition, offset, rank));
   assert.ok(admit(0, 5, 0));
   assert.ok(admit(0, 5, 1));
   assert.not.ok(admit(0, 5, 1));
@@ -71,9 +92,9 @@ test("a re-sent origin at or below the last applied one of its partition is skip
 
 test("marks checkpointed earlier hold after a restart, and stamps that are not origins are admitted", () => {
   const marks = TaskPositions.decode({ "origin:words:3": "7.2" }).origins;
-  assert.not.ok(marks.admit(Buffer.from(originStamp("words", 3, 7, 2))));
-  assert.not.ok(marks.admit(Buffer.from(originStamp("words", 3, 6, 9))));
-  assert.ok(marks.admit(Buffer.from(originStamp("words", 3, 7, 3))));
+  assert.not.ok(marks.admit(originStamp("words", 3, 7, 2)));
+  assert.not.ok(marks.admit(originStamp("words", 3, 6, 9)));
+  assert.ok(marks.admit(originStamp("words", 3, 7, 3)));
   for (const stamp of ["", "12", "12.", "12.3", ".3@words:3", "5.@words:3"]) assert.ok(marks.admit(Buffer.from(stamp)), `'${stamp}' admitted`);
 });
 
