@@ -21,6 +21,7 @@ import type { DeadLetterTopic } from "./dead-letters";
 import type { RecordCollector } from "./record-collector";
 import { ORIGIN_HEADER } from "./repartition-origin";
 import type { RunTask } from "./run-task";
+import { settledAll } from "./settled-all";
 import { encodeChangelogPositions } from "./task-positions";
 import { TopicPartitionMap } from "./topic-partition";
 
@@ -97,7 +98,9 @@ export class CommitSequence {
       if (landed.topic !== deadLetters?.name) continue;
       for (const task of tasks) if (deadLetters.partitionOf(task.partition) === landed.partition) task.positions.deadLetters.set(landed.topic, landed.partition, landed.lastOffset + 1);
     }
-    for (const task of tasks) await task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions) });
+    // Each task's state is a database of its own: their atomic commits go side by side.
+    const commits = tasks.map((task) => task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions) }));
+    await settledAll(commits);
     metrics.storeCommit(Date.now() - started);
   }
 }
@@ -121,3 +124,4 @@ function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
   return kept;
 }
+

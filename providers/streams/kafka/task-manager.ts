@@ -17,6 +17,7 @@ import { restoreFromChangelogs } from "./changelog-restorer";
 import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "./dead-letters";
 import type { RecordCollector } from "./record-collector";
 import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { settledAll } from "./settled-all";
 import { TopicEnds } from "./topic-ends";
 
 export interface ReadyTasks {
@@ -100,7 +101,8 @@ export class TaskManager {
     if (overtaken.size > 0) logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
     await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
     const ends = new TopicEnds(admin);
-    const opened = await openedAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
+    // Side by side; when one fails, each opened one is already held, to be closed.
+    const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
     const committed = await committedInputs(admin, topology, opened);
     const targets = (await Promise.all(opened.map((task) => planRestore(committed, ends, topology, task)))).flat();
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
@@ -188,10 +190,3 @@ function groupReady(tasks: RunTask[]): Map<number, ReadyTasks> {
   );
 }
 
-/** The tasks opened side by side; if one fails, after all have settled (each opened one is held, to be closed). */
-async function openedAll(opening: Promise<RunTask>[]): Promise<RunTask[]> {
-  const settled = await Promise.allSettled(opening);
-  const failed = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
-  if (failed !== undefined) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<RunTask>).value);
-}
