@@ -3,6 +3,8 @@
  * client's Utils.murmur2), made positive, modulo the partition count. 32-bit arithmetic with Math.imul, no
  * allocation: the runtime partitions every output record with it. A string key is hashed as its UTF-8.
  */
+import { utf8Bytes, writeUtf8 } from "../kafka-protocol/records/utf8-text";
+
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 
@@ -39,13 +41,10 @@ export function partitionOfKey(key: Uint8Array | string, partitionCount: number)
 /** Where a string key's UTF-8 is written to be hashed; grows, never shrinks. */
 let textBytes = Buffer.allocUnsafeSlow(256);
 
-/** Writes `text`'s UTF-8 into `textBytes` (ASCII byte by byte); returns its length. */
+/** Writes `text`'s UTF-8 into `textBytes`; returns its length. */
 function writeText(text: string): number {
-  if (textBytes.length < text.length * 3) textBytes = Buffer.allocUnsafeSlow(Math.max(text.length * 3, textBytes.length * 2));
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) return textBytes.write(text, 0, "utf8");
-    textBytes[i] = code;
-  }
-  return text.length;
+  const bytes = utf8Bytes(text);
+  if (textBytes.length < bytes) textBytes = Buffer.allocUnsafeSlow(Math.max(bytes, textBytes.length * 2));
+  writeUtf8(textBytes, 0, text, bytes);
+  return bytes;
 }

@@ -7,6 +7,7 @@
 import { compress } from "./compression-codecs";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
 import { writeInt64Number } from "./int64-numbers";
+import { utf8Bytes, writeUtf8 } from "./utf8-text";
 import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } from "./producer-stamp";
 
 export interface ProducerRecord {
@@ -74,26 +75,6 @@ function writeVarint(buffer: Buffer, position: number, value: number): number {
   }
   buffer[position++] = value;
   return position;
-}
-
-/** UTF-8 length of `text`; for short ASCII (what headers hold) a loop beats Buffer.byteLength. */
-function utf8Bytes(text: string): number {
-  if (text.length > 16) return Buffer.byteLength(text, "utf8");
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, "utf8");
-  }
-  return text.length;
-}
-
-/**
- * Writes `text`, `bytes` long in UTF-8, at `position`: short ASCII byte by byte, longer ASCII as latin1 (the same
- * bytes, without UTF-8's decoding), anything else through Buffer#write.
- */
-function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
-  if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
-  if (bytes > 32) return position + buffer.write(text, position, bytes, "latin1");
-  for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
-  return position + bytes;
 }
 
 /** Bytes of a key, value or header value; -1 for null. */

@@ -67,20 +67,12 @@ export class KeyValueBytes implements CachedStore {
 
   /** The key's newest value: folded in the record cache, written since the last commit, or committed. */
   read(key: StoreKey): StoredValue | undefined {
-    const record = this.context.records?.get(this, this.idOf(key));
-    if (record !== undefined) return this.cachedValue(record);
-    const { dataKey, id } = this.rowOf(key);
-    const stored = this.context.cache.read(dataKey, id);
-    return stored === undefined ? undefined : this.values.decode(stored);
+    return this.newest(key, false);
   }
 
   /** `read` for an interactive query: the caches keep their order of use and what they hold. */
   peek(key: StoreKey): StoredValue | undefined {
-    const record = this.context.records?.peek(this, this.idOf(key));
-    if (record !== undefined) return this.cachedValue(record);
-    const { dataKey, id } = this.rowOf(key);
-    const stored = this.context.cache.peek(dataKey, id);
-    return stored === undefined ? undefined : this.values.decode(stored);
+    return this.newest(key, true);
   }
 
   /** The rows of `range` not yet committed, as the database will hold them, sorted by key. */
@@ -128,6 +120,18 @@ export class KeyValueBytes implements CachedStore {
   flushRecord({ key, id, value, timestamp }: CachedRecord): void {
     this.writeThrough(key, this.dataKey(key), value, timestamp, this.dataPrefixId + id);
     this.flushListener?.(key, value, timestamp);
+  }
+
+  private newest(key: StoreKey, peeking: boolean): StoredValue | undefined {
+    const records = this.context.records;
+    if (records !== undefined) {
+      const id = this.idOf(key);
+      const record = peeking ? records.peek(this, id) : records.get(this, id);
+      if (record !== undefined) return this.cachedValue(record);
+    }
+    const { dataKey, id } = this.rowOf(key);
+    const stored = peeking ? this.context.cache.peek(dataKey, id) : this.context.cache.read(dataKey, id);
+    return stored === undefined ? undefined : this.values.decode(stored);
   }
 
   private cachedValue(record: CachedRecord): StoredValue | undefined {
