@@ -1,5 +1,21 @@
 /** Strings as UTF-8 where every record pays for it (keys, values, headers): short ASCII without a native call. */
 
+/**
+ * Buffer's own codec methods. Buffer#toString(encoding, start, end) and Buffer#write(text, offset, length, encoding)
+ * wrap them with argument checks and an encoding lookup that, on a record's path, cost more than decoding or
+ * writing a short string. They are on Buffer.prototype in every Node.js release (bounds are still checked
+ * natively: out-of-range offsets throw), but not in its type declarations.
+ */
+interface BufferCodecMethods {
+  utf8Slice(start: number, end: number): string;
+  latin1Write(text: string, offset: number, length: number): number;
+}
+
+/** The UTF-8 text of bytes `start` to `end` of `buffer`: Buffer#toString("utf8", start, end) without its wrapper. */
+export function utf8Text(buffer: Buffer, start: number, end: number): string {
+  return (buffer as unknown as BufferCodecMethods).utf8Slice(start, end);
+}
+
 /** UTF-8 length of `text`; for short ASCII (what headers hold) a loop beats Buffer.byteLength. */
 export function utf8Bytes(text: string): number {
   if (text.length > 16) return Buffer.byteLength(text, "utf8");
@@ -15,7 +31,7 @@ export function utf8Bytes(text: string): number {
  */
 export function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
   if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
-  if (bytes > 32) return position + buffer.write(text, position, bytes, "latin1");
+  if (bytes > 32) return position + (buffer as unknown as BufferCodecMethods).latin1Write(text, position, bytes);
   for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
   return position + bytes;
 }
