@@ -1,13 +1,21 @@
 /**
  * What the tasks of a run output on their way to Kafka (Kafka Streams' RecordCollector): outputs are collected
- * as the tasks emit them; between slices of a large batch they leave ahead (once the previous send is
- * acknowledged, so each partition keeps its order whatever the retries); at a commit the rest leaves with the
- * changelog records, and the commit learns where every partition's records landed.
+ * as the tasks emit them; between slices of a large batch they leave ahead, one send at a time (each waits for the
+ * previous one's acknowledgement, so each partition keeps its order whatever the retries), while processing goes
+ * on; at a commit the rest leaves with the changelog records, and the commit learns where every partition's
+ * records landed.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { PartitionOffsets, PartitionRecords } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
 import { ProduceRequestBuilder } from "./produce-requests";
+
+/**
+ * How many outputs may wait for an unacknowledged send ahead before processing waits for it too. A broker's
+ * acknowledgement often takes longer than a slice of records takes to process: the slice's outputs then leave with
+ * the next one's instead of holding up processing.
+ */
+export const MOST_PENDING_AHEAD = 16_384;
 
 /** The producer as the collector uses it: resolves once every record is acknowledged, with where they landed. */
 export interface RecordSender {
@@ -18,6 +26,8 @@ export class RecordCollector {
   private pending: OutputRecord[] = [];
   /** Outputs sent ahead of the commit; awaited before the next send. */
   private sendingAhead?: Promise<PartitionOffsets[]>;
+  /** Whether `sendingAhead` is acknowledged or failed: awaiting it would not wait. */
+  private aheadSettled = true;
   private readonly requests: ProduceRequestBuilder;
 
   /** `sent` counts the outputs (not the changelog records) as they leave. */
@@ -37,17 +47,24 @@ export class RecordCollector {
     return this.pending.length > 0;
   }
 
-  /** Sends the outputs collected so far, or, with none, yields the event loop a turn (HTTP queries, heartbeats). */
+  /**
+   * Yields the event loop a turn (acknowledgements, HTTP queries, heartbeats), then sends the outputs collected so
+   * far if the previous send is acknowledged; if it is not, they wait for the next call, unless MOST_PENDING_AHEAD
+   * are waiting already. A failed send is thrown here.
+   */
   async sendAhead(): Promise<void> {
-    if (this.pending.length === 0) {
-      await nextTurn();
-      return;
-    }
+    await nextTurn();
+    if (this.pending.length === 0) return;
+    if (!this.aheadSettled && this.pending.length < MOST_PENDING_AHEAD) return;
     await this.sendingAhead;
-    const outgoing = this.takePending();
-    this.sendingAhead = this.sender.send(this.requests.build(outgoing));
-    // Awaited (and its failure thrown) by the next send or the flush; this only keeps it from counting as unhandled.
-    this.sendingAhead.catch(() => undefined);
+    const sending = this.sender.send(this.requests.build(this.takePending()));
+    this.sendingAhead = sending;
+    this.aheadSettled = false;
+    const settled = () => {
+      if (this.sendingAhead === sending) this.aheadSettled = true;
+    };
+    // Its failure is thrown by the next send or the flush; this only notes that it is settled.
+    sending.then(settled, settled);
   }
 
   /**
@@ -57,6 +74,7 @@ export class RecordCollector {
   async flush(changelog: readonly OutputRecord[]): Promise<PartitionOffsets[]> {
     const ahead = this.sendingAhead;
     this.sendingAhead = undefined;
+    this.aheadSettled = true;
     await ahead;
     const outgoing = this.takePending();
     for (const record of changelog) outgoing.push(record);
