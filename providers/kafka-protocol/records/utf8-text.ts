@@ -11,8 +11,23 @@ interface BufferCodecMethods {
   latin1Write(text: string, offset: number, length: number): number;
 }
 
+/**
+ * Up to this many ASCII bytes are decoded by a loop rather than a native call, which costs more than the decoding of
+ * a short key. Below 13 characters V8 concatenates into flat strings, not ropes.
+ */
+const SHORT_TEXT_BYTES = 12;
+
 /** The UTF-8 text of bytes `start` to `end` of `buffer`: Buffer#toString("utf8", start, end) without its wrapper. */
 export function utf8Text(buffer: Buffer, start: number, end: number): string {
+  if (end - start <= SHORT_TEXT_BYTES && start >= 0 && end <= buffer.length) {
+    let text = "";
+    for (let i = start; i < end; i++) {
+      const byte = buffer[i];
+      if (byte >= 0x80) return (buffer as unknown as BufferCodecMethods).utf8Slice(start, end);
+      text += String.fromCharCode(byte);
+    }
+    return text;
+  }
   return (buffer as unknown as BufferCodecMethods).utf8Slice(start, end);
 }
 
