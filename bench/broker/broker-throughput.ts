@@ -17,7 +17,6 @@ import { join } from "node:path";
 import { once } from "node:events";
 import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 interface Row {
   client: string;
@@ -177,9 +176,6 @@ function printTable(rows: Row[]): void {
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
   for (const line of [header, ...lines]) process.stdout.write(`${line.map((cell, i) => cell.padStart(widths[i])).join("  ")}\n`);
 }
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const megabytes = Number(argument("mb", "256"));

@@ -11,13 +11,9 @@ import { eventually } from "../../test/helpers/eventually";
 import { http } from "../../test/helpers/sluice";
 import { startSluiceWithExamples } from "../../test/helpers/streams";
 import { deploy, terminate, wordcountOn } from "../../test/plugins/streams-api/deployments-client";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 const runs = Number(process.argv.find((arg) => arg.startsWith("--runs="))?.split("=")[1] ?? 5);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const sluice = await startSluiceWithExamples();

@@ -16,7 +16,6 @@ import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/helpers/streams";
 import { request } from "../../test/helpers/tls-client";
 import { loadInChild as load, type HttpLoadRequest } from "../http-load";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 function argument(name: string, fallback: number): number {
   const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
@@ -46,9 +45,6 @@ async function fill(sluice: SluiceWithExamples, url: string, options: { headers?
     { timeoutMs: 120_000, intervalMs: 300, what: `${KEYS} keys in the counts store` },
   );
 }
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const pki = createPki();

@@ -8,7 +8,6 @@
 import { performance } from "node:perf_hooks";
 import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples } from "../../test/helpers/streams";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 function argument(name: string, fallback: number): number {
   const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
@@ -17,9 +16,6 @@ function argument(name: string, fallback: number): number {
 
 const SECONDS = argument("seconds", 5);
 const WINDOWS = argument("windows", 3);
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const sluice = await startSluiceWithExamples();

@@ -19,7 +19,6 @@ import { COMPRESSION_TYPES, RecordProducer, type BrokerSecurity, type Compressio
 import { StreamsRuntime } from "../../providers/streams";
 import { createPki } from "../../test/helpers/certificates";
 import { median, rate, startup, timeRuntime, type Timing } from "../runtime/runtime-timing";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -80,9 +79,6 @@ async function run(variant: Variant, round: number, stateDir: string): Promise<T
     await runtime.close();
   }
 }
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const pki = createPki();

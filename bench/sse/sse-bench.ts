@@ -17,7 +17,6 @@ import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import { Kernel } from "../../kernel/kernel";
 import type { FleetReport } from "./subscriber-fleet";
 import { APPLICATION_ID, EVENT_TYPE, writeTicksPackage } from "./ticks-provider";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 
 interface Scenario {
   name: string;
@@ -124,9 +123,6 @@ async function run(scenario: Scenario): Promise<void> {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
 }
-
-// Sluice runs in this process: with the Node.js flags it runs with.
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   for (const scenario of chosen) await run(scenario);
