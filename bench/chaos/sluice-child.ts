@@ -37,7 +37,7 @@ export class SluiceChild {
     this.starts++;
     const log = fs.openSync(this.logFile, "a");
     fs.writeSync(log, `{"chaos":"start ${this.name} #${this.starts}","at":${Date.now()}}\n`);
-    const child = spawn(SLUICE_BIN, this.args, { cwd: REPO_ROOT, stdio: ["ignore", "ignore", log], env: { PATH: process.env.PATH } });
+    const child = spawn(process.execPath, [SLUICE_BIN, ...this.args], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", log], env: { PATH: process.env.PATH } });
     fs.closeSync(log);
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));

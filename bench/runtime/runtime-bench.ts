@@ -9,7 +9,6 @@
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
  * with enough records that start-up (printed: time to the first record) is small beside the whole. The variants
  * run in turns, each round once; the summary lines give the medians over the rounds.
- * It runs with the Node.js flags of bin/sluice.js (started without them, it runs itself again with them).
  * Prints, never asserts.
  * Usage: node dist/bench/runtime/runtime-bench.js [records=1000000] [lines=50000] [storage=file|memory] [rounds=3]
  */
@@ -23,7 +22,6 @@ import type { TopologyContext } from "../../kernel/contracts/streams/topology-pr
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
-import { ensureSluiceNodeFlags } from "../sluice-node-flags";
 import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, rate, seconds, startup, timeRuntime, type Timing } from "./runtime-timing";
 
@@ -78,8 +76,6 @@ async function timeRestore(runtime: StreamsRuntime, id: string): Promise<{ recor
   const records = (await application.storesStatus()).reduce((sum, status) => sum + status.restoredRecords, 0);
   return { records, seconds };
 }
-
-ensureSluiceNodeFlags();
 
 async function main(): Promise<void> {
   const rssStart = process.memoryUsage().rss;
@@ -149,7 +145,7 @@ async function main(): Promise<void> {
   await broker.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
-  console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic; node flags: ${process.execArgv.join(" ")}`);
+  console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
   const words = lines * 10;
   const ratios: number[] = [];
   const decodingRatios: number[] = [];

@@ -32,8 +32,7 @@ export function brokerPort(broker: SluiceProcess): Promise<number> {
 /** `start` runs get an ephemeral in-memory embedded broker unless the arguments say otherwise. */
 export function runSluice(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SluiceProcess {
   const brokerDefaults = args[0] === "start" ? ["--broker.port=0", "--broker.storage=memory"].filter((flag) => !args.some((arg) => arg.startsWith(flag.split("=")[0]))) : [];
-  // Started by its #! line, with the Node.js flags Sluice runs with.
-  const child = spawn(SLUICE_BIN, [...args, ...brokerDefaults], {
+  const child = spawn(process.execPath, [SLUICE_BIN, ...args, ...brokerDefaults], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
