@@ -35,18 +35,20 @@ const NO_FAILURE: FailureEntry[] = [];
 
 /**
  * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
- * record found here answers it without asking the group who owns the key (a network round trip). When nothing
- * is found (or the store is not queryable), the query is planned by the key's owner. This function holds only
- * that first step, the hot path of interactive queries, and is not async: a promise reaction costs less than an
- * async frame. The rest is `runPlanned`. Resolves with the answer's status once it is written.
+ * record found here answers it without asking the group who owns the key (a network round trip). The partition the
+ * default partitioner gives the key is read first, so that a key found costs one read. When nothing is found (or
+ * the store is not queryable), the query is planned by the key's owner. This function holds only that first step,
+ * the hot path of interactive queries, and is not async: a promise reaction costs less than an async frame. The
+ * rest is `runPlanned`. Resolves with the answer's status once it is written.
  */
 export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<QueryStatus> {
   const { target, request } = execution;
   const deadline = execution.startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(res, target.serverJson);
-  if (request.definition.routingKey !== undefined) {
+  const { routingKey } = request.definition;
+  if (routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-    const stores = readableStores(target.store, target.store.localPartitions());
+    const stores = readableStores(target.store, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
     if (stores) return answerLocally(execution, stores, writer, deadline, false).then((found) => finishFound(execution, found, writer, deadline));
   }
   return runPlanned(execution, writer, deadline);
@@ -90,14 +92,18 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
   return status;
 }
 
-/** The read-only stores of these partitions; undefined when there are none or one is not readable now. */
-function readableStores(store: StoreHandle, partitions: readonly number[]): ReadOnlyStore[] | undefined {
+/**
+ * The read-only stores of these partitions, that of partition `first` (when among them) ahead of the others;
+ * undefined when there are none or one is not readable now.
+ */
+function readableStores(store: StoreHandle, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
   if (partitions.length === 0) return undefined;
   const stores: ReadOnlyStore[] = [];
   for (const partition of partitions) {
     const readOnly = store.readOnly(partition);
     if (!readOnly) return undefined;
-    stores.push(readOnly);
+    if (partition === first) stores.unshift(readOnly);
+    else stores.push(readOnly);
   }
   return stores;
 }
