@@ -1,7 +1,7 @@
 /**
  * The applications a request names, through the streams runtime plugins share (STREAMS_RUNTIME_TOKEN). Sluice may
- * run without a runtime (no applications, every id unknown): it is looked up until one is found, then kept, since
- * resolving it from the container costs every request a resolution context.
+ * run without a runtime (no applications, every id unknown). The runtime is kept until the next registration in the
+ * container: resolving it on every request cost each one a resolution context.
  */
 import type { ComponentRegistry } from "../../components/component-registry";
 import { notFound } from "../../http/http-error";
@@ -10,6 +10,7 @@ import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "./runtime";
 
 export class ApplicationLookup {
   private found: ApplicationRegistry | undefined;
+  private foundAt = -1;
 
   constructor(private readonly components: ComponentRegistry) {}
 
@@ -30,6 +31,11 @@ export class ApplicationLookup {
   }
 
   private runtime(): ApplicationRegistry | undefined {
-    return (this.found ??= this.components.resolveOptional(STREAMS_RUNTIME_TOKEN));
+    const { generation } = this.components;
+    if (this.foundAt !== generation) {
+      this.found = this.components.resolveOptional(STREAMS_RUNTIME_TOKEN);
+      this.foundAt = generation;
+    }
+    return this.found;
   }
 }
