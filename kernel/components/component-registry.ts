@@ -8,10 +8,20 @@ import type { Token } from "../contracts/token";
 
 export class ComponentRegistry {
   private readonly container: DependencyContainer = rootContainer.createChildContainer();
+  private registrations = 0;
 
   /** Adds `useValue` under `token`; a token may hold several (resolveAll), `resolve` answers the last. */
   register<T>(token: Token<T>, provider: { useValue: T }): void {
     this.container.register(token, provider);
+    this.registrations++;
+  }
+
+  /**
+   * A number that changes with every registration: a component resolved on every request can be kept while it stays
+   * the same, since resolving from the container costs a resolution context each time.
+   */
+  get generation(): number {
+    return this.registrations;
   }
 
   isRegistered(token: Token<unknown>): boolean {

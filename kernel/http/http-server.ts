@@ -13,7 +13,7 @@ import type { ProcessMetrics } from "../contracts/process-metrics";
 import type { Logger } from "../logger";
 import { HttpError } from "./http-error";
 import type { HttpSecurity } from "./http-security";
-import { readBody, type SluiceRequest } from "./request";
+import { EMPTY_BODY, readBody, type SluiceRequest } from "./request";
 import { CompressibleResponse } from "./response-compression";
 import { sendError } from "./responses";
 import { RouteRegistry } from "./route-registry";
@@ -29,7 +29,6 @@ export interface HttpServerOptions {
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const EMPTY_BODY = Buffer.alloc(0);
 
 export class HttpServer {
   readonly routes: RouteRegistry;

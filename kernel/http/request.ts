@@ -57,9 +57,23 @@ export function validatedJsonBody(req: SluiceRequest, spec: BodySpec): unknown {
   return body;
 }
 
+/** A body being read, kept on its request for the listeners, which are the same functions for every request. */
+interface BodyReading {
+  limit: number;
+  size: number;
+  /** The chunks so far; a small body arrives as one, and is then the body as it is, with no copy. */
+  chunks: Buffer | Buffer[] | undefined;
+  /** Undefined once the reading has ended, one way or the other. */
+  done: ((error: unknown, body?: Buffer) => void) | undefined;
+}
+
+const READING = Symbol("body reading");
+type ReadingRequest = IncomingMessage & { [READING]: BodyReading };
+
 /**
  * Reads the whole body, failing with 413 as soon as it passes `limit` bytes. It reports to a callback rather
- * than a promise: this runs for every POST, and a promise with its reactions costs more than one function.
+ * than a promise, and listens with functions shared by every request: this runs for every POST, and a promise with
+ * its reactions, or closures per request, cost more than one object.
  */
 export function readBody(req: IncomingMessage, limit: number, done: (error: unknown, body?: Buffer) => void): void {
   const declared = Number(req.headers["content-length"] ?? 0);
@@ -67,27 +81,44 @@ export function readBody(req: IncomingMessage, limit: number, done: (error: unkn
     done(tooLarge(limit));
     return;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  const settle = (error: unknown, body?: Buffer) => {
-    if (settled) return;
-    settled = true;
-    done(error, body);
-  };
-  req.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) {
-      req.removeAllListeners("data");
-      req.resume();
-      settle(tooLarge(limit));
-      return;
-    }
-    chunks.push(chunk);
-  });
-  // A small body arrives in one chunk: it is the body as it is, with no copy.
-  req.on("end", () => settle(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-  req.on("error", settle);
+  (req as ReadingRequest)[READING] = { limit, size: 0, chunks: undefined, done };
+  req.on("data", onBodyData);
+  req.on("end", onBodyEnd);
+  req.on("error", onBodyError);
 }
 
+function onBodyData(this: ReadingRequest, chunk: Buffer): void {
+  const reading = this[READING];
+  reading.size += chunk.length;
+  if (reading.size > reading.limit) {
+    this.removeListener("data", onBodyData);
+    this.resume();
+    settle(reading, tooLarge(reading.limit));
+    return;
+  }
+  const { chunks } = reading;
+  if (chunks === undefined) reading.chunks = chunk;
+  else if (Array.isArray(chunks)) chunks.push(chunk);
+  else reading.chunks = [chunks, chunk];
+}
+
+function onBodyEnd(this: ReadingRequest): void {
+  const { chunks, size } = this[READING];
+  settle(this[READING], undefined, chunks === undefined ? EMPTY_BODY : Array.isArray(chunks) ? Buffer.concat(chunks, size) : chunks);
+}
+
+function onBodyError(this: ReadingRequest, error: Error): void {
+  settle(this[READING], error);
+}
+
+function settle(reading: BodyReading, error: unknown, body?: Buffer): void {
+  const { done } = reading;
+  if (done === undefined) return;
+  reading.done = undefined;
+  reading.chunks = undefined;
+  done(error, body);
+}
+
+/** The body of a request that sent none. */
+export const EMPTY_BODY = Buffer.alloc(0);
 const tooLarge = (limit: number) => new HttpError(413, `Request body is larger than the limit of ${limit} bytes (server.body.limit)`);

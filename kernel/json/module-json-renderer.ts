@@ -19,23 +19,30 @@ export class ModuleJsonRenderer implements JsonRenderer {
   }
 
   render(value: unknown, context: SerializationContext = {}): JsonValue {
-    const render = (nested: unknown): JsonValue => this.render(nested, context);
     for (const module of this.registered) {
-      if (module.handles(value, context)) return module.serialize(value, context, render);
+      if (module.handles(value, context)) return module.serialize(value, context, this.nested(context));
     }
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") {
       if (Number.isFinite(value)) return value;
       throw new UnrepresentableValueError(`number (${value})`, context);
     }
-    if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : render(item)));
+    if (Array.isArray(value)) {
+      const render = this.nested(context);
+      return value.map((item) => (item === undefined ? null : render(item)));
+    }
     if (typeof value === "object") {
       const prototype = Object.getPrototypeOf(value);
-      if (prototype === Object.prototype || prototype === null) return renderPlainObject(value as Record<string, unknown>, render);
+      if (prototype === Object.prototype || prototype === null) return renderPlainObject(value as Record<string, unknown>, this.nested(context));
       const toJSON = (value as { toJSON?: () => unknown }).toJSON;
-      if (typeof toJSON === "function") return render(toJSON.call(value));
+      if (typeof toJSON === "function") return this.render(toJSON.call(value), context);
     }
     throw new UnrepresentableValueError(typeNameOf(value), context);
+  }
+
+  /** How nested values are rendered; made only for a value that has some, since most record keys and values are scalars. */
+  private nested(context: SerializationContext): (nested: unknown) => JsonValue {
+    return (nested) => this.render(nested, context);
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
-import { isStreamedAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
+import { isStreamedAnswer, type QueryAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
 import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
 import type { Logger } from "../../kernel/logger";
@@ -32,22 +32,25 @@ interface LocalOutcome {
 }
 
 const NO_FAILURE: FailureEntry[] = [];
+const asIs = (outcome: LocalOutcome) => outcome;
 
 /**
  * A keyed query first runs on every local partition: only the key's partition can hold its records, so any
- * record found here answers it without asking the group who owns the key (a network round trip). When nothing
- * is found (or the store is not queryable), the query is planned by the key's owner. This function holds only
- * that first step, the hot path of interactive queries, and is not async: a promise reaction costs less than an
- * async frame. The rest is `runPlanned`. Resolves with the answer's status once it is written.
+ * record found here answers it without asking the group who owns the key (a network round trip). The partition the
+ * default partitioner gives the key is read first, so that a key found costs one read. When nothing is found (or
+ * the store is not queryable), the query is planned by the key's owner. This function holds only that first step,
+ * the hot path of interactive queries, and is not async: a promise reaction costs less than an async frame. The
+ * rest is `runPlanned`. Resolves with the answer's status once it is written.
  */
 export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<QueryStatus> {
   const { target, request } = execution;
   const deadline = execution.startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(res, target.serverJson);
-  if (request.definition.routingKey !== undefined) {
+  const { routingKey } = request.definition;
+  if (routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-    const stores = readableStores(target.store, target.store.localPartitions());
-    if (stores) return answerLocally(execution, stores, writer, deadline, false).then((found) => finishFound(execution, found, writer, deadline));
+    const stores = readableStores(target.store, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
+    if (stores) return answerLocally(execution, stores, writer, deadline, false, (found) => finishFound(execution, found, writer, deadline));
   }
   return runPlanned(execution, writer, deadline);
 }
@@ -67,7 +70,7 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
     return plan.outcome;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true) : undefined;
+  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -90,14 +93,18 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
   return status;
 }
 
-/** The read-only stores of these partitions; undefined when there are none or one is not readable now. */
-function readableStores(store: StoreHandle, partitions: readonly number[]): ReadOnlyStore[] | undefined {
+/**
+ * The read-only stores of these partitions, that of partition `first` (when among them) ahead of the others;
+ * undefined when there are none or one is not readable now.
+ */
+function readableStores(store: StoreHandle, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
   if (partitions.length === 0) return undefined;
   const stores: ReadOnlyStore[] = [];
   for (const partition of partitions) {
     const readOnly = store.readOnly(partition);
     if (!readOnly) return undefined;
-    stores.push(readOnly);
+    if (partition === first) stores.unshift(readOnly);
+    else stores.push(readOnly);
   }
   return stores;
 }
@@ -124,33 +131,39 @@ function ask({ target, request, peers, caller }: QueryExecution, instance: Insta
 
 /**
  * Writes this instance's records (from `stores`; undefined: not queryable now) as one success entry, also when
- * empty if `keepEmpty`. A failure before the first record becomes a failure entry; once records are out, the
- * response can only be cut (the error is rethrown). Promise reactions rather than an async function, as in
- * `executeQuery`: this runs for every local answer.
+ * empty if `keepEmpty`, and hands the outcome to `next`. A failure before the first record becomes a failure entry;
+ * once records are out, the response can only be cut (the error is rethrown). Promise reactions rather than an async
+ * function, as in `executeQuery`: this runs for every local answer, and a whole answer (a point read) goes from the
+ * engine's promise to `next` in one reaction.
  */
-function answerLocally(
+function answerLocally<R>(
   execution: QueryExecution,
   stores: ReadOnlyStore[] | undefined,
   writer: QueryResponseWriter,
   deadline: number,
   keepEmpty: boolean,
-): Promise<LocalOutcome> {
-  const { target } = execution;
-  if (!stores) return Promise.resolve(localFailure(target, `store '${target.store.name}' is not queryable now`));
-  return writeAnswer(execution.request, stores, target, writer, deadline).then(
-    (outcome) => closeLocalEntry(target, writer, outcome, keepEmpty),
-    (error: unknown) => failedLocally(execution, writer, error),
-  );
-}
-
-function writeAnswer(request: QueryRequest, stores: ReadOnlyStore[], target: QueryTarget, writer: QueryResponseWriter, deadline: number): Promise<LocalOutcome> {
+  next: (outcome: LocalOutcome) => R | PromiseLike<R>,
+): Promise<R> {
+  const { target, request } = execution;
+  if (!stores) return Promise.resolve(localFailure(target, `store '${target.store.name}' is not queryable now`)).then(next);
+  const failed = (error: unknown) => next(failedLocally(execution, writer, error));
+  const close = (outcome: LocalOutcome) => next(closeLocalEntry(target, writer, outcome, keepEmpty));
+  let answer: QueryAnswer;
   try {
-    const answer = request.definition.execute(stores, request.args, request.options.limit);
-    if (isStreamedAnswer(answer)) return streamRecords(answer, target, writer, deadline);
-    return answer.then((records) => writeRecords(records, target, writer, deadline, 0));
+    answer = request.definition.execute(stores, request.args, request.options.limit);
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(error).then(undefined, failed);
   }
+  if (isStreamedAnswer(answer)) return streamRecords(answer, target, writer, deadline).then(close, failed);
+  return answer.then((records) => {
+    let written: LocalOutcome | Promise<LocalOutcome>;
+    try {
+      written = writeRecords(records, target, writer, deadline, 0);
+    } catch (error) {
+      return failed(error);
+    }
+    return written instanceof Promise ? written.then(close, failed) : close(written);
+  }, failed);
 }
 
 /** Records of a scan, until its end or the deadline. */

@@ -130,6 +130,8 @@ export interface StoreHandle {
   readOnly(partition: number): ReadOnlyStore | undefined;
   /** Turns a JSON key of a query into the store's key type; throws when the serde cannot take it. */
   keyFromJson(key: unknown): unknown;
+  /** The partition the default partitioner gives a key (as `keyFromJson` returns it) among the store's partitions. */
+  partitionOf(key: unknown): number;
 }
 
 export interface StorePartitionStatus {

@@ -13,14 +13,14 @@ import type {
   StoreHandle,
   StorePartitionStatus,
 } from "../../../kernel/contracts/streams/runtime";
+import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
-import { partitionOfKey } from "../../kafka-client";
 import type { CompiledTopology } from "../engine/compiled-topology";
 import { restoreRate } from "../kafka/changelog-restorer";
 import { TopicEnds } from "../kafka/topic-ends";
 import { GroupInstances } from "./group-instances";
 import type { RunView } from "./run-view";
-import { keyFromJson } from "./store-keys";
+import { keyFromJson, partitionOfStoreKey } from "./store-keys";
 
 /** What the views need of the application itself. */
 export interface ViewedApplication {
@@ -108,9 +108,7 @@ export class ApplicationViews {
     const spec = topology.storeSpec(storeName);
     const sub = topology.subTopologyOfStore(storeName);
     if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
-    const keyBytes = spec.keySerde.serialize(keyFromJson(spec.keySerde, keyJson));
-    const partitions = this.app.run()?.partitionCount(topology.changelogTopic(storeName)) ?? 1;
-    const partition = partitionOfKey(keyBytes, partitions);
+    const partition = this.partitionOf(spec, topology.changelogTopic(storeName), keyFromJson(spec.keySerde, keyJson));
     const sourceTopics = topology.subTopologies[sub].sourceTopics;
     const instance = (await this.instances()).find((candidate) =>
       candidate.assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition)),
@@ -124,6 +122,7 @@ export class ApplicationViews {
     const sub = topology.subTopologyOfStore(name);
     if (!spec || sub === undefined) return undefined;
     const partitions = () => this.app.run()?.queryablePartitions(sub) ?? [];
+    const changelog = topology.changelogTopic(name);
     return {
       name,
       type: spec.type,
@@ -133,7 +132,13 @@ export class ApplicationViews {
       queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
       readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
+      partitionOf: (key) => this.partitionOf(spec, changelog, key),
     };
+  }
+
+  /** A store key's partition among its changelog's partitions (one before the run knows how many). */
+  private partitionOf(spec: StoreSpec, changelog: string, key: unknown): number {
+    return partitionOfStoreKey(spec.keySerde, key, this.app.run()?.partitionCount(changelog) ?? 1);
   }
 
   async storesStatus(): Promise<StorePartitionStatus[]> {

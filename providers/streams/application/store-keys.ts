@@ -1,6 +1,8 @@
-/** Turns the JSON key of a query into a store key the store's key serde accepts. */
+/** The keys of queries: a JSON key turned into a store key, and the partition a store key belongs to. */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
+import { partitionOfKey } from "../../kafka-client";
 
+/** Turns the JSON key of a query into a store key the store's key serde accepts. */
 export function keyFromJson(serde: Serde<unknown>, key: unknown): unknown {
   let candidate = key;
   if ((serde.name === "long" || serde.name === "int" || serde.name === "double") && typeof key === "string" && key.trim() !== "") {
@@ -20,4 +22,9 @@ export function keyFromJson(serde: Serde<unknown>, key: unknown): unknown {
     throw new Error(`key ${JSON.stringify(key)} does not fit serde '${serde.name}': ${(error as Error).message}`);
   }
   return candidate;
+}
+
+/** The default partitioner's partition of a store key; a string serde's key is hashed as its UTF-8 with no Buffer made. */
+export function partitionOfStoreKey(serde: Serde<unknown>, key: unknown, partitionCount: number): number {
+  return partitionOfKey(serde.name === "string" ? (key as string) : serde.serialize(key), partitionCount);
 }

@@ -64,6 +64,7 @@ const store: StoreHandle = {
   queryable: () => true,
   readOnly: () => ({ type: "key_value", store: pausingStore() }),
   keyFromJson: (key) => key,
+  partitionOf: () => 0,
 };
 const application = { id: "big-app", state: "RUNNING", store: () => store } as unknown as ApplicationHandle;
 const target = new QueryTargets(new ModuleJsonRenderer([]), () => "test:1").of(application, store.name)!;
