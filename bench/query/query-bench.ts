@@ -145,6 +145,10 @@ async function main(): Promise<void> {
     }
     const median = (values: number[], digits = 2) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(digits);
     console.log(`paced at ${RATE} req/s over ${ROUNDS} rounds: median p99 local get ${median(p99s.get)} ms, baseline ${median(p99s.baseline)} ms`);
+    // A stretch of the machine's own noise lands in one window or the other: each round's two windows, taken side
+    // by side, make a ratio less exposed to it than the ratio of the two medians.
+    const ratios = p99s.get.map((get, round) => get / p99s.baseline[round]);
+    console.log(`p99 local get / baseline, median of the ${ROUNDS} rounds' ratios: ${median(ratios)} (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")})`);
     // The runtime's own work now and then (commits, fetches) lands in one window or the other: medians of three.
     const allocation = { baseline: [] as number[], get: [] as number[] };
     for (let run = 1; run <= 3; run++) {
