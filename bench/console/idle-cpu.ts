@@ -18,14 +18,10 @@ import { http } from "../../test/helpers/sluice";
 import { runSluice } from "../../test/helpers/sluice-process";
 import { EXAMPLES_PACKAGE } from "../../test/helpers/streams";
 import { launchConsoleBrowser, type ConsoleBrowser, type WatchedPage } from "../../test/plugins/web-ui/console-browser";
+import { numberArgument } from "../bench-arguments";
 
-function argument(name: string, fallback: number): number {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given ? Number(given.slice(name.length + 3)) : fallback;
-}
-
-const SECONDS = argument("seconds", 60);
-const PAGES = argument("pages", 10);
+const SECONDS = numberArgument("seconds", 60);
+const PAGES = numberArgument("pages", 10);
 const WARM_UP_SECONDS = 30;
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
 

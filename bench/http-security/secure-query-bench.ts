@@ -16,16 +16,12 @@ import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/helpers/streams";
 import { request } from "../../test/helpers/tls-client";
 import { loadInChild as load, type HttpLoadRequest } from "../http-load";
+import { numberArgument } from "../bench-arguments";
 
-function argument(name: string, fallback: number): number {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given ? Number(given.slice(name.length + 3)) : fallback;
-}
-
-const KEYS = argument("keys", 10_000);
-const SECONDS = argument("seconds", 4);
-const ROUNDS = argument("rounds", 3);
-const CONNECTIONS = argument("connections", 16);
+const KEYS = numberArgument("keys", 10_000);
+const SECONDS = numberArgument("seconds", 4);
+const ROUNDS = numberArgument("rounds", 3);
+const CONNECTIONS = numberArgument("connections", 16);
 const WORDS_PER_LINE = 1_000;
 const word = (index: number) => `w${String(index).padStart(7, "0")}`;
 

@@ -8,14 +8,10 @@
 import { performance } from "node:perf_hooks";
 import { eventually } from "../../test/helpers/eventually";
 import { startSluiceWithExamples } from "../../test/helpers/streams";
+import { numberArgument } from "../bench-arguments";
 
-function argument(name: string, fallback: number): number {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given ? Number(given.slice(name.length + 3)) : fallback;
-}
-
-const SECONDS = argument("seconds", 5);
-const WINDOWS = argument("windows", 3);
+const SECONDS = numberArgument("seconds", 5);
+const WINDOWS = numberArgument("windows", 3);
 
 async function main(): Promise<void> {
   const sluice = await startSluiceWithExamples();

@@ -18,18 +18,13 @@ import { startSluiceWithExamples, type SluiceWithExamples } from "../../test/hel
 import { loadInChild as load, type HttpLoadRequest, type HttpLoadResult } from "../http-load";
 import { pacedWithWrk } from "../wrk-load";
 import { allocatedDuring, collectGarbage } from "./heap-allocation";
+import { numberArgument } from "../bench-arguments";
 
-function argument(name: string, fallback: number): number {
-  const prefix = `--${name}=`;
-  const given = process.argv.find((arg) => arg.startsWith(prefix));
-  return given ? Number(given.slice(prefix.length)) : fallback;
-}
-
-const KEYS = argument("keys", 100_000);
-const SECONDS = argument("seconds", 5);
-const RATE = argument("rate", 2_000);
-const CONNECTIONS = argument("connections", 16);
-const ROUNDS = argument("rounds", 5);
+const KEYS = numberArgument("keys", 100_000);
+const SECONDS = numberArgument("seconds", 5);
+const RATE = numberArgument("rate", 2_000);
+const CONNECTIONS = numberArgument("connections", 16);
+const ROUNDS = numberArgument("rounds", 5);
 const WORDS_PER_LINE = 1_000;
 
 const word = (index: number) => `w${String(index).padStart(7, "0")}`;

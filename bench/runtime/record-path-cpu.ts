@@ -19,14 +19,10 @@ import { RecordCollector } from "../../providers/streams/kafka/record-collector"
 import { openRunTask } from "../../providers/streams/kafka/run-task";
 import { applicationConfig } from "../../providers/streams/streams-config";
 import { buildTopology } from "../../providers/streams/topology/build-topology";
+import { numberArgument } from "../bench-arguments";
 
-function argument(name: string, fallback: number): number {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given ? Number(given.slice(name.length + 3)) : fallback;
-}
-
-const RECORDS = argument("records", 128_000);
-const ROUNDS = argument("rounds", 7);
+const RECORDS = numberArgument("records", 128_000);
+const ROUNDS = numberArgument("rounds", 7);
 const BATCHES = 8;
 const PER_BATCH = Math.ceil(RECORDS / BATCHES);
 
