@@ -1,7 +1,8 @@
 /**
  * The commit sequence, one fetch at a time:
  *  1. each partition's fetched batch is processed by its task in slices of 4,096 records, each slice's outputs
- *     sent ahead while the next is processed; records the task has applied already (below its input position,
+ *     sent ahead while the next is processed (or, while the previous send is unacknowledged, with a later
+ *     slice's: see record-collector); records the task has applied already (below its input position,
  *     or repartition records whose origin it has applied) are skipped;
  *  2. once the fetch's batches are all processed, the record caches of the tasks they touched are flushed (the
  *     folded updates go to the stores, the changelogs and downstream), then the rest of the outputs and the
@@ -19,13 +20,11 @@ import type { ChangelogRecord } from "../state/store-context";
 import { encodePositions } from "./commit-marker";
 import type { DeadLetterTopic } from "./dead-letters";
 import type { RecordCollector } from "./record-collector";
-import { ORIGIN_HEADER } from "./repartition-origin";
+import { ORIGIN_HEADER_NAME } from "./repartition-origin";
 import type { RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
 import { encodeChangelogPositions } from "./task-positions";
 import { TopicPartitionMap } from "./topic-partition";
-
-const ORIGIN_NAME = Buffer.from(ORIGIN_HEADER);
 
 /** Input records processed between two turns of the event loop within one batch. */
 export const RECORDS_PER_TURN = 4_096;
@@ -62,7 +61,7 @@ export class CommitSequence {
         await collector.sendAhead();
       }
       if (record.offset < applied) continue;
-      if (record.headerValueRange(ORIGIN_NAME, origin) && !task.positions.origins.admit(record.bytes, origin.start, origin.end)) continue;
+      if (record.headerValueRange(ORIGIN_HEADER_NAME, origin) && !task.positions.origins.admit(record.bytes, origin.start, origin.end)) continue;
       task.task.process(topic, record);
       processed++;
       bytes += Math.max(record.keySize, 0) + Math.max(record.valueSize, 0);
@@ -124,4 +123,3 @@ function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
   return kept;
 }
-

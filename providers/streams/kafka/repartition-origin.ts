@@ -11,7 +11,8 @@ import type { StampHeader } from "../../kafka-client";
 import { TopicPartitionMap, type TopicPartition } from "./topic-partition";
 
 export const ORIGIN_HEADER = "sluice.origin";
-const ORIGIN_HEADER_NAME = Buffer.from(ORIGIN_HEADER, "latin1");
+/** The header's name as its bytes: written by stamps, looked for by the commit sequence. */
+export const ORIGIN_HEADER_NAME = Buffer.from(ORIGIN_HEADER, "latin1");
 
 /**
  * The origin header of one repartition record, `<offset>.<rank>@<topic>:<partition>`, written by the encoder
