@@ -12,8 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { silentLogger } from "../../kernel/logger";
-import type { PartitionOffsets, PartitionRecords } from "../../providers/kafka-client";
-import { encodeRecordBatches, FetchedRecords, type ProducerRecord } from "../../providers/kafka-protocol";
+import type { PartitionBatches, PartitionOffsets } from "../../providers/kafka-client";
+import { encodeRecordBatches, FetchedRecords, finishBatches, type ProducerRecord } from "../../providers/kafka-protocol";
 import { CommitSequence } from "../../providers/streams/kafka/commit-sequence";
 import { RecordCollector } from "../../providers/streams/kafka/record-collector";
 import { openRunTask } from "../../providers/streams/kafka/run-task";
@@ -53,12 +53,17 @@ function fetchedBatches(): Buffer[] {
 async function main(): Promise<void> {
   const batches = fetchedBatches();
   let encodedBytes = 0;
-  // The producer's own work on a send, without its network: each partition's records encoded into record batches.
+  // The producer's own work on a send, without its network: each partition's batches finished (header, CRC).
   const sender = {
-    send: async (partitions: PartitionRecords[]): Promise<PartitionOffsets[]> => {
-      for (const { records } of partitions) for (const { bytes } of encodeRecordBatches(records)) encodedBytes += bytes.length;
-      return partitions.map(({ topic, partition, records }) => ({ topic, partition, baseOffset: 0, lastOffset: records.length - 1 }));
-    },
+    send: async (partitions: PartitionBatches[]): Promise<PartitionOffsets[]> =>
+      partitions.map(({ topic, partition, batches }) => {
+        let count = 0;
+        for (const batch of finishBatches(batches)) {
+          encodedBytes += batch.bytes.length;
+          count += batch.count;
+        }
+        return { topic, partition, baseOffset: 0, lastOffset: count - 1 };
+      }),
   };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-record-path-"));
   const collector = new RecordCollector(sender, () => 4, () => undefined);

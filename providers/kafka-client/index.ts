@@ -4,7 +4,7 @@
  * decoded without kafkajs's per-record Long and string conversions. Changelog restores read through the same
  * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
-export { RecordProducer, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
+export { RecordProducer, type PartitionBatches, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
 export { AuthenticationError, BrokerConnectionError, GroupError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";

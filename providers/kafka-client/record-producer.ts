@@ -24,11 +24,13 @@ import {
   type CompressionType,
   DEFAULT_MAX_BATCH_BYTES,
   type EncodedBatch,
-  encodeRecordBatches,
   ErrorCode,
   errorCodeName,
   incrementSequence,
+  finishBatches,
   NO_PRODUCER,
+  openRecordBatches,
+  type OpenRecordBatch,
   type ProducerRecord,
   type ProducerStamp,
   stampProducer,
@@ -46,6 +48,13 @@ export interface PartitionRecords {
   topic: string;
   partition: number;
   records: readonly ProducerRecord[];
+}
+
+/** A partition's records written already (RecordBatchAppender), in batches of at most the producer's maxBatchBytes. */
+export interface PartitionBatches {
+  topic: string;
+  partition: number;
+  batches: readonly OpenRecordBatch[];
 }
 
 /** Where a partition's records landed: `baseOffset` … `lastOffset`; both -1 when it was given none. */
@@ -126,6 +135,8 @@ type Settings = Required<Omit<RecordProducerOptions, "logger" | "bootstrapServer
 
 const partitionKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
+const recordCount = (batches: readonly OpenRecordBatch[]) => batches.reduce((sum, { count }) => sum + count, 0);
+
 export class RecordProducer {
   private readonly pool: ConnectionPool;
   private readonly metadata: ClusterMetadata;
@@ -193,7 +204,7 @@ export class RecordProducer {
    * Writes each partition's records, in order, and resolves with their offsets, in the order given. Each
    * topic-partition may appear once. Rejects with a ProduceError naming the first partition that failed.
    */
-  send(partitions: readonly PartitionRecords[]): Promise<PartitionOffsets[]> {
+  send(partitions: readonly (PartitionRecords | PartitionBatches)[]): Promise<PartitionOffsets[]> {
     if (this.closed) return Promise.reject(new Error(`producer ${this.options.clientId} is closed`));
     const deliver = () => this.deliver(partitions);
     const sending = this.tail.then(deliver, deliver);
@@ -230,20 +241,18 @@ export class RecordProducer {
     if (this.closed) throw new Error(`producer ${this.options.clientId} is closed`);
   }
 
-  private async deliver(partitions: readonly PartitionRecords[]): Promise<PartitionOffsets[]> {
+  private async deliver(partitions: readonly (PartitionRecords | PartitionBatches)[]): Promise<PartitionOffsets[]> {
     assertDistinct(partitions);
     try {
       const stale = this.metadata.toRefresh(partitions.map(({ topic }) => topic));
       if (stale.size > 0) await this.refreshMetadata(stale);
       const identity = this.settings.idempotence ? await this.producerIdentity() : null;
-      const deliveries: Delivery[] = partitions.map(({ topic, partition, records }) => ({
-        topic,
-        partition,
-        batches: encodeRecordBatches(records, this.settings.maxBatchBytes, this.codec, identity === null ? NO_PRODUCER : this.nextStamp(identity, topic, partition, records.length)),
-        acknowledged: 0,
-        baseOffset: -1,
-        lastOffset: -1,
-      }));
+      const deliveries: Delivery[] = partitions.map((given) => {
+        const { topic, partition } = given;
+        const open = "records" in given ? openRecordBatches(given.records, this.settings.maxBatchBytes) : given.batches;
+        const stamp = identity === null ? NO_PRODUCER : this.nextStamp(identity, topic, partition, recordCount(open));
+        return { topic, partition, batches: finishBatches(open, this.codec, stamp), acknowledged: 0, baseOffset: -1, lastOffset: -1 };
+      });
       for (;;) {
         const round = deliveries.filter((delivery) => delivery.acknowledged < delivery.batches.length);
         if (round.length === 0) break;
@@ -458,7 +467,7 @@ function topicDataOf(deliveries: Delivery[]) {
   return [...byTopic].map(([name, partitionData]) => ({ name, partitionData }));
 }
 
-function assertDistinct(partitions: readonly PartitionRecords[]): void {
+function assertDistinct(partitions: readonly (PartitionRecords | PartitionBatches)[]): void {
   const seen = new Set<string>();
   for (const { topic, partition } of partitions) {
     const id = partitionKey(topic, partition);

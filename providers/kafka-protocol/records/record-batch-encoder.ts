@@ -1,8 +1,8 @@
 /**
  * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
- * idempotent producer's id, epoch and sequences or with none. Every batch is measured exactly first and written in
- * place into one buffer, so a record costs no allocation of its own; a string key or value is written there as its
- * UTF-8.
+ * idempotent producer's id, epoch and sequences or with none. Each record is measured, then written in place into
+ * its batch's buffer, so a record costs no allocation of its own; a string key or value is written there as its
+ * UTF-8. Records are written as they come (RecordBatchAppender); the header, codec and stamp come at the send.
  */
 import { compress } from "./compression-codecs";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
@@ -43,11 +43,6 @@ export interface EncodedBatch {
 /** Kafka's default message.max.bytes is 1,048,588; a batch stays a little below it. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_000_000;
 
-/** Sizes of the records being encoded: bodies (the length prefix), keys and values (-1: null); grow, never shrink. */
-let bodySizes = new Int32Array(1024);
-let keySizes = new Int32Array(1024);
-let valueSizes = new Int32Array(1024);
-
 function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
 }
@@ -63,7 +58,21 @@ function varintBytes(value: number): number {
   return bytes;
 }
 
+/** Writes an unsigned varint; the usual one or two bytes inline, longer ones out of line. */
 function writeVarint(buffer: Buffer, position: number, value: number): number {
+  if (value < 0x80) {
+    buffer[position] = value;
+    return position + 1;
+  }
+  if (value < 0x4000) {
+    buffer[position] = (value & 0x7f) | 0x80;
+    buffer[position + 1] = value >>> 7;
+    return position + 2;
+  }
+  return writeLongVarint(buffer, position, value);
+}
+
+function writeLongVarint(buffer: Buffer, position: number, value: number): number {
   while (value >= 0x80000000) {
     // `& 0x7f` keeps the low bits of integers up to 2^53; the division stays exact.
     buffer[position++] = (value & 0x7f) | 0x80;
@@ -150,29 +159,94 @@ function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord):
   return position;
 }
 
+/** Writes a record whose parts measure `body` (its length prefix), `keyBytes` and `valueBytes`; returns where it ends. */
+function writeRecord(buffer: Buffer, position: number, record: ProducerRecord, body: number, keyBytes: number, valueBytes: number, timestampDelta: number, offsetDelta: number): number {
+  position = writeVarint(buffer, position, body * 2);
+  buffer[position++] = 0; // record attributes
+  position = writeVarint(buffer, position, zigzag(timestampDelta));
+  position = writeVarint(buffer, position, offsetDelta * 2);
+  position = writeField(buffer, position, record.key, keyBytes);
+  position = writeField(buffer, position, record.value, valueBytes);
+  if (record.headers === undefined && record.stamp === undefined) buffer[position++] = 0;
+  else position = writeHeaders(buffer, position, record);
+  return position;
+}
+
 /**
- * Writes records [start, end), whose sizes are in `bodySizes`, `keySizes` and `valueSizes` and whose encoded
- * records take `recordsBytes`, compressed with codec `codec` (0: none).
+ * A batch whose records are written and whose header is not: room for it, then the records, uncompressed. The
+ * producer finishes it when it sends it (finishBatches), with its codec and its stamp.
  */
-function writeBatch(records: readonly ProducerRecord[], start: number, end: number, recordsBytes: number, codec: number, producer: ProducerStamp): Buffer {
-  const batch = Buffer.allocUnsafe(BATCH_HEADER_SIZE + recordsBytes);
-  const baseTimestamp = records[start].timestamp;
-  let maxTimestamp = baseTimestamp;
-  let position = BATCH_HEADER_SIZE;
-  for (let i = start; i < end; i++) {
-    const record = records[i];
+export interface OpenRecordBatch {
+  /** The header's room and the records, exactly. */
+  bytes: Buffer;
+  count: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+}
+
+/** Where a batch starts growing when the appender has no earlier batch to go by. */
+const FIRST_CAPACITY = 1024;
+
+/**
+ * A partition's records written one at a time, as they come, into open batches of at most `maxBatchBytes` each
+ * (a record that alone exceeds it gets a batch of its own). Holding records as bytes from the start, rather than as
+ * objects until a send, lets the objects die young. Each batch grows by doubling, from the size of the batch before.
+ */
+export class RecordBatchAppender {
+  private buffer: Buffer = Buffer.alloc(0);
+  private position = BATCH_HEADER_SIZE;
+  private count = 0;
+  private baseTimestamp = 0;
+  private maxTimestamp = 0;
+  private capacityHint = FIRST_CAPACITY;
+  private written: OpenRecordBatch[] = [];
+  /** Records appended since the last take. */
+  appended = 0;
+
+  constructor(private readonly maxBatchBytes = DEFAULT_MAX_BATCH_BYTES) {}
+
+  append(record: ProducerRecord): void {
+    const keyBytes = fieldBytes(record.key);
+    const valueBytes = fieldBytes(record.value);
     const timestamp = record.timestamp;
-    if (timestamp > maxTimestamp) maxTimestamp = timestamp;
-    position = writeVarint(batch, position, bodySizes[i] * 2);
-    batch[position++] = 0; // record attributes
-    position = writeVarint(batch, position, zigzag(timestamp - baseTimestamp));
-    position = writeVarint(batch, position, (i - start) * 2);
-    position = writeField(batch, position, record.key, keySizes[i]);
-    position = writeField(batch, position, record.value, valueSizes[i]);
-    if (record.headers === undefined && record.stamp === undefined) batch[position++] = 0;
-    else position = writeHeaders(batch, position, record);
+    if (this.count === 0) this.baseTimestamp = this.maxTimestamp = timestamp;
+    let body = bodySize(record, keyBytes, valueBytes, timestamp - this.baseTimestamp, this.count);
+    if (this.count > 0 && this.position + varintBytes(body * 2) + body > this.maxBatchBytes) {
+      this.close();
+      this.baseTimestamp = this.maxTimestamp = timestamp;
+      body = bodySize(record, keyBytes, valueBytes, 0, 0);
+    }
+    this.makeRoom(varintBytes(body * 2) + body);
+    this.position = writeRecord(this.buffer, this.position, record, body, keyBytes, valueBytes, timestamp - this.baseTimestamp, this.count);
+    if (timestamp > this.maxTimestamp) this.maxTimestamp = timestamp;
+    this.count++;
+    this.appended++;
   }
-  return finishBatch(codec === 0 ? batch : withCompressedRecords(batch, codec), start, end, baseTimestamp, maxTimestamp, codec, producer);
+
+  /** The batches written since the last take, in order; the appender starts afresh. */
+  take(): OpenRecordBatch[] {
+    if (this.count > 0) this.close();
+    const taken = this.written;
+    this.written = [];
+    this.appended = 0;
+    return taken;
+  }
+
+  private makeRoom(size: number): void {
+    const needed = this.position + size;
+    if (needed <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(needed, Math.min(this.maxBatchBytes, Math.max(this.capacityHint, this.buffer.length * 2))));
+    if (this.count > 0) this.buffer.copy(grown, BATCH_HEADER_SIZE, BATCH_HEADER_SIZE, this.position);
+    this.buffer = grown;
+  }
+
+  private close(): void {
+    this.written.push({ bytes: this.buffer.subarray(0, this.position), count: this.count, baseTimestamp: this.baseTimestamp, maxTimestamp: this.maxTimestamp });
+    this.capacityHint = Math.max(FIRST_CAPACITY, this.position);
+    this.buffer = Buffer.alloc(0);
+    this.position = BATCH_HEADER_SIZE;
+    this.count = 0;
+  }
 }
 
 /** A batch of the same header room whose records section is `plain`'s compressed. */
@@ -183,63 +257,48 @@ function withCompressedRecords(plain: Buffer, codec: number): Buffer {
   return batch;
 }
 
-/** Fills in the header of a batch of records [start, end) and its CRC. */
-function finishBatch(batch: Buffer, start: number, end: number, baseTimestamp: number, maxTimestamp: number, codec: number, producer: ProducerStamp): Buffer {
+/** Fills in the header of a batch of `count` records, and its CRC. */
+function finishBatch(batch: Buffer, count: number, baseTimestamp: number, maxTimestamp: number, codec: number, producer: ProducerStamp): Buffer {
   writeInt64Number(batch, F.baseOffset, 0); // the broker assigns it
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
   batch.writeInt32BE(-1, F.partitionLeaderEpoch);
   batch[F.magic] = 2;
   batch.writeInt16BE(codec, F.attributes); // the codec, CreateTime
-  batch.writeInt32BE(end - start - 1, F.lastOffsetDelta);
+  batch.writeInt32BE(count - 1, F.lastOffsetDelta);
   writeInt64Number(batch, F.baseTimestamp, baseTimestamp);
   writeInt64Number(batch, F.maxTimestamp, maxTimestamp);
-  batch.writeInt32BE(end - start, F.recordCount);
+  batch.writeInt32BE(count, F.recordCount);
   stampProducer(batch, producer);
   return batch;
 }
 
 /**
- * The records, in order, as consecutive batches of at most `maxBatchBytes` each; a record that alone exceeds
- * it gets a batch of its own (which the broker may refuse as too large). No records, no batches. With an
- * idempotent producer's stamp, the first batch starts at its base sequence and each next one where the last ended.
+ * Open batches finished as the producer sends them: compressed with codec `codec` (0: none), header written, stamped
+ * with an idempotent producer's stamp or with none. With a stamp, the first batch starts at its base sequence and
+ * each next one where the last ended. An uncompressed batch is finished in its own bytes.
+ */
+export function finishBatches(open: readonly OpenRecordBatch[], codec = 0, producer = NO_PRODUCER): EncodedBatch[] {
+  let stamp = producer;
+  return open.map(({ bytes, count, baseTimestamp, maxTimestamp }) => {
+    const batch = finishBatch(codec === 0 ? bytes : withCompressedRecords(bytes, codec), count, baseTimestamp, maxTimestamp, codec, stamp);
+    if (stamp.producerId >= 0n) stamp = { ...stamp, baseSequence: incrementSequence(stamp.baseSequence, count) };
+    return { bytes: batch, count };
+  });
+}
+
+/** The records, in order, as open batches of at most `maxBatchBytes` each; no records, no batches. */
+export function openRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES): OpenRecordBatch[] {
+  const appender = new RecordBatchAppender(maxBatchBytes);
+  for (const record of records) appender.append(record);
+  return appender.take();
+}
+
+/**
+ * The records, in order, as consecutive finished batches of at most `maxBatchBytes` each (see RecordBatchAppender
+ * and finishBatches).
  */
 export function encodeRecordBatches(records: readonly ProducerRecord[], maxBatchBytes = DEFAULT_MAX_BATCH_BYTES, codec = 0, producer = NO_PRODUCER): EncodedBatch[] {
-  const batches: EncodedBatch[] = [];
-  if (records.length === 0) return batches;
-  if (bodySizes.length < records.length) {
-    bodySizes = new Int32Array(Math.max(records.length, bodySizes.length * 2));
-    keySizes = new Int32Array(bodySizes.length);
-    valueSizes = new Int32Array(bodySizes.length);
-  }
-  let start = 0;
-  let baseTimestamp = records[0].timestamp;
-  let recordsBytes = 0;
-  let stamp = producer;
-  const write = (end: number) => {
-    batches.push({ bytes: writeBatch(records, start, end, recordsBytes, codec, stamp), count: end - start });
-    if (stamp.producerId >= 0n) stamp = { ...stamp, baseSequence: incrementSequence(stamp.baseSequence, end - start) };
-  };
-  for (let i = 0; i < records.length; ) {
-    const record = records[i];
-    const keyBytes = fieldBytes(record.key);
-    const valueBytes = fieldBytes(record.value);
-    const body = bodySize(record, keyBytes, valueBytes, record.timestamp - baseTimestamp, i - start);
-    const size = varintBytes(body * 2) + body;
-    if (i > start && BATCH_HEADER_SIZE + recordsBytes + size > maxBatchBytes) {
-      write(i);
-      start = i;
-      baseTimestamp = record.timestamp;
-      recordsBytes = 0;
-      continue; // measure it again against its own batch's base
-    }
-    bodySizes[i] = body;
-    keySizes[i] = keyBytes;
-    valueSizes[i] = valueBytes;
-    recordsBytes += size;
-    i++;
-  }
-  write(records.length);
-  return batches;
+  return finishBatches(openRecordBatches(records, maxBatchBytes), codec, producer);
 }
 
 /** All the records in one batch, however large. */

@@ -1,12 +1,12 @@
 /**
- * What the tasks of a run output on their way to Kafka (Kafka Streams' RecordCollector): outputs are collected
- * as the tasks emit them; between slices of a large batch they leave ahead, one send at a time (each waits for the
+ * What the tasks of a run output on their way to Kafka (Kafka Streams' RecordCollector): outputs are written into
+ * their partitions' record batches as the tasks emit them; between slices of a large batch they leave ahead, one send at a time (each waits for the
  * previous one's acknowledgement, so each partition keeps its order whatever the retries), while processing goes
  * on; at a commit the rest leaves with the changelog records, and the commit learns where every partition's
  * records landed.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { PartitionOffsets, PartitionRecords } from "../../kafka-client";
+import type { PartitionBatches, PartitionOffsets } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
 import { ProduceRequestBuilder } from "./produce-requests";
 
@@ -19,11 +19,14 @@ export const MOST_PENDING_AHEAD = 16_384;
 
 /** The producer as the collector uses it: resolves once every record is acknowledged, with where they landed. */
 export interface RecordSender {
-  send(partitions: PartitionRecords[]): Promise<PartitionOffsets[]>;
+  send(partitions: PartitionBatches[]): Promise<PartitionOffsets[]>;
 }
 
 export class RecordCollector {
-  private pending: OutputRecord[] = [];
+  /** Outputs collected since the last slice's end; written into batches there, in one go. */
+  private collected: OutputRecord[] = [];
+  /** Outputs collected and not yet sent. */
+  private pending = 0;
   /** Outputs sent ahead of the commit; awaited before the next send. */
   private sendingAhead?: Promise<PartitionOffsets[]>;
   /** Whether `sendingAhead` is acknowledged or failed: awaiting it would not wait. */
@@ -40,11 +43,12 @@ export class RecordCollector {
   }
 
   collect(record: OutputRecord): void {
-    this.pending.push(record);
+    this.collected.push(record);
+    this.pending++;
   }
 
   hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.pending > 0;
   }
 
   /**
@@ -54,10 +58,11 @@ export class RecordCollector {
    */
   async sendAhead(): Promise<void> {
     await nextTurn();
-    if (this.pending.length === 0) return;
-    if (!this.aheadSettled && this.pending.length < MOST_PENDING_AHEAD) return;
+    this.writeCollected();
+    if (this.pending === 0) return;
+    if (!this.aheadSettled && this.pending < MOST_PENDING_AHEAD) return;
     await this.sendingAhead;
-    const sending = this.sender.send(this.requests.build(this.takePending()));
+    const sending = this.sender.send(this.takePending());
     this.sendingAhead = sending;
     this.aheadSettled = false;
     const settled = () => {
@@ -76,16 +81,27 @@ export class RecordCollector {
     this.sendingAhead = undefined;
     this.aheadSettled = true;
     await ahead;
-    const outgoing = this.takePending();
-    for (const record of changelog) outgoing.push(record);
-    const partitions = this.requests.build(outgoing);
+    this.writeCollected();
+    for (const record of changelog) this.requests.add(record);
+    const partitions = this.takePending();
     return partitions.length === 0 ? [] : this.sender.send(partitions);
   }
 
-  private takePending(): OutputRecord[] {
-    const taken = this.pending;
-    this.pending = [];
-    if (taken.length > 0) this.sent(taken.length);
-    return taken;
+  /**
+   * Writes the outputs collected into their partitions' batches. Writing a slice's outputs in one loop costs less
+   * than one at a time between their processing, and they are still young: few live through a scavenge.
+   */
+  private writeCollected(): void {
+    const collected = this.collected;
+    if (collected.length === 0) return;
+    this.collected = [];
+    for (const record of collected) this.requests.add(record);
+  }
+
+  /** Every partition's batches written so far (the changelog's too, once added). */
+  private takePending(): PartitionBatches[] {
+    if (this.pending > 0) this.sent(this.pending);
+    this.pending = 0;
+    return this.requests.take();
   }
 }

@@ -1,7 +1,17 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
-import { compressionCodec, readBatchHeader, validateBatch, encodeRecordBatch, encodeRecordBatches, type ProducerRecord } from "../../../../providers/kafka-protocol";
+import {
+  compressionCodec,
+  encodeRecordBatch,
+  encodeRecordBatches,
+  finishBatches,
+  type ProducerRecord,
+  readBatchHeader,
+  RecordBatchAppender,
+  validateBatch,
+} from "../../../../providers/kafka-protocol";
+import { recordsOf } from "../../../helpers/record-batches";
 
 const test = suite("kafka client: record batch encoder");
 
@@ -93,6 +103,57 @@ test("a string key or value is written as its UTF-8: the same batches, cut at th
   const cut = encodeRecordBatches(texts, 400);
   assert.ok(cut.length > 1, `${cut.length} batches`);
   assert.equal(cut, encodeRecordBatches(buffers, 400));
+});
+
+test("records appended one at a time are read back exactly, however far their batches grew, each within the bound", () => {
+  const records = Array.from({ length: 5_000 }, (_, i) => ({ key: `k${i % 100}`, value: `value ${i} `.repeat(1 + (i % 7)), timestamp: 1_000 + (i % 13) }));
+  const appender = new RecordBatchAppender(50_000);
+  for (const record of records) appender.append(record);
+  assert.is(appender.appended, 5_000);
+  const open = appender.take();
+  assert.ok(open.length > 3, `${open.length} batches`);
+  assert.equal(recordsOf(open), records);
+  for (const { bytes } of finishBatches(open)) assert.ok(bytes.length <= 50_000 && validateBatch(ChunkedBytes.of(bytes)).recordCount > 0);
+  assert.is(appender.appended, 0);
+  assert.equal(appender.take(), []);
+});
+
+test("each take holds the records appended since the last one, in a batch of its own base and max timestamps", () => {
+  const appender = new RecordBatchAppender();
+  appender.append({ key: "a", value: "1", timestamp: 50 });
+  appender.append({ key: "b", value: "2", timestamp: 40 });
+  const first = appender.take();
+  appender.append({ key: "c", value: "3", timestamp: 30 });
+  appender.append({ key: null, value: null, timestamp: 90, headers: { h: "v" } });
+  const second = appender.take();
+  assert.equal(
+    [...first, ...second].map(({ count, baseTimestamp, maxTimestamp }) => [count, baseTimestamp, maxTimestamp]),
+    [
+      [2, 50, 50],
+      [2, 30, 90],
+    ],
+  );
+  assert.equal(recordsOf(first), [
+    { key: "a", value: "1", timestamp: 50 },
+    { key: "b", value: "2", timestamp: 40 },
+  ]);
+  assert.equal(recordsOf(second), [
+    { key: "c", value: "3", timestamp: 30 },
+    { key: null, value: null, timestamp: 90, headers: { h: "v" } },
+  ]);
+});
+
+test("finishing stamps a producer's sequences batch after batch, and the CRC covers the stamp", () => {
+  const appender = new RecordBatchAppender(200);
+  for (let i = 0; i < 12; i++) appender.append({ key: "k", value: `a value of some length ${i}`, timestamp: i });
+  const batches = finishBatches(appender.take(), 0, { producerId: 7n, producerEpoch: 2, baseSequence: 2 ** 31 - 3 });
+  assert.ok(batches.length > 2, `${batches.length} batches`);
+  let sequence = 2 ** 31 - 3;
+  for (const { bytes, count } of batches) {
+    const header = validateBatch(ChunkedBytes.of(bytes));
+    assert.equal([header.producerId, header.producerEpoch, header.baseSequence], [7n, 2, sequence]);
+    sequence = (sequence + count) % 2 ** 31;
+  }
 });
 
 test.run();

@@ -1,10 +1,11 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { partitionOfKey } from "../../../../providers/kafka-client";
-import { encodeRecordBatch, FetchedRecords } from "../../../../providers/kafka-protocol";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
 import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/produce-requests";
 import { ORIGIN_HEADER, OriginStamps } from "../../../../providers/streams/kafka/repartition-origin";
 import { TaskPositions } from "../../../../providers/streams/kafka/task-positions";
+import { recordsOf } from "../../../helpers/record-batches";
 
 const test = suite("produce requests and repartition origins");
 
@@ -16,27 +17,40 @@ function originStamp(topic: string, partition: number, offset: number, rank: num
   return bytes;
 }
 
-const record = (topic: string, i: number, partition?: number): OutgoingRecord => ({ topic, partition, key: Buffer.from(`k${i}`), value: Buffer.from(String(i)), timestamp: 1_000 + i });
+const record = (topic: string, i: number, partition?: number): OutgoingRecord => ({ topic, partition, key: `k${i}`, value: String(i), timestamp: 1_000 + i });
 
-test("records are grouped per topic-partition in emit order: explicit partitions kept, keys by murmur2", () => {
+/** What `builder` took, as `topic:partition` → the values written there, in order. */
+function valuesTaken(builder: ProduceRequestBuilder): [string, (string | null)[]][] {
+  return builder.take().map(({ topic, partition, batches }) => [`${topic}:${partition}`, recordsOf(batches).map(({ value }) => value)]);
+}
+
+test("records are written per topic-partition in emit order: explicit partitions kept, keys by murmur2", () => {
   const builder = new ProduceRequestBuilder((topic) => (topic === "out" ? 3 : undefined));
-  const records = [...Array.from({ length: 10 }, (_, i) => record("log", i, 1)), ...Array.from({ length: 9 }, (_, i) => record("out", i))];
-  const grouped = builder.build(records);
-  assert.equal(
-    grouped.map(({ topic, partition }) => `${topic}:${partition}`),
-    ["log:1", ...[0, 1, 2].filter((partition) => grouped.some((entry) => entry.topic === "out" && entry.partition === partition)).map((p) => `out:${p}`)],
-  );
-  assert.equal(grouped[0].records, records.slice(0, 10));
+  for (let i = 0; i < 10; i++) builder.add(record("log", i, 1));
+  for (let i = 0; i < 9; i++) builder.add(record("out", i));
+  builder.add(record("log", 10, 1));
+  const expected = new Map<string, string[]>([["log:1", [...Array.from({ length: 10 }, (_, i) => String(i)), "10"]]]);
   for (let i = 0; i < 9; i++) {
-    const partition = partitionOfKey(Buffer.from(`k${i}`), 3);
-    const target = grouped.find((entry) => entry.topic === "out" && entry.partition === partition)!;
-    assert.ok(target.records.includes(records[10 + i]), `k${i} in out:${partition}`);
+    const target = `out:${partitionOfKey(Buffer.from(`k${i}`), 3)}`;
+    expected.set(target, [...(expected.get(target) ?? []), String(i)]);
   }
-  const outValues = grouped.filter((entry) => entry.topic === "out").flatMap((entry) => entry.records.map((r) => Number(String(r.value))));
-  assert.is(outValues.length, 9);
-  for (const entry of grouped) {
-    const values = entry.records.map((r) => Number(String(r.value)));
-    assert.equal(values, [...values].sort((a, b) => a - b));
+  const byPartition = [...expected].sort(([a], [b]) => (a.startsWith("log") ? -1 : b.startsWith("log") ? 1 : a.localeCompare(b)));
+  assert.equal(valuesTaken(builder), byPartition);
+  assert.equal(builder.take(), [], "a take after a take has nothing");
+});
+
+test("each take has only what was written since the last one, and asks the partition counts again", () => {
+  let partitions = 1;
+  const builder = new ProduceRequestBuilder(() => partitions);
+  builder.add(record("t", 1));
+  assert.equal(valuesTaken(builder), [["t:0", ["1"]]]);
+  partitions = 64;
+  for (let i = 2; i < 40; i++) builder.add(record("t", i));
+  const taken = valuesTaken(builder);
+  assert.ok(taken.length > 1, "the keys spread over the new partitions");
+  assert.equal(taken.flatMap(([, values]) => values).sort(), Array.from({ length: 38 }, (_, i) => String(i + 2)).sort());
+  for (const [target, values] of taken) {
+    for (const value of values) assert.is(target, `t:${partitionOfKey(Buffer.from(`k${value}`), 64)}`);
   }
 });
 
@@ -44,36 +58,37 @@ test("a repartition record's origin stamp is written as its header, `<offset>.<r
   const builder = new ProduceRequestBuilder(() => 1);
   const origins = new OriginStamps(2);
   const stamps = [origins.stamp("in", 7, 0), origins.stamp("in", 7, 10), origins.stamp("other-in", 0, 123), origins.stamp("in", 2 ** 40, 0)];
-  const [grouped] = builder.build([
-    ...stamps.map((stamp, i) => ({ topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from(`v${i}`), timestamp: 5, stamp })),
-    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6, headers: { other: "header" }, stamp: origins.stamp("in", 8, 0) },
-    { topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("x"), timestamp: 6 },
-  ]);
-  const read = new FetchedRecords(encodeRecordBatch(grouped.records), 0, "t-repartition-0");
-  const headers: unknown[] = [];
-  for (let record = read.read(); record !== undefined; record = read.read()) {
-    headers.push(record.headers === undefined ? undefined : Object.fromEntries(Object.entries(record.headers).map(([name, value]) => [name, String(value)])));
-  }
-  assert.equal(headers, [
-    { [ORIGIN_HEADER]: "7.0@in:2" },
-    { [ORIGIN_HEADER]: "7.10@in:2" },
-    { [ORIGIN_HEADER]: "0.123@other-in:2" },
-    { [ORIGIN_HEADER]: `${2 ** 40}.0@in:2` },
-    { other: "header", [ORIGIN_HEADER]: "8.0@in:2" },
-    undefined,
-  ]);
+  stamps.forEach((stamp, i) => builder.add({ topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from(`v${i}`), timestamp: 5, stamp }));
+  builder.add({ topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("w"), timestamp: 6, headers: { other: "header" }, stamp: origins.stamp("in", 8, 0) });
+  builder.add({ topic: "t-repartition", key: Buffer.from("k"), value: Buffer.from("x"), timestamp: 6 });
+  const [taken] = builder.take();
+  assert.equal(
+    recordsOf(taken.batches).map(({ headers }) => headers),
+    [
+      { [ORIGIN_HEADER]: "7.0@in:2" },
+      { [ORIGIN_HEADER]: "7.10@in:2" },
+      { [ORIGIN_HEADER]: "0.123@other-in:2" },
+      { [ORIGIN_HEADER]: `${2 ** 40}.0@in:2` },
+      { other: "header", [ORIGIN_HEADER]: "8.0@in:2" },
+      undefined,
+    ],
+  );
 });
 
 test("null keys go round-robin over the topic's partitions", () => {
   const builder = new ProduceRequestBuilder(() => 2);
-  const grouped = builder.build([0, 1, 2, 3].map((i) => ({ topic: "t", key: null, value: Buffer.from(String(i)), timestamp: 0 })));
-  assert.equal(
-    grouped.map(({ partition, records }) => [partition, records.map((r) => String(r.value))]),
-    [
-      [0, ["0", "2"]],
-      [1, ["1", "3"]],
-    ],
-  );
+  for (let i = 0; i < 4; i++) builder.add({ topic: "t", key: null, value: String(i), timestamp: 0 });
+  assert.equal(valuesTaken(builder), [
+    ["t:0", ["0", "2"]],
+    ["t:1", ["1", "3"]],
+  ]);
+});
+
+test("a commit marker carries its positions in the positions header", () => {
+  const builder = new ProduceRequestBuilder(() => 1);
+  builder.add({ topic: "c", partition: 0, key: "marker", value: null, timestamp: 9, positions: '{"in:0":"5"}' });
+  const [taken] = builder.take();
+  assert.equal(recordsOf(taken.batches), [{ key: "marker", value: null, timestamp: 9, headers: { [POSITIONS_HEADER]: '{"in:0":"5"}' } }]);
 });
 
 test("a re-sent origin at or below the last applied one of its partition is skipped; other partitions are independent", () => {

@@ -5,24 +5,26 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { PartitionOffsets, PartitionRecords } from "../../../../providers/kafka-client";
+import type { PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
 import { MOST_PENDING_AHEAD, RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
 import { eventually } from "../../../helpers/eventually";
+
+const recordCount = (partitions: readonly Pick<PartitionBatches, "batches">[]) => partitions.reduce((sum, { batches }) => sum + batches.reduce((count, batch) => count + batch.count, 0), 0);
 
 /** A producer that acknowledges (or fails) each send only when the test says so. */
 class HeldSender implements RecordSender {
   /** Records per send, in the order sent. */
   readonly sends: number[] = [];
-  private readonly answers: { resolve: (offsets: PartitionOffsets[]) => void; reject: (error: Error) => void; partitions: PartitionRecords[] }[] = [];
+  private readonly answers: { resolve: (offsets: PartitionOffsets[]) => void; reject: (error: Error) => void; partitions: PartitionBatches[] }[] = [];
 
-  send(partitions: PartitionRecords[]): Promise<PartitionOffsets[]> {
-    this.sends.push(partitions.reduce((sum, { records }) => sum + records.length, 0));
+  send(partitions: PartitionBatches[]): Promise<PartitionOffsets[]> {
+    this.sends.push(recordCount(partitions));
     return new Promise((resolve, reject) => this.answers.push({ resolve, reject, partitions }));
   }
 
   acknowledge(): void {
     const { resolve, partitions } = this.answers.shift()!;
-    resolve(partitions.map(({ topic, partition, records }) => ({ topic, partition, baseOffset: 0, lastOffset: records.length - 1 })));
+    resolve(partitions.map(({ topic, partition, batches }) => ({ topic, partition, baseOffset: 0, lastOffset: recordCount([{ batches }]) - 1 })));
   }
 
   fail(): void {
