@@ -1,7 +1,7 @@
 /**
  * The main thread's CPU per record of runtime-bench's stateless topology (mapValues + filter → topic) with no broker
- * and no network: fetched batches decoded, processed by a real task through the commit sequence, grouped into
- * produce requests and encoded as the producer encodes them. A figure that this drifting machine moves far less than
+ * and no network: fetched batches decoded, processed by a real task through the commit sequence, written into their
+ * partitions' record batches and finished as the producer finishes them. A figure that this drifting machine moves far less than
  * records/s end to end, for comparing changes to the record path: run it before and after, in turns.
  * Prints, never asserts.
  *
