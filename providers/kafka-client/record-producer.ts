@@ -1,6 +1,6 @@
 /**
  * A producer for records whose partitions are already chosen: each call encodes every partition's records into
- * batches, sends one Produce request (acks = all) per leader broker — more when a partition's records exceed a
+ * batches (or takes them written already, and finishes them: codec, header, stamp), sends one Produce request (acks = all) per leader broker — more when a partition's records exceed a
  * batch or a request exceeds its bound — and resolves with where each partition's records landed.
  *
  * A partition's records keep their order: its batches go out in rounds (a request holds at most one batch per
