@@ -137,6 +137,8 @@ async function main(): Promise<void> {
     // Each round also paces both routes at once, each at the rate from its own wrk: the slow requests of a window
     // are those that waited for a CPU (the machine's other work), so only requests that lived through the same
     // stretch of it compare the two routes' costs; windows taken one after the other pair different stretches.
+    // In the shared window a stall of the main thread delays both routes alike whatever caused it, a get's own
+    // included: only the sequential windows show a stall that gets cause and the constant route does not.
     const baselinePaced = { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE };
     const getPaced = { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE };
     const p99s = { baseline: [] as number[], get: [] as number[] };
