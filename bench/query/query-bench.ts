@@ -5,7 +5,8 @@
  * server). Sluice runs in this
  * process with the example applications on a broker in a worker thread; `words` has 2 partitions so that a
  * second instance can take one. The load comes from a forked child, and the paced load from wrk when it is
- * installed (see wrk-load.ts).
+ * installed (see wrk-load.ts). The paced get is compared with the constant route `GET /api/v1` paced the same way,
+ * in windows one after the other and in one window where both are paced at once (each at the rate, 2 × rate in all).
  *
  *   node dist/bench/query/query-bench.js [--keys=100000] [--seconds=5] [--rate=2000] [--connections=16] [--rounds=5]
  */
@@ -133,17 +134,31 @@ async function main(): Promise<void> {
     report(`baseline GET /api/v1, closed loop, ${CONNECTIONS} conn.`, await load({ url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: CONNECTIONS }));
     // The floor of the paced figures: the same pacing against a constant route measures the client and the machine.
     // They take turns for several rounds, since this machine's speed drifts from minute to minute.
+    // Each round also paces both routes at once, each at the rate from its own wrk: the slow requests of a window
+    // are those that waited for a CPU (the machine's other work), so only requests that lived through the same
+    // stretch of it compare the two routes' costs; windows taken one after the other pair different stretches.
+    // In the shared window a stall of the main thread delays both routes alike whatever caused it, a get's own
+    // included: only the sequential windows show a stall that gets cause and the constant route does not.
+    const baselinePaced = { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE };
+    const getPaced = { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE };
     const p99s = { baseline: [] as number[], get: [] as number[] };
+    const together = { baseline: [] as number[], get: [] as number[] };
     for (let round = 1; round <= ROUNDS; round++) {
-      p99s.baseline.push((await paced(`round ${round}: baseline GET /api/v1`, { url: `${first.url}/api/v1`, bodies: [], seconds: SECONDS, connections: 16, rate: RATE })).p99Ms);
-      p99s.get.push((await paced(`round ${round}: local get`, { url, bodies: gets, seconds: SECONDS, connections: 16, rate: RATE })).p99Ms);
+      p99s.baseline.push((await paced(`round ${round}: baseline GET /api/v1`, baselinePaced)).p99Ms);
+      p99s.get.push((await paced(`round ${round}: local get`, getPaced)).p99Ms);
+      const [baseline, get] = await Promise.all([paced(`round ${round}, together: baseline GET /api/v1`, baselinePaced), paced(`round ${round}, together: local get`, getPaced)]);
+      together.baseline.push(baseline.p99Ms);
+      together.get.push(get.p99Ms);
     }
     const median = (values: number[], digits = 2) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(digits);
+    const ratiosOf = (p99: { baseline: number[]; get: number[] }) => p99.get.map((get, round) => get / p99.baseline[round]);
+    const roundsOf = (ratios: number[]) => `${median(ratios)} (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")})`;
     console.log(`paced at ${RATE} req/s over ${ROUNDS} rounds: median p99 local get ${median(p99s.get)} ms, baseline ${median(p99s.baseline)} ms`);
     // A stretch of the machine's own noise lands in one window or the other: each round's two windows, taken side
     // by side, make a ratio less exposed to it than the ratio of the two medians.
-    const ratios = p99s.get.map((get, round) => get / p99s.baseline[round]);
-    console.log(`p99 local get / baseline, median of the ${ROUNDS} rounds' ratios: ${median(ratios)} (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")})`);
+    console.log(`p99 local get / baseline, median of the ${ROUNDS} rounds' ratios: ${roundsOf(ratiosOf(p99s))}`);
+    console.log(`paced together at ${RATE} req/s each over ${ROUNDS} rounds: median p99 local get ${median(together.get)} ms, baseline ${median(together.baseline)} ms`);
+    console.log(`p99 local get / baseline paced together, median of the ${ROUNDS} rounds' ratios: ${roundsOf(ratiosOf(together))}`);
     // The runtime's own work now and then (commits, fetches) lands in one window or the other: medians of three.
     const allocation = { baseline: [] as number[], get: [] as number[] };
     for (let run = 1; run <= 3; run++) {

@@ -1,5 +1,7 @@
 /** A key_value or timestamped_key_value store at the byte level: data keyed by the serialized key. */
 
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+import { stringSerde } from "../serdes/builtin-serdes";
 import type { StoreAreas } from "./key-layout";
 import type { ScanRange } from "./level-scan";
 import { inScanRange, type PendingRow } from "./overlaid-scan";
@@ -28,8 +30,21 @@ export type StoreKey = Buffer | string;
 interface Row {
   /** The key's own latin1 string. */
   keyId: string;
-  dataKey: Buffer;
+  /** The key in the database, made from `id` when first needed: a read the write cache answers needs none. */
+  dataKey?: Buffer;
   id: string;
+}
+
+/** Whether a store takes ASCII string keys as their text (see StoreKey): string keys, and a record cache, which holds keys by their text. */
+export function takesTextKeys(bytes: KeyValueBytes, keySerde: Serde<unknown>): boolean {
+  return keySerde === stringSerde && bytes.cached;
+}
+
+/** Whether `key` is a string of ASCII characters: a StoreKey as it is, for a store that takes text keys. */
+export function isAsciiText(key: unknown): key is string {
+  if (typeof key !== "string") return false;
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 function keyBytes(key: StoreKey): Buffer {
@@ -96,15 +111,15 @@ export class KeyValueBytes implements CachedStore {
       if (!records.update(this, id, value, timestamp)) records.add(this, keyBytes(key), id, value, timestamp);
       return;
     }
-    const { dataKey, id } = this.rowOf(key);
-    this.writeThrough(keyBytes(key), dataKey, value, timestamp, id);
+    const row = this.rowOf(key);
+    this.writeThrough(keyBytes(key), this.dataKeyOf(row), value, timestamp, row.id);
   }
 
   /** Writes without a changelog record: restoring from the changelog. */
   apply(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
-    const { dataKey, id } = this.rowOf(key);
-    this.store(dataKey, value, timestamp, id);
+    const row = this.rowOf(key);
+    this.store(this.dataKeyOf(row), value, timestamp, row.id);
   }
 
   /**
@@ -129,9 +144,11 @@ export class KeyValueBytes implements CachedStore {
       const record = peeking ? records.peek(this, id) : records.get(this, id);
       if (record !== undefined) return this.cachedValue(record);
     }
-    const { dataKey, id } = this.rowOf(key);
-    const stored = peeking ? this.context.cache.peek(dataKey, id) : this.context.cache.read(dataKey, id);
-    return stored === undefined ? undefined : this.values.decode(stored);
+    const row = this.rowOf(key);
+    const cache = this.context.cache;
+    const known = cache.known(row.id);
+    const stored = known !== undefined ? known : cache.load(this.dataKeyOf(row), row.id, !peeking);
+    return stored == null ? undefined : this.values.decode(stored);
   }
 
   private cachedValue(record: CachedRecord): StoredValue | undefined {
@@ -147,8 +164,12 @@ export class KeyValueBytes implements CachedStore {
 
   private rowOf(key: StoreKey): Row {
     const keyId = this.idOf(key);
-    if (this.lastRow?.keyId !== keyId) this.lastRow = { keyId, dataKey: this.dataKey(keyBytes(key)), id: this.dataPrefixId + keyId };
+    if (this.lastRow?.keyId !== keyId) this.lastRow = { keyId, id: this.dataPrefixId + keyId };
     return this.lastRow;
+  }
+
+  private dataKeyOf(row: Row): Buffer {
+    return (row.dataKey ??= Buffer.from(row.id, "latin1"));
   }
 
   private writeThrough(key: Buffer, dataKey: Buffer, value: Buffer | null, timestamp: number, id?: string): void {

@@ -2,21 +2,14 @@
 
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
-import { stringSerde } from "../serdes/builtin-serdes";
-import type { KeyValueBytes, StoreKey } from "./key-value-bytes";
+import { isAsciiText, takesTextKeys, type KeyValueBytes, type StoreKey } from "./key-value-bytes";
 import type { StoredValue } from "./value-layout";
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 
 /** The shared part; `Found` is what a read returns (the value, or the value and its timestamp). */
 abstract class TypedKeyValue<K, V, Found> {
   /** The last primitive key and its bytes: an aggregation reads a key and writes it straight after. */
   private lastKey: unknown;
   private lastKeyBytes: Buffer | undefined;
-  /** Whether ASCII string keys go to the store as text: string keys, and a record cache that holds keys by their text. */
   private readonly textKeys: boolean;
 
   constructor(
@@ -24,7 +17,7 @@ abstract class TypedKeyValue<K, V, Found> {
     private readonly keySerde: Serde<K>,
     protected readonly valueSerde: Serde<V>,
   ) {
-    this.textKeys = (keySerde as Serde<unknown>) === stringSerde && bytes.cached;
+    this.textKeys = takesTextKeys(bytes, keySerde as Serde<unknown>);
   }
 
   get name(): string {
@@ -50,7 +43,7 @@ abstract class TypedKeyValue<K, V, Found> {
   }
 
   private storeKey(key: K): StoreKey {
-    return this.textKeys && typeof key === "string" && isAscii(key) ? key : this.serializeKey(key);
+    return this.textKeys && isAsciiText(key) ? key : this.serializeKey(key);
   }
 
   /** Objects are serialized every time: one could have changed since. */

@@ -6,28 +6,32 @@
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValue, RangeOptions, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { prefixEnd } from "./key-layout";
-import type { KeyValueBytes } from "./key-value-bytes";
+import { isAsciiText, takesTextKeys, type KeyValueBytes } from "./key-value-bytes";
 import { scanRange, type ScanRange } from "./level-scan";
 import { overlaidScan } from "./overlaid-scan";
 import type { StoredValue } from "./value-layout";
 import type { TaskDatabase } from "./write-cache";
 
 export class LevelReadOnlyKeyValueStore<K, Found> implements ReadOnlyKeyValueStore<K, Found> {
+  private readonly textKeys: boolean;
+
   constructor(
     private readonly db: TaskDatabase,
     private readonly bytes: KeyValueBytes,
     private readonly keySerde: Serde<K>,
     private readonly found: (stored: StoredValue) => Found,
-  ) {}
+  ) {
+    this.textKeys = takesTextKeys(bytes, keySerde as Serde<unknown>);
+  }
 
   // A point read is a few microseconds in LevelDB's cache: read it synchronously rather than pay a thread-pool hop.
   async get(key: K): Promise<Found | undefined> {
-    const serialized = this.keySerde.serialize(key);
     if (this.bytes.cached) {
-      const newest = this.bytes.peek(serialized);
+      // An ASCII string key is looked up as the text it is, as the processors write it: no bytes, unless the database is read.
+      const newest = this.bytes.peek(this.textKeys && isAsciiText(key) ? key : this.keySerde.serialize(key));
       return newest === undefined ? undefined : this.found(newest);
     }
-    const stored = this.db.getSync(this.bytes.dataKey(serialized));
+    const stored = this.db.getSync(this.bytes.dataKey(this.keySerde.serialize(key)));
     return stored === undefined ? undefined : this.found(this.bytes.values.decode(stored));
   }
 

@@ -47,22 +47,24 @@ export class WriteCache {
 
   /** `id`: the key in latin1, when the caller has it. */
   read(key: Buffer, id = key.toString("latin1")): Buffer | undefined {
-    const entry = this.live.get(id) ?? this.committing?.get(id);
-    if (entry) return entry.value ?? undefined;
-    const known = this.clean.get(id);
-    if (known !== undefined) return known ?? undefined;
-    const stored = this.db.getSync(key);
-    this.remember(id, stored ?? null);
-    return stored;
+    const known = this.known(id);
+    return known !== undefined ? (known ?? undefined) : this.load(key, id, true);
   }
 
-  /** What `read` answers, without keeping what the database returns: an interactive query's keys are not the task's. */
-  peek(key: Buffer, id = key.toString("latin1")): Buffer | undefined {
+  /** What the cache holds for the key `id` spells in latin1: its value, null when absent, undefined when only the database knows. */
+  known(id: string): Buffer | null | undefined {
     const entry = this.live.get(id) ?? this.committing?.get(id);
-    if (entry) return entry.value ?? undefined;
-    const known = this.clean.get(id);
-    if (known !== undefined) return known ?? undefined;
-    return this.db.getSync(key);
+    return entry ? entry.value : this.clean.get(id);
+  }
+
+  /**
+   * The database's value of a key `known` does not know, remembered in the clean cache when `remember`; an
+   * interactive query's keys are not the task's, and are not.
+   */
+  load(key: Buffer, id: string, remember: boolean): Buffer | undefined {
+    const stored = this.db.getSync(key);
+    if (remember) this.remember(id, stored ?? null);
+    return stored;
   }
 
   write(key: Buffer, value: Buffer | null, counters?: StoreCounters, id = key.toString("latin1")): void {
