@@ -58,21 +58,7 @@ function varintBytes(value: number): number {
   return bytes;
 }
 
-/** Writes an unsigned varint; the usual one or two bytes inline, longer ones out of line. */
 function writeVarint(buffer: Buffer, position: number, value: number): number {
-  if (value < 0x80) {
-    buffer[position] = value;
-    return position + 1;
-  }
-  if (value < 0x4000) {
-    buffer[position] = (value & 0x7f) | 0x80;
-    buffer[position + 1] = value >>> 7;
-    return position + 2;
-  }
-  return writeLongVarint(buffer, position, value);
-}
-
-function writeLongVarint(buffer: Buffer, position: number, value: number): number {
   while (value >= 0x80000000) {
     // `& 0x7f` keeps the low bits of integers up to 2^53; the division stays exact.
     buffer[position++] = (value & 0x7f) | 0x80;

@@ -31,7 +31,7 @@ export function utf8Text(buffer: Buffer, start: number, end: number): string {
   return (buffer as unknown as BufferCodecMethods).utf8Slice(start, end);
 }
 
-/** UTF-8 length of `text`; for short ASCII (what keys and headers hold) a loop beats Buffer.byteLength. */
+/** UTF-8 length of `text`; for short ASCII (what headers hold) a loop beats Buffer.byteLength. */
 export function utf8Bytes(text: string): number {
   if (text.length > 16) return Buffer.byteLength(text, "utf8");
   for (let i = 0; i < text.length; i++) {
@@ -41,17 +41,12 @@ export function utf8Bytes(text: string): number {
 }
 
 /**
- * Writes `text`, `bytes` long in UTF-8, at `position`: short ASCII byte by byte, the rest natively. Kept this small
- * so that the compiler inlines it into the record encoder's write, whose inlining budget it shares.
+ * Writes `text`, `bytes` long in UTF-8, at `position`: short ASCII byte by byte, longer ASCII as latin1 (the same
+ * bytes, without UTF-8's decoding), anything else through Buffer#write.
  */
 export function writeUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
-  if (bytes > 32 || bytes !== text.length) return writeLongUtf8(buffer, position, text, bytes);
+  if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
+  if (bytes > 32) return position + (buffer as unknown as BufferCodecMethods).latin1Write(text, position, bytes);
   for (let i = 0; i < bytes; i++) buffer[position + i] = text.charCodeAt(i);
   return position + bytes;
-}
-
-/** Longer ASCII as latin1 (the same bytes, without UTF-8's encoding), anything else through Buffer#write. */
-function writeLongUtf8(buffer: Buffer, position: number, text: string, bytes: number): number {
-  if (bytes !== text.length) return position + buffer.write(text, position, bytes, "utf8");
-  return position + (buffer as unknown as BufferCodecMethods).latin1Write(text, position, bytes);
 }

@@ -1,9 +1,9 @@
 /**
- * What the tasks of a run output on their way to Kafka (Kafka Streams' RecordCollector): outputs are written into
- * their partitions' record batches as the tasks emit them; between slices of a large batch they leave ahead, one send at a time (each waits for the
- * previous one's acknowledgement, so each partition keeps its order whatever the retries), while processing goes
- * on; at a commit the rest leaves with the changelog records, and the commit learns where every partition's
- * records landed.
+ * What the tasks of a run output on their way to Kafka (Kafka Streams' RecordCollector): outputs are collected as
+ * the tasks emit them and written into their partitions' record batches at the end of each slice of a large batch;
+ * between slices they leave ahead, one send at a time (each waits for the previous one's acknowledgement, so each
+ * partition keeps its order whatever the retries), while processing goes on; at a commit the rest leaves with the
+ * changelog records, and the commit learns where every partition's records landed.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { PartitionBatches, PartitionOffsets } from "../../kafka-client";
