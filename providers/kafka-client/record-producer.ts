@@ -31,6 +31,7 @@ import {
   NO_PRODUCER,
   openRecordBatches,
   type OpenRecordBatch,
+  recordCount,
   type ProducerRecord,
   type ProducerStamp,
   stampProducer,
@@ -134,8 +135,6 @@ interface AttemptOutcome {
 type Settings = Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl">>;
 
 const partitionKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
-
-const recordCount = (batches: readonly OpenRecordBatch[]) => batches.reduce((sum, { count }) => sum + count, 0);
 
 export class RecordProducer {
   private readonly pool: ConnectionPool;

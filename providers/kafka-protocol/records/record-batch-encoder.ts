@@ -170,6 +170,13 @@ export interface OpenRecordBatch {
   maxTimestamp: number;
 }
 
+/** How many records `batches` hold. */
+export function recordCount(batches: readonly { count: number }[]): number {
+  let count = 0;
+  for (const batch of batches) count += batch.count;
+  return count;
+}
+
 /** Where a batch starts growing when the appender has no earlier batch to go by. */
 const FIRST_CAPACITY = 1024;
 
@@ -197,12 +204,14 @@ export class RecordBatchAppender {
     const timestamp = record.timestamp;
     if (this.count === 0) this.baseTimestamp = this.maxTimestamp = timestamp;
     let body = bodySize(record, keyBytes, valueBytes, timestamp - this.baseTimestamp, this.count);
-    if (this.count > 0 && this.position + varintBytes(body * 2) + body > this.maxBatchBytes) {
+    let size = varintBytes(body * 2) + body;
+    if (this.count > 0 && this.position + size > this.maxBatchBytes) {
       this.close();
       this.baseTimestamp = this.maxTimestamp = timestamp;
       body = bodySize(record, keyBytes, valueBytes, 0, 0);
+      size = varintBytes(body * 2) + body;
     }
-    this.makeRoom(varintBytes(body * 2) + body);
+    this.makeRoom(size);
     this.position = writeRecord(this.buffer, this.position, record, body, keyBytes, valueBytes, timestamp - this.baseTimestamp, this.count);
     if (timestamp > this.maxTimestamp) this.maxTimestamp = timestamp;
     this.count++;

@@ -12,7 +12,7 @@ import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { silentLogger } from "../../../../kernel/logger";
 import type { FetchedBatch, PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
-import { encodeRecordBatch, FetchedRecords, type ProducerRecord } from "../../../../providers/kafka-protocol";
+import { encodeRecordBatch, FetchedRecords, type ProducerRecord, recordCount } from "../../../../providers/kafka-protocol";
 import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
 import { CommitSequence, RECORDS_PER_TURN } from "../../../../providers/streams/kafka/commit-sequence";
 import { RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
@@ -31,8 +31,6 @@ const topology = buildTopology(
   },
   applicationConfig([{ values: { "application.id": "counter" }, source: "the test" }]),
 );
-
-const recordCount = (batches: readonly { count: number }[]) => batches.reduce((sum, { count }) => sum + count, 0);
 
 /** A producer that records each send and acknowledges it a turn later, or fails every send when told to. */
 class RecordingSender implements RecordSender {

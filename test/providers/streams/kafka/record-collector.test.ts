@@ -6,10 +6,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
+import { recordCount } from "../../../../providers/kafka-protocol";
 import { MOST_PENDING_AHEAD, RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
 import { eventually } from "../../../helpers/eventually";
-
-const recordCount = (partitions: readonly Pick<PartitionBatches, "batches">[]) => partitions.reduce((sum, { batches }) => sum + batches.reduce((count, batch) => count + batch.count, 0), 0);
 
 /** A producer that acknowledges (or fails) each send only when the test says so. */
 class HeldSender implements RecordSender {
@@ -18,13 +17,13 @@ class HeldSender implements RecordSender {
   private readonly answers: { resolve: (offsets: PartitionOffsets[]) => void; reject: (error: Error) => void; partitions: PartitionBatches[] }[] = [];
 
   send(partitions: PartitionBatches[]): Promise<PartitionOffsets[]> {
-    this.sends.push(recordCount(partitions));
+    this.sends.push(partitions.reduce((sum, { batches }) => sum + recordCount(batches), 0));
     return new Promise((resolve, reject) => this.answers.push({ resolve, reject, partitions }));
   }
 
   acknowledge(): void {
     const { resolve, partitions } = this.answers.shift()!;
-    resolve(partitions.map(({ topic, partition, batches }) => ({ topic, partition, baseOffset: 0, lastOffset: recordCount([{ batches }]) - 1 })));
+    resolve(partitions.map(({ topic, partition, batches }) => ({ topic, partition, baseOffset: 0, lastOffset: recordCount(batches) - 1 })));
   }
 
   fail(): void {
