@@ -62,7 +62,7 @@ async function main(): Promise<void> {
           encodedBytes += batch.bytes.length;
           count += batch.count;
         }
-        return { topic, partition, baseOffset: 0, lastOffset: count - 1 };
+        return { topic, partition, baseOffset: 0, lastOffset: count - 1, producerId: -1n };
       }),
   };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-record-path-"));

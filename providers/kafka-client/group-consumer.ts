@@ -16,7 +16,7 @@ import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
-import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
+import { BrokerConnectionError, MembershipLostError, PartitionUnavailableError } from "./kafka-client-errors";
 import type { KafkaEndpoint } from "./kafka-endpoint";
 import { PartitionFetcher, type FetchAnswer, type FetchedBatch } from "./partition-fetcher";
 /**
@@ -37,7 +37,8 @@ export interface GroupConsumerHandlers {
   batch(batch: FetchedBatch): Promise<void>;
   /**
    * The batches of one fetch are all processed: resolves once their work is safe to commit (the consumer commits
-   * their positions next), so a handler can finish a whole fetch's batches at once.
+   * their positions next), so a handler can finish a whole fetch's batches at once. A MembershipLostError from
+   * it (or from `batch`) drops the fetch's positions uncommitted and joins the group again.
    */
   fetchProcessed?(): Promise<void>;
   /** A fetch was answered. */
@@ -216,6 +217,10 @@ export class GroupConsumer {
       } catch (error) {
         await this.dropPrefetch();
         if (this.stopped) break;
+        if (error instanceof MembershipLostError) {
+          this.membershipLost(error);
+          continue;
+        }
         if (!(error instanceof BrokerConnectionError) && !(error instanceof PartitionUnavailableError) && !coordinatorUnavailable(error)) {
           this.membership.stopHeartbeats();
           this.handlers.failed(error);
@@ -322,6 +327,23 @@ export class GroupConsumer {
     await this.settledCommit();
     this.committing = this.commitProcessed();
     this.committing.catch(() => undefined);
+  }
+
+  /**
+   * This member lost what it was processing to another (a MembershipLostError of a handler's, or of the caller's own
+   * work): the positions processed since the last commit are not committed, and the member joins the group again.
+   */
+  membershipLost(error: MembershipLostError): void {
+    this.logger.warn("this member lost what it was processing to another; joining the group again", { groupId: this.options.groupId, error: error.message });
+    // The rejoin's takeover fetches from the group's commits.
+    for (const entry of this.processed.values()) entry.committed = true;
+    this.membership.requestRejoin();
+    this.wake?.();
+  }
+
+  /** Whether the member is to join the group again before it fetches more. */
+  get rejoinPending(): boolean {
+    return this.membership.rejoinNeeded;
   }
 
   /** Waits for the commit under way; its failure is thrown. */

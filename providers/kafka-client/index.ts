@@ -5,7 +5,7 @@
  * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
 export { RecordProducer, type PartitionBatches, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
-export { AuthenticationError, BrokerConnectionError, GroupError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
+export { AuthenticationError, BrokerConnectionError, GroupError, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";
 export { OAuthBearerTokens, type BearerToken } from "./oauthbearer-tokens";

@@ -94,3 +94,15 @@ export class GroupError extends Error {
     this.name = "GroupError";
   }
 }
+
+/**
+ * Thrown by a group consumer's handler that finds this member no longer owns what it processed (another member took
+ * it over while this one was cut off: Kafka Streams' TaskMigratedException). The consumer commits nothing of that
+ * fetch and joins the group again.
+ */
+export class MembershipLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MembershipLostError";
+  }
+}

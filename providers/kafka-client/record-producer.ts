@@ -65,6 +65,8 @@ export interface PartitionOffsets {
   baseOffset: number;
   /** The last record's offset (contiguous with baseOffset unless another producer wrote between two batches). */
   lastOffset: number;
+  /** The producer id of the partition's last batch (-1 without idempotence): a send's batches may change id midway (restartSequences). */
+  producerId: bigint;
 }
 
 export interface RecordProducerOptions extends KafkaEndpoint {
@@ -115,6 +117,8 @@ interface Delivery {
   acknowledged: number;
   baseOffset: number;
   lastOffset: number;
+  /** The producer id its unacknowledged batches carry. */
+  producerId: bigint;
 }
 
 interface Failure {
@@ -250,14 +254,14 @@ export class RecordProducer {
         const { topic, partition } = given;
         const open = "records" in given ? openRecordBatches(given.records, this.settings.maxBatchBytes) : given.batches;
         const stamp = identity === null ? NO_PRODUCER : this.nextStamp(identity, topic, partition, recordCount(open));
-        return { topic, partition, batches: finishBatches(open, this.codec, stamp), acknowledged: 0, baseOffset: -1, lastOffset: -1 };
+        return { topic, partition, batches: finishBatches(open, this.codec, stamp), acknowledged: 0, baseOffset: -1, lastOffset: -1, producerId: stamp.producerId };
       });
       for (;;) {
         const round = deliveries.filter((delivery) => delivery.acknowledged < delivery.batches.length);
         if (round.length === 0) break;
         await this.deliverRound(round, deliveries);
       }
-      return deliveries.map(({ topic, partition, baseOffset, lastOffset }) => ({ topic, partition, baseOffset, lastOffset }));
+      return deliveries.map(({ topic, partition, baseOffset, lastOffset, producerId }) => ({ topic, partition, baseOffset, lastOffset, producerId }));
     } catch (error) {
       // Sequences were taken for batches that may not have been written: the next send starts afresh.
       this.forgetIdentity();
@@ -362,6 +366,8 @@ export class RecordProducer {
     const identity = await this.producerIdentity();
     this.logger.warn("the broker lost this producer's state; unacknowledged batches go again under a new producer id", { producerId: String(identity.producerId) });
     for (const delivery of all) {
+      if (delivery.acknowledged === delivery.batches.length) continue;
+      delivery.producerId = identity.producerId;
       for (const batch of delivery.batches.slice(delivery.acknowledged)) stampProducer(batch.bytes, this.nextStamp(identity, delivery.topic, delivery.partition, batch.count));
     }
   }

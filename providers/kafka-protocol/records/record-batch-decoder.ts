@@ -160,6 +160,8 @@ export class FetchedRecords {
   private baseOffset = 0;
   private baseTimestamp = 0;
   private timestampOverride = -1;
+  /** Where the batch of the record last read starts in the record set; -1 before the first. */
+  private batchStart = -1;
 
   /** `where` (topic and partition) names the place in errors. */
   constructor(
@@ -201,8 +203,14 @@ export class FetchedRecords {
     }
   }
 
+  /** The producer id of the batch of the record last read (-1 for a producer without one, and before the first read). */
+  get producerId(): bigint {
+    return this.batchStart < 0 ? -1n : this.recordSet.readBigInt64BE(this.batchStart + F.producerId);
+  }
+
   private openBatch({ start, end, baseOffset }: BatchBounds): void {
     const recordSet = this.recordSet;
+    this.batchStart = start;
     const attributes = recordSet.readInt16BE(start + F.attributes);
     const codec = attributes & 0x07;
     if (codec === 0) this.cursor = new Cursor(recordSet.subarray(0, end), start + BATCH_HEADER_SIZE);

@@ -46,6 +46,7 @@ async function sendThroughCut(context: { broker: TestBroker; proxy: KafkaProxy; 
     offsets.map(({ baseOffset, lastOffset }) => [baseOffset, lastOffset]),
     idempotence ? [[0, 49], [0, 49], [0, 49]] : offsets.map(({ baseOffset }) => [baseOffset, baseOffset + 49]),
   );
+  assert.ok(offsets.every(({ producerId }) => (idempotence ? producerId >= 0n && producerId === offsets[0].producerId : producerId === -1n)), "the producer id each partition's batches carried");
   const read = await readWithKcat(context.broker, topic);
   return read.map(({ value }) => Buffer.from(value!, "hex").toString());
 }

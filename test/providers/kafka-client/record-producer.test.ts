@@ -61,9 +61,11 @@ test("keys, null keys and values, headers, timestamps, empty and large values on
   const partitions: PartitionRecords[] = Array.from({ length: 8 }, (_, partition) => ({ topic: "mixed", partition, records: mixedRecords(partition) }));
   const offsets = await producer.send(partitions);
   const count = mixedRecords(0).length;
+  const producerId = offsets[0].producerId;
+  assert.ok(producerId >= 0n, "an idempotent producer's id");
   assert.equal(
     offsets,
-    partitions.map(({ partition }) => ({ topic: "mixed", partition, baseOffset: 0, lastOffset: count - 1 })),
+    partitions.map(({ partition }) => ({ topic: "mixed", partition, baseOffset: 0, lastOffset: count - 1, producerId })),
   );
   const wanted: ReadRecord[] = partitions.flatMap(({ partition, records }) => records.map((record, offset) => expected(partition, offset, record)));
   assert.equal(await readWithKafkajs(context.broker.kafka(), "mixed", wanted.length), wanted);
@@ -97,7 +99,7 @@ test("base offsets follow on across consecutive sends, per partition", async (co
   const third = await producer.send([{ topic: "counted", partition: 0, records: [] }]);
   assert.equal(first.map(({ baseOffset, lastOffset }) => [baseOffset, lastOffset]), [[0, 2], [0, 4]]);
   assert.equal(second.map(({ baseOffset, lastOffset }) => [baseOffset, lastOffset]), [[5, 6], [3, 6]]);
-  assert.equal(third, [{ topic: "counted", partition: 0, baseOffset: -1, lastOffset: -1 }]);
+  assert.equal(third, [{ topic: "counted", partition: 0, baseOffset: -1, lastOffset: -1, producerId: first[0].producerId }]);
 });
 
 test("a partition's records over 1 MiB go out as several batches and land in order, with the other partitions", async (context) => {
@@ -215,7 +217,7 @@ restart("the broker closing its connections mid-run: the producer reconnects and
   const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (message: string) => retries.push(message) };
   const producer = new RecordProducer({ bootstrapServers: [bootstrap], clientId: "restart-test", retryBackoffMs: 20, logger });
   context.producers.push(producer);
-  const send = (value: string) => producer.send([{ topic: "survivor", partition: 0, records: [{ key: null, value: text(value), timestamp: 0 }] }]);
+  const send = async (value: string) => (await producer.send([{ topic: "survivor", partition: 0, records: [{ key: null, value: text(value), timestamp: 0 }] }])).map(({ producerId, ...landed }) => landed);
   const landed = (offset: number) => [{ topic: "survivor", partition: 0, baseOffset: offset, lastOffset: offset }];
   try {
     const admin = new Kafka(kafkaConfig(bootstrap)).admin();

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { crc32c, CorruptRecordError, encodeRecordBatch, FetchedRecords, type ConsumedRecord, type ProducerRecord } from "../../../../providers/kafka-protocol";
+import { crc32c, CorruptRecordError, encodeRecordBatch, encodeRecordBatches, FetchedRecords, type ConsumedRecord, type ProducerRecord } from "../../../../providers/kafka-protocol";
 
 const text = (value: string) => Buffer.from(value);
 
@@ -176,3 +176,18 @@ test("corrupt bytes, other magics and unreadable codecs fail with an error namin
 });
 
 test.run();
+
+test("the producer id of each record's batch is known after reading it; -1 before the first read and for a producer without one", () => {
+  const stamped = (records: ProducerRecord[], baseOffset: number, producerId: bigint) => {
+    const batch = encodeRecordBatches(records, Number.POSITIVE_INFINITY, 0, { producerId, producerEpoch: 0, baseSequence: 0 })[0].bytes;
+    batch.writeBigInt64BE(BigInt(baseOffset), 0);
+    return batch;
+  };
+  const record = (value: string) => ({ key: null, value: text(value), timestamp: 1 });
+  const recordSet = Buffer.concat([stamped([record("a"), record("b")], 0, 41n), storedBatch([record("c")], 2), stamped([record("d")], 3, 7n)]);
+  const records = new FetchedRecords(recordSet, 0, "t-0");
+  assert.is(records.producerId, -1n);
+  const writers: string[] = [];
+  for (let read = records.read(); read !== undefined; read = records.read()) writers.push(`${read.value}:${records.producerId}`);
+  assert.equal(writers, ["a:41", "b:41", "c:-1", "d:7"]);
+});

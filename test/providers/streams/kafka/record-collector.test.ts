@@ -23,7 +23,7 @@ class HeldSender implements RecordSender {
 
   acknowledge(): void {
     const { resolve, partitions } = this.answers.shift()!;
-    resolve(partitions.map(({ topic, partition, batches }) => ({ topic, partition, baseOffset: 0, lastOffset: recordCount(batches) - 1 })));
+    resolve(partitions.map(({ topic, partition, batches }) => ({ topic, partition, baseOffset: 0, lastOffset: recordCount(batches) - 1, producerId: -1n })));
   }
 
   fail(): void {
