@@ -1,11 +1,13 @@
 /**
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
- * checkpoint to the log end and applies it batch by batch.
+ * checkpoint up to the restoring member's fence and applies it batch by batch, leaving out what writers fenced off
+ * wrote (see changelog-fence).
  */
 import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../kafka-client";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
+import { encodeWriter, FENCE_HEADER, fenceGeneration, takesOver, type ChangelogWriter } from "./changelog-fence";
 import { TopicPartitionMap } from "./topic-partition";
 
 export interface RestoreTarget {
@@ -15,7 +17,7 @@ export interface RestoreTarget {
   partition: number;
   /** First changelog offset to apply. */
   from: number;
-  /** Log end offset: restoring is done once every offset below it is applied. */
+  /** The restoring member's fence (or the log end): restoring is done once every offset below it is read. */
   to: number;
   /** Updated as batches are applied. */
   restored: RestoreProgress;
@@ -26,8 +28,18 @@ export interface RestoreTarget {
   followMarkers: boolean;
   /** The last marker's positions once one has been applied. */
   positions?: Record<string, string>;
-  /** Records read since the last marker, held until the next one; dropped at the end (an unfinished commit). */
-  held?: RestoreRecord[];
+  /** Records read since their writer's last marker, held until its next one; dropped at the end (an unfinished commit). */
+  held?: HeldRecord[];
+  /**
+   * The partition's owner: the checkpoint's, then that of each fence that takes it over. Once known, only its
+   * records are applied; unknown (a changelog older than fences), every writer's are.
+   */
+  writer?: ChangelogWriter;
+}
+
+interface HeldRecord extends RestoreRecord {
+  /** The producer id of the record's batch. */
+  writer: bigint;
 }
 
 /** Records held without any marker in sight: a changelog written before markers existed is applied as it comes. */
@@ -85,35 +97,62 @@ export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: s
 }
 
 async function apply(target: RestoreTarget, batch: FetchedBatch, logger: ComponentLogger): Promise<void> {
-  const held = (target.held ??= []);
   const { records: fetched } = batch;
   for (let record = fetched.read(); record !== undefined && record.offset < target.to; record = fetched.read()) {
     if (record.offset < target.from) continue;
-    if (record.key !== null) held.push({ key: record.key, value: record.value, timestamp: record.timestamp });
-    const positions = target.followMarkers ? decodePositions(record.headers?.[POSITIONS_HEADER]) : undefined;
+    const writer = fetched.producerId;
+    const headers = record.headers;
+    const generation = fenceGeneration(headers?.[FENCE_HEADER]);
+    if (generation !== undefined) {
+      fence(target, writer, generation, record.offset, logger);
+      continue;
+    }
+    if (target.writer !== undefined && target.writer.producerId !== writer) continue;
+    if (record.key !== null) (target.held ??= []).push({ key: record.key, value: record.value, timestamp: record.timestamp, writer });
+    const positions = target.followMarkers ? decodePositions(headers?.[POSITIONS_HEADER]) : undefined;
     if (positions !== undefined) {
       target.positions = positions;
-      await applyHeld(target, record.offset);
+      await applyHeld(target, record.offset, writer);
     }
   }
   const last = Math.min(batch.nextOffset, target.to) - 1;
   if (last < target.from) return;
   target.from = last + 1;
   const done = target.from >= target.to;
-  if (!target.followMarkers || (target.positions === undefined && (done || held.length > MOST_HELD_WITHOUT_MARKER))) {
+  const held = target.held?.length ?? 0;
+  if (!target.followMarkers || (target.positions === undefined && (done || held > MOST_HELD_WITHOUT_MARKER))) {
     target.followMarkers = false;
     await applyHeld(target, last);
-  } else if (done && held.length > 0) {
-    logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held.length });
-    held.length = 0;
+  } else if (done && held > 0) {
+    logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held });
+    target.held = [];
   }
   if (done) target.restored.endedAt = Date.now();
 }
 
-/** Applies the held records, recording `lastOffset` as the store's changelog position (with the marker's positions). */
-async function applyHeld(target: RestoreTarget, lastOffset: number): Promise<void> {
-  const records = (target.held ?? []).splice(0);
-  await target.state.restoreBatch(target.store, records, String(lastOffset), target.followMarkers ? target.positions : undefined);
+/**
+ * A fence that takes the partition over makes its writer the owner; the records held from others are dropped, as
+ * commits that never completed before it (the restore of the member that wrote it ended there too).
+ */
+function fence(target: RestoreTarget, writer: bigint, generation: number, offset: number, logger: ComponentLogger): void {
+  if (!takesOver(target.writer, generation)) {
+    logger.info("a changelog fence older than its partition's owner is passed over", { store: target.store, partition: target.partition, offset, generation, ownerGeneration: target.writer?.generation });
+    return;
+  }
+  target.writer = { producerId: writer, generation };
+  if (target.held !== undefined) target.held = target.held.filter((record) => record.writer === writer);
+}
+
+/**
+ * Applies the held records (those of `writer` only, when given: its marker's), recording `lastOffset` as the
+ * store's changelog position, with the marker's positions and the partition's owner.
+ */
+async function applyHeld(target: RestoreTarget, lastOffset: number, writer?: bigint): Promise<void> {
+  const held = target.held ?? [];
+  const records = writer === undefined ? held : held.filter((record) => record.writer === writer);
+  target.held = writer === undefined ? [] : held.filter((record) => record.writer !== writer);
+  const owner = target.writer === undefined ? undefined : encodeWriter(target.writer);
+  await target.state.restoreBatch(target.store, records, String(lastOffset), target.followMarkers ? target.positions : undefined, owner);
   target.restored.records += records.length;
 }
 

@@ -7,7 +7,9 @@
  *  2. once the fetch's batches are all processed, the record caches of the tasks they touched are flushed (the
  *     folded updates go to the stores, the changelogs and downstream), then the rest of the outputs and the
  *     stores' changelogs are produced in one send — the last changelog record of a one-store task carries the
- *     task's positions (a commit marker) — and every record is awaited until acknowledged;
+ *     task's positions (a commit marker) — and every record is awaited until acknowledged; each changelog's records
+ *     must have landed right after the task's previous ones, or another member has taken the task over (see
+ *     changelog-fence) and nothing commits;
  *  3. each of those tasks' stores, positions and changelog positions are committed in one atomic LevelDB batch;
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
@@ -18,6 +20,7 @@ import type { OutputRecord } from "../engine/stream-task";
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { ChangelogRecord } from "../state/store-context";
 import { encodePositions } from "./commit-marker";
+import { checkChangelogLanded, encodeWriter } from "./changelog-fence";
 import type { DeadLetterTopic } from "./dead-letters";
 import type { RecordCollector } from "./record-collector";
 import { ORIGIN_HEADER_NAME } from "./repartition-origin";
@@ -77,7 +80,7 @@ export class CommitSequence {
   async commit(tasks: readonly RunTask[]): Promise<void> {
     const { topology, collector, deadLetters, metrics } = this.options;
     const changelog: OutputRecord[] = [];
-    const owners = new TopicPartitionMap<{ task: RunTask; store: string }>();
+    const owners = new TopicPartitionMap<{ task: RunTask; store: string; count: number }>();
     for (const task of tasks) task.state.flushCache();
     for (const task of tasks) {
       const changes = latestPerKey(task.state.drainChangelog());
@@ -87,18 +90,29 @@ export class CommitSequence {
         const topic = topology.changelogTopic(change.store);
         const marker = i === changes.length - 1 ? positions : undefined;
         changelog.push({ topic, partition: task.partition, key: change.key, value: change.value, timestamp: change.timestamp, positions: marker });
-        owners.set(topic, task.partition, { task, store: change.store });
+        const owner = owners.get(topic, task.partition);
+        if (owner) owner.count++;
+        else owners.set(topic, task.partition, { task, store: change.store, count: 1 });
       });
     }
     const started = Date.now();
     for (const landed of await collector.flush(changelog)) {
       const owner = owners.get(landed.topic, landed.partition);
-      if (owner) owner.task.changelogPositions.set(owner.store, landed.lastOffset);
+      if (owner) {
+        const { task, store, count } = owner;
+        const lastOffset = task.changelogPositions.get(store);
+        if (lastOffset !== undefined && task.changelogWriter !== undefined) checkChangelogLanded({ taskId: task.id, store, lastOffset, count, writer: task.changelogWriter }, landed);
+        task.changelogPositions.set(store, landed.lastOffset);
+      }
       if (landed.topic !== deadLetters?.name) continue;
       for (const task of tasks) if (deadLetters.partitionOf(task.partition) === landed.partition) task.positions.deadLetters.set(landed.topic, landed.partition, landed.lastOffset + 1);
     }
     // Each task's state is a database of its own: their atomic commits go side by side.
-    const commits = tasks.map((task) => task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions) }));
+    const commits = tasks.map((task) => {
+      const writer = task.changelogWriter && encodeWriter(task.changelogWriter);
+      const changelogWriters = writer === undefined ? undefined : Object.fromEntries([...task.changelogPositions.keys()].map((store) => [store, writer]));
+      return task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions), changelogWriters });
+    });
     await settledAll(commits);
     metrics.storeCommit(Date.now() - started);
   }

@@ -10,6 +10,7 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { CacheBudget } from "../state/record-cache";
 import { openTaskState, type TaskState } from "../state/task-state";
+import { decodeWriter, type ChangelogWriter } from "./changelog-fence";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 import { decodeChangelogPositions, TaskPositions } from "./task-positions";
 import type { TopicEnds } from "./topic-ends";
@@ -28,8 +29,10 @@ export interface RunTask {
   state: TaskState;
   /** What the task has applied: committed with its stores. */
   positions: TaskPositions;
-  /** Store → offset of the last changelog record its committed data includes. */
+  /** Store → offset of the last changelog record its committed data includes (or of the task's fence, after it). */
   changelogPositions: Map<string, number>;
+  /** The task's own changelog writer once its fences are written (see changelog-fence); its commits must land as it. */
+  changelogWriter?: ChangelogWriter;
   restoring: boolean;
   restored: Map<string, RestoreProgress>;
   /** Input records (`topic:partition:offset`) written to the dead-letter topic by a run that did not commit them. */
@@ -126,24 +129,23 @@ export function localStateIsCurrent(committed: TopicPartitionMap<number>, topolo
 }
 
 /**
- * What to read from each changelog. Intact local state that is at or ahead of the group's committed input
- * offsets is authoritative: a changelog tail beyond its checkpoint comes from a batch that was never
- * committed and will be processed again, so applying it would count that batch twice. Otherwise (no local
- * state, or another instance moved the task on meanwhile) the store replays its changelog from its checkpoint.
+ * What to read from each changelog, up to the task's fence there (`fences`: store → the fence's offset). Intact
+ * local state that is at or ahead of the group's committed input offsets is authoritative: a changelog tail beyond
+ * its checkpoint comes from a batch that was never committed and will be processed again, so applying it would
+ * count that batch twice. Otherwise (no local state, or another instance moved the task on meanwhile) the store
+ * replays its changelog from its checkpoint, with the partition's writer there as the owner to begin with.
  */
-export async function planRestore(committed: TopicPartitionMap<number>, ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<RestoreTarget[]> {
+export function planRestore(committed: TopicPartitionMap<number>, fences: ReadonlyMap<string, number>, topology: CompiledTopology, task: RunTask): RestoreTarget[] {
   const sub = topology.subTopologies[task.subTopologyId];
-  if (sub.stores.length === 0) return [];
   const localIsCurrent = !task.positions.isEmpty() && localStateIsCurrent(committed, topology, task);
-  const targets: RestoreTarget[] = [];
-  for (const store of sub.stores) {
-    const topic = topology.changelogTopic(store);
-    const end = (await ends.of(topic, task.partition))?.high ?? 0;
+  const writers = task.state.checkpoint().changelogWriters;
+  return sub.stores.map((store) => {
+    const to = fences.get(store)!;
     const position = task.changelogPositions.get(store);
-    const from = localIsCurrent ? end : position === undefined ? 0 : position + 1;
-    targets.push({ state: task.state, store, topic, partition: task.partition, from, to: end, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1 });
-  }
-  return targets;
+    const from = localIsCurrent ? to : position === undefined ? 0 : position + 1;
+    const writer = decodeWriter(writers[store]);
+    return { state: task.state, store, topic: topology.changelogTopic(store), partition: task.partition, from, to, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1, writer };
+  });
 }
 
 /** The positions the task's state last committed: after opening, and again after a restore that followed commit markers. */

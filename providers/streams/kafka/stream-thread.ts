@@ -5,7 +5,7 @@
  * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
  */
 import type { Admin, Kafka } from "kafkajs";
-import { checkClusterAccess, GroupConsumer, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../kafka-client";
+import { checkClusterAccess, GroupConsumer, MembershipLostError, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
@@ -272,22 +272,39 @@ export class StreamThread implements RunView {
       const figures = this.figuresOf(topic, partition);
       if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
     }
-    await this.tasks.reconcile(assignment, admin);
+    await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer });
   }
 
   /** One fetched batch of a partition this member owns (the consumer fetches only those). */
   private processBatch(batch: FetchedBatch): Promise<void> {
     const { topic, partition } = batch;
     const task = this.tasks.taskOf(topic, partition);
+    if (!task && this.consumer?.rejoinPending) throw new MembershipLostError(`records of ${topic} partition ${partition} were fetched for a task this member gave up`);
     if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
     this.uncommitted.add(task);
     return this.sequence.process(task, batch, this.figuresOf(topic, partition));
   }
 
-  private commitProcessed(): Promise<void> {
+  private async commitProcessed(): Promise<void> {
     const tasks = [...this.uncommitted];
     this.uncommitted.clear();
-    return this.sequence.commit(tasks);
+    await this.commitOrDrop(tasks);
+  }
+
+  /**
+   * Commits `tasks`; when another member has taken one over (see changelog-fence), none commits locally and all are
+   * closed as they were at their last commit, to be opened again (restored behind new fences) if assigned again.
+   */
+  private async commitOrDrop(tasks: RunTask[]): Promise<void> {
+    try {
+      await this.sequence.commit(tasks);
+    } catch (error) {
+      if (error instanceof MembershipLostError) {
+        this.uncommitted.clear();
+        await this.tasks.close(tasks.map((task) => task.id));
+      }
+      throw error;
+    }
   }
 
   private punctuateWallClock(): void {
@@ -298,7 +315,7 @@ export class StreamThread implements RunView {
       const ready = this.tasks.readyTasks();
       for (const task of ready) task.task.punctuateWallClock(now);
       const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
-      if (written.length > 0 || this.collector.hasPending()) await this.sequence.commit(written);
-    }).catch((error) => this.fail(error));
+      if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
+    }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The tasks of one run (Kafka Streams' TaskManager): on each assignment it closes the tasks the member lost (and
  * those another member moved on meanwhile), opens the new ones, drops local state that is ahead of its topics,
- * restores stores from their changelogs, and finds the dead letters an earlier run wrote but did not commit.
+ * fences their changelogs and restores their stores up to the fences, and finds the dead letters an earlier run
+ * wrote but did not commit.
  */
 import type { Admin } from "kafkajs";
 import type { KafkaEndpoint } from "../../kafka-client";
@@ -13,6 +14,7 @@ import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../engine/stream
 import type { RunMetrics } from "../metrics/run-metrics";
 import type { CacheBudget } from "../state/record-cache";
 import type { StreamsSettings } from "../streams-config";
+import { fenceRecord } from "./changelog-fence";
 import { restoreFromChangelogs } from "./changelog-restorer";
 import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "./dead-letters";
 import type { RecordCollector } from "./record-collector";
@@ -42,6 +44,12 @@ export interface TaskManagerOptions {
   cacheBudget: CacheBudget;
   metrics: RunMetrics;
   logger: ComponentLogger;
+}
+
+/** The member an assignment was made to: its group generation and member id. */
+export interface AssignedMember {
+  generation: number;
+  memberId: string;
 }
 
 export class TaskManager {
@@ -85,7 +93,7 @@ export class TaskManager {
   }
 
   /** Makes the open tasks those of `assignment`, each restored and ready. */
-  async reconcile(assignment: Record<string, number[]>, admin: Admin): Promise<void> {
+  async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember): Promise<void> {
     const { topology, logger } = this.options;
     const wanted = new Set<string>();
     for (const [topic, partitions] of Object.entries(assignment)) {
@@ -103,8 +111,9 @@ export class TaskManager {
     const ends = new TopicEnds(admin);
     // Side by side; when one fails, each opened one is already held, to be closed.
     const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
+    const fences = await this.fence(opened, member);
     const committed = await committedInputs(admin, topology, opened);
-    const targets = (await Promise.all(opened.map((task) => planRestore(committed, ends, topology, task)))).flat();
+    const targets = opened.flatMap((task) => planRestore(committed, fences.get(task.id)!, topology, task));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
     await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
@@ -112,6 +121,8 @@ export class TaskManager {
     for (const task of opened) {
       // A restore that followed commit markers took the positions of the restored state with it.
       Object.assign(task, committedPositions(task.state));
+      // The task's own changelog records come right after its fences (checkChangelogLanded).
+      for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
       task.restoring = false;
       this.ready = undefined;
     }
@@ -127,6 +138,23 @@ export class TaskManager {
       await task.state.close();
       this.options.metrics.taskRemoved(id);
     }
+  }
+
+  /**
+   * Writes a fence to each changelog partition of `tasks` (see changelog-fence): their restores end there, and each
+   * task's commits must land after it under the fence's producer id. Answers task → store → the fence's offset.
+   */
+  private async fence(tasks: readonly RunTask[], member: AssignedMember): Promise<Map<string, Map<string, number>>> {
+    const { topology, collector } = this.options;
+    const fenced = tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].stores.map((store) => ({ task, store, topic: topology.changelogTopic(store) })));
+    const landed = fenced.length === 0 ? [] : await collector.flush(fenced.map(({ task, topic }) => fenceRecord(topic, task.partition, member.generation, member.memberId)));
+    const fences = new Map(tasks.map((task) => [task.id, new Map<string, number>()]));
+    for (const { task, store, topic } of fenced) {
+      const fence = landed.find((partition) => partition.topic === topic && partition.partition === task.partition)!;
+      fences.get(task.id)!.set(store, fence.lastOffset);
+      task.changelogWriter = { producerId: fence.producerId, generation: member.generation };
+    }
+    return fences;
   }
 
   private async open(id: string, ends: TopicEnds): Promise<RunTask> {

@@ -9,6 +9,8 @@ export interface Checkpoint {
   inputPositions: Record<string, string>;
   /** store name → offset of the last changelog record the store's committed data includes. */
   changelogPositions: Record<string, string>;
+  /** store name → who owned the changelog partition at that offset (see kafka/changelog-fence), when known. */
+  changelogWriters: Record<string, string>;
 }
 
 /** What each store needs to resume besides its data. */
@@ -23,7 +25,7 @@ export interface StoredCheckpoint extends Checkpoint {
 }
 
 export function emptyCheckpoint(): StoredCheckpoint {
-  return { inputPositions: {}, changelogPositions: {}, stores: {} };
+  return { inputPositions: {}, changelogPositions: {}, changelogWriters: {}, stores: {} };
 }
 
 export function encodeCheckpoint(checkpoint: StoredCheckpoint): Buffer {
@@ -36,6 +38,7 @@ export function decodeCheckpoint(bytes: Buffer | undefined): StoredCheckpoint {
   return {
     inputPositions: { ...parsed.inputPositions },
     changelogPositions: { ...parsed.changelogPositions },
+    changelogWriters: { ...parsed.changelogWriters },
     stores: { ...parsed.stores },
   };
 }

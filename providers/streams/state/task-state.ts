@@ -59,6 +59,7 @@ export interface CommitPositions {
   /** The input positions replace the checkpointed ones instead of being merged into them. */
   replaceInputPositions?: boolean;
   changelogPositions?: Record<string, string>;
+  changelogWriters?: Record<string, string>;
 }
 
 /** LevelDB's own defaults, spelled out so a config setter sees what it changes. */
@@ -198,7 +199,7 @@ export class TaskState {
 
   /** What the last commit recorded. */
   checkpoint(): Checkpoint {
-    return { inputPositions: { ...this.saved.inputPositions }, changelogPositions: { ...this.saved.changelogPositions } };
+    return { inputPositions: { ...this.saved.inputPositions }, changelogPositions: { ...this.saved.changelogPositions }, changelogWriters: { ...this.saved.changelogWriters } };
   }
 
   /**
@@ -219,16 +220,18 @@ export class TaskState {
   /**
    * Applies changelog records of one store (read from its changelog topic, in order) and records
    * `lastOffset` as the store's changelog position, atomically, with the input positions the records are exact at
-   * when they are known (the positions replace the checkpointed ones). Only between commits with nothing buffered.
+   * when they are known (the positions replace the checkpointed ones) and the partition's writer at that offset
+   * when it is known. Only between commits with nothing buffered.
    */
-  async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string, inputPositions?: Record<string, string>): Promise<void> {
+  async restoreBatch(storeName: string, records: RestoreRecord[], lastOffset: string, inputPositions?: Record<string, string>, writer?: string): Promise<void> {
     this.assertOpen();
     const store = this.opened(storeName);
     if (this.cache.size > 0 || (this.records?.size ?? 0) > 0 || this.commitInFlight) {
       throw new Error(`task ${this.taskId}: restoreBatch(${storeName}) needs a task without uncommitted writes`);
     }
     for (const record of records) store.applyChangelog(record.key, record.value, record.timestamp);
-    await this.commit({ changelogPositions: { [storeName]: lastOffset }, inputPositions, replaceInputPositions: inputPositions !== undefined });
+    const changelogWriters = writer === undefined ? undefined : { [storeName]: writer };
+    await this.commit({ changelogPositions: { [storeName]: lastOffset }, changelogWriters, inputPositions, replaceInputPositions: inputPositions !== undefined });
     this.logger.debug("store restored from changelog", { store: storeName, records: records.length, lastOffset });
   }
 
@@ -306,6 +309,7 @@ export class TaskState {
     return {
       inputPositions: positions.replaceInputPositions ? { ...positions.inputPositions } : { ...this.saved.inputPositions, ...positions.inputPositions },
       changelogPositions: { ...this.saved.changelogPositions, ...positions.changelogPositions },
+      changelogWriters: { ...this.saved.changelogWriters, ...positions.changelogWriters },
       stores,
     };
   }

@@ -50,7 +50,7 @@ test("a store is restored up to the last commit marker and takes its input posit
   await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, true)], silentLogger);
   const counts = state.keyValueStore<string, number>("counts");
   assert.equal([counts.get("apple"), counts.get("pear"), counts.get("plum")], [2, 1, undefined]);
-  assert.equal(state.checkpoint(), { inputPositions: { "words:0": "3", "origin:words:1": "6.1" }, changelogPositions: { counts: "2" } });
+  assert.equal(state.checkpoint(), { inputPositions: { "words:0": "3", "origin:words:1": "6.1" }, changelogPositions: { counts: "2" }, changelogWriters: {} });
 });
 
 test("without following markers (a task with several stores) the whole changelog is applied and positions stay", async () => {
@@ -59,7 +59,7 @@ test("without following markers (a task with several stores) the whole changelog
   await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, false)], silentLogger);
   const counts = state.keyValueStore<string, number>("counts");
   assert.equal([counts.get("apple"), counts.get("pear"), counts.get("plum")], [2, 7, 1]);
-  assert.equal(state.checkpoint(), { inputPositions: { "words:0": "1" }, changelogPositions: { counts: "4" } });
+  assert.equal(state.checkpoint(), { inputPositions: { "words:0": "1" }, changelogPositions: { counts: "4" }, changelogWriters: {} });
 });
 
 test.run();

@@ -13,6 +13,7 @@ import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { silentLogger } from "../../../../kernel/logger";
 import type { FetchedBatch, PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
 import { encodeRecordBatch, FetchedRecords, type ProducerRecord, recordCount } from "../../../../providers/kafka-protocol";
+import { MembershipLostError } from "../../../../providers/kafka-client";
 import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
 import { CommitSequence, RECORDS_PER_TURN } from "../../../../providers/streams/kafka/commit-sequence";
 import { RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
@@ -39,7 +40,10 @@ class RecordingSender implements RecordSender {
   inFlight = 0;
   mostInFlight = 0;
   failing = false;
-  private readonly ends = new Map<string, number>();
+  /** The producer id its sends answer with. */
+  producerId = -1n;
+  /** Topic/partition → the next offset there. */
+  readonly ends = new Map<string, number>();
 
   async send(partitions: PartitionBatches[]): Promise<PartitionOffsets[]> {
     this.events.push(`send ${partitions.map(({ topic, batches }) => `${topic}×${recordCount(batches)}`).join(" ")}`);
@@ -55,7 +59,7 @@ class RecordingSender implements RecordSender {
       const baseOffset = this.ends.get(key) ?? 0;
       const count = recordCount(batches);
       this.ends.set(key, baseOffset + count);
-      return { topic, partition, baseOffset, lastOffset: baseOffset + count - 1 };
+      return { topic, partition, baseOffset, lastOffset: baseOffset + count - 1, producerId: this.producerId };
     });
   }
 }
@@ -128,7 +132,7 @@ test("outputs and changelog are acknowledged before the stores commit with the b
   await runFetch(sequence, task, batchOf([word("a"), word("b"), word("a")]), consumed);
   sender.events.push("commit returned");
   assert.equal(sender.events, ["send out×3 counter-counts-changelog×2", "acknowledged", "store commit 0_0", "commit returned"]);
-  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "3" }, changelogPositions: { counts: "1" } });
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "3" }, changelogPositions: { counts: "1" }, changelogWriters: {} });
   assert.is(await committedCount(task, "a"), 2);
   assert.equal(consumed, { consumedOffset: 2, consumedTimestamp: 1_000 });
 });
@@ -160,7 +164,7 @@ test("a send that fails commits nothing: the stores and positions stay at the la
     () => assert.unreachable("the batch must fail with its send"),
     (error: Error) => assert.match(error.message, "the broker refused the records"),
   );
-  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1" }, changelogPositions: { counts: "0" } });
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1" }, changelogPositions: { counts: "0" }, changelogWriters: {} });
   assert.is(await committedCount(task, "a"), 1);
 });
 
@@ -188,6 +192,42 @@ test("a fetch's batches of several tasks are processed first, then leave in one 
   assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2" });
   assert.equal(other.state.checkpoint().inputPositions, { "in:1": "3" });
   assert.is(await committedCount(other, "c"), 3);
+});
+
+/** The task as it stands after its fence at offset 0 of its changelog, written as producer 7. */
+function fenced(sender: RecordingSender, task: RunTask): void {
+  sender.ends.set("counter-counts-changelog/0", 1);
+  sender.producerId = 7n;
+  task.changelogPositions.set("counts", 0);
+  task.changelogWriter = { producerId: 7n, generation: 3 };
+}
+
+test("a commit whose changelog records land after another writer's (a member that took the task over) commits nothing and reports the membership lost", async ({ sender, sequence, task }) => {
+  fenced(sender, task);
+  await runFetch(sequence, task, batchOf([word("a")]));
+  assert.equal(task.state.checkpoint().changelogPositions, { counts: "1" });
+  assert.equal(task.state.checkpoint().changelogWriters, { counts: "7/3" });
+  // Another member's fence lands first.
+  sender.ends.set("counter-counts-changelog/0", 3);
+  await runFetch(sequence, task, batchOf([word("a"), word("a")])).then(
+    () => assert.unreachable("the commit must fail"),
+    (error: Error) => {
+      assert.instance(error, MembershipLostError);
+      assert.match(error.message, "task 0_0: its changelog counter-counts-changelog partition 0 (store counts) was written by another member since offset 1: this commit landed at 3–3, 1 records");
+    },
+  );
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1" }, changelogPositions: { counts: "1" }, changelogWriters: { counts: "7/3" } });
+  assert.is(await committedCount(task, "a"), 1);
+});
+
+test("a commit landing under another producer id than the task's fence commits nothing either", async ({ sender, sequence, task }) => {
+  fenced(sender, task);
+  sender.producerId = 8n;
+  await runFetch(sequence, task, batchOf([word("a")])).then(
+    () => assert.unreachable("the commit must fail"),
+    (error: Error) => assert.match(error.message, "took this commit under producer id 8, not 7 of the task's fence"),
+  );
+  assert.equal(task.state.checkpoint().inputPositions, {});
 });
 
 test.run();

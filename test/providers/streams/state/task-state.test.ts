@@ -27,7 +27,7 @@ test("a commit stores data and both positions together; closing without one keep
   await first.close(); // as if killed before committing
 
   const second = await dir.open([keyValueSpec()]);
-  assert.equal(second.checkpoint(), { inputPositions: { "words:0": "10" }, changelogPositions: { counts: "0" } });
+  assert.equal(second.checkpoint(), { inputPositions: { "words:0": "10" }, changelogPositions: { counts: "0" }, changelogWriters: {} });
   assert.equal(await countsOf(second), [{ key: "a", value: 1 }]);
   assert.is(second.keyValueStore<string, number>("counts").get("b"), undefined);
 });
@@ -37,11 +37,11 @@ test("reopening returns the checkpoint, the data and the entry counts", async ()
   const counts = first.keyValueStore<string, number>("counts");
   for (let i = 0; i < 50; i++) counts.put(`k${i}`, i);
   await first.commit({ inputPositions: { "words:0": "50", "words:3": "7" } });
-  await first.commit({ inputPositions: { "words:0": "51" }, changelogPositions: { counts: "49" } });
+  await first.commit({ inputPositions: { "words:0": "51" }, changelogPositions: { counts: "49" }, changelogWriters: { counts: "17/3" } });
   await first.close();
 
   const second = await dir.open([keyValueSpec()]);
-  assert.equal(second.checkpoint(), { inputPositions: { "words:0": "51", "words:3": "7" }, changelogPositions: { counts: "49" } });
+  assert.equal(second.checkpoint(), { inputPositions: { "words:0": "51", "words:3": "7" }, changelogPositions: { counts: "49" }, changelogWriters: { counts: "17/3" } });
   assert.is(second.keyValueStore<string, number>("counts").get("k42"), 42);
   assert.is(await (second.readOnly("counts").store as ReadOnlyKeyValueStore<string, number>).approximateNumEntries(), 50);
 });

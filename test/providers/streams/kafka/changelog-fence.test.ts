@@ -1,0 +1,144 @@
+/**
+ * Restoring a changelog that two members wrote: the owner of a task until a rebalance (A), which went on writing
+ * as a zombie, and the member the task moved to (B), which fenced the partition first. Each writes through its own
+ * idempotent producer, as a stream thread does, so their batches carry different producer ids.
+ */
+import { Kafka, logLevel } from "kafkajs";
+import * as assert from "uvu/assert";
+import { silentLogger } from "../../../../kernel/logger";
+import { startBroker, type RunningBroker } from "../../../../providers/broker";
+import { RecordProducer, type ProducerRecord } from "../../../../providers/kafka-client";
+import { encodeWriter, fenceRecord } from "../../../../providers/streams/kafka/changelog-fence";
+import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog-restorer";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
+import type { TaskState } from "../../../../providers/streams/state";
+import { keyValueSpec, stateSuite } from "../state/state-fixture";
+
+const { test, dir } = stateSuite("changelog fences");
+let broker: RunningBroker;
+let bootstrap: string;
+const producers: RecordProducer[] = [];
+let topicNumber = 0;
+
+test.before(async () => {
+  broker = await startBroker({ port: 0, storage: "memory" });
+  bootstrap = `127.0.0.1:${broker.port}`;
+});
+
+test.after(async () => {
+  await Promise.all(producers.map((producer) => producer.close()));
+  await broker.close();
+});
+
+/** A member's writes: each answers the offset of the last record written; `producerId` is the one they carried. */
+interface Writes {
+  (records: ProducerRecord[]): Promise<number>;
+  producerId?: bigint;
+}
+
+/** A changelog topic of its own for each test, and a writer per member. */
+async function changelog(): Promise<{ topic: string; writer(): Promise<Writes> }> {
+  const topic = `fenced-${++topicNumber}-changelog`;
+  const admin = new Kafka({ clientId: "fence-test", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
+  await admin.disconnect();
+  return {
+    topic,
+    async writer() {
+      const producer = new RecordProducer({ bootstrapServers: [bootstrap], clientId: `writer-${producers.length}`, logger: silentLogger });
+      producers.push(producer);
+      await producer.connect();
+      const writes: Writes = async (records) => {
+        const [landed] = await producer.send([{ topic, partition: 0, records }]);
+        writes.producerId = landed.producerId;
+        return landed.lastOffset;
+      };
+      return writes;
+    },
+  };
+}
+
+const count = (key: string, value: number): ProducerRecord => ({ key, value: JSON.stringify(value), timestamp: 1 });
+const marked = (key: string, value: number, next: number): ProducerRecord => ({ ...count(key, value), headers: { [POSITIONS_HEADER]: JSON.stringify({ "words:0": String(next) }) } });
+const fence = (topic: string, generation: number, member: string): ProducerRecord => fenceRecord(topic, 0, generation, member) as ProducerRecord;
+
+function target(state: TaskState, topic: string, to: number, from = 0, writer?: RestoreTarget["writer"]): RestoreTarget {
+  return { state, store: "counts", topic, partition: 0, from, to, restored: { records: 0 }, followMarkers: true, writer };
+}
+
+async function restored(state: TaskState): Promise<Record<string, number | undefined>> {
+  const counts = state.keyValueStore<string, number>("counts");
+  return { apple: counts.get("apple"), pear: counts.get("pear"), plum: counts.get("plum") };
+}
+
+test("what a zombie writes after the new owner's fence is left out, its markers too; the new owner's commits are applied", async () => {
+  const { topic, writer } = await changelog();
+  const [a, b] = [await writer(), await writer()];
+  await a([fence(topic, 1, "a")]);
+  await a([count("apple", 1), marked("pear", 1, 2)]);
+  // The task moves to B; A has not noticed.
+  const fenceOfB = await b([fence(topic, 2, "b")]);
+  await a([marked("apple", 2, 3)]);
+  await b([count("apple", 2), marked("pear", 2, 4)]);
+  await a([count("plum", 1), marked("pear", 9, 9)]);
+  const end = await b([marked("apple", 3, 5)]);
+
+  // B's own restore ended at its fence: A's commit before it is in.
+  const atTakeover = await dir.open([keyValueSpec()]);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(atTakeover, topic, fenceOfB)], silentLogger);
+  assert.equal(await restored(atTakeover), { apple: 1, pear: 1, plum: undefined });
+  assert.equal(atTakeover.checkpoint().inputPositions, { "words:0": "2" });
+  await atTakeover.close();
+
+  // A later owner's restore of the whole changelog holds B's counts, at B's positions.
+  const later = await dir.open([keyValueSpec()]);
+  const whole = target(later, topic, end + 1);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [whole], silentLogger);
+  assert.equal(await restored(later), { apple: 3, pear: 2, plum: undefined });
+  assert.equal(later.checkpoint().inputPositions, { "words:0": "5" });
+  assert.equal(later.checkpoint().changelogPositions, { counts: String(end) });
+  assert.equal(later.checkpoint().changelogWriters, { counts: encodeWriter(whole.writer!) });
+  assert.is(whole.writer!.generation, 2);
+});
+
+test("a zombie's fence of an older generation, landing after the owner's, takes nothing over", async () => {
+  const { topic, writer } = await changelog();
+  const [a, b] = [await writer(), await writer()];
+  await b([fence(topic, 5, "b")]);
+  await b([marked("apple", 1, 1)]);
+  await a([fence(topic, 4, "a")]);
+  const end = await a([marked("apple", 7, 8)]);
+  const state = await dir.open([keyValueSpec()]);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, topic, end + 1)], silentLogger);
+  assert.equal(await restored(state), { apple: 1, pear: undefined, plum: undefined });
+  assert.equal(state.checkpoint().inputPositions, { "words:0": "1" });
+});
+
+test("a restore from a checkpoint starts with the checkpoint's writer as the owner: another writer's records after it are left out", async () => {
+  const { topic, writer } = await changelog();
+  const [a, b] = [await writer(), await writer()];
+  await b([fence(topic, 3, "b")]);
+  const checkpointed = await b([marked("apple", 1, 1)]);
+  await a([marked("apple", 6, 6)]);
+  const end = await b([marked("pear", 1, 2)]);
+
+  const state = await dir.open([keyValueSpec()]);
+  state.keyValueStore<string, number>("counts").put("apple", 1);
+  await state.commit({ inputPositions: { "words:0": "1" }, changelogPositions: { counts: String(checkpointed) } });
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, topic, end + 1, checkpointed + 1, { producerId: b.producerId!, generation: 3 })], silentLogger);
+  assert.equal(await restored(state), { apple: 1, pear: 1, plum: undefined });
+  assert.equal(state.checkpoint().inputPositions, { "words:0": "2" });
+});
+
+test("before any fence, a marker applies only its own writer's records: another's unfinished commit between them is left out", async () => {
+  const { topic, writer } = await changelog();
+  const [a, b] = [await writer(), await writer()];
+  await a([count("plum", 4)]);
+  const end = await b([count("apple", 1), marked("pear", 1, 2)]);
+  const state = await dir.open([keyValueSpec()]);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, topic, end + 1)], silentLogger);
+  assert.equal(await restored(state), { apple: 1, pear: 1, plum: undefined });
+});
+
+test.run();
