@@ -4,57 +4,39 @@
  * zombie. Its late changelog writes would land among the new owner's, and a later restore would take them as the
  * last word on their keys, against positions that say their input was counted since: counts would come out low.
  *
- * So a member that opens a task first writes a fence to each of its changelog partitions (the record's header names
- * the group generation the task was assigned in), and restores up to that fence: whatever any earlier owner wrote
- * before it is in the restored state. From a fence on, a restore applies only the records of the producer that wrote
- * it, until a fence of a later generation: a zombie's writes after the new owner's fence are left out. Writers are
- * told apart by the producer id of their batches (so fencing needs enable.idempotence, the default).
+ * So a member that opens a task first writes a fence to each of its changelog partitions and restores up to that
+ * fence: whatever any earlier owner wrote before it is in the restored state. From a fence on, a restore applies only
+ * the records of the producer that wrote it, until the next fence: a zombie's writes after the new owner's fence are
+ * left out. Writers are told apart by the producer id of their batches (so fencing needs enable.idempotence, the
+ * default). The log's order alone decides, not group generations (a broker that lost its groups counts them from 0
+ * again): a zombie's late fence takes the partition over too, but its writer restored everything before it first.
  *
- * The zombie learns of it at its next commit: its changelog records did not land right after its previous ones, so
- * another writer came between; it commits nothing locally and joins the group again (see checkChangelogLanded).
+ * A writer learns it was fenced off at its next commit: its changelog records did not land right after its previous
+ * ones, so another writer came between; it commits nothing locally and joins the group again (checkChangelogLanded).
+ * So a commit is committed locally, and its input offsets in the group, only if every restore will apply it.
  */
 import { MembershipLostError, type PartitionOffsets } from "../../kafka-client";
 import type { OutputRecord } from "../engine/stream-task";
 
 export const FENCE_HEADER = "sluice.fence";
 
-/** The producer that wrote a changelog partition's last fence, and the generation the fence was written in. */
-export interface ChangelogWriter {
-  producerId: bigint;
-  generation: number;
-}
-
 /**
- * The fence of `member` in `generation`. Its key is its own (no store writes it: it starts with a zero byte), so a
- * compacted changelog keeps every fence; its value is not null, so compaction does not drop it as a tombstone.
+ * The fence of `member`, assigned the task in group generation `generation` (both named for whoever reads the
+ * changelog). Its key is its own (no store writes it: it starts with a zero byte), so a compacted changelog keeps
+ * every fence; its value is not null, so compaction does not drop it as a tombstone.
  */
 export function fenceRecord(topic: string, partition: number, generation: number, member: string): OutputRecord {
-  return { topic, partition, key: `\u0000${FENCE_HEADER}:${generation}:${member}`, value: String(generation), timestamp: Date.now(), headers: { [FENCE_HEADER]: String(generation) } };
+  const fence = `${member} in generation ${generation}`;
+  return { topic, partition, key: `\u0000${FENCE_HEADER}:${fence}`, value: fence, timestamp: Date.now(), headers: { [FENCE_HEADER]: fence } };
 }
 
-/** The generation of a fence's header, or undefined for a record that is no fence. */
-export function fenceGeneration(header: Buffer | null | undefined): number | undefined {
-  if (header == null) return undefined;
-  const generation = Number(header.toString("latin1"));
-  return Number.isSafeInteger(generation) ? generation : undefined;
+/** A checkpoint's form of a writer (a producer id). */
+export function encodeWriter(producerId: bigint): string {
+  return String(producerId);
 }
 
-/** A checkpoint's form of a writer: `<producer id>/<generation>`. */
-export function encodeWriter(writer: ChangelogWriter): string {
-  return `${writer.producerId}/${writer.generation}`;
-}
-
-export function decodeWriter(persisted: string | undefined): ChangelogWriter | undefined {
-  const match = persisted === undefined ? null : /^(-?\d+)\/(-?\d+)$/.exec(persisted);
-  return match === null ? undefined : { producerId: BigInt(match[1]), generation: Number(match[2]) };
-}
-
-/**
- * Whether a fence of `producerId` in `generation` takes a partition over from `owner`: not when the owner's fence is
- * of a later generation (a zombie's late fence).
- */
-export function takesOver(owner: ChangelogWriter | undefined, generation: number): boolean {
-  return owner === undefined || generation >= owner.generation;
+export function decodeWriter(persisted: string | undefined): bigint | undefined {
+  return persisted !== undefined && /^-?\d+$/.test(persisted) ? BigInt(persisted) : undefined;
 }
 
 /** Where a task expects its next changelog records of a store to land: right after its last ones. */
@@ -65,7 +47,8 @@ export interface ChangelogExpectation {
   lastOffset: number;
   /** How many records this send wrote there. */
   count: number;
-  writer: ChangelogWriter;
+  /** The producer id of the task's fence. */
+  writer: bigint;
 }
 
 /**
@@ -80,7 +63,7 @@ export function checkChangelogLanded(expected: ChangelogExpectation, landed: Par
   if (landed.baseOffset !== lastOffset + 1 || landed.lastOffset !== lastOffset + count) {
     throw new MembershipLostError(`${where} was written by another member since offset ${lastOffset}: this commit landed at ${landed.baseOffset}–${landed.lastOffset}, ${count} records`);
   }
-  if (landed.producerId !== writer.producerId) {
-    throw new MembershipLostError(`${where} took this commit under producer id ${landed.producerId}, not ${writer.producerId} of the task's fence`);
+  if (landed.producerId !== writer) {
+    throw new MembershipLostError(`${where} took this commit under producer id ${landed.producerId}, not ${writer} of the task's fence`);
   }
 }

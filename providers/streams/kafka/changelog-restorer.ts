@@ -7,7 +7,7 @@ import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type Partition
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
-import { encodeWriter, FENCE_HEADER, fenceGeneration, takesOver, type ChangelogWriter } from "./changelog-fence";
+import { encodeWriter, FENCE_HEADER } from "./changelog-fence";
 import { TopicPartitionMap } from "./topic-partition";
 
 export interface RestoreTarget {
@@ -31,10 +31,10 @@ export interface RestoreTarget {
   /** Records read since their writer's last marker, held until its next one; dropped at the end (an unfinished commit). */
   held?: HeldRecord[];
   /**
-   * The partition's owner: the checkpoint's, then that of each fence that takes it over. Once known, only its
+   * The producer id of the partition's owner: the checkpoint's, then that of each fence read. Once known, only its
    * records are applied; unknown (a changelog older than fences), every writer's are.
    */
-  writer?: ChangelogWriter;
+  writer?: bigint;
 }
 
 interface HeldRecord extends RestoreRecord {
@@ -102,12 +102,11 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
     if (record.offset < target.from) continue;
     const writer = fetched.producerId;
     const headers = record.headers;
-    const generation = fenceGeneration(headers?.[FENCE_HEADER]);
-    if (generation !== undefined) {
-      fence(target, writer, generation, record.offset, logger);
+    if (headers?.[FENCE_HEADER] !== undefined) {
+      fence(target, writer);
       continue;
     }
-    if (target.writer !== undefined && target.writer.producerId !== writer) continue;
+    if (target.writer !== undefined && target.writer !== writer) continue;
     if (record.key !== null) (target.held ??= []).push({ key: record.key, value: record.value, timestamp: record.timestamp, writer });
     const positions = target.followMarkers ? decodePositions(headers?.[POSITIONS_HEADER]) : undefined;
     if (positions !== undefined) {
@@ -131,15 +130,11 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
 }
 
 /**
- * A fence that takes the partition over makes its writer the owner; the records held from others are dropped, as
- * commits that never completed before it (the restore of the member that wrote it ended there too).
+ * A fence makes its writer the owner; the records held from others are dropped, as commits that never completed
+ * before it (the restore of the member that wrote it ended there too).
  */
-function fence(target: RestoreTarget, writer: bigint, generation: number, offset: number, logger: ComponentLogger): void {
-  if (!takesOver(target.writer, generation)) {
-    logger.info("a changelog fence older than its partition's owner is passed over", { store: target.store, partition: target.partition, offset, generation, ownerGeneration: target.writer?.generation });
-    return;
-  }
-  target.writer = { producerId: writer, generation };
+function fence(target: RestoreTarget, writer: bigint): void {
+  target.writer = writer;
   if (target.held !== undefined) target.held = target.held.filter((record) => record.writer === writer);
 }
 

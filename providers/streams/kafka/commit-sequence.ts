@@ -109,7 +109,7 @@ export class CommitSequence {
     }
     // Each task's state is a database of its own: their atomic commits go side by side.
     const commits = tasks.map((task) => {
-      const writer = task.changelogWriter && encodeWriter(task.changelogWriter);
+      const writer = task.changelogWriter === undefined ? undefined : encodeWriter(task.changelogWriter);
       const changelogWriters = writer === undefined ? undefined : Object.fromEntries([...task.changelogPositions.keys()].map((store) => [store, writer]));
       return task.state.commit({ inputPositions: task.positions.encode(), changelogPositions: encodeChangelogPositions(task.changelogPositions), changelogWriters });
     });

@@ -10,7 +10,7 @@ import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { CacheBudget } from "../state/record-cache";
 import { openTaskState, type TaskState } from "../state/task-state";
-import { decodeWriter, type ChangelogWriter } from "./changelog-fence";
+import { decodeWriter } from "./changelog-fence";
 import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
 import { decodeChangelogPositions, TaskPositions } from "./task-positions";
 import type { TopicEnds } from "./topic-ends";
@@ -31,8 +31,8 @@ export interface RunTask {
   positions: TaskPositions;
   /** Store → offset of the last changelog record its committed data includes (or of the task's fence, after it). */
   changelogPositions: Map<string, number>;
-  /** The task's own changelog writer once its fences are written (see changelog-fence); its commits must land as it. */
-  changelogWriter?: ChangelogWriter;
+  /** The producer id of the task's fences once written (see changelog-fence); its commits must land under it. */
+  changelogWriter?: bigint;
   restoring: boolean;
   restored: Map<string, RestoreProgress>;
   /** Input records (`topic:partition:offset`) written to the dead-letter topic by a run that did not commit them. */

@@ -152,7 +152,7 @@ export class TaskManager {
     for (const { task, store, topic } of fenced) {
       const fence = landed.find((partition) => partition.topic === topic && partition.partition === task.partition)!;
       fences.get(task.id)!.set(store, fence.lastOffset);
-      task.changelogWriter = { producerId: fence.producerId, generation: member.generation };
+      task.changelogWriter = fence.producerId;
     }
     return fences;
   }
