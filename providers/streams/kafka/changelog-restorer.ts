@@ -143,12 +143,21 @@ function fence(target: RestoreTarget, writer: bigint): void {
  * store's changelog position, with the marker's positions and the partition's owner.
  */
 async function applyHeld(target: RestoreTarget, lastOffset: number, writer?: bigint): Promise<void> {
-  const held = target.held ?? [];
-  const records = writer === undefined ? held : held.filter((record) => record.writer === writer);
-  target.held = writer === undefined ? [] : held.filter((record) => record.writer !== writer);
+  const records = takeHeld(target, writer);
   const owner = target.writer === undefined ? undefined : encodeWriter(target.writer);
   await target.state.restoreBatch(target.store, records, String(lastOffset), target.followMarkers ? target.positions : undefined, owner);
   target.restored.records += records.length;
+}
+
+/** Takes the held records of `writer` (all of them without one) out of `target.held`. */
+function takeHeld(target: RestoreTarget, writer: bigint | undefined): HeldRecord[] {
+  const held = target.held ?? [];
+  target.held = [];
+  // Once the owner is known, every record held is its own.
+  if (writer === undefined || target.writer !== undefined) return held;
+  const taken: HeldRecord[] = [];
+  for (const record of held) (record.writer === writer ? taken : target.held).push(record);
+  return taken;
 }
 
 /** Partitions whose leader is lost or moved are fetched again later, from where they were; the others go on. */

@@ -5,7 +5,7 @@
  * wrote but did not commit.
  */
 import type { Admin } from "kafkajs";
-import type { KafkaEndpoint } from "../../kafka-client";
+import type { KafkaEndpoint, PartitionOffsets } from "../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
@@ -21,6 +21,7 @@ import type { RecordCollector } from "./record-collector";
 import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
 import { TopicEnds } from "./topic-ends";
+import { TopicPartitionMap } from "./topic-partition";
 
 export interface ReadyTasks {
   tasks: readonly RunTask[];
@@ -147,10 +148,13 @@ export class TaskManager {
   private async fence(tasks: readonly RunTask[], member: AssignedMember): Promise<Map<string, Map<string, number>>> {
     const { topology, collector } = this.options;
     const fenced = tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].stores.map((store) => ({ task, store, topic: topology.changelogTopic(store) })));
-    const landed = fenced.length === 0 ? [] : await collector.flush(fenced.map(({ task, topic }) => fenceRecord(topic, task.partition, member.generation, member.memberId)));
+    const landed = new TopicPartitionMap<PartitionOffsets>();
+    if (fenced.length > 0) {
+      for (const partition of await collector.flush(fenced.map(({ task, topic }) => fenceRecord(topic, task.partition, member.generation, member.memberId)))) landed.set(partition.topic, partition.partition, partition);
+    }
     const fences = new Map(tasks.map((task) => [task.id, new Map<string, number>()]));
     for (const { task, store, topic } of fenced) {
-      const fence = landed.find((partition) => partition.topic === topic && partition.partition === task.partition)!;
+      const fence = landed.get(topic, task.partition)!;
       fences.get(task.id)!.set(store, fence.lastOffset);
       task.changelogWriter = fence.producerId;
     }
