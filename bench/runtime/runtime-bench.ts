@@ -2,7 +2,9 @@
  * Streams runtime figures on the embedded broker, run as Sluice runs it (its own worker thread, file store):
  * - records/s of a stateless topology (mapValues + filter → topic) next to kcat (librdkafka) consuming the same
  *   input and doing nothing (the ceiling), and their ratio; beside them Sluice's own consumer decoding the same
- *   records' keys and values and doing nothing else (the floor under any topology in this process);
+ *   records' keys and values and doing nothing else (the floor under any topology in this process), and the same
+ *   topology run by two members of one group in worker threads (see worker-members); for both topology variants,
+ *   also the rate over a run's last four fifths, past start-up and rebalances;
  * - words/s of `wordcount` fed lines of 10 words, end to end, with the record cache on (10 MiB) and off;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
  * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
@@ -23,13 +25,17 @@ import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
 import { timeDecodingConsumer } from "./decoding-consumer";
-import { median, rate, seconds, startup, timeRuntime, type Timing } from "./runtime-timing";
+import { median, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
+import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
+import { timeWorkerMembers } from "./worker-members";
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const lines = Number(process.argv[3] ?? 50_000);
 const storage = process.argv[4] === "memory" ? "memory" : "file";
 const ROUNDS = Number(process.argv[5] ?? 3);
 const PARTITIONS = 4;
+/** Members of the variant that runs the stateless topology in worker threads. */
+const MEMBERS = 2;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 /** Input goes in per-partition requests of 1,000 (kafkajs groups a request's messages in quadratic time), several in flight. */
@@ -85,19 +91,19 @@ async function main(): Promise<void> {
   const kafka = new Kafka({ clientId: "bench", brokers: bootstrap, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "bench-in", numPartitions: PARTITIONS }, { topic: "words", numPartitions: PARTITIONS }] });
+  await admin.createTopics({ topics: [{ topic: STATELESS_INPUT, numPartitions: PARTITIONS }, { topic: "words", numPartitions: PARTITIONS }] });
   await admin.disconnect();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bench-"));
   const producer = kafka.producer();
   await producer.connect();
 
-  await produce(producer, "bench-in", records, (i) => `record number ${i} with some payload text`);
+  await produce(producer, STATELESS_INPUT, records, (i) => `record number ${i} with some payload text`);
   const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
   await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
   await producer.disconnect();
   // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
   // two runs made side by side.
-  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; cached: Timing; uncached: Timing }[] = [];
+  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; members: Timing; cached: Timing; uncached: Timing }[] = [];
   const rss = { stateless: [] as number[], wordcount: [] as number[] };
   const heapSteps: number[] = [];
   const sampler = (steps: number[], round: number, heap?: number[]) => () => {
@@ -116,23 +122,16 @@ async function main(): Promise<void> {
     return timing;
   };
   for (let round = 1; round <= ROUNDS; round++) {
-    const ceiling = await kcatConsumer(bootstrap[0], "bench-in", records);
-    const decoding = await timeDecodingConsumer(bootstrap, "bench-in", `bench-decoding-${round}`, records);
-    const stateless = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
+    const ceiling = await kcatConsumer(bootstrap[0], STATELESS_INPUT, records);
+    const decoding = await timeDecodingConsumer(bootstrap, STATELESS_INPUT, `bench-decoding-${round}`, records);
     const applicationId = `bench-stateless-${round}`;
-    stateless.addProvider({
-      name: "stateless",
-      version: "1",
-      config: { "application.id": applicationId },
-      topology: (builder: StreamsBuilder) => {
-        builder.stream<string, string>("bench-in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to(`bench-out-${round}`);
-      },
-    });
+    const stateless = statelessRuntime(bootstrap, stateDir, applicationId, `bench-out-${round}`);
     const statelessTiming = await timeRuntime(stateless, applicationId, records, sampler(rss.stateless, round, heapSteps));
     await stateless.close();
+    const members = await timeWorkerMembers(bootstrap, stateDir, `bench-members-${round}`, `bench-members-out-${round}`, MEMBERS, records);
     const cached = await wordcountRun(round, 10_485_760, sampler(rss.wordcount, round));
     const uncached = await wordcountRun(round, 0);
-    rounds.push({ ceiling, decoding, stateless: statelessTiming, cached, uncached });
+    rounds.push({ ceiling, decoding, stateless: statelessTiming, members, cached, uncached });
   }
 
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -149,6 +148,7 @@ async function main(): Promise<void> {
   const words = lines * 10;
   const ratios: number[] = [];
   const decodingRatios: number[] = [];
+  const membersRatios: number[] = [];
   const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
   for (const [index, round] of rounds.entries()) {
     const ceilingRate = rate(records, round.ceiling);
@@ -158,6 +158,12 @@ async function main(): Promise<void> {
     decodingRatios.push(decodingRate / ceilingRate);
     console.log(`round ${index + 1}: kcat consume ${Math.round(ceilingRate)} records/s (${startup(round.ceiling)}), Sluice's consumer decoding only ${Math.round(decodingRate)} records/s (${startup(round.decoding)}): ${percent(decodingRate / ceilingRate)}`);
     console.log(`round ${index + 1}: stateless topology ${Math.round(statelessRate)} records/s (${startup(round.stateless)}): ${percent(statelessRate / ceilingRate)} of kcat`);
+    const membersRate = rate(records, round.members);
+    membersRatios.push(membersRate / ceilingRate);
+    console.log(
+      `round ${index + 1}: stateless topology, ${MEMBERS} members in worker threads ${Math.round(membersRate)} records/s (${startup(round.members)}): ${percent(membersRate / ceilingRate)} of kcat; ` +
+        `last four fifths: one member on the main thread ${Math.round(steadyRate(records, round.stateless))} records/s, ${MEMBERS} members ${Math.round(steadyRate(records, round.members))} records/s`,
+    );
     console.log(`round ${index + 1}: wordcount cache on ${Math.round(rate(words, round.cached))} words/s (${startup(round.cached)}), cache off ${Math.round(rate(words, round.uncached))} words/s (${startup(round.uncached)})`);
   }
   console.log(`medians of ${rounds.length} rounds: ${records} records; ${lines} lines of 10 words`);
@@ -166,6 +172,10 @@ async function main(): Promise<void> {
   console.log(`Sluice's consumer decoding only: ${Math.round(median(rounds.map((round) => rate(records, round.decoding))))} records/s`);
   console.log(`Sluice's consumer decoding only / kcat consume: median ${percent(median(decodingRatios))}`);
   console.log(`stateless topology / kcat consume: median ${percent(median(ratios))}`);
+  console.log(`stateless topology, ${MEMBERS} members in worker threads / kcat consume: median ${percent(median(membersRatios))}`);
+  console.log(
+    `stateless topology, last four fifths: one member ${Math.round(median(rounds.map((round) => steadyRate(records, round.stateless))))} records/s, ${MEMBERS} members ${Math.round(median(rounds.map((round) => steadyRate(records, round.members))))} records/s`,
+  );
   console.log(`wordcount (cache on): ${Math.round(median(rounds.map((round) => rate(words, round.cached))))} words/s`);
   console.log(`wordcount (cache off): ${Math.round(median(rounds.map((round) => rate(words, round.uncached))))} words/s`);
   console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);

@@ -4,13 +4,17 @@ import type { StreamsRuntime } from "../../providers/streams";
 /** A run that processes nothing for this long has stalled: the bench stops rather than waiting forever. */
 const STALL_MS = 60_000;
 
-/** A run's figures: seconds from its start to its first record, and to its last. */
+/** A run's figures: seconds from its start to its first record, to a fifth of its records, and to its last. */
 export interface Timing {
   firstSeconds: number;
+  /** Set for runs timed by their progress. */
+  fifthSeconds?: number;
   totalSeconds: number;
 }
 
 export const rate = (count: number, timing: Timing) => count / timing.totalSeconds;
+/** The rate over the last four fifths of a run, past its start-up and first rebalances. */
+export const steadyRate = (count: number, timing: Timing) => (count * 0.8) / (timing.totalSeconds - (timing.fifthSeconds ?? 0));
 export const seconds = (from: number, to: number) => (to - from) / 1000;
 export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
@@ -25,16 +29,18 @@ export async function timeRuntime(runtime: StreamsRuntime, id: string, expected:
   const started = Date.now();
   await runtime.start();
   let first = 0;
+  let fifth = 0;
   let tenth = 0;
   let last = { done: 0, at: Date.now() };
   for (;;) {
     const done = processedTotal(runtime, id);
     if (done > 0 && first === 0) first = Date.now();
+    if (done >= expected / 5 && fifth === 0) fifth = Date.now();
     if (done > last.done) last = { done, at: Date.now() };
     else if (Date.now() - last.at > STALL_MS) throw new Error(`${id} processed nothing for ${STALL_MS / 1000} s after ${done} of ${expected} records (state ${runtime.application(id)?.state})`);
     while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
     if (done >= expected) break;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return { firstSeconds: seconds(started, first), totalSeconds: seconds(started, Date.now()) };
+  return { firstSeconds: seconds(started, first), fifthSeconds: seconds(started, fifth), totalSeconds: seconds(started, Date.now()) };
 }
