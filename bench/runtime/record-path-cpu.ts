@@ -10,7 +10,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { silentLogger } from "../../kernel/logger";
 import type { PartitionBatches, PartitionOffsets } from "../../providers/kafka-client";
 import { encodeRecordBatches, FetchedRecords, finishBatches, type ProducerRecord } from "../../providers/kafka-protocol";
@@ -20,23 +19,14 @@ import { openRunTask } from "../../providers/streams/kafka/run-task";
 import { applicationConfig } from "../../providers/streams/streams-config";
 import { buildTopology } from "../../providers/streams/topology/build-topology";
 import { numberArgument } from "../bench-arguments";
+import { statelessProvider } from "./stateless-topology";
 
 const RECORDS = numberArgument("records", 128_000);
 const ROUNDS = numberArgument("rounds", 7);
 const BATCHES = 8;
 const PER_BATCH = Math.ceil(RECORDS / BATCHES);
 
-const topology = buildTopology(
-  {
-    name: "stateless",
-    version: "1",
-    config: { "application.id": "stateless" },
-    topology: (builder: StreamsBuilder) => {
-      builder.stream<string, string>("in").mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to("out");
-    },
-  },
-  applicationConfig([{ values: { "application.id": "stateless" }, source: "the bench" }]),
-);
+const topology = buildTopology(statelessProvider("stateless", "in", "out"), applicationConfig([{ values: { "application.id": "stateless" }, source: "the bench" }]));
 
 /** Fetched bytes of runtime-bench's input records: keys k0…k999, values of about 40 ASCII bytes. */
 function fetchedBatches(): Buffer[] {

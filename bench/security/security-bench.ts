@@ -12,13 +12,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Kafka, logLevel, type KafkaConfig } from "kafkajs";
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import type { ConfigValue } from "../../kernel/contracts/streams/topology-provider";
 import { startBrokerInWorker, type RunningBroker } from "../../providers/broker";
 import { COMPRESSION_TYPES, RecordProducer, type BrokerSecurity, type CompressionType } from "../../providers/kafka-client";
 import { StreamsRuntime } from "../../providers/streams";
 import { createPki } from "../../test/helpers/certificates";
 import { median, rate, startup, timeRuntime, type Timing } from "../runtime/runtime-timing";
+import { statelessProvider } from "../runtime/stateless-topology";
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -65,14 +65,7 @@ async function fill(bootstrap: string, security: BrokerSecurity, topic: string, 
 async function run(variant: Variant, round: number, stateDir: string): Promise<Timing> {
   const runtime = new StreamsRuntime({ bootstrapServers: [variant.bootstrap], streamsConfig: { "state.dir": stateDir, "compression.type": variant.codec, ...variant.settings } });
   const applicationId = `bench-${variant.name.toLowerCase().replace(/_/g, "-")}-${round}`;
-  runtime.addProvider({
-    name: "stateless",
-    version: "1",
-    config: { "application.id": applicationId },
-    topology: (builder: StreamsBuilder) => {
-      builder.stream<string, string>(variant.input).mapValues((value) => value.toUpperCase()).filter((_, value) => value.length > 3).to(`${applicationId}-out`);
-    },
-  });
+  runtime.addProvider(statelessProvider(applicationId, variant.input, `${applicationId}-out`));
   try {
     return await timeRuntime(runtime, applicationId, records);
   } finally {
