@@ -24,23 +24,46 @@ export function processedTotal(runtime: StreamsRuntime, id: string): number {
   return Number(thread?.metrics.find((metric) => metric.name === "process-total")?.value ?? 0);
 }
 
+/**
+ * Follows a run's count of processed records to its Timing. A run that processes nothing for STALL_MS has
+ * stalled: `observe` throws, naming `what` and the count.
+ */
+export class RunProgress {
+  private first = 0;
+  private fifth = 0;
+  private last = { done: 0, at: Date.now() };
+
+  constructor(
+    private readonly expected: number,
+    private readonly started = Date.now(),
+  ) {}
+
+  /** Notes that `done` records are processed; answers whether all are. */
+  observe(done: number, what: () => string): boolean {
+    const now = Date.now();
+    if (done > 0 && this.first === 0) this.first = now;
+    if (done >= this.expected / 5 && this.fifth === 0) this.fifth = now;
+    if (done > this.last.done) this.last = { done, at: now };
+    else if (now - this.last.at > STALL_MS) throw new Error(`${what()} processed nothing for ${STALL_MS / 1000} s after ${done} of ${this.expected} records`);
+    return done >= this.expected;
+  }
+
+  timing(): Timing {
+    return { firstSeconds: seconds(this.started, this.first), fifthSeconds: seconds(this.started, this.fifth), totalSeconds: seconds(this.started, Date.now()) };
+  }
+}
+
 /** Runs the application until it has processed `expected` records; `progress` sees each tenth. */
 export async function timeRuntime(runtime: StreamsRuntime, id: string, expected: number, progress: (tenth: number) => void = () => undefined): Promise<Timing> {
   const started = Date.now();
   await runtime.start();
-  let first = 0;
-  let fifth = 0;
+  const run = new RunProgress(expected, started);
   let tenth = 0;
-  let last = { done: 0, at: Date.now() };
   for (;;) {
     const done = processedTotal(runtime, id);
-    if (done > 0 && first === 0) first = Date.now();
-    if (done >= expected / 5 && fifth === 0) fifth = Date.now();
-    if (done > last.done) last = { done, at: Date.now() };
-    else if (Date.now() - last.at > STALL_MS) throw new Error(`${id} processed nothing for ${STALL_MS / 1000} s after ${done} of ${expected} records (state ${runtime.application(id)?.state})`);
+    const finished = run.observe(done, () => `${id} (state ${runtime.application(id)?.state})`);
     while (tenth < 10 && done >= ((tenth + 1) * expected) / 10) progress(++tenth);
-    if (done >= expected) break;
+    if (finished) return run.timing();
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return { firstSeconds: seconds(started, first), fifthSeconds: seconds(started, fifth), totalSeconds: seconds(started, Date.now()) };
 }

@@ -4,7 +4,7 @@
  * threads off the main thread would gain. Each member reports its processed count every 5 ms.
  */
 import { isMainThread, parentPort, Worker, workerData } from "worker_threads";
-import { processedTotal, seconds, type Timing } from "./runtime-timing";
+import { processedTotal, RunProgress, type Timing } from "./runtime-timing";
 import { statelessRuntime } from "./stateless-topology";
 
 interface MemberData {
@@ -15,39 +15,36 @@ interface MemberData {
   output: string;
 }
 
-/** A run that processes nothing for this long has stalled. */
-const STALL_MS = 60_000;
-
 /** Runs `members` members until together they have processed `expected` records. */
 export async function timeWorkerMembers(bootstrapServers: string[], stateDir: string, applicationId: string, output: string, members: number, expected: number): Promise<Timing> {
-  const started = Date.now();
+  const run = new RunProgress(expected);
   const counts = new Array<number>(members).fill(0);
-  const timing: Timing = { firstSeconds: 0, totalSeconds: 0 };
-  let lastProgress = Date.now();
   const workers: Worker[] = [];
+  let timing: Timing | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      const stalled = setInterval(() => {
-        if (Date.now() - lastProgress > STALL_MS) reject(new Error(`${applicationId}: ${members} members processed nothing for ${STALL_MS / 1000} s, at ${counts.join(" + ")} of ${expected}`));
-      }, 1_000);
-      const finish = (error?: Error) => {
-        clearInterval(stalled);
-        if (error) reject(error);
-        else resolve();
+      let finished = false;
+      const finish = (error?: unknown) => {
+        if (finished) return;
+        finished = true;
+        if (error === undefined) resolve();
+        else reject(error);
       };
       for (let member = 0; member < members; member++) {
         const data: MemberData = { benchMember: true, bootstrapServers, stateDir: `${stateDir}/member-${member}`, applicationId, output };
         const worker = new Worker(__filename, { workerData: data });
         worker.on("error", finish);
+        worker.on("exit", (code) => finish(new Error(`${applicationId}: member ${member} exited with code ${code} at ${counts.join(" + ")} of ${expected} records`)));
         worker.on("message", (count: number) => {
-          if (count > counts[member]) lastProgress = Date.now();
+          if (finished || typeof count !== "number") return;
           counts[member] = count;
-          const done = counts.reduce((sum, each) => sum + each, 0);
-          if (done > 0 && timing.firstSeconds === 0) timing.firstSeconds = seconds(started, Date.now());
-          if (done >= expected / 5 && timing.fifthSeconds === undefined) timing.fifthSeconds = seconds(started, Date.now());
-          if (done >= expected && timing.totalSeconds === 0) {
-            timing.totalSeconds = seconds(started, Date.now());
-            finish();
+          try {
+            if (run.observe(counts.reduce((sum, each) => sum + each, 0), () => `${applicationId}: ${members} members (${counts.join(" + ")})`)) {
+              timing = run.timing();
+              finish();
+            }
+          } catch (error) {
+            finish(error);
           }
         });
         workers.push(worker);
@@ -56,7 +53,7 @@ export async function timeWorkerMembers(bootstrapServers: string[], stateDir: st
   } finally {
     await Promise.all(workers.map((worker) => closeMember(worker)));
   }
-  return timing;
+  return timing!;
 }
 
 /** Asks the member to close its runtime (leaving the group), then ends its thread. */
