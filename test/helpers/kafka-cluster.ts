@@ -6,6 +6,8 @@
  * - PLAINTEXT (also the brokers' own listener between them),
  * - SASL_SSL with SCRAM-SHA-512 (users created at format time),
  * - SSL requiring a client certificate, with `mutualTls: true`,
+ * - PROXIED, a PLAINTEXT listener advertised at other ports, with `proxiedListener` (for a test proxy between
+ *   clients and brokers: test/helpers/request-recorder.ts),
  * - CONTROLLER for the KRaft quorum,
  * each on a free ephemeral port (a start that loses a port to another process is retried on fresh ones). The
  * certificates — a CA, one certificate per node for 127.0.0.1/localhost, a client certificate for mutual TLS — are
@@ -31,13 +33,15 @@ import { createPki, type KeyPair, type TestPki } from "./certificates";
 import { eventually } from "./eventually";
 import { REFERENCE_BIN, REFERENCE_DIR, kafkaTool, referenceKafkaVersion, requireReferenceJars } from "./kafka-tools";
 
-export type KafkaListener = "PLAINTEXT" | "SASL_SSL" | "SSL";
+export type KafkaListener = "PLAINTEXT" | "SASL_SSL" | "SSL" | "PROXIED";
 
 export interface KafkaClusterOptions {
   /** Combined broker+controller nodes; 3 by default. */
   nodes?: number;
   /** Adds an SSL listener that requires a client certificate signed by the cluster's CA (`clientCertificate`). */
   mutualTls?: boolean;
+  /** Adds a PLAINTEXT listener named PROXIED whose node `i` is advertised at 127.0.0.1:`advertisedPorts[i]`. */
+  proxiedListener?: { advertisedPorts: readonly number[] };
   /** SCRAM-SHA-512 users, name → password; by default one, `sluice`, with a random password. */
   scramUsers?: Record<string, string>;
   /** Maximum heap of each node's JVM, in MiB (default 384). */
@@ -50,7 +54,10 @@ export interface KafkaClusterOptions {
 
 export interface KafkaNode {
   readonly id: number;
+  /** The ports the node listens on. */
   readonly ports: Readonly<Record<KafkaListener | "CONTROLLER", number | undefined>>;
+  /** The ports it tells clients (the same but for PROXIED). */
+  readonly advertisedPorts: Readonly<Record<KafkaListener, number | undefined>>;
   /** Holds server.properties, the data directory and server.log. */
   readonly dir: string;
   readonly dataDir: string;
@@ -71,7 +78,7 @@ export interface KafkaCluster {
   readonly scramUsers: Readonly<Record<string, string>>;
   /** Milliseconds from the first format to a cluster that answers metadata with every broker. */
   readonly startupMs: number;
-  /** `host:port,…` of the listener on every node (running or not: clients find the live ones). */
+  /** `host:port,…` of the listener as advertised, on every node (running or not: clients find the live ones). */
   bootstrap(listener?: KafkaListener): string;
   /** A kafkajs client on PLAINTEXT, for setting up and inspecting (not the client under test). */
   kafkajs(clientId?: string): Kafka;
@@ -153,6 +160,7 @@ class Node implements KafkaNode {
     readonly id: number,
     readonly dir: string,
     readonly ports: Record<KafkaListener | "CONTROLLER", number | undefined>,
+    readonly advertisedPorts: Record<KafkaListener, number | undefined>,
   ) {
     this.dataDir = path.join(dir, "data");
     this.logFile = path.join(dir, "server.log");
@@ -185,17 +193,22 @@ interface Layout {
 }
 
 /** Writes the PKI, the nodes' server.properties and formats their storage (with the SCRAM users). */
-async function layOut(options: Required<Pick<KafkaClusterOptions, "nodes" | "mutualTls">> & { scramUsers: Record<string, string>; serverProperties: KafkaClusterOptions["serverProperties"] }): Promise<Layout> {
+type LayoutOptions = Required<Pick<KafkaClusterOptions, "nodes" | "mutualTls">> & Pick<KafkaClusterOptions, "serverProperties" | "proxiedListener"> & { scramUsers: Record<string, string> };
+
+async function layOut(options: LayoutOptions): Promise<Layout> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-kafka-cluster-"));
   const pki = createPki();
-  const listeners: KafkaListener[] = options.mutualTls ? ["PLAINTEXT", "SASL_SSL", "SSL"] : ["PLAINTEXT", "SASL_SSL"];
+  const proxied = options.proxiedListener?.advertisedPorts;
+  if (proxied && proxied.length !== options.nodes) throw new Error(`proxiedListener: ${proxied.length} advertised ports for ${options.nodes} nodes`);
+  const listeners: KafkaListener[] = ["PLAINTEXT", "SASL_SSL", ...(options.mutualTls ? ["SSL" as const] : []), ...(proxied ? ["PROXIED" as const] : [])];
   const names = [...listeners, "CONTROLLER"] as const;
   const ports = await freePorts(options.nodes * names.length);
   const nodes = Array.from({ length: options.nodes }, (_, index) => {
     const nodeDir = path.join(dir, `node-${index + 1}`);
     fs.mkdirSync(nodeDir);
     const nodePorts = Object.fromEntries(names.map((name, n) => [name, ports[index * names.length + n]])) as Node["ports"];
-    return new Node(index + 1, nodeDir, nodePorts);
+    const advertised = Object.fromEntries(listeners.map((name) => [name, name === "PROXIED" ? proxied![index] : nodePorts[name]])) as Node["advertisedPorts"];
+    return new Node(index + 1, nodeDir, nodePorts, advertised);
   });
   const clientCertificate = pki.issue("client", "sluice-client");
   const voters = nodes.map((node) => `${node.id}@127.0.0.1:${node.ports.CONTROLLER}`).join(",");
@@ -210,8 +223,8 @@ async function layOut(options: Required<Pick<KafkaClusterOptions, "nodes" | "mut
       "controller.quorum.voters": voters,
       "controller.listener.names": "CONTROLLER",
       listeners: names.map((name) => `${name}://127.0.0.1:${node.ports[name]}`).join(","),
-      "advertised.listeners": listeners.map((name) => `${name}://127.0.0.1:${node.ports[name]}`).join(","),
-      "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,CONTROLLER:PLAINTEXT",
+      "advertised.listeners": listeners.map((name) => `${name}://127.0.0.1:${node.advertisedPorts[name]}`).join(","),
+      "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,PROXIED:PLAINTEXT,CONTROLLER:PLAINTEXT",
       "inter.broker.listener.name": "PLAINTEXT",
       "log.dirs": node.dataDir,
       "default.replication.factor": 3,
@@ -252,7 +265,7 @@ export async function startKafkaCluster(options: KafkaClusterOptions = {}): Prom
   const version = referenceKafkaVersion();
   const scramUsers = options.scramUsers ?? { sluice: randomBytes(12).toString("hex") };
   const heapMb = options.heapMb ?? 384;
-  const settings = { nodes: options.nodes ?? 3, mutualTls: options.mutualTls ?? false, scramUsers, serverProperties: options.serverProperties };
+  const settings = { nodes: options.nodes ?? 3, mutualTls: options.mutualTls ?? false, scramUsers, serverProperties: options.serverProperties, proxiedListener: options.proxiedListener };
   for (let attempt = 1; ; attempt++) {
     const layout = await layOut(settings);
     const cluster = new Cluster(version, layout, scramUsers, heapMb, options.jvmOptions ?? DEFAULT_JVM_OPTIONS);
@@ -294,8 +307,8 @@ class Cluster implements KafkaCluster {
   bootstrap(listener: KafkaListener = "PLAINTEXT"): string {
     return this.nodes
       .map((node) => {
-        const port = node.ports[listener];
-        if (port === undefined) throw new Error(`the cluster has no ${listener} listener (mutualTls: true adds SSL)`);
+        const port = node.advertisedPorts[listener];
+        if (port === undefined) throw new Error(`the cluster has no ${listener} listener (mutualTls adds SSL, proxiedListener PROXIED)`);
         return `127.0.0.1:${port}`;
       })
       .join(",");

@@ -3,7 +3,7 @@
  * bin/*.sh without ".sh"), run as child processes with a deadline. The reference tier needs them: a missing JDK
  * or classpath is an error that says what to run, never a skip.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./sluice";
@@ -54,10 +54,20 @@ export function requireReferenceJars(): void {
   if (missing) throw new Error(`the reference jar ${missing} is missing: run reference/setup`);
 }
 
-/** Runs `reference/bin/<tool> args…` to its end (exit code, whole stdout and stderr). */
-export function runKafkaTool(tool: KafkaToolName, args: string[], options: ToolOptions = {}): Promise<ToolResult> {
+export interface RunningTool {
+  child: ChildProcess;
+  /** Resolves when the tool has exited (rejects after the deadline, having killed it). */
+  result: Promise<ToolResult>;
+}
+
+/**
+ * Starts `reference/bin/<tool> args…`, or with `tool: "class"` any main class of the reference classpath
+ * (`reference/bin/kafka-run-class <args>`). Its stdin is a pipe when `options.input` is given: written, then closed;
+ * pass `input: null` to keep it open for the caller (child.stdin).
+ */
+export function startKafkaTool(tool: KafkaToolName | "class", args: string[], options: Omit<ToolOptions, "input"> & { input?: string | null } = {}): RunningTool {
   requireReferenceJars();
-  const child = spawn(path.join(REFERENCE_BIN, tool), args, {
+  const child = spawn(path.join(REFERENCE_BIN, tool === "class" ? "kafka-run-class" : tool), args, {
     env: { ...process.env, ...options.env },
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
@@ -65,9 +75,9 @@ export function runKafkaTool(tool: KafkaToolName, args: string[], options: ToolO
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  if (options.input !== undefined) child.stdin!.end(options.input);
+  if (typeof options.input === "string") child.stdin!.end(options.input);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
+  const result = new Promise<ToolResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`${tool} ${args.join(" ")} did not end within ${timeoutMs} ms; stderr: ${stderr}`));
@@ -81,10 +91,16 @@ export function runKafkaTool(tool: KafkaToolName, args: string[], options: ToolO
       resolve({ code, stdout, stderr });
     });
   });
+  return { child, result };
+}
+
+/** Runs `reference/bin/<tool> args…` to its end (exit code, whole stdout and stderr). */
+export function runKafkaTool(tool: KafkaToolName | "class", args: string[], options: ToolOptions = {}): Promise<ToolResult> {
+  return startKafkaTool(tool, args, options).result;
 }
 
 /** Like runKafkaTool, but rejects unless the tool exits 0; resolves its stdout. */
-export async function kafkaTool(tool: KafkaToolName, args: string[], options: ToolOptions = {}): Promise<string> {
+export async function kafkaTool(tool: KafkaToolName | "class", args: string[], options: ToolOptions = {}): Promise<string> {
   const result = await runKafkaTool(tool, args, options);
   if (result.code !== 0) throw new Error(`${tool} ${args.join(" ")} exited with ${result.code}: ${result.stderr}${result.stdout}`);
   return result.stdout;

@@ -43,7 +43,7 @@ const topology = buildTopology(
   applicationConfig([{ values: { "application.id": "sizing" }, source: "the test" }]),
 );
 
-const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });
+const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, windowChangelogAdditionalRetentionMs: 86_400_000, singles: [], ...more });
 
 async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
   const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
@@ -76,20 +76,45 @@ test("a missing input is created with num.partitions and sizes the internal topi
   assert.is((await partitionCounts(admin))["sizing-per-user-changelog"], 4);
 });
 
-test("created topics get the replication factor, internal ones the topic.* configs and changelogs cleanup.policy=compact", async ({ admin }) => {
+/** The replication factor and configs of each topic `ensureTopics` creates for `of`. */
+async function createdTopics(admin: Admin, of: typeof topology, more: Partial<TopicCreation>): Promise<Record<string, [number | undefined, Record<string, string>]>> {
   const requests: Parameters<Admin["createTopics"]>[0][] = [];
   const recording = { ...admin, createTopics: (request: Parameters<Admin["createTopics"]>[0]) => (requests.push(request), admin.createTopics(request)) } as Admin;
-  await ensureTopics(recording, topology, creation(1, { replicationFactor: 1, internalConfigs: { "min.insync.replicas": "1" }, singles: ["sizing-dlq"] }));
+  await ensureTopics(recording, of, creation(1, more));
+  return Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+}
+
+test("created topics get the replication factor; internal ones Kafka Streams' configs (changelogs compacted, repartition topics kept until purged) under the topic.* ones", async ({ admin }) => {
+  const created = await createdTopics(admin, topology, { replicationFactor: 1, internalConfigs: { "min.insync.replicas": "1", "segment.bytes": "1048576" }, singles: ["sizing-dlq"] });
   const repartition = [...topology.definition.repartitionTopics][0];
-  const created = Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+  const changelog = { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "min.insync.replicas": "1", "segment.bytes": "1048576" };
   assert.equal(created, {
     clicks: [1, {}],
     "page-counts": [1, {}],
     "sizing-dlq": [1, {}],
-    [repartition]: [1, { "min.insync.replicas": "1" }],
-    "sizing-per-user-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
-    "sizing-per-page-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
+    [repartition]: [1, { "cleanup.policy": "delete", "retention.ms": "-1", "segment.bytes": "1048576", "message.timestamp.type": "CreateTime", "min.insync.replicas": "1" }],
+    "sizing-per-user-changelog": [1, changelog],
+    "sizing-per-page-changelog": [1, changelog],
   });
+});
+
+test("window and session stores' changelogs are compacted and deleted past the store's retention plus windowstore.changelog.additional.retention.ms", async ({ admin }) => {
+  const windowed = buildTopology(
+    {
+      name: "windowed",
+      version: "1",
+      config: { "application.id": "windowed" },
+      topology: (builder: StreamsBuilder) => {
+        const clicks = builder.stream<string, string>("clicks");
+        clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 60_000, graceMs: 0 }).count({ storeName: "per-minute", retentionMs: 3_600_000 });
+        clicks.groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "sessions" });
+      },
+    },
+    applicationConfig([{ values: { "application.id": "windowed" }, source: "the test" }]),
+  );
+  const created = await createdTopics(admin, windowed, { windowChangelogAdditionalRetentionMs: 1_000 });
+  assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
+  assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(86_400_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
 });
 
 test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {
