@@ -43,7 +43,8 @@ import {
   peekProcessor,
   selectKeyProcessor,
 } from "./stateless-processors";
-import type { SerdeSpec, StoreDef, TopologyDefinition } from "./topology-model";
+import type { SerdeSpec } from "../serdes/serde-resolver";
+import type { StoreDef, TopologyDefinition } from "./topology-model";
 
 const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 

@@ -5,23 +5,23 @@
  * wrote but did not commit.
  */
 import type { Admin } from "kafkajs";
-import type { KafkaEndpoint, PartitionOffsets } from "../../kafka-client";
-import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
-import type { ComponentLogger } from "../../../kernel/logger";
-import { type CompiledTopology, parseTaskId, taskIdOf } from "../engine/compiled-topology";
-import { errorPolicy } from "../engine/error-policy";
-import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../engine/stream-task";
-import type { RunMetrics } from "../metrics/run-metrics";
-import type { CacheBudget } from "../state/record-cache";
-import type { StreamsSettings } from "../streams-config";
-import { fenceRecord } from "./changelog-fence";
-import { restoreFromChangelogs } from "./changelog-restorer";
-import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "./dead-letters";
+import type { KafkaEndpoint, PartitionOffsets } from "../../../kafka-client";
+import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
+import { errorPolicy } from "../../engine/error-policy";
+import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../../engine/stream-task";
+import type { RunMetrics } from "../../metrics/run-metrics";
+import type { CacheBudget } from "../../state/record-cache";
+import type { StreamsSettings } from "../../streams-config";
+import { fenceRecord } from "../changelog/changelog-fence";
+import { restoreFromChangelogs } from "../changelog/changelog-restorer";
+import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "../topics/dead-letters";
 import type { RecordCollector } from "./record-collector";
 import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
-import { TopicEnds } from "./topic-ends";
-import { TopicPartitionMap } from "./topic-partition";
+import { TopicEnds } from "../topics/topic-ends";
+import { TopicPartitionMap } from "../topics/topic-partition";
 
 export interface ReadyTasks {
   tasks: readonly RunTask[];

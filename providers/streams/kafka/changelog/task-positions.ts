@@ -5,8 +5,8 @@
  * carried by commit markers, in the flat form checkpoints have always held: `<topic>:<partition>` → next
  * offset, `origin:<topic>:<partition>` → `<offset>.<rank>`, `dlq:<topic>:<partition>` → next offset.
  */
-import { OriginMarks, type OriginMark } from "./repartition-origin";
-import { TopicPartitionMap, type TopicPartition } from "./topic-partition";
+import { OriginMarks, type OriginMark } from "../topics/repartition-origin";
+import { TopicPartitionMap, type TopicPartition } from "../topics/topic-partition";
 
 const ORIGIN_PREFIX = "origin:";
 const DEAD_LETTER_PREFIX = "dlq:";

@@ -5,9 +5,9 @@
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
  */
-import type { GroupAssignor } from "../../kafka-client";
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../kafka-protocol";
-import type { CompiledTopology } from "../engine/compiled-topology";
+import type { GroupAssignor } from "../../../kafka-client";
+import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
+import type { CompiledTopology } from "../../engine/compiled-topology";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 

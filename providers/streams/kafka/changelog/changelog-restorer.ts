@@ -3,12 +3,12 @@
  * checkpoint up to the restoring member's fence and applies it batch by batch, leaving out what writers fenced off
  * wrote (see changelog-fence).
  */
-import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../kafka-client";
-import type { ComponentLogger } from "../../../kernel/logger";
-import type { RestoreRecord, TaskState } from "../state/task-state";
+import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../../kafka-client";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { RestoreRecord, TaskState } from "../../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
 import { encodeWriter, FENCE_HEADER } from "./changelog-fence";
-import { TopicPartitionMap } from "./topic-partition";
+import { TopicPartitionMap } from "../topics/topic-partition";
 
 export interface RestoreTarget {
   state: TaskState;

@@ -6,8 +6,8 @@
  * changelog records, and the commit learns where every partition's records landed.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { PartitionBatches, PartitionOffsets } from "../../kafka-client";
-import type { OutputRecord } from "../engine/stream-task";
+import type { PartitionBatches, PartitionOffsets } from "../../../kafka-client";
+import type { OutputRecord } from "../../engine/stream-task";
 import { ProduceRequestBuilder } from "./produce-requests";
 
 /**

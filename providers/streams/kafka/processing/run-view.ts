@@ -1,8 +1,8 @@
 /** What an application's REST views ask of its current run, and nothing more. */
 import type { Admin } from "kafkajs";
-import type { ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
-import type { RestoreProgress } from "../kafka/changelog-restorer";
-import type { GroupMember } from "./group-instances";
+import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
+import type { RestoreProgress } from "../changelog/changelog-restorer";
+import type { GroupMember } from "../assignment/group-instances";
 
 export interface PositionFigures {
   consumedOffset: number;

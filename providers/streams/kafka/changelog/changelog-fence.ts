@@ -15,8 +15,8 @@
  * ones, so another writer came between; it commits nothing locally and joins the group again (checkChangelogLanded).
  * So a commit is committed locally, and its input offsets in the group, only if every restore will apply it.
  */
-import { MembershipLostError, type PartitionOffsets } from "../../kafka-client";
-import type { OutputRecord } from "../engine/stream-task";
+import { MembershipLostError, type PartitionOffsets } from "../../../kafka-client";
+import type { OutputRecord } from "../../engine/stream-task";
 
 export const FENCE_HEADER = "sluice.fence";
 

@@ -9,9 +9,9 @@
  * (`dlq:<topic>:<partition>`); when the task opens, the topic's tail from there tells which of its input records are
  * dead letters already, and those are not written twice.
  */
-import { PartitionFetcher, type KafkaEndpoint } from "../../kafka-client";
-import type { StreamsSettings } from "../streams-config";
-import type { ErrorPhase, FailedRecord, OutputRecord } from "../engine/stream-task";
+import { PartitionFetcher, type KafkaEndpoint } from "../../../kafka-client";
+import type { StreamsSettings } from "../../streams-config";
+import type { ErrorPhase, FailedRecord, OutputRecord } from "../../engine/stream-task";
 import type { TopicEnds } from "./topic-ends";
 
 

@@ -3,10 +3,10 @@
  * Every record gets its partition here (the key's murmur2 partition, round-robin for null keys), and a commit marker
  * its positions header. Each partition's records keep the order they were emitted in.
  */
-import { partitionOfKey, type PartitionBatches } from "../../kafka-client";
-import { DEFAULT_MAX_BATCH_BYTES, RecordBatchAppender } from "../../kafka-protocol";
-import type { OutputRecord } from "../engine/stream-task";
-import { POSITIONS_HEADER } from "./commit-marker";
+import { partitionOfKey, type PartitionBatches } from "../../../kafka-client";
+import { DEFAULT_MAX_BATCH_BYTES, RecordBatchAppender } from "../../../kafka-protocol";
+import type { OutputRecord } from "../../engine/stream-task";
+import { POSITIONS_HEADER } from "../changelog/commit-marker";
 
 /** What the builder writes: the records a polled batch outputs. */
 export type OutgoingRecord = OutputRecord;

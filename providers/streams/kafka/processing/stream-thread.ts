@@ -5,25 +5,25 @@
  * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
  */
 import type { Admin, Kafka } from "kafkajs";
-import { checkClusterAccess, GroupConsumer, MembershipLostError, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../kafka-client";
-import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../kernel/contracts/streams/stores";
-import type { ComponentLogger } from "../../../kernel/logger";
-import type { PositionFigures, RunView, StorePartitionFigures } from "../application/run-view";
-import type { CompiledTopology } from "../engine/compiled-topology";
-import { isDeadLetterPolicy } from "../engine/error-policy";
-import type { LocalEventStreamHub } from "../events/event-stream-hub";
-import type { RunMetrics } from "../metrics/run-metrics";
-import type { StreamsSettings } from "../streams-config";
-import { CacheBudget } from "../state/record-cache";
+import { checkClusterAccess, GroupConsumer, MembershipLostError, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
+import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
+import type { CompiledTopology } from "../../engine/compiled-topology";
+import { isDeadLetterPolicy } from "../../engine/error-policy";
+import type { LocalEventStreamHub } from "../../events/event-stream-hub";
+import type { RunMetrics } from "../../metrics/run-metrics";
+import type { StreamsSettings } from "../../streams-config";
+import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
-import { DeadLetterTopic, deadLetterTopic } from "./dead-letters";
-import { ensureTopics } from "./internal-topics";
-import { RepartitionPurge } from "./repartition-purge";
+import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
+import { ensureTopics } from "../topics/internal-topics";
+import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
 import type { RunTask } from "./run-task";
-import { streamsAssignor } from "./streams-assignor";
+import { streamsAssignor } from "../assignment/streams-assignor";
 import { TaskManager } from "./task-manager";
-import { TopicPartitionMap } from "./topic-partition";
+import { TopicPartitionMap } from "../topics/topic-partition";
 
 export interface StreamThreadOptions {
   kafka: Kafka;

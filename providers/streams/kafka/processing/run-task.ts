@@ -3,18 +3,18 @@
  * applied, and the plan to bring its stores up to date from their changelogs.
  */
 import type { Admin } from "kafkajs";
-import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stores";
-import { type CompiledTopology, taskIdOf } from "../engine/compiled-topology";
-import { countingStore } from "../engine/counting-store";
-import { StreamTask, type TaskEnvironment } from "../engine/stream-task";
-import type { ComponentLogger } from "../../../kernel/logger";
-import type { CacheBudget } from "../state/record-cache";
-import { openTaskState, type TaskState } from "../state/task-state";
-import { decodeWriter } from "./changelog-fence";
-import type { RestoreProgress, RestoreTarget } from "./changelog-restorer";
-import { decodeChangelogPositions, TaskPositions } from "./task-positions";
-import type { TopicEnds } from "./topic-ends";
-import { TopicPartitionMap } from "./topic-partition";
+import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
+import { type CompiledTopology, taskIdOf } from "../../engine/compiled-topology";
+import { countingStore } from "../../engine/counting-store";
+import { StreamTask, type TaskEnvironment } from "../../engine/stream-task";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { CacheBudget } from "../../state/record-cache";
+import { openTaskState, type TaskState } from "../../state/task-state";
+import { decodeWriter } from "../changelog/changelog-fence";
+import type { RestoreProgress, RestoreTarget } from "../changelog/changelog-restorer";
+import { decodeChangelogPositions, TaskPositions } from "../changelog/task-positions";
+import type { TopicEnds } from "../topics/topic-ends";
+import { TopicPartitionMap } from "../topics/topic-partition";
 
 export interface StoreCounters {
   read(store: string): void;

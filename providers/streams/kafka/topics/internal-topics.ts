@@ -11,7 +11,7 @@
  * an existing internal topic must have its sub-topology's: otherwise the application stops with an error naming them.
  */
 import type { Admin, ITopicConfig } from "kafkajs";
-import type { CompiledTopology } from "../engine/compiled-topology";
+import type { CompiledTopology } from "../../engine/compiled-topology";
 
 export interface TopicCreation {
   /** Whether missing input and output topics are created (`auto.create.topics`). */

@@ -6,8 +6,8 @@
  * repartition topics) is logged and the next one tries again.
  */
 import type { Admin } from "kafkajs";
-import type { TopicPartitionOffset } from "../../kafka-client";
-import type { ComponentLogger } from "../../../kernel/logger";
+import type { TopicPartitionOffset } from "../../../kafka-client";
+import type { ComponentLogger } from "../../../../kernel/logger";
 
 export interface RepartitionPurgeOptions {
   admin: Admin;

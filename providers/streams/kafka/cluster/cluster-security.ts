@@ -14,10 +14,10 @@
 import fs from "node:fs";
 import type { ConnectionOptions as TlsOptions } from "node:tls";
 import type { KafkaConfig, SASLOptions } from "kafkajs";
-import type { StreamsSettings } from "../streams-config";
-import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type SaslSettings } from "../../kafka-client";
-import { checkExtension, isSaslMechanism, SASL_MECHANISMS } from "../../kafka-protocol";
-import { loadModuleExport } from "../serdes/serde-resolver";
+import type { StreamsSettings } from "../../streams-config";
+import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type SaslSettings } from "../../../kafka-client";
+import { checkExtension, isSaslMechanism, SASL_MECHANISMS } from "../../../kafka-protocol";
+import { loadModuleExport } from "../../serdes/serde-resolver";
 import { resolveSecret } from "./secret-references";
 
 /** Validated against its declared choices when loaded. */

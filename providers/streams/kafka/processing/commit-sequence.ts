@@ -14,20 +14,20 @@
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
  */
-import type { ByteRange, FetchedBatch } from "../../kafka-client";
-import type { CompiledTopology } from "../engine/compiled-topology";
-import type { OutputRecord } from "../engine/stream-task";
-import type { RunMetrics } from "../metrics/run-metrics";
-import type { ChangelogRecord } from "../state/store-context";
-import { encodePositions } from "./commit-marker";
-import { checkChangelogLanded, encodeWriter } from "./changelog-fence";
-import type { DeadLetterTopic } from "./dead-letters";
+import type { ByteRange, FetchedBatch } from "../../../kafka-client";
+import type { CompiledTopology } from "../../engine/compiled-topology";
+import type { OutputRecord } from "../../engine/stream-task";
+import type { RunMetrics } from "../../metrics/run-metrics";
+import type { ChangelogRecord } from "../../state/store-context";
+import { encodePositions } from "../changelog/commit-marker";
+import { checkChangelogLanded, encodeWriter } from "../changelog/changelog-fence";
+import type { DeadLetterTopic } from "../topics/dead-letters";
 import type { RecordCollector } from "./record-collector";
-import { ORIGIN_HEADER_NAME } from "./repartition-origin";
+import { ORIGIN_HEADER_NAME } from "../../engine/origin-stamps";
 import type { RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
-import { encodeChangelogPositions } from "./task-positions";
-import { TopicPartitionMap } from "./topic-partition";
+import { encodeChangelogPositions } from "../changelog/task-positions";
+import { TopicPartitionMap } from "../topics/topic-partition";
 
 /** Input records processed between two turns of the event loop within one batch. */
 export const RECORDS_PER_TURN = 4_096;

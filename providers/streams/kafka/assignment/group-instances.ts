@@ -7,9 +7,9 @@
  * routed to another instance does not cost a round trip to the coordinator each time.
  */
 import type { Admin } from "kafkajs";
-import type { InstanceInfo } from "../../../kernel/contracts/streams/runtime";
-import type { CompiledTopology } from "../engine/compiled-topology";
-import { decodeGroupMembers, type DecodedMember } from "../kafka/streams-assignor";
+import type { InstanceInfo } from "../../../../kernel/contracts/streams/runtime";
+import type { CompiledTopology } from "../../engine/compiled-topology";
+import { decodeGroupMembers, type DecodedMember } from "./streams-assignor";
 
 /** What the listing needs of the application's current run. */
 export interface GroupMember {

@@ -1,8 +1,8 @@
 /** Runs a provider's `topology()` against a fresh DSL builder and compiles the result for its application. */
 import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
-import { CompiledTopology } from "../engine/compiled-topology";
+import { CompiledTopology } from "./compiled-topology";
 import type { ApplicationConfig } from "../streams-config";
-import { DslTopologyBuilder } from "./streams-builder";
+import { DslTopologyBuilder } from "../topology/streams-builder";
 
 export function buildTopology(provider: TopologyProvider, { values, settings }: ApplicationConfig): CompiledTopology {
   const applicationId = String(values["application.id"] ?? "");
