@@ -1,99 +1,14 @@
 /**
- * The typed streams DSL, shaped after Kafka Streams' `kstream` package. A topology provider receives a
- * `StreamsBuilder` and describes its topology with it; the runtime compiles and runs the result.
+ * The stream and table types of the DSL (Kafka Streams' KStream, KTable, KGroupedStream, TimeWindowedKStream,
+ * SessionWindowedKStream). They name one another — a stream groups into a grouped stream, that aggregates into a
+ * table, a table turns back into a stream — so they share this file rather than import each other in a circle.
  */
-import type { ProcessorSupplier } from "./processor";
-import type { Serde } from "./serde";
-import type { KeyValue, StoreType } from "./stores";
-
-/** A serde object, or the name of a builtin one: string, json, long, int, double, bytes. */
-export type SerdeRef<T> = Serde<T> | "string" | "json" | "long" | "int" | "double" | "bytes";
-
-export type { KeyValue };
-
-/** The key of a windowed aggregate. */
-export interface Windowed<K> {
-  key: K;
-  windowStart: number;
-  windowEnd: number;
-}
-
-export interface Consumed<K, V> {
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** Name of the source node. */
-  name?: string;
-}
-
-export interface Produced<K, V> {
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** Name of the sink node. */
-  name?: string;
-}
-
-export interface Grouped<K, V> {
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** Names the repartition topic `<application.id>-<name>-repartition` when the key changed. */
-  name?: string;
-}
-
-export interface Materialized<K, V> {
-  storeName: string;
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** For non-windowed aggregates; default key_value. */
-  storeType?: "key_value" | "timestamped_key_value";
-}
-
-export interface WindowMaterialized<K, V> {
-  storeName: string;
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** Default window. */
-  storeType?: "window" | "timestamped_window";
-  /** How long windows are kept; default and minimum: window size + grace. */
-  retentionMs?: number;
-}
-
-export interface SessionMaterialized<K, V> {
-  storeName: string;
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  retentionMs?: number;
-}
-
-/** Event-time windows; `graceMs` (default 0) admits records that arrive late by at most that much. */
-export type TimeWindows =
-  | { type: "tumbling"; sizeMs: number; graceMs?: number }
-  | { type: "hopping"; sizeMs: number; advanceMs: number; graceMs?: number };
-
-export interface SessionWindows {
-  type: "session";
-  gapMs: number;
-  graceMs?: number;
-}
-
-/** A state store that Processor API processors connect to by name. */
-export interface StoreDeclaration<K = unknown, V = unknown> {
-  name: string;
-  type: StoreType;
-  keySerde?: SerdeRef<K>;
-  valueSerde?: SerdeRef<V>;
-  /** Window stores: the window size. */
-  windowSizeMs?: number;
-  /** Window and session stores: how long data is kept. */
-  retentionMs?: number;
-}
-
-export interface StreamsBuilder {
-  stream<K = string, V = string>(topics: string | string[], consumed?: Consumed<K, V>): KStream<K, V>;
-  /** A table read from a topic, materialized in a key_value store (named after the topic unless given). */
-  table<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
-  /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`). */
-  addStateStore(store: StoreDeclaration): StreamsBuilder;
-}
+import type { ProcessorSupplier } from "../processor";
+import type { KeyValue } from "../stores";
+import type { Grouped } from "./grouped";
+import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
+import type { Produced } from "./produced";
+import type { SessionWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR>;
