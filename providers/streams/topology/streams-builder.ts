@@ -27,17 +27,17 @@ import type { ProcessorSupplier } from "../../../kernel/contracts/streams/proces
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GroupedStreamHandle, StreamHandle, TableHandle } from "./dsl-handles";
 import { InternalTopologyBuilder } from "./internal-topology-builder";
-import { aggregate, count, reduce } from "./operators/aggregate";
+import { aggregate, aggregateFolding, countFolding, reduceFolding, type Folding } from "./operators/aggregate";
 import { branch, merge } from "./operators/branch-merge";
 import { toEventStream } from "./operators/event-stream";
 import { groupBy, groupByKey } from "./operators/grouping";
 import { addStateStore, process } from "./operators/process";
-import { sessionAggregate, sessionCount, sessionReduce } from "./operators/session-aggregate";
+import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
 import { streamSource, to } from "./operators/source-sink";
 import * as stateless from "./operators/stateless";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { tableSource, toStream } from "./operators/table";
-import { windowedAggregate, windowedCount, windowedReduce } from "./operators/windowed-aggregate";
+import { windowedAggregate } from "./operators/windowed-aggregate";
 import type { TopologyDefinition } from "./topology-model";
 
 export class DslTopologyBuilder implements StreamsBuilder {
@@ -167,19 +167,23 @@ class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   ) {}
 
   count(materialized: Materialized<K, number>): KTable<K, number> {
-    return new DslTable<K, number>(this.builder, count(this.builder, this.handle, materialized));
+    return this.table(materialized, countFolding());
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V>): KTable<K, V> {
-    return new DslTable<K, V>(this.builder, reduce(this.builder, this.handle, reducer, materialized));
+    return this.table(materialized, reduceFolding(reducer, this.handle));
   }
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: Materialized<K, VA>): KTable<K, VA> {
-    return new DslTable<K, VA>(this.builder, aggregate(this.builder, this.handle, initializer, aggregator, materialized));
+    return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
   windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: TimeWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this.handle, windows);
     return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows);
+  }
+
+  private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
+    return new DslTable<K, VA>(this.builder, aggregate(this.builder, this.handle, materialized, folding));
   }
 }
 
@@ -191,14 +195,17 @@ class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   ) {}
 
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number> {
-    return new DslTable<Windowed<K>, number>(this.builder, windowedCount(this.builder, this.grouping, this.windows, materialized));
+    return this.table(materialized, countFolding());
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V> {
-    return new DslTable<Windowed<K>, V>(this.builder, windowedReduce(this.builder, this.grouping, this.windows, reducer, materialized));
+    return this.table(materialized, reduceFolding(reducer, this.grouping));
   }
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: WindowMaterialized<K, VA>): KTable<Windowed<K>, VA> {
-    const table = windowedAggregate(this.builder, this.grouping, this.windows, initializer, aggregator, materialized);
-    return new DslTable<Windowed<K>, VA>(this.builder, table);
+    return this.table(materialized, aggregateFolding(initializer, aggregator));
+  }
+
+  private table<VA>(materialized: WindowMaterialized<K, VA>, folding: Folding): KTable<Windowed<K>, VA> {
+    return new DslTable<Windowed<K>, VA>(this.builder, windowedAggregate(this.builder, this.grouping, this.windows, materialized, folding));
   }
 }
 
@@ -210,10 +217,11 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   ) {}
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
-    return new DslTable<Windowed<K>, number>(this.builder, sessionCount(this.builder, this.grouping, this.windows, materialized));
+    return this.table(materialized, countFolding(), countMerger);
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V> {
-    return new DslTable<Windowed<K>, V>(this.builder, sessionReduce(this.builder, this.grouping, this.windows, reducer, materialized));
+    const folding = reduceFolding(reducer, this.grouping);
+    return this.table(materialized, folding, reduceMerger(folding));
   }
   aggregate<VA>(
     initializer: () => VA,
@@ -221,7 +229,10 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     merger: (key: K, left: VA, right: VA) => VA,
     materialized: SessionMaterialized<K, VA>,
   ): KTable<Windowed<K>, VA> {
-    const table = sessionAggregate(this.builder, this.grouping, this.windows, initializer, aggregator, merger, materialized);
-    return new DslTable<Windowed<K>, VA>(this.builder, table);
+    return this.table(materialized, aggregateFolding(initializer, aggregator), merger);
+  }
+
+  private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
+    return new DslTable<Windowed<K>, VA>(this.builder, sessionAggregate(this.builder, this.grouping, this.windows, materialized, folding, merger));
   }
 }

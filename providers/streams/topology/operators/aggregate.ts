@@ -11,27 +11,37 @@ import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
-import { aggregationInput, groupedValueSerde } from "./grouping";
+import { addAggregation, groupedValueSerde } from "./grouping";
 
 export type Aggregator = (key: any, value: any, aggregate: any) => any;
 
-/** How an aggregation starts, and folds one more value in. */
+/**
+ * What a count, a reduce or an aggregate does, windowed or not: how it starts, how it folds one more value in, and
+ * the value serde of its store unless materialized.
+ */
 export interface Folding {
   initializer: () => unknown;
   aggregator: Aggregator;
+  valueSerde: SerdeSpec;
 }
 
-/** Reduce: the first value of a key is its aggregate. */
-export function reduceAggregator(reducer: (aggregate: any, value: any) => any): Folding {
+export function countFolding(): Folding {
+  return { initializer: () => 0, aggregator: (_key, _value, count: number) => count + 1, valueSerde: "long" };
+}
+
+/** Reduce: the first value of a key is its aggregate, kept with the grouping's value serde. */
+export function reduceFolding(reducer: (aggregate: any, value: any) => any, grouping: GroupedStreamHandle): Folding {
   const none = Symbol("none");
   return {
     initializer: () => none,
     aggregator: (_key, value, aggregate) => (aggregate === none ? value : reducer(aggregate, value)),
+    valueSerde: groupedValueSerde(grouping),
   };
 }
 
-export function countAggregator(): Folding {
-  return { initializer: () => 0, aggregator: (_key, _value, count: number) => count + 1 };
+/** A user's aggregate: its store's value serde is the configured default unless materialized. */
+export function aggregateFolding(initializer: () => unknown, aggregator: Aggregator): Folding {
+  return { initializer, aggregator, valueSerde: undefined };
 }
 
 /** A get/put view that hides whether the key_value store is timestamped. */
@@ -64,37 +74,8 @@ function aggregateProcessor(storeName: string, timestamped: boolean, { initializ
   });
 }
 
-function aggregateInto(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  materialized: Materialized<any, any>,
-  defaultValueSerde: SerdeSpec,
-  folding: Folding,
-): TableHandle {
-  const input = aggregationInput(builder, grouping, materialized.storeName);
+export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
   const type = materialized.storeType ?? "key_value";
-  const keySerde = materialized.keySerde ?? input.keySerde;
-  const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-  builder.addStore({ name: materialized.storeName, type, keySerde, valueSerde });
   const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", folding);
-  const node = builder.addProcessor("aggregate", supplier, [input.parent], [materialized.storeName]);
-  return { node, storeName: materialized.storeName, keySerde, valueSerde };
-}
-
-export function count(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, number>): TableHandle {
-  return aggregateInto(builder, grouping, materialized, "long", countAggregator());
-}
-
-export function reduce(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, reducer: (aggregate: any, value: any) => any, materialized: Materialized<any, any>): TableHandle {
-  return aggregateInto(builder, grouping, materialized, groupedValueSerde(grouping), reduceAggregator(reducer));
-}
-
-export function aggregate(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  initializer: () => unknown,
-  aggregator: Aggregator,
-  materialized: Materialized<any, any>,
-): TableHandle {
-  return aggregateInto(builder, grouping, materialized, undefined, { initializer, aggregator });
+  return addAggregation(builder, grouping, materialized, { type }, folding.valueSerde, "aggregate", supplier);
 }

@@ -3,8 +3,10 @@
  * have changed (Kafka Streams' KGroupedStreamImpl and its repartition node): the aggregations read from there.
  */
 import type { Grouped } from "../../../../kernel/contracts/streams/dsl";
+import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
+import type { StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import { nextStream, type GroupedStreamHandle, type StreamHandle } from "../dsl-handles";
+import { nextStream, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { selectKeyProcessor } from "./stateless";
 
@@ -26,22 +28,46 @@ export function repartition(builder: InternalTopologyBuilder, parent: string, ba
   return builder.addSource([topic], keySerde, valueSerde, `${baseName}-repartition-source`);
 }
 
-export interface AggregationInput {
-  parent: string;
-  keySerde: SerdeSpec;
-  valueSerde: SerdeSpec;
-}
-
 export function groupedValueSerde(grouping: GroupedStreamHandle): SerdeSpec {
   return grouping.grouped.valueSerde ?? grouping.stream.valueSerde;
 }
 
-/** The node an aggregation reads from: the stream itself, or a repartition topic's source. */
-export function aggregationInput(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, storeName: string): AggregationInput {
-  const keySerde = grouping.grouped.keySerde ?? grouping.stream.keySerde;
-  const valueSerde = groupedValueSerde(grouping);
+/** What an aggregation names and serializes its store with (a DSL Materialized). */
+export interface MaterializedStore {
+  storeName: string;
+  keySerde?: SerdeSpec;
+  valueSerde?: SerdeSpec;
+}
+
+/** The kind of store an aggregation keeps, and how much time it holds. */
+export interface AggregationStore {
+  type: StoreType;
+  windowSizeMs?: number;
+  retentionMs?: number;
+}
+
+/**
+ * Adds an aggregation after its grouping: the repartition topic when the key may have changed (named after the
+ * grouping, or else the store), the store, and the processor that keeps it. Serdes not materialized are the
+ * grouping's key serde and `defaultValueSerde`.
+ */
+export function addAggregation(
+  builder: InternalTopologyBuilder,
+  grouping: GroupedStreamHandle,
+  materialized: MaterializedStore,
+  { type, ...extent }: AggregationStore,
+  defaultValueSerde: SerdeSpec,
+  prefix: string,
+  supplier: ProcessorSupplier<any, any, any, any>,
+): TableHandle {
+  const { storeName } = materialized;
+  const inputKeySerde = grouping.grouped.keySerde ?? grouping.stream.keySerde;
   const parent = grouping.needsRepartition
-    ? repartition(builder, grouping.stream.node, grouping.grouped.name ?? storeName, keySerde, valueSerde)
+    ? repartition(builder, grouping.stream.node, grouping.grouped.name ?? storeName, inputKeySerde, groupedValueSerde(grouping))
     : grouping.stream.node;
-  return { parent, keySerde, valueSerde };
+  const keySerde = materialized.keySerde ?? inputKeySerde;
+  const valueSerde = materialized.valueSerde ?? defaultValueSerde;
+  builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent });
+  const node = builder.addProcessor(prefix, supplier, [parent], [storeName]);
+  return { node, storeName, keySerde, valueSerde };
 }

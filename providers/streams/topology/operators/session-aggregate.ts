@@ -6,16 +6,24 @@
 import type { SessionMaterialized, SessionWindows } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
-import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { windowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
-import { countAggregator, reduceAggregator, type Aggregator, type Folding } from "./aggregate";
-import { aggregationInput, groupedValueSerde } from "./grouping";
+import type { Folding } from "./aggregate";
+import { addAggregation } from "./grouping";
 import { DEFAULT_RETENTION_MS } from "./windowed-aggregate";
 
 export type Merger = (key: any, left: any, right: any) => any;
+
+/** Two sessions' counts merge by adding them. */
+export const countMerger: Merger = (_key, left: number, right: number) => left + right;
+
+/** Two sessions' reductions merge by reducing the later one into the earlier. */
+export const reduceMerger =
+  ({ aggregator }: Folding): Merger =>
+  (key, left, right) =>
+    aggregator(key, right, left);
 
 function sessionAggregateProcessor(
   storeName: string,
@@ -54,55 +62,17 @@ function sessionAggregateProcessor(
   });
 }
 
-function aggregateInto(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: SessionWindows,
-  materialized: SessionMaterialized<any, any>,
-  defaultValueSerde: SerdeSpec,
-  folding: Folding,
-  merger: Merger,
-): TableHandle {
-  const input = aggregationInput(builder, grouping, materialized.storeName);
-  const keySerde = materialized.keySerde ?? input.keySerde;
-  const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-  const graceMs = windows.graceMs ?? 0;
-  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, windows.gapMs + graceMs);
-  builder.addStore({ name: materialized.storeName, type: "session", keySerde, valueSerde, retentionMs });
-  const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
-  const node = builder.addProcessor("session-aggregate", supplier, [input.parent], [materialized.storeName]);
-  return { node, storeName: materialized.storeName, keySerde: { wrap: windowedSerde, inner: keySerde }, valueSerde };
-}
-
-export function sessionCount(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: SessionWindows,
-  materialized: SessionMaterialized<any, number>,
-): TableHandle {
-  return aggregateInto(builder, grouping, windows, materialized, "long", countAggregator(), (_key, left: number, right: number) => left + right);
-}
-
-export function sessionReduce(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: SessionWindows,
-  reducer: (aggregate: any, value: any) => any,
-  materialized: SessionMaterialized<any, any>,
-): TableHandle {
-  const folding = reduceAggregator(reducer);
-  const merger: Merger = (key, left, right) => folding.aggregator(key, right, left);
-  return aggregateInto(builder, grouping, windows, materialized, groupedValueSerde(grouping), folding, merger);
-}
-
 export function sessionAggregate(
   builder: InternalTopologyBuilder,
   grouping: GroupedStreamHandle,
   windows: SessionWindows,
-  initializer: () => unknown,
-  aggregator: Aggregator,
-  merger: Merger,
   materialized: SessionMaterialized<any, any>,
+  folding: Folding,
+  merger: Merger,
 ): TableHandle {
-  return aggregateInto(builder, grouping, windows, materialized, undefined, { initializer, aggregator }, merger);
+  const graceMs = windows.graceMs ?? 0;
+  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, windows.gapMs + graceMs);
+  const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
+  const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
+  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde } };
 }

@@ -6,14 +6,13 @@
 import type { TimeWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { TimestampedWindowStore, WindowStore } from "../../../../kernel/contracts/streams/stores";
-import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { windowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
-import { countAggregator, reduceAggregator, type Aggregator, type Folding } from "./aggregate";
-import { aggregationInput, groupedValueSerde } from "./grouping";
+import type { Folding } from "./aggregate";
+import { addAggregation } from "./grouping";
 
 /** How long windowed and session stores keep their data unless told: one day, as in Kafka Streams. */
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -71,52 +70,18 @@ function windowedAggregateProcessor(
   });
 }
 
-function aggregateInto(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: TimeWindows,
-  materialized: WindowMaterialized<any, any>,
-  defaultValueSerde: SerdeSpec,
-  folding: Folding,
-): TableHandle {
-  const input = aggregationInput(builder, grouping, materialized.storeName);
-  const type = materialized.storeType ?? "window";
-  const keySerde = materialized.keySerde ?? input.keySerde;
-  const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-  const minimumRetention = windows.sizeMs + (windows.graceMs ?? 0);
-  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, minimumRetention);
-  builder.addStore({ name: materialized.storeName, type, keySerde, valueSerde, windowSizeMs: windows.sizeMs, retentionMs });
-  const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", windows, folding);
-  const node = builder.addProcessor("windowed-aggregate", supplier, [input.parent], [materialized.storeName]);
-  return { node, storeName: materialized.storeName, keySerde: { wrap: windowedSerde, inner: keySerde }, valueSerde };
-}
-
-export function windowedCount(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: TimeWindows,
-  materialized: WindowMaterialized<any, number>,
-): TableHandle {
-  return aggregateInto(builder, grouping, windows, materialized, "long", countAggregator());
-}
-
-export function windowedReduce(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: TimeWindows,
-  reducer: (aggregate: any, value: any) => any,
-  materialized: WindowMaterialized<any, any>,
-): TableHandle {
-  return aggregateInto(builder, grouping, windows, materialized, groupedValueSerde(grouping), reduceAggregator(reducer));
-}
-
 export function windowedAggregate(
   builder: InternalTopologyBuilder,
   grouping: GroupedStreamHandle,
   windows: TimeWindows,
-  initializer: () => unknown,
-  aggregator: Aggregator,
   materialized: WindowMaterialized<any, any>,
+  folding: Folding,
 ): TableHandle {
-  return aggregateInto(builder, grouping, windows, materialized, undefined, { initializer, aggregator });
+  const type = materialized.storeType ?? "window";
+  const minimumRetention = windows.sizeMs + (windows.graceMs ?? 0);
+  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, minimumRetention);
+  const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", windows, folding);
+  const store = { type, windowSizeMs: windows.sizeMs, retentionMs };
+  const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "windowed-aggregate", supplier);
+  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde } };
 }
