@@ -6,6 +6,7 @@
  * frames as they travel.
  */
 import net from "node:net";
+import { FrameSplitter } from "./kafka-proxy";
 
 export interface RecordedRequest {
   apiKey: number;
@@ -23,20 +24,15 @@ export interface RequestRecorder {
   close(): Promise<void>;
 }
 
-/** Splits one direction of a Kafka connection into size-prefixed frames and reads each request's header. */
+/** Reads the header of each request frame in the client's side of a Kafka connection. */
 function requestReader(onRequest: (request: RecordedRequest) => void): (chunk: Buffer) => void {
-  let pending: Buffer = Buffer.alloc(0);
+  const frames = new FrameSplitter();
   return (chunk) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    while (pending.length >= 4) {
-      const size = pending.readInt32BE(0);
-      if (pending.length < 4 + size) return;
-      const frame = pending.subarray(4, 4 + size);
-      pending = pending.subarray(4 + size);
-      // Header v1/v2: api key, api version, correlation id, then the client id as a nullable int16-prefixed string.
-      const clientIdLength = frame.readInt16BE(8);
-      const clientId = clientIdLength < 0 ? null : frame.toString("utf8", 10, 10 + clientIdLength);
-      onRequest({ apiKey: frame.readInt16BE(0), version: frame.readInt16BE(2), clientId });
+    for (const frame of frames.push(chunk)) {
+      // After the size, header v1/v2: api key, api version, correlation id, then the client id (int16-prefixed, nullable).
+      const clientIdLength = frame.readInt16BE(12);
+      const clientId = clientIdLength < 0 ? null : frame.toString("utf8", 14, 14 + clientIdLength);
+      onRequest({ apiKey: frame.readInt16BE(4), version: frame.readInt16BE(6), clientId });
     }
   };
 }
