@@ -24,24 +24,19 @@ test.after.each(async ({ broker }) => {
   await broker.close();
 });
 
+const topologyOf = (id: string, topology: (builder: StreamsBuilder) => void) =>
+  buildTopology({ name: id, version: "1", config: { "application.id": id }, topology }, applicationConfig([{ values: { "application.id": id }, source: "the test" }]));
+
 /** clicks → count per key into `per-user`; clicks → re-keyed by page → count into `per-page` → page-counts. */
-const topology = buildTopology(
-  {
-    name: "sizing",
-    version: "1",
-    config: { "application.id": "sizing" },
-    topology: (builder: StreamsBuilder) => {
-      const clicks = builder.stream<string, string>("clicks");
-      clicks.groupByKey().count({ storeName: "per-user" });
-      clicks
-        .groupBy((_user, page) => page)
-        .count({ storeName: "per-page" })
-        .toStream()
-        .to("page-counts");
-    },
-  },
-  applicationConfig([{ values: { "application.id": "sizing" }, source: "the test" }]),
-);
+const topology = topologyOf("sizing", (builder) => {
+  const clicks = builder.stream<string, string>("clicks");
+  clicks.groupByKey().count({ storeName: "per-user" });
+  clicks
+    .groupBy((_user, page) => page)
+    .count({ storeName: "per-page" })
+    .toStream()
+    .to("page-counts");
+});
 
 const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, windowChangelogAdditionalRetentionMs: 86_400_000, singles: [], ...more });
 
@@ -99,19 +94,11 @@ test("created topics get the replication factor; internal ones Kafka Streams' co
 });
 
 test("window and session stores' changelogs are compacted and deleted past the store's retention plus windowstore.changelog.additional.retention.ms", async ({ admin }) => {
-  const windowed = buildTopology(
-    {
-      name: "windowed",
-      version: "1",
-      config: { "application.id": "windowed" },
-      topology: (builder: StreamsBuilder) => {
-        const clicks = builder.stream<string, string>("clicks");
-        clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 60_000, graceMs: 0 }).count({ storeName: "per-minute", retentionMs: 3_600_000 });
-        clicks.groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "sessions" });
-      },
-    },
-    applicationConfig([{ values: { "application.id": "windowed" }, source: "the test" }]),
-  );
+  const windowed = topologyOf("windowed", (builder) => {
+    const clicks = builder.stream<string, string>("clicks");
+    clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 60_000, graceMs: 0 }).count({ storeName: "per-minute", retentionMs: 3_600_000 });
+    clicks.groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "sessions" });
+  });
   const created = await createdTopics(admin, windowed, { windowChangelogAdditionalRetentionMs: 1_000 });
   assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(86_400_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
