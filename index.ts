@@ -50,7 +50,10 @@ export { JSON_CONTENT_TYPE, sendError, sendJson, sendText } from "./kernel/http/
 export { jsonBody, type SluiceRequest } from "./kernel/http/request";
 export type { RouteHandler, RouteRegistrar } from "./kernel/http/route-registry";
 // The streams face without the runtime the kernel's streams plugin drives.
-export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./providers/streams/testing/topology-test-driver";
+export { TopologyTestDriver, type TestDriverOptions } from "./providers/streams/testing/topology-test-driver";
+export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-record";
+export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
+export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
 export type { Serde } from "./kernel/contracts/streams/serde";

@@ -60,6 +60,7 @@ const STREAMS_LAYERS = [
   "metrics",
   "events",
   "serdes",
+  "processor",
   "state",
   "topology",
   "engine",
