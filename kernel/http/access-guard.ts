@@ -98,7 +98,7 @@ export class AccessGuard {
       sendError(res, 401, `Authentication required: ${rejection.reason}`, req.path);
     };
     if (!rejection.credentialsSent) return answer();
-    const source = req.socket.remoteAddress ?? "unknown";
+    const { source } = req;
     const delayMs = this.options.throttle.failed(source);
     this.options.logger.warn("authentication failed", { source, method: req.method, path: req.path, reason: rejection.reason, delay_ms: delayMs });
     if (delayMs > 0) setTimeout(answer, delayMs);

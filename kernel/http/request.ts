@@ -17,6 +17,8 @@ export interface SluiceRequest extends IncomingMessage {
   body?: unknown;
   /** `performance.now()` when the kernel took the request. */
   receivedAt: number;
+  /** The client's address, read as the request arrived (a socket that closes forgets it). */
+  source: string;
   /** The pattern of the route that answers (`/api/v1/streams/:id`), set by the router as it dispatches. */
   route?: string;
   /**

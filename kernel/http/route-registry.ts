@@ -197,9 +197,11 @@ export class RouteRegistry {
     req.route = access.pattern;
     try {
       decodeParams(req);
-      if (access.audited) res.once("finish", () => this.recordOperation(req, res));
+      if (access.audited) res.once("close", () => this.recordOperation(req, res));
       this.guard.authorize(req, access.role);
       if (access.body) req.body = validatedJsonBody(req, access.body);
+      // Before it acts: an operation that takes the process down is still on record.
+      if (access.audited) this.audit.info("operation requested", { ...this.who(req), body: auditedBody(req) });
       result = handler(req, res);
     } catch (error) {
       this.fail(error, req, res);
@@ -224,17 +226,15 @@ export class RouteRegistry {
     }
   }
 
-  /** The audit line of a state-changing operation: who, what, on which application, and how it ended. */
+  /** The audit line of a state-changing operation once it ended: who, what, on which application, and how. */
   private recordOperation(req: SluiceRequest, res: ServerResponse): void {
+    const answered = res.writableFinished;
+    this.audit.info("operation", { ...this.who(req), status: answered ? res.statusCode : null, ...(answered ? {} : { outcome: "the client closed the connection before the answer" }) });
+  }
+
+  private who(req: SluiceRequest) {
     const { principal } = req;
-    this.audit.info("operation", {
-      principal: principal?.name,
-      mechanism: principal?.mechanism,
-      method: req.method,
-      path: req.path,
-      application: req.params.id,
-      status: res.statusCode,
-    });
+    return { principal: principal?.name, mechanism: principal?.mechanism, source: req.source, method: req.method, path: req.path, application: req.params.id };
   }
 
   fail(error: unknown, req: SluiceRequest, res: ServerResponse): void {
@@ -242,7 +242,7 @@ export class RouteRegistry {
       sendError(res, error.status, error.message, req.path);
       return;
     }
-    this.logger.error("request failed", { method: req.method, path: req.path, error });
+    this.logger.error("request failed", { method: req.method, path: req.path, source: req.source, error });
     sendError(res, 500, "Internal server error", req.path);
   }
 }
@@ -262,6 +262,10 @@ function headOf(get: RouteHandler): RouteHandler {
     return isThenable(result) ? result.then((value) => endStreamedHead(value, res)) : endStreamedHead(result, res);
   };
 }
+
+/** Audit lines keep the body of an operation (what was deployed, the level set), secrets hidden by the logger; not a large one. */
+const AUDITED_BODY_BYTES = 16_384;
+const auditedBody = (req: SluiceRequest): unknown => (req.rawBody.length === 0 ? undefined : req.rawBody.length > AUDITED_BODY_BYTES ? { bytes: req.rawBody.length } : req.body);
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";

@@ -19,11 +19,14 @@ export interface SluiceWithExamples extends RunningSluice {
   produce(topic: string, messages: Message[]): Promise<void>;
 }
 
-/** `services`: components the program gives for a contract, beside those found through descriptors. */
-export async function startSluiceWithExamples(overrides: Record<string, string> = {}, services?: Record<string, unknown[]>): Promise<SluiceWithExamples> {
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
+/** `services`: components the program gives for a contract, beside those found through descriptors; `logSink`: the log lines. */
+export async function startSluiceWithExamples(overrides: Record<string, string> = {}, services?: Record<string, unknown[]>, logSink?: (line: string) => void): Promise<SluiceWithExamples> {
+  // A state dir the caller gives outlives the instance (a restart on it); one made here is removed at close.
+  const given = overrides["streams.state.dir"];
+  const stateDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
   const sluice = await startSluice({
     services,
+    logSink,
     overrides: {
       "plugins.packages": EXAMPLES_PACKAGE,
       "broker.port": "0",
@@ -45,7 +48,7 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
     close: async () => {
       await producer.disconnect();
       await sluice.close();
-      fs.rmSync(stateDir, { recursive: true, force: true });
+      if (given === undefined) fs.rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
