@@ -108,13 +108,13 @@ export class HttpServer {
   private readBodyThen(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     if (!METHODS_WITH_BODY.has(req.method ?? "")) {
       req.rawBody = EMPTY_BODY;
-      next();
+      if (this.options.security.guard.admitBody(req, res)) next();
       return;
     }
     readBody(req, this.options.bodyLimit, (error, body) => {
       if (error === undefined) {
         req.rawBody = body!;
-        next();
+        if (this.options.security.guard.admitBody(req, res)) next();
         return;
       }
       if (error instanceof HttpError) res.setHeader("Connection", "close");

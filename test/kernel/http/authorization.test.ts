@@ -184,7 +184,7 @@ test("an operator restarts an application: 200, and an audit line names who did 
   const res = await http(`${sluice.url}/api/v1/streams/wordcount/restart`, { method: "POST", headers: basic("otto") });
   assert.is(res.status, 200, res.text);
   await http(`${sluice.url}/api/v1/streams/wordcount/restart`, { method: "POST", headers: basic("vera") });
-  const audit = logged.map((line) => JSON.parse(line)).filter((line) => line.component === "audit" && line.path === "/api/v1/streams/wordcount/restart");
+  const audit = logged.map((line) => JSON.parse(line)).filter((line) => line.component === "audit" && line.msg === "operation" && line.path === "/api/v1/streams/wordcount/restart");
   assert.equal(
     audit.map(({ principal, mechanism, method, application, status }) => ({ principal, mechanism, method, application, status })),
     [
