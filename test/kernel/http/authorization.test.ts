@@ -67,7 +67,7 @@ const ROUTES: Route[] = [
   { method: "GET", path: "/api/v1/streams/wordcount/metrics", role: "viewer", ok: 200 },
   { method: "GET", path: "/metrics", role: "viewer", ok: 200 },
   { method: "GET", path: "/api/v1/log/level", role: "viewer", ok: 200 },
-  { method: "PUT", path: "/api/v1/log/level", body: '{"level":"info"}', role: "operator", ok: 200 },
+  { method: "PUT", path: "/api/v1/log/level", body: '{"level":"info"}', role: "admin", ok: 200 },
   { method: "GET", path: "/api/v1/applications", role: "viewer", ok: 200 },
   { method: "GET", path: "/api/v1/applications/wordcount/topology", role: "viewer", ok: 200 },
   { method: "POST", path: "/api/v1/applications/wordcount/stores/counts", body: QUERY, role: "viewer", ok: 200 },
