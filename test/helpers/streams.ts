@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { Kafka, logLevel, type Message } from "kafkajs";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
+import { startBroker, type RunningBroker } from "../../providers/broker";
 import { REPO_ROOT, startSluice, type RunningSluice } from "./sluice";
 
 export const EXAMPLES_PACKAGE = path.join(REPO_ROOT, "dist", "providers", "examples");
@@ -51,4 +52,15 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
       if (given === undefined) fs.rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A broker of its own (in memory, no rebalance delay) with `topics` of four partitions each, for tests of instances that share a group. */
+export async function startBrokerWithTopics(topics: string[]): Promise<{ broker: RunningBroker; bootstrap: string }> {
+  const broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
+  const bootstrap = `127.0.0.1:${broker.port}`;
+  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: 4 })), waitForLeaders: true });
+  await admin.disconnect();
+  return { broker, bootstrap };
 }

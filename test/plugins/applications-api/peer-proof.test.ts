@@ -3,16 +3,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { startBroker, type RunningBroker } from "../../../providers/broker";
+import type { RunningBroker } from "../../../providers/broker";
 import { hashPassword } from "../../../kernel/http/auth/password-hash";
 import { PEER_ANSWER_HEADER, PEER_HEADER, PeerSecret } from "../../../kernel/http/auth/peer-proof";
 import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { http as fetchHttp } from "../../helpers/sluice";
-import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 
 /*
  * Who gets a forwarded query, and whose answer counts. An instance with authentication and the instance secret
@@ -59,12 +58,8 @@ test.before(async () => {
   await new Promise<void>((resolve) => rogue.listen(0, "127.0.0.1", resolve));
   rogueAddress = `127.0.0.1:${(rogue.address() as AddressInfo).port}`;
 
-  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
-  const bootstrap = `127.0.0.1:${broker.port}`;
-  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "words", numPartitions: 4 }], waitForLeaders: true });
-  await admin.disconnect();
+  let bootstrap: string;
+  ({ broker, bootstrap } = await startBrokerWithTopics(["words"]));
   const cluster = { "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true", "applications.pageviews.autostart": "false" };
   const secured = { "server.auth.mechanism": "basic", "server.auth.users.file": users, "server.auth.failure.delay.ms": "0" };
   honest = await startSluiceWithExamples({ ...cluster, ...secured, "server.auth.peer.token.file": secretFile });
