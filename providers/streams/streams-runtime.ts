@@ -8,7 +8,7 @@ import { StreamsApplication } from "./application/streams-application";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { applicationConfig, AUTOSTART_KEY } from "./streams-config";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
-import type { FailedDeployment } from "./deployment/failed-deployment";
+import type { FailedDeployment } from "./application/failed-deployment";
 
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];

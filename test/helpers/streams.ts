@@ -25,6 +25,7 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
   // A state dir the caller gives outlives the instance (a restart on it); one made here is removed at close.
   const given = overrides["streams.state.dir"];
   const stateDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
+  const removeState = () => given === undefined && fs.rmSync(stateDir, { recursive: true, force: true });
   const sluice = await startSluice({
     services,
     logSink,
@@ -35,6 +36,9 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
       "streams.state.dir": stateDir,
       ...overrides,
     },
+  }).catch((error: unknown) => {
+    removeState();
+    throw error;
   });
   const brokers = overrides["streams.bootstrap.servers"]?.split(",") ?? sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
   const kafka = new Kafka({ clientId: "test-client", brokers, logLevel: logLevel.NOTHING });
@@ -49,7 +53,7 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
     close: async () => {
       await producer.disconnect();
       await sluice.close();
-      if (given === undefined) fs.rmSync(stateDir, { recursive: true, force: true });
+      removeState();
     },
   };
 }

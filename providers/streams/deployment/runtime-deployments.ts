@@ -11,7 +11,7 @@ import type { ComponentLogger } from "../../../kernel/logger";
 import type { StreamsRuntime } from "../streams-runtime";
 import { deployedConfig, type DeployPolicy } from "./deployed-config";
 import type { DeployedInstance, DeploymentDecisions, DeploymentFile } from "./deployment-file";
-import { FailedDeployment } from "./failed-deployment";
+import { FailedDeployment } from "../application/failed-deployment";
 import { clearSecrets, isSealed, type SecretSealer } from "./sealed-secrets";
 import type { TopologyCatalogue } from "./topology-catalogue";
 

@@ -202,6 +202,22 @@ noKey("a 400 names the key to set, and the file never holds the secret", async (
 
 noKey.run();
 
+const builtins = suite("not even trusted configuration names Node's own modules");
+
+builtins("applications.<id>.leveldb.config.setter=process#exit stops startup naming the module, and the process lives", async () => {
+  const error = await startSluiceWithExamples({ "applications.wordcount.leveldb.config.setter": "process#exit" }).then(
+    async (sluice) => {
+      await sluice.close();
+      return undefined;
+    },
+    (refused: Error) => refused,
+  );
+  assert.ok(error, "started");
+  assert.match(error.message, "'process' is one of Node's own modules, which configuration never names");
+});
+
+builtins.run();
+
 const failed = suite("a kept deployment that cannot start is listed in ERROR; Sluice and the others run");
 
 failed("a topology Sluice lacks and a module named by an earlier Sluice's file become failed instances that terminate removes", async () => {

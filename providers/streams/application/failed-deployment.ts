@@ -17,7 +17,7 @@ import type {
 } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, EventStreamDeclaration } from "../../../kernel/contracts/streams/topology-provider";
 import { conflict } from "../../../kernel/http/http-error";
-import { configView } from "../application/config-view";
+import { configView } from "./config-view";
 
 const NO_STREAMS: EventStreamHub = { declarations: () => [], subscribe: () => () => undefined, onClose: () => () => undefined };
 
