@@ -7,7 +7,7 @@
 import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize, CONTROL_BATCH } from "./record-batch";
 
 /** Where a field's bytes are in a record's `bytes`: [start, end). */
 export interface ByteRange {
@@ -98,7 +98,6 @@ export class CorruptRecordError extends Error {
 }
 
 const LOG_APPEND_TIME = 0x08;
-const CONTROL_BATCH = 0x20;
 
 /** A cursor over one buffer; varints are zigzag-decoded as the record format writes every one of them. */
 class Cursor {
