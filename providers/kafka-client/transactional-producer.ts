@@ -299,9 +299,8 @@ export class TransactionalProducer {
   /** A send's failure as a TransactionError, which makes the transaction abortable or the producer fatal. */
   private sendFailed(error: unknown): TransactionError {
     if (error instanceof TransactionError) return this.failed(error);
-    const errorCode = error instanceof ProduceError ? error.errorCode : null;
-    const kind = errorCode === null ? "abortable" : kindOf("send", errorCode);
-    return this.failed(this.error("send", kind, errorCode, errorCode === null ? (error as Error).message : (error as Error).message.replace(/^producing to /, "")));
+    if (!(error instanceof ProduceError) || error.errorCode === null) return this.failed(this.error("send", "abortable", null, (error as Error).message));
+    return this.failed(this.error("send", kindOf("send", error.errorCode), error.errorCode, `producing to ${error.topic} partition ${error.partition}`));
   }
 
   /** Takes `error` in: a TransactionError's kind moves the producer to its state; anything else is thrown as it is. */
