@@ -2,7 +2,7 @@
  * A peer program of the tests in a child process (a Java client from the reference test bed, a Python client): it
  * takes commands on stdin and answers each with one JSON line on stdout. Stopped by its pid, also when a test fails.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -75,6 +75,16 @@ export function referenceJava(mainClass: string, args: string[]): { command: str
   const classpathFile = join(target, "classpath.txt");
   if (!existsSync(classpathFile) || !existsSync(join(target, "classes"))) throw new Error(`the reference test bed is not set up: run reference/setup (needs a JDK and Maven)`);
   return { command: "java", args: ["-cp", `${readFileSync(classpathFile, "utf8").trim()}:${join(target, "classes")}`, mainClass, ...args] };
+}
+
+/** Runs a Java class of the reference test bed to its end, without blocking this process (a broker may live in it). */
+export function runReferenceJava(mainClass: string, args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const java = referenceJava(mainClass, args);
+  return new Promise((resolve) => {
+    execFile(java.command, java.args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 /**
