@@ -12,7 +12,7 @@
  * each on a free ephemeral port (a start that loses a port to another process is retried on fresh ones). The
  * certificates — a CA, one certificate per node for 127.0.0.1/localhost, a client certificate for mutual TLS — are
  * made with openssl in the cluster's temp dir. Topics get replication factor 3 and `min.insync.replicas=2` by
- * default, as do the internal ones (`__consumer_offsets`).
+ * default, as do the internal ones (`__consumer_offsets`, the transaction log); fewer with fewer nodes.
  *
  * `startKafkaCluster()` resolves once every node is registered and a metadata request sees them all, and logs
  * how long that took. Nodes can be killed, stopped and started again for fault tests. Every JVM is stopped by its
@@ -211,6 +211,9 @@ async function layOut(options: LayoutOptions): Promise<Layout> {
     return new Node(index + 1, nodeDir, nodePorts, advertised);
   });
   const clientCertificate = pki.issue("client", "sluice-client");
+  // Three replicas, two in sync, as the cluster allows (a one-node cluster has one of each).
+  const replicas = Math.min(3, options.nodes);
+  const inSync = Math.min(2, options.nodes);
   const voters = nodes.map((node) => `${node.id}@127.0.0.1:${node.ports.CONTROLLER}`).join(",");
   for (const node of nodes) {
     const certificate = pki.issue(`node-${node.id}`, "localhost", { server: true });
@@ -227,14 +230,14 @@ async function layOut(options: LayoutOptions): Promise<Layout> {
       "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL,PROXIED:PLAINTEXT,CONTROLLER:PLAINTEXT",
       "inter.broker.listener.name": "PLAINTEXT",
       "log.dirs": node.dataDir,
-      "default.replication.factor": 3,
-      "min.insync.replicas": 2,
-      "offsets.topic.replication.factor": 3,
+      "default.replication.factor": replicas,
+      "min.insync.replicas": inSync,
+      "offsets.topic.replication.factor": replicas,
       // Fewer than Kafka's 50: the offsets topic is created on the first group's request, and 50 × 3 replicas
       // take seconds on a small machine.
       "offsets.topic.num.partitions": 6,
-      "transaction.state.log.replication.factor": 3,
-      "transaction.state.log.min.isr": 2,
+      "transaction.state.log.replication.factor": replicas,
+      "transaction.state.log.min.isr": inSync,
       "group.initial.rebalance.delay.ms": 0,
       "num.network.threads": 2,
       "num.io.threads": 2,
