@@ -124,8 +124,20 @@ function expectedExamples(stage: "first" | "second") {
 
 const byKey = (a: { key: unknown }, b: { key: unknown }) => (JSON.stringify(a.key) < JSON.stringify(b.key) ? -1 : 1);
 
-/** Waits until the four examples and wordcount-b hold exactly what `stage`'s inputs make. */
-async function untilExamplesExact(url: string, stage: "first" | "second"): Promise<void> {
+/**
+ * Waits until the four examples and wordcount-b hold exactly what `stage`'s inputs make; a failure says what the
+ * instance warned of.
+ */
+async function untilExamplesExact(instance: SluiceOnKafka, stage: "first" | "second"): Promise<void> {
+  try {
+    await examplesExact(instance.url, stage);
+  } catch (error) {
+    const warnings = instance.process.logs().filter((line) => line.level === "warn" || line.level === "error");
+    throw new Error(`${(error as Error).message}\n(${stage} stage) Sluice's warnings and errors:\n${warnings.map((line) => JSON.stringify(line)).join("\n")}`);
+  }
+}
+
+async function examplesExact(url: string, stage: "first" | "second"): Promise<void> {
   const expected = expectedExamples(stage);
   await untilCounted(url, "wordcount", wordsFed);
   await untilCounted(url, "wordcount-b", wordsBFed);
@@ -186,7 +198,7 @@ test("the four examples and a deployed wordcount count exactly over SASL_SSL, th
   await feedExamples("first");
   const overSasl = await started(startSluiceOn(cluster, "SASL_SSL", { logLevel: "debug" }));
   await deploy(overSasl.url, "WordCount", { "application.id": "wordcount-b", "input.topic": "words-b", "output.topic": "word-counts-b" });
-  await untilExamplesExact(overSasl.url, "first");
+  await untilExamplesExact(overSasl, "first");
   const negotiated = negotiatedVersionsOf(overSasl);
   assert.ok(negotiated.SaslHandshake !== undefined && negotiated.SaslAuthenticate !== undefined, JSON.stringify(negotiated));
   const names = new Map([...accepted.values()].map((api) => [api.name, api.key]));
@@ -197,7 +209,7 @@ test("the four examples and a deployed wordcount count exactly over SASL_SSL, th
   await feedExamples("second");
   examples = await started(startSluiceOn(cluster, "SSL"));
   await deploy(examples.url, "WordCount", { "application.id": "wordcount-b", "input.topic": "words-b", "output.topic": "word-counts-b" });
-  await untilExamplesExact(examples.url, "second");
+  await untilExamplesExact(examples, "second");
   for (const application of ["wordcount", "wordcount-b", "pageviews", "sessions", "latest"]) assert.not.ok(stateChanges(examples.process, application).includes("ERROR"), application);
 
   // Kafka's Java consumer reads what Sluice wrote: the last count of each word is its count.
