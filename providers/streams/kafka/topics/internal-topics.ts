@@ -117,13 +117,24 @@ function copartitioningError(topics: readonly string[], counts: Map<string, numb
 
 const LEADER_WAIT_MS = 30_000;
 
+/**
+ * Until every broker asked knows the topics and their leaders. A cluster's brokers learn of a new topic one after the
+ * other, and kafkajs's metadata call gives up at once when the broker it asks does not know a topic yet: that
+ * broker is asked again, as Kafka's own clients do.
+ */
 async function untilLed(admin: Admin, topics: string[]): Promise<void> {
   const deadline = Date.now() + LEADER_WAIT_MS;
   for (let delayMs = 20; ; delayMs = Math.min(delayMs * 2, 1_000)) {
     const listed = new Set(await admin.listTopics());
     if (topics.every((topic) => listed.has(topic))) {
-      const { topics: layouts } = await admin.fetchTopicMetadata({ topics });
-      if (layouts.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
+      const layouts = await admin.fetchTopicMetadata({ topics }).then(
+        (metadata) => metadata.topics,
+        (error: { type?: string }) => {
+          if (error.type === "UNKNOWN_TOPIC_OR_PARTITION" || error.type === "LEADER_NOT_AVAILABLE") return undefined;
+          throw error;
+        },
+      );
+      if (layouts?.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
     }
     if (Date.now() >= deadline) throw new Error(`topics ${topics.join(", ")} still have no leaders after ${LEADER_WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Admin } from "kafkajs";
+import { KafkaJSProtocolError, type Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
@@ -102,6 +102,26 @@ test("window and session stores' changelogs are compacted and deleted past the s
   const created = await createdTopics(admin, windowed, { windowChangelogAdditionalRetentionMs: 1_000 });
   assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(86_400_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
+});
+
+test("a broker that does not know a just created topic yet (a cluster's brokers learn it one after the other) is asked again", async ({ admin }) => {
+  // kafkajs's metadata call gives up at once on UNKNOWN_TOPIC_OR_PARTITION; here the first broker asked after the
+  // creation has not caught up, as happens on Apache Kafka clusters of several brokers.
+  let lagging = true;
+  const laggingBroker = {
+    ...admin,
+    fetchTopicMetadata: async (request?: { topics: string[] }) => {
+      const created = request?.topics.some((topic) => topic.endsWith("-changelog"));
+      if (created && lagging) {
+        lagging = false;
+        throw new KafkaJSProtocolError(Object.assign(new Error("This server does not host this topic-partition"), { type: "UNKNOWN_TOPIC_OR_PARTITION", code: 3, retriable: true }));
+      }
+      return admin.fetchTopicMetadata(request);
+    },
+  } as Admin;
+  const counts = await ensureTopics(laggingBroker, topology, creation(2));
+  assert.is(lagging, false, "the lagging broker was asked");
+  assert.is(counts.get("sizing-per-user-changelog"), 2);
 });
 
 test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {
