@@ -1,8 +1,10 @@
 /**
  * Runs a topology in-process without Kafka, like Kafka Streams' TopologyTestDriver: pipe records into source
  * topics, read what sinks wrote, read stores and event streams. Stores are the real LevelDB stores in a
- * temporary directory; every `pipeInput` is processed and committed as one batch per task. Records written to
- * a topic that the topology also reads (repartition topics) flow back in before `pipeInput` returns.
+ * temporary directory. As in Kafka Streams' driver, each piped record is processed whole before the next: records
+ * written to a topic that the topology also reads (repartition topics) flow back in first, and the record cache
+ * (`statestore.cache.max.bytes`) is flushed after every record processed, as if each were committed. The stores
+ * are committed once per `pipeInput`.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -20,6 +22,7 @@ import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
+import { CacheBudget } from "../state/record-cache";
 import { openTaskState, type TaskState } from "../state/task-state";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../topology/build-topology";
@@ -28,6 +31,8 @@ export interface TestRecord<K, V> {
   key: K;
   value: V;
   timestamp?: number;
+  /** Where a piped record goes; default: its key's partition (murmur2, as Kafka's producer), or 0 for a null key. */
+  partition?: number;
 }
 
 export interface TestDriverOptions {
@@ -61,6 +66,7 @@ interface DriverTask {
 
 export class TopologyTestDriver {
   private readonly outputs = new Map<string, WrittenRecord[]>();
+  private readonly produced = new Set<string>();
   private readonly events: EventRecord[] = [];
   private readonly offsets = new TopicPartitionMap<number>();
   private readonly pending: OutputRecord[] = [];
@@ -86,6 +92,7 @@ export class TopologyTestDriver {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-driver-"));
     const clock = { now: options.startTimeMs ?? 0 };
     const tasks = new Map<string, DriverTask>();
+    const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
     const deadLetters = deadLetterTopic(config.settings, compiled.applicationId);
     const onError = errorPolicy(config.settings, silentLogger, (failed, error, phase, taskId) =>
       driver!.pending.push(deadLetterRecord(deadLetters, 0, failed, error, phase, compiled.applicationId, taskId)),
@@ -94,7 +101,7 @@ export class TopologyTestDriver {
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
-        const state = await openTaskState({ stateDir, applicationId: compiled.applicationId, taskId, stores: compiled.storeSpecsOf(sub.id) });
+        const state = await openTaskState({ stateDir, applicationId: compiled.applicationId, taskId, stores: compiled.storeSpecsOf(sub.id), cacheBudget });
         const task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
           emit: (record) => driver!.pending.push(record),
@@ -115,14 +122,18 @@ export class TopologyTestDriver {
     const keySerde = resolveSerde(serdes.key, source.key, `input key of '${topic}'`);
     const valueSerde = resolveSerde(serdes.value, source.value, `input value of '${topic}'`);
     for (const record of records) {
-      this.pending.push({
+      if (record.partition !== undefined && !(record.partition >= 0 && record.partition < this.partitions)) {
+        throw new Error(`partition ${record.partition} of '${topic}' does not exist: the driver runs ${this.partitions}`);
+      }
+      this.route({
         topic,
+        partition: record.partition,
         key: record.key === null || record.key === undefined ? null : keySerde.serialize(record.key),
         value: record.value === null || record.value === undefined ? null : valueSerde.serialize(record.value),
         timestamp: record.timestamp ?? this.wallClock.now,
       });
+      this.drainPending();
     }
-    this.drainPending();
     await this.commit();
   }
 
@@ -130,6 +141,7 @@ export class TopologyTestDriver {
   async advanceWallClock(ms: number): Promise<void> {
     this.wallClock.now += ms;
     for (const { task } of this.tasks.values()) task.punctuateWallClock(this.wallClock.now);
+    this.flushCaches();
     this.drainPending();
     await this.commit();
   }
@@ -146,6 +158,11 @@ export class TopologyTestDriver {
       value: record.value === null ? (null as V) : valueSerde.deserialize(record.value),
       timestamp: record.timestamp,
     }));
+  }
+
+  /** The topics the topology has written to so far (its repartition topics aside), as Kafka Streams' driver names them. */
+  producedTopicNames(): string[] {
+    return [...this.produced];
   }
 
   /** Returns and forgets the records sent to event streams (of one type when given). */
@@ -171,23 +188,41 @@ export class TopologyTestDriver {
     fs.rmSync(this.stateDir, { recursive: true, force: true });
   }
 
+  /**
+   * Processes what the topology wrote, and what that writes in turn, one record at a time. Records written to a
+   * topic other than a repartition topic are kept as outputs, also when the topology reads them too.
+   */
   private drainPending(): void {
     while (this.pending.length > 0) {
       const record = written(this.pending.shift()!);
-      const sub = this.topology.subTopologyOfTopic(record.topic);
-      if (sub === undefined) {
-        const list = this.outputs.get(record.topic) ?? [];
-        list.push(record);
-        this.outputs.set(record.topic, list);
-        continue;
-      }
-      const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
-      const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
-      const offset = this.offsets.get(record.topic, partition) ?? 0;
-      this.offsets.set(record.topic, partition, offset + 1);
-      driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset });
-      driverTask.positions.inputs.set(record.topic, partition, offset + 1);
+      if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
+      this.route(record);
     }
+  }
+
+  /** Processes a record of a topic the topology reads, in the task of its partition. */
+  private route(record: WrittenRecord): void {
+    const sub = this.topology.subTopologyOfTopic(record.topic);
+    if (sub === undefined) return;
+    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
+    const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
+    const offset = this.offsets.get(record.topic, partition) ?? 0;
+    this.offsets.set(record.topic, partition, offset + 1);
+    driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset });
+    driverTask.positions.inputs.set(record.topic, partition, offset + 1);
+    this.flushCaches();
+  }
+
+  private keepOutput(record: WrittenRecord): void {
+    const list = this.outputs.get(record.topic) ?? [];
+    list.push(record);
+    this.outputs.set(record.topic, list);
+    this.produced.add(record.topic);
+  }
+
+  /** Kafka Streams' driver commits, and so flushes the record cache, after every record it processes. */
+  private flushCaches(): void {
+    for (const { state } of this.tasks.values()) state.flushCache();
   }
 
   private async commit(): Promise<void> {
