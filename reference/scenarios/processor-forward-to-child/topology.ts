@@ -1,0 +1,22 @@
+import type { ProcessorContext, StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  const routed = builder.stream<string, string>("input").process<string, string>(
+    () => {
+      let context!: ProcessorContext<string, string>;
+      return {
+        init(given) {
+          context = given;
+        },
+        process(record) {
+          if (record.value === "Both") context.forward(record);
+          else context.forward(record, record.value === "Upper" ? "upper" : "lower");
+        },
+      };
+    },
+    [],
+    "router",
+  );
+  routed.mapValues((value) => value.toUpperCase(), "upper").to("upper-out");
+  routed.mapValues((value) => value.toLowerCase(), "lower").to("lower-out");
+}
