@@ -10,7 +10,7 @@ import { counted, formatTimestamp, formatValue } from "../../components/formatti
 import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 import { curlCommand } from "./curl-command";
 import { defaultTime, isTimeParameter, QUERIES, queryBody, type QueryForm } from "./query-catalog";
 
