@@ -14,7 +14,7 @@ public class Scenario implements GoldenScenario {
     public void build(StreamsBuilder builder) {
         builder.<String, String>stream("input")
             .groupByKey()
-            .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(10)))
+            .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(10), Duration.ofMillis(20)))
             .count(Materialized.as("counts"))
             .toStream()
             .to("output", Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10), Serdes.Long()));

@@ -4,7 +4,7 @@ export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
     .groupByKey()
-    .windowedBy({ type: "tumbling", sizeMs: 10 })
+    .windowedBy({ type: "tumbling", sizeMs: 10, graceMs: 20 })
     .count({ storeName: "counts", storeType: "timestamped_window" })
     .toStream()
     .to("output", { valueSerde: "long" });

@@ -87,6 +87,7 @@ final class ScenarioRun {
             for (Map.Entry<String, StateStore> store : new TreeMap<>(driver.getAllStateStores()).entrySet()) {
                 // A versioned store has no range to list: its scenarios show it through their outputs.
                 if (GENERATED_STORE.matcher(store.getKey()).matches() || store.getValue() instanceof VersionedKeyValueStore) continue;
+                if (script.storesLeftOut.containsKey(store.getKey())) continue;
                 stores.put(store.getKey(), dump(driver, store.getKey()));
             }
         }

@@ -31,6 +31,8 @@ final class ScenarioScript {
     final Map<String, Topic> topics = new LinkedHashMap<>();
     final Properties config = new Properties();
     final long wallClockStart;
+    /** Stores whose final contents the golden leaves out, each with the reason the script gives. */
+    final Map<String, String> storesLeftOut = new LinkedHashMap<>();
     final List<Action> actions = new ArrayList<>();
 
     private ScenarioScript(JsonNode root) {
@@ -46,6 +48,10 @@ final class ScenarioScript {
             config.setProperty(entry.getKey(), entry.getValue().asText());
         }
         wallClockStart = root.path("wallClockStart").asLong(0);
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.path("storesLeftOut").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> entry = it.next();
+            storesLeftOut.put(entry.getKey(), entry.getValue().asText());
+        }
         for (JsonNode step : root.path("steps")) actions.addAll(actionsOf(step));
     }
 
