@@ -52,7 +52,7 @@ export type { RouteHandler, RouteRegistrar } from "./kernel/http/route-registry"
 // The streams face without the runtime the kernel's streams plugin drives.
 export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./providers/streams/testing/topology-test-driver";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
-export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";

@@ -5,7 +5,7 @@
 export { StreamsRuntime, type StreamsRuntimeOptions } from "./streams-runtime";
 export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./testing/topology-test-driver";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
-export { windowedSerde } from "./serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";
