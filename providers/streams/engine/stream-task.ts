@@ -101,6 +101,7 @@ export class StreamTask {
   readonly id: string;
   readonly counters: TaskCounters = { processed: 0, dropped: 0 };
   private streamTime = -1;
+  private recordTimestamp = -1;
   private readonly nodes = new Map<string, NodeRuntime>();
   private readonly sourcesByTopic = new Map<string, NodeRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
@@ -128,6 +129,14 @@ export class StreamTask {
     return this.streamTime;
   }
 
+  /**
+   * The timestamp of the record in process, or of the punctuation running (Kafka Streams' record context): what a
+   * write to a store that keeps no timestamps is stamped with, in its changelog and in its record cache.
+   */
+  get currentRecordTimestamp(): number {
+    return this.recordTimestamp;
+  }
+
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
   process(topic: string, record: RawRecord | RangedRecord): void {
     const source = this.sourcesByTopic.get(topic);
@@ -135,6 +144,7 @@ export class StreamTask {
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
+    this.recordTimestamp = record.timestamp;
     if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
       (source as SourceRuntime).receiveRaw(record);
@@ -166,6 +176,7 @@ export class StreamTask {
       if (punctuator.cancelled || time < punctuator.next) continue;
       const { intervalMs } = punctuator;
       punctuator.next += (Math.floor((time - punctuator.next) / intervalMs) + 1) * intervalMs;
+      this.recordTimestamp = time;
       try {
         punctuator.callback(time);
       } catch (error) {

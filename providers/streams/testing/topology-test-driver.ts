@@ -101,8 +101,16 @@ export class TopologyTestDriver {
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
-        const state = await openTaskState({ stateDir, applicationId: compiled.applicationId, taskId, stores: compiled.storeSpecsOf(sub.id), cacheBudget });
-        const task = new StreamTask(compiled, sub.id, partition, state, {
+        let task: StreamTask | undefined;
+        const state = await openTaskState({
+          stateDir,
+          applicationId: compiled.applicationId,
+          taskId,
+          stores: compiled.storeSpecsOf(sub.id),
+          cacheBudget,
+          currentTimestamp: () => Math.max(task?.currentRecordTimestamp ?? 0, 0),
+        });
+        task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
           emit: (record) => driver!.pending.push(record),
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
