@@ -51,16 +51,17 @@ test("the README names every scenario that waits or deviates", () => {
 for (const name of names) {
   test(name, async () => {
     const dir = path.join(SCENARIOS, name);
+    const script = readScript(dir);
+    const topologyOf = script.topologyOf ?? name;
     const waiting = expectations.waitingFor[name];
-    if (!fs.existsSync(path.join(dir, "topology.ts"))) {
+    if (!fs.existsSync(path.join(SCENARIOS, topologyOf, "topology.ts"))) {
       assert.ok(waiting !== undefined, `scenario '${name}' has no topology.ts and is not listed as waiting in expectations.json`);
       tally.waiting++;
       return;
     }
     assert.is(waiting, undefined, `scenario '${name}' has a topology.ts: it waits for nothing, remove it from waitingFor`);
     const golden = JSON.parse(fs.readFileSync(path.join(dir, "golden.json"), "utf8")) as GoldenFile;
-    const script = readScript(dir);
-    const topology = (require(path.join(COMPILED, name, "topology.js")) as { default: ScenarioTopology }).default;
+    const topology = (require(path.join(COMPILED, topologyOf, "topology.js")) as { default: ScenarioTopology }).default;
     const actual = await runInSluice(script, topology, Object.keys(golden.stores));
     const differences = goldenDiff(golden, actual, { perKeyOrder: (script.partitions ?? 1) > 1 });
     const deviation = expectations.knownDeviations[name];

@@ -22,6 +22,8 @@ export interface ScenarioScript {
   /** Partitions of every topic on the Sluice side; Kafka Streams' TopologyTestDriver always runs one. */
   partitions?: number;
   wallClockStart?: number;
+  /** The scenario whose topology (Scenario.java, topology.ts) this one runs with its own input. */
+  topologyOf?: string;
   /** Stores the golden does not list (the recorder leaves them out), each with the reason. */
   storesLeftOut?: Record<string, string>;
   steps: ({ pipe: string; records: ScriptRecord[] } | { advance: number } | { read: string })[];

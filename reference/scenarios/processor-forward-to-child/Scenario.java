@@ -8,8 +8,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
+import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.*;
@@ -17,21 +17,10 @@ import org.apache.kafka.streams.state.*;
 public class Scenario implements GoldenScenario {
     @Override
     public void build(StreamsBuilder builder) {
-        KStream<String, String> routed = builder.<String, String>stream("input").process(() -> new Processor<String, String, String, String>() {
-            private ProcessorContext<String, String> context;
-
-            @Override
-            public void init(ProcessorContext<String, String> context) {
-                this.context = context;
-
-            }
-
-            @Override
-            public void process(Record<String, String> record) {
-                if (record.value().equals("Both")) context.forward(record);
-                else context.forward(record, record.value().equals("Upper") ? "upper" : "lower");
-            }
-        }, Named.as("router"));
+        KStream<String, String> routed = builder.<String, String>stream("input").process(Processors.<String, String, String, String>processor(context -> record -> {
+            if (record.value().equals("Both")) context.forward(record);
+            else context.forward(record, record.value().equals("Upper") ? "upper" : "lower");
+        }), Named.as("router"));
         routed.mapValues(value -> value.toUpperCase(), Named.as("upper")).to("upper-out");
         routed.mapValues(value -> value.toLowerCase(), Named.as("lower")).to("lower-out");
     }

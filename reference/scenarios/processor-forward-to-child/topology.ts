@@ -1,19 +1,12 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
-  const routed = builder.stream<string, string>("input").process<string, string>(
-    () => {
-      let context!: ProcessorContext<string, string>;
-      return {
-        init(given) {
-          context = given;
-        },
-        process(record) {
-          if (record.value === "Both") context.forward(record);
-          else context.forward(record, record.value === "Upper" ? "upper" : "lower");
-        },
-      };
-    },
+  const routed = builder.stream<string, string>("input").process(
+    processor<string, string, string, string>((context) => (record) => {
+      if (record.value === "Both") context.forward(record);
+      else context.forward(record, record.value === "Upper" ? "upper" : "lower");
+    }),
     [],
     "router",
   );

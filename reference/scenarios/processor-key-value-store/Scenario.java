@@ -8,8 +8,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
+import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.*;
@@ -18,29 +18,22 @@ public class Scenario implements GoldenScenario {
     @Override
     public void build(StreamsBuilder builder) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("kv"), Serdes.String(), Serdes.String()));
-        builder.<String, String>stream("input").process(() -> new Processor<String, String, String, String>() {
-            private ProcessorContext<String, String> context;
-            private KeyValueStore<String, String> store;
-
-            @Override
-            public void init(ProcessorContext<String, String> context) {
-                this.context = context;
-                store = context.getStateStore("kv");
-            }
-
-            @Override
-            public void process(Record<String, String> record) {
-                String[] command = record.value().split(":");
-                String answer = switch (command[0]) {
-                    case "get" -> "got " + store.get(record.key());
-                    case "put" -> { store.put(record.key(), command[1]); yield "put"; }
-                    case "putIfAbsent" -> "was " + store.putIfAbsent(record.key(), command[1]);
-                    case "delete" -> "deleted " + store.delete(record.key());
-                    case "put-null" -> { store.put(record.key(), null); yield "put null"; }
-                    default -> throw new IllegalArgumentException(record.value());
+        builder.<String, String>stream("input")
+            .process(Processors.<String, String, String, String>processor(context -> {
+                KeyValueStore<String, String> store = context.getStateStore("kv");
+                return record -> {
+                    String[] command = record.value().split(":");
+                    String answer = switch (command[0]) {
+                        case "get" -> "got " + store.get(record.key());
+                        case "put" -> { store.put(record.key(), command[1]); yield "put"; }
+                        case "putIfAbsent" -> "was " + store.putIfAbsent(record.key(), command[1]);
+                        case "delete" -> "deleted " + store.delete(record.key());
+                        case "put-null" -> { store.put(record.key(), null); yield "put null"; }
+                        default -> throw new IllegalArgumentException(record.value());
+                    };
+                    context.forward(record.withValue(answer));
                 };
-                context.forward(record.withValue(answer));
-            }
-        }, "kv").to("output");
+            }), "kv")
+            .to("output");
     }
 }

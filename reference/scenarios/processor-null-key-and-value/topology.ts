@@ -1,18 +1,11 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
   builder
-    .stream<string | null, string | null>("input")
-    .process<string | null, string | null>(() => {
-      let context!: ProcessorContext<string | null, string | null>;
-      return {
-        init(given) {
-          context = given;
-        },
-        process(record) {
-          context.forward({ key: record.key, value: record.key === null ? "no key" : record.value, timestamp: record.timestamp });
-        },
-      };
-    })
+    .stream<string, string>("input")
+    .process(processor<string, string, string, string>((context) => {
+      return (record) => context.forward({ key: record.key, value: record.key === null ? "no key" : record.value, timestamp: record.timestamp });
+    }))
     .to("output");
 }

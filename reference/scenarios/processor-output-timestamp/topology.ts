@@ -1,17 +1,12 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
-  const shifted = builder.stream<string, string>("input").process<string, string>(() => {
-    let context!: ProcessorContext<string, string>;
-    return {
-      init(given) {
-        context = given;
-      },
-      process(record) {
-        context.forward({ key: record.value, value: record.value, timestamp: record.timestamp + 1000 });
-      },
-    };
-  });
+  const shifted = builder
+    .stream<string, string>("input")
+    .process(processor<string, string, string, string>((context) => {
+      return (record) => context.forward({ key: record.value, value: record.value, timestamp: record.timestamp + 1000 });
+    }));
   shifted.to("output", { keySerde: "string", valueSerde: "string" });
   shifted
     .groupByKey({ keySerde: "string", valueSerde: "string" })

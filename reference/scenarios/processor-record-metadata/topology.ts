@@ -1,23 +1,16 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>(["first", "second"])
-    .process<string, string>(() => {
-      let context!: ProcessorContext<string, string>;
+    .process(processor<string, string, string, string>((context) => {
       const describe = () => {
         const metadata = context.recordMetadata();
         return `${metadata.topic}:${metadata.partition}:${metadata.offset}`;
       };
-      return {
-        init(given) {
-          context = given;
-          context.schedule(100, "wall_clock_time", (time) => context.forward({ key: "punctuation", value: describe(), timestamp: time }));
-        },
-        process(record) {
-          context.forward({ key: record.key, value: describe(), timestamp: record.timestamp });
-        },
-      };
-    })
+      context.schedule(100, "wall_clock_time", (time) => context.forward({ key: "punctuation", value: describe(), timestamp: time }));
+      return (record) => context.forward({ key: record.key, value: describe(), timestamp: record.timestamp });
+    }))
     .to("output");
 }

@@ -1,18 +1,11 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
-    .process<string, string>(() => {
-      let context!: ProcessorContext<string, string>;
-      return {
-        init(given) {
-          context = given;
-        },
-        process(record) {
-          context.forward({ key: record.key, value: `${record.value}@${context.currentStreamTimeMs()}`, timestamp: record.timestamp });
-        },
-      };
-    })
+    .process(processor<string, string, string, string>((context) => {
+      return (record) => context.forward({ key: record.key, value: `${record.value}@${context.currentStreamTimeMs()}`, timestamp: record.timestamp });
+    }))
     .to("output");
 }

@@ -8,8 +8,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
+import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.*;
@@ -17,19 +17,10 @@ import org.apache.kafka.streams.state.*;
 public class Scenario implements GoldenScenario {
     @Override
     public void build(StreamsBuilder builder) {
-        builder.<String, String>stream("input").process(() -> new Processor<String, String, String, String>() {
-            private ProcessorContext<String, String> context;
-
-            @Override
-            public void init(ProcessorContext<String, String> context) {
-                this.context = context;
-
-            }
-
-            @Override
-            public void process(Record<String, String> record) {
-                context.forward(record.withValue(record.value() + "@" + context.currentSystemTimeMs()));
-            }
-        }).to("output");
+        builder.<String, String>stream("input")
+            .process(Processors.<String, String, String, String>processor(context -> {
+                return record -> context.forward(record.withValue(record.value() + "@" + context.currentSystemTimeMs()));
+            }))
+            .to("output");
     }
 }

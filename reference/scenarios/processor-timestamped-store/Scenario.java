@@ -8,8 +8,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
+import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.*;
@@ -18,22 +18,15 @@ public class Scenario implements GoldenScenario {
     @Override
     public void build(StreamsBuilder builder) {
         builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore("latest"), Serdes.String(), Serdes.String()));
-        builder.<String, String>stream("input").process(() -> new Processor<String, String, String, String>() {
-            private ProcessorContext<String, String> context;
-            private TimestampedKeyValueStore<String, String> store;
-
-            @Override
-            public void init(ProcessorContext<String, String> context) {
-                this.context = context;
-                store = context.getStateStore("latest");
-            }
-
-            @Override
-            public void process(Record<String, String> record) {
-                ValueAndTimestamp<String> previous = store.get(record.key());
-                store.put(record.key(), ValueAndTimestamp.make(record.value(), record.timestamp()));
-                context.forward(record.withValue(previous == null ? "first" : previous.value() + "@" + previous.timestamp()));
-            }
-        }, "latest").to("output");
+        builder.<String, String>stream("input")
+            .process(Processors.<String, String, String, String>processor(context -> {
+                TimestampedKeyValueStore<String, String> store = context.getStateStore("latest");
+                return record -> {
+                    ValueAndTimestamp<String> previous = store.get(record.key());
+                    store.put(record.key(), ValueAndTimestamp.make(record.value(), record.timestamp()));
+                    context.forward(record.withValue(previous == null ? "first" : previous.value() + "@" + previous.timestamp()));
+                };
+            }), "latest")
+            .to("output");
     }
 }

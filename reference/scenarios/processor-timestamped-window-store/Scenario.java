@@ -8,8 +8,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
+import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.*;
@@ -18,27 +18,20 @@ public class Scenario implements GoldenScenario {
     @Override
     public void build(StreamsBuilder builder) {
         builder.addStateStore(Stores.timestampedWindowStoreBuilder(Stores.persistentTimestampedWindowStore("windows", Duration.ofMillis(1000), Duration.ofMillis(10), false), Serdes.String(), Serdes.String()));
-        builder.<String, String>stream("input").process(() -> new Processor<String, String, String, String>() {
-            private ProcessorContext<String, String> context;
-            private TimestampedWindowStore<String, String> store;
-
-            @Override
-            public void init(ProcessorContext<String, String> context) {
-                this.context = context;
-                store = context.getStateStore("windows");
-            }
-
-            @Override
-            public void process(Record<String, String> record) {
-                long start = record.timestamp() - record.timestamp() % 10;
-                ValueAndTimestamp<String> before = store.fetch(record.key(), start);
-                store.put(record.key(), ValueAndTimestamp.make(before == null ? record.value() : before.value() + record.value(), record.timestamp()), start);
-                List<String> seen = new ArrayList<>();
-                try (WindowStoreIterator<ValueAndTimestamp<String>> range = store.fetch(record.key(), 0L, record.timestamp())) {
-                    range.forEachRemaining(entry -> seen.add(entry.key + "=" + entry.value.value() + "@" + entry.value.timestamp()));
-                }
-                context.forward(record.withValue(String.join(",", seen)));
-            }
-        }, "windows").to("output");
+        builder.<String, String>stream("input")
+            .process(Processors.<String, String, String, String>processor(context -> {
+                TimestampedWindowStore<String, String> store = context.getStateStore("windows");
+                return record -> {
+                    long start = record.timestamp() - record.timestamp() % 10;
+                    ValueAndTimestamp<String> before = store.fetch(record.key(), start);
+                    store.put(record.key(), ValueAndTimestamp.make(before == null ? record.value() : before.value() + record.value(), record.timestamp()), start);
+                    List<String> seen = new ArrayList<>();
+                    try (WindowStoreIterator<ValueAndTimestamp<String>> range = store.fetch(record.key(), 0L, record.timestamp())) {
+                        range.forEachRemaining(entry -> seen.add(entry.key + "=" + entry.value.value() + "@" + entry.value.timestamp()));
+                    }
+                    context.forward(record.withValue(String.join(",", seen)));
+                };
+            }), "windows")
+            .to("output");
     }
 }

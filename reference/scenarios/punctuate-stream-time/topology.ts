@@ -1,19 +1,12 @@
-import type { ProcessorContext, StreamsBuilder } from "sluice";
+import type { StreamsBuilder } from "sluice";
+import { processor } from "../processors";
 
 export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
-    .process<string, string>(() => {
-      let context!: ProcessorContext<string, string>;
-      return {
-        init(given) {
-          context = given;
-          context.schedule(10, "stream_time", (time) => context.forward({ key: "tick", value: `stream ${time}`, timestamp: time }));
-        },
-        process(record) {
-          context.forward(record);
-        },
-      };
-    })
+    .process(processor<string, string, string, string>((context) => {
+      context.schedule(10, "stream_time", (time) => context.forward({ key: "tick", value: `stream ${time}`, timestamp: time }));
+      return (record) => context.forward(record);
+    }))
     .to("output");
 }

@@ -43,7 +43,8 @@ public final class RecordGoldens {
                 Path dir = scenariosDir.resolve(name);
                 try {
                     ScenarioScript script = ScenarioScript.read(dir.resolve("script.json"));
-                    GoldenScenario scenario = compiler.load(dir.resolve("Scenario.java"), work.resolve("classes").resolve(name));
+                    String topology = script.topologyOf == null ? name : script.topologyOf;
+                    GoldenScenario scenario = compiler.load(scenariosDir.resolve(topology).resolve("Scenario.java"), work.resolve("classes").resolve(name));
                     ScenarioRun run = new ScenarioRun(script, scenario);
                     run.run(Files.createDirectories(work.resolve("state").resolve(name)).toString());
                     Path target = Files.createDirectories(outDir.resolve(name)).resolve("golden.json");

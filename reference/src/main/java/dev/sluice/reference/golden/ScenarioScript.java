@@ -31,6 +31,8 @@ final class ScenarioScript {
     final Map<String, Topic> topics = new LinkedHashMap<>();
     final Properties config = new Properties();
     final long wallClockStart;
+    /** The scenario whose topology this one runs with its own input, or null: its own Scenario.java. */
+    final String topologyOf;
     /** Stores whose final contents the golden leaves out, each with the reason the script gives. */
     final Map<String, String> storesLeftOut = new LinkedHashMap<>();
     final List<Action> actions = new ArrayList<>();
@@ -48,6 +50,7 @@ final class ScenarioScript {
             config.setProperty(entry.getKey(), entry.getValue().asText());
         }
         wallClockStart = root.path("wallClockStart").asLong(0);
+        topologyOf = root.hasNonNull("topologyOf") ? root.get("topologyOf").asText() : null;
         for (Iterator<Map.Entry<String, JsonNode>> it = root.path("storesLeftOut").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             storesLeftOut.put(entry.getKey(), entry.getValue().asText());
