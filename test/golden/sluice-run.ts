@@ -6,7 +6,7 @@ import { TopologyTestDriver } from "../../providers/streams/testing/topology-tes
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import type { ReadOnlyStore, WindowedEntry } from "../../kernel/contracts/streams/stores";
 import type { Golden, GoldenOutput, StoreEntry } from "./golden-file";
-import { actionsOf, type JsonValue, type ScenarioScript, type TopicSerde } from "./scenario-script";
+import { actionsOf, type Header, type JsonValue, type ScenarioScript, type TopicSerde } from "./scenario-script";
 import { decode, encode, keepsBytes } from "./topic-codec";
 
 /** What both sides agree on unless the script says otherwise (the Java recorder's baseline). */
@@ -26,7 +26,8 @@ export async function runInSluice(script: ScenarioScript, topology: ScenarioTopo
     for (const [at, action] of actionsOf(script).entries()) {
       if (action.kind === "pipe") {
         const serdes = script.topics[action.topic];
-        const record = { key: encode(serdes.key, action.key), value: encode(serdes.value, action.value), timestamp: action.timestamp, partition: action.partition };
+        const headers = action.headers.map(([key, value]) => ({ key, value: value === null ? null : Buffer.from(value, "utf8") }));
+        const record = { key: encode(serdes.key, action.key), value: encode(serdes.value, action.value), timestamp: action.timestamp, headers, partition: action.partition };
         await driver.pipeInput<Buffer | null, Buffer | null>(action.topic, [record], { key: "bytes", value: "bytes" });
       } else if (action.kind === "advance") {
         await driver.advanceWallClock(action.ms);
@@ -49,6 +50,8 @@ function readOutputs(driver: TopologyTestDriver, script: ScenarioScript, topic: 
     const output: GoldenOutput = { at, topic, key: decodeOrHex(serdes.key, record.key), value: decodeOrHex(serdes.value, record.value), timestamp: record.timestamp! };
     if (keepsBytes(serdes.key) && record.key !== null) output.keyBytes = record.key.toString("hex");
     if (keepsBytes(serdes.value) && record.value !== null) output.valueBytes = record.value.toString("hex");
+    const headers = [...record.headers].map(({ key, value }): Header => [key, value === null ? null : value.toString("utf8")]);
+    if (headers.length > 0) output.headers = headers;
     return output;
   });
 }

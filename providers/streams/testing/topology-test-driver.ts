@@ -1,10 +1,10 @@
 /**
  * Runs a topology in-process without Kafka, like Kafka Streams' TopologyTestDriver: pipe records into source
- * topics, read what sinks wrote, read stores and event streams. Stores are the real LevelDB stores in a
- * temporary directory. As in Kafka Streams' driver, each piped record is processed whole before the next: records
- * written to a topic that the topology also reads (repartition topics) flow back in first, and the record cache
- * (`statestore.cache.max.bytes`) is flushed after every record processed, as if each were committed. The stores
- * are committed once per `pipeInput`.
+ * topics (TestInputTopic), read what sinks wrote (TestOutputTopic), read stores and event streams. Stores are the
+ * real LevelDB stores in a temporary directory. As in Kafka Streams' driver, each piped record is processed whole
+ * before the next: records written to a topic that the topology also reads (repartition topics) flow back in first,
+ * and the record cache (`statestore.cache.max.bytes`) is flushed after every record processed, as if each were
+ * committed. The stores are committed once per pipe.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -20,20 +20,16 @@ import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task
 import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
+import type { Header } from "../../../kernel/contracts/streams/processor";
+import { CacheBudget } from "../state/record-cache";
+import { TestRecord, type PipedRecord } from "./test-record";
+import { TestInputTopic, TestOutputTopic, type InputTopicOptions, type TestTopicDriver, type TopicSerdes } from "./test-topics";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
-import { CacheBudget } from "../state/record-cache";
 import { openTaskState, type TaskState } from "../state/task-state";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
 
-export interface TestRecord<K, V> {
-  key: K;
-  value: V;
-  timestamp?: number;
-  /** Where a piped record goes; default: its key's partition (murmur2, as Kafka's producer), or 0 for a null key. */
-  partition?: number;
-}
 
 export interface TestDriverOptions {
   /** application.id defaults to "test-app"; default serdes to string. */
@@ -44,12 +40,19 @@ export interface TestDriverOptions {
   startTimeMs?: number;
 }
 
-/** An output as Kafka would hold it: bytes only. */
+/** An output as Kafka would hold it: bytes, and its headers in one list. */
 type WrittenRecord = OutputRecord & { key: Buffer | null; value: Buffer | null };
 
 /** A string key or value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
 function written(record: OutputRecord): WrittenRecord {
-  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value) };
+  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value), headerList: headersOf(record), headers: undefined };
+}
+
+/** The record's headers as a topic holds them: its own, then the runtime's (a dead letter's); the origin stamp aside. */
+function headersOf(record: OutputRecord): readonly Header[] | undefined {
+  if (record.headers === undefined) return record.headerList;
+  const own = Object.entries(record.headers).map(([key, value]) => ({ key, value: Buffer.from(value, "utf8") }));
+  return [...(record.headerList ?? []), ...own];
 }
 
 function bytesOf(field: Buffer | string | null): Buffer | null {
@@ -64,7 +67,7 @@ interface DriverTask {
   changelogPositions: Map<string, number>;
 }
 
-export class TopologyTestDriver {
+export class TopologyTestDriver implements TestTopicDriver {
   private readonly outputs = new Map<string, WrittenRecord[]>();
   private readonly produced = new Set<string>();
   private readonly events: EventRecord[] = [];
@@ -92,12 +95,12 @@ export class TopologyTestDriver {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-driver-"));
     const clock = { now: options.startTimeMs ?? 0 };
     const tasks = new Map<string, DriverTask>();
-    const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
     const deadLetters = deadLetterTopic(config.settings, compiled.applicationId);
     const onError = errorPolicy(config.settings, silentLogger, (failed, error, phase, taskId) =>
       driver!.pending.push(deadLetterRecord(deadLetters, 0, failed, error, phase, compiled.applicationId, taskId)),
     );
     let driver: TopologyTestDriver | undefined;
+    const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
@@ -108,6 +111,7 @@ export class TopologyTestDriver {
           taskId,
           stores: compiled.storeSpecsOf(sub.id),
           cacheBudget,
+          currentHeaders: () => task?.currentHeaders(),
           currentTimestamp: () => Math.max(task?.currentRecordTimestamp ?? 0, 0),
         });
         task = new StreamTask(compiled, sub.id, partition, state, {
@@ -124,8 +128,24 @@ export class TopologyTestDriver {
     return driver;
   }
 
-  /** Serializes with the given serdes, or the serdes of the topic's source node. */
-  async pipeInput<K, V>(topic: string, records: TestRecord<K, V>[], serdes: { key?: SerdeRef<K>; value?: SerdeRef<V> } = {}): Promise<void> {
+  /** An input topic: records piped there are serialized with the given serdes, or those of the topic's source. */
+  createInputTopic<K, V>(topic: string, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>, options: InputTopicOptions = {}): TestInputTopic<K, V> {
+    this.sourceSerdes(topic);
+    return new TestInputTopic(this, topic, { key: keySerde, value: valueSerde }, options.startTimestamp ?? this.wallClock.now, options.autoAdvanceMs ?? 0);
+  }
+
+  /** An output topic: its records are deserialized with the given serdes, or those of the topic's sink. */
+  createOutputTopic<K, V>(topic: string, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): TestOutputTopic<K, V> {
+    return new TestOutputTopic(this, topic, { key: keySerde, value: valueSerde });
+  }
+
+  /** Pipes records into `topic`, serialized with the given serdes or those of the topic's source node. */
+  pipeInput<K, V>(topic: string, records: PipedRecord<K, V>[], serdes: TopicSerdes<K, V> = {}): Promise<void> {
+    return this.pipeRecords(topic, records, serdes);
+  }
+
+  /** See TestTopicDriver: each record is processed whole, the stores are committed at the end. */
+  async pipeRecords<K, V>(topic: string, records: PipedRecord<K, V>[], serdes: TopicSerdes<K, V>): Promise<void> {
     const source = this.sourceSerdes(topic);
     const keySerde = resolveSerde(serdes.key, source.key, `input key of '${topic}'`);
     const valueSerde = resolveSerde(serdes.value, source.value, `input value of '${topic}'`);
@@ -133,20 +153,23 @@ export class TopologyTestDriver {
       if (record.partition !== undefined && !(record.partition >= 0 && record.partition < this.partitions)) {
         throw new Error(`partition ${record.partition} of '${topic}' does not exist: the driver runs ${this.partitions}`);
       }
+      const headers = record.headers === undefined || record.headers === null ? undefined : [...record.headers];
       this.route({
         topic,
         partition: record.partition,
         key: record.key === null || record.key === undefined ? null : keySerde.serialize(record.key),
         value: record.value === null || record.value === undefined ? null : valueSerde.serialize(record.value),
         timestamp: record.timestamp ?? this.wallClock.now,
+        headerList: headers === undefined || headers.length === 0 ? undefined : headers,
       });
       this.drainPending();
     }
     await this.commit();
   }
 
-  /** Moves the wall clock and runs the wall-clock punctuators that are due. */
-  async advanceWallClock(ms: number): Promise<void> {
+  /** Moves the wall clock and runs the wall-clock punctuators that are due (Kafka Streams' advanceWallClockTime). */
+  async advanceWallClockTime(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new RangeError(`advance must not be negative, got ${ms}`);
     this.wallClock.now += ms;
     for (const { task } of this.tasks.values()) task.punctuateWallClock(this.wallClock.now);
     this.flushCaches();
@@ -154,21 +177,33 @@ export class TopologyTestDriver {
     await this.commit();
   }
 
+  /** advanceWallClockTime, by its earlier name. */
+  advanceWallClock(ms: number): Promise<void> {
+    return this.advanceWallClockTime(ms);
+  }
+
   /** Returns and forgets what the topology wrote to `topic`, deserialized with the sink's serdes unless given. */
-  readOutput<K = unknown, V = unknown>(topic: string, serdes: { key?: SerdeRef<K>; value?: SerdeRef<V> } = {}): TestRecord<K, V>[] {
+  readOutput<K = unknown, V = unknown>(topic: string, serdes: TopicSerdes<K, V> = {}): TestRecord<K, V>[] {
+    return this.createOutputTopic(topic, serdes.key, serdes.value).readRecordsToList();
+  }
+
+  /** See TestTopicDriver. */
+  takeRecord<K, V>(topic: string, serdes: TopicSerdes<K, V>): TestRecord<K, V> | undefined {
+    const record = this.outputs.get(topic)?.shift();
+    if (record === undefined) return undefined;
     const sink = this.sinkSerdes(topic);
     const keySerde = resolveSerde(serdes.key, sink?.key, `output key of '${topic}'`);
     const valueSerde = resolveSerde(serdes.value, sink?.value, `output value of '${topic}'`);
-    const records = this.outputs.get(topic) ?? [];
-    this.outputs.delete(topic);
-    return records.map((record) => ({
-      key: record.key === null ? (null as K) : keySerde.deserialize(record.key),
-      value: record.value === null ? (null as V) : valueSerde.deserialize(record.value),
-      timestamp: record.timestamp,
-    }));
+    const key = record.key === null ? (null as K) : keySerde.deserialize(record.key);
+    const value = record.value === null ? (null as V) : valueSerde.deserialize(record.value);
+    return new TestRecord(key, value, record.headerList, record.timestamp);
   }
 
-  /** The topics the topology has written to so far (its repartition topics aside), as Kafka Streams' driver names them. */
+  queueSize(topic: string): number {
+    return this.outputs.get(topic)?.length ?? 0;
+  }
+
+  /** The topics the topology has written to so far, its repartition topics aside. */
   producedTopicNames(): string[] {
     return [...this.produced];
   }
@@ -216,7 +251,7 @@ export class TopologyTestDriver {
     const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
     const offset = this.offsets.get(record.topic, partition) ?? 0;
     this.offsets.set(record.topic, partition, offset + 1);
-    driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset });
+    driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset, headers: record.headerList });
     driverTask.positions.inputs.set(record.topic, partition, offset + 1);
     this.flushCaches();
   }

@@ -86,7 +86,7 @@ function aggregateProcessor(storeName: string, timestamped: boolean, { initializ
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
       const timestamp = aggregateTimestamp(previous, record.timestamp);
       store.put(record.key, next, timestamp);
-      if (!store.forwardsOnFlush) context.forward({ key: record.key, value: next, timestamp });
+      if (!store.forwardsOnFlush) context.forward(record.withValue(next).withTimestamp(timestamp));
     };
   });
 }

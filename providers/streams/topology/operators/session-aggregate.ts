@@ -56,12 +56,13 @@ function sessionAggregateProcessor(
       if (start !== timestamp || end !== timestamp) {
         for (const session of merged) {
           store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
-          context.forward({ key: { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd }, value: null, timestamp: session.windowEnd });
+          const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
+          context.forward(record.withKeyValue(sessionKey, null).withTimestamp(session.windowEnd));
         }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward({ key: { key: record.key, windowStart: start, windowEnd: end }, value: aggregate, timestamp: end });
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate).withTimestamp(end));
     };
   });
 }

@@ -25,7 +25,7 @@ function streamTableJoinProcessor(storeName: string, joiner: (value: any, tableV
       }
       const tableValue = keyless ? undefined : lookUp(record.key);
       if (tableValue === undefined && !left) return;
-      context.forward({ key: record.key, value: joiner(record.value, tableValue ?? null), timestamp: record.timestamp });
+      context.forward(record.withValue(joiner(record.value, tableValue ?? null)));
     };
   });
 }

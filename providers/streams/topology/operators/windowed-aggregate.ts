@@ -66,7 +66,7 @@ function windowedAggregateProcessor(
         const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
         const timestamp = aggregateTimestamp(previous, record.timestamp);
         store.put(record.key, next, windowStart, timestamp);
-        context.forward({ key: { key: record.key, windowStart, windowEnd }, value: next, timestamp });
+        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next).withTimestamp(timestamp));
       }
     };
   });
