@@ -220,7 +220,7 @@ test("the four examples and a deployed wordcount count exactly over SASL_SSL, th
 test("internal topics come out as Kafka Streams makes them: replication factor 3, changelogs compacted, repartition topics purged by the application", async () => {
   const topics = parseTopicDescriptions(await cluster.tool("kafka-topics", ["--describe"]));
   const changelog = { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "min.insync.replicas": "2" };
-  // The store's retention (Sluice's default: a day) plus windowstore.changelog.additional.retention.ms (a day).
+  // The store's retention (the examples keep a day) plus windowstore.changelog.additional.retention.ms (a day).
   const windowedChangelog = { "cleanup.policy": "compact,delete", "message.timestamp.type": "CreateTime", "min.insync.replicas": "2", "retention.ms": String(2 * 24 * 60 * MINUTE) };
   const repartition = { "cleanup.policy": "delete", "message.timestamp.type": "CreateTime", "min.insync.replicas": "2", "retention.ms": "-1", "segment.bytes": "52428800" };
   const expected: Record<string, Record<string, string>> = {
