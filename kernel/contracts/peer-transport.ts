@@ -12,7 +12,8 @@ export interface PeerTransport {
   readonly agent: Agent;
   /**
    * Headers that authenticate a request forwarded on behalf of `caller`: the instance credential
-   * (`server.auth.peer.token.file`) when there is one, else the caller's own `Authorization`.
+   * (`server.auth.peer.token.file`) when there is one, else the caller's own `Authorization` (none without a caller:
+   * a query a plugin asks on its own).
    */
-  headers(caller: IncomingMessage): Record<string, string>;
+  headers(caller: IncomingMessage | undefined): Record<string, string>;
 }

@@ -37,9 +37,9 @@ export class PeerClient implements PeerTransport {
     previous?.destroy();
   }
 
-  headers(caller: IncomingMessage): Record<string, string> {
+  headers(caller: IncomingMessage | undefined): Record<string, string> {
     if (this.settings.token !== undefined) return { [PEER_HEADER]: this.settings.token };
-    const authorization = caller.headers.authorization;
+    const authorization = caller?.headers.authorization;
     return authorization === undefined ? {} : { authorization };
   }
 }

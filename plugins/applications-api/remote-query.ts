@@ -23,7 +23,7 @@ export interface RemoteQuery {
   body: unknown;
   timeoutMs: number;
   peers: PeerTransport;
-  caller: IncomingMessage;
+  caller: IncomingMessage | undefined;
 }
 
 interface RemoteResult {
