@@ -16,6 +16,8 @@ export interface StreamsRuntimeOptions {
   /** host:port other instances reach this one at; unset when there is no server. */
   applicationServer?: string | null;
   logger?: ComponentLogger;
+  /** Where a provider was found (its descriptor line), for messages that name it; undefined when not known. */
+  originOf?: (provider: TopologyProvider) => string | undefined;
 }
 
 export class StreamsRuntime {
@@ -48,7 +50,10 @@ export class StreamsRuntime {
       { values: overrides, source: `applications.${providerId}.*` },
     ]);
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
-    if (this.apps.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
+    const existing = this.apps.get(app.id);
+    if (existing) {
+      throw new Error(`topology providers ${this.describe(existing.provider)} and ${this.describe(provider)} both use application.id '${app.id}': give one of them another`);
+    }
     this.apps.set(app.id, app);
     return app;
   }
@@ -68,6 +73,11 @@ export class StreamsRuntime {
 
   async close(timeoutMs = 30_000): Promise<void> {
     await Promise.all([...this.apps.values()].map((app) => app.stop({ timeoutMs })));
+  }
+
+  private describe(provider: TopologyProvider): string {
+    const origin = this.options.originOf?.(provider);
+    return `'${provider.name}' ${provider.version}${origin ? ` (${origin})` : ""}`;
   }
 
   applications(): ApplicationHandle[] {

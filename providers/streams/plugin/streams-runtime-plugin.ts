@@ -32,6 +32,8 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   private runtime: StreamsRuntime | undefined;
   private deployments!: RuntimeDeployments;
   private stateDir = "";
+  /** Each provider's descriptor line (or how the program that registered it is named). */
+  private origins = new Map<TopologyProvider, string>();
   private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
@@ -39,7 +41,9 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
-    const providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    const loaded = await services.load(TOPOLOGY_PROVIDER_CONTRACT);
+    const providers = loaded.map(({ instance }) => instance);
+    this.origins = new Map(loaded.map(({ name, instance }) => [instance, name]));
     const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
     this.stateDir = path.resolve(kernel.root, config.of(STREAMS_CONFIG).get("state.dir"));
     this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger);
@@ -58,6 +62,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
       applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
       logger: this.logger,
+      originOf: (provider) => this.origins.get(provider),
     });
     this.deployments.boot();
     await this.runtime.start();
