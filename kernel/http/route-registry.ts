@@ -4,7 +4,7 @@
  * error naming both), checks the caller's role against the route's (403), writes an audit line for each
  * state-changing call, answers HEAD on every GET route, URL-decodes parameters, validates a request body against the
  * schema its route declares, sends a handler's return value as JSON and turns thrown errors into the error shape of
- * API.md §0. Its listing of the routes, with their declarations, is what /api/v1/openapi.json is built from.
+ * docs/api.md#conventions. Its listing of the routes, with their declarations, is what /api/v1/openapi.json is built from.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StartupError } from "../errors";

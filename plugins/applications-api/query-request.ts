@@ -1,5 +1,5 @@
 /**
- * Validation of a query request body (API.md §2.3) against the named store and the query engines' declarations,
+ * Validation of a query request body (docs/api.md#query-request) against the named store and the query engines' declarations,
  * once the router has checked its shape against queryBodySchema. Every rejection is a 400 whose message names the
  * field at fault.
  */

@@ -1,4 +1,4 @@
-/** The shapes of the REST answers the console reads (API.md), as far as it reads them. */
+/** The shapes of the REST answers the console reads (docs/api.md), as far as it reads them. */
 
 export type AppState = "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR";
 
