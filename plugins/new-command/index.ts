@@ -14,6 +14,14 @@ import { applicationIdOf, writePackage } from "./scaffold";
 import { sluiceDependency } from "./sluice-dependency";
 
 const USAGE = "<name> [--sluice SPEC] [--no-install]";
+const HELP = `Writes the package <name> in the folder of its name (without its @scope): a sample topology and its test,
+a REST extension, the descriptors, a strict tsconfig.json, sluice.config.yaml, npm test and npm start; then runs
+npm install there.
+
+  --sluice SPEC    the package's dependency on Sluice (default: the Sluice that runs this command, as it was installed)
+  --no-install     do not run npm install
+`;
+
 /** npm's rule for a package name, lower case: an application.id and a folder name too. */
 const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
@@ -24,6 +32,10 @@ export class NewCommand implements CliCommand {
   readonly ownArguments = true;
 
   async run({ root, argv = [] }: { root: string; argv?: string[] }): Promise<{ close(): Promise<void> }> {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      process.stdout.write(`Usage: sluice new ${USAGE}\n\n${HELP}`);
+      return { close: async () => undefined };
+    }
     const { name, sluice, install } = options(argv);
     const directory = path.resolve(root, applicationIdOf(name));
     if (fs.existsSync(directory) && fs.readdirSync(directory).length > 0) throw new StartupError(`new: ${directory} exists and is not empty`);

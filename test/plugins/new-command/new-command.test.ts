@@ -51,6 +51,7 @@ test("writes the package: manifest, strict tsconfig, descriptors, topology, test
   assert.match(fs.readFileSync(path.join(dir, "src", "greetings.ts"), "utf8"), `"application.id": "greeter"`);
   assert.is(fs.readFileSync(path.join(dir, "META-INF", "services", "sluice.streams.TopologyProvider"), "utf8").trim(), "dist/src/greetings#Greetings");
   assert.is(sluiceNew(root, "other", "--no-install", "--sluice", "git+https://git.example.com/sluice.git").includes("(sluice: git+https://git.example.com/sluice.git)"), true);
+  assert.match(sluiceNew(root, "--help"), "Usage: sluice new <name> [--sluice SPEC] [--no-install]");
 });
 
 test("refuses a name npm would refuse, and a folder that is not empty", ({ root }) => {
