@@ -153,7 +153,7 @@ async function runUntilSignal(service: { start(): Promise<void>; close(): Promis
   process.on("SIGTERM", onSignal);
   if (service.reload) process.on("SIGHUP", () => service.reload!());
   whenOrphanedUnderNpm(() => {
-    process.stderr.write("sluice: the npm process that started it has exited, stopping\n");
+    process.stderr.write("sluice: the process npm started it through has exited, stopping\n");
     onSignal("SIGTERM");
   });
   await service.start();
