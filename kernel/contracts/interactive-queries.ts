@@ -3,7 +3,6 @@
  * (docs/api.md, "Interactive queries"), asked in the process and answered as an object. The applications plugin
  * provides it; a plugin lists the token in `requires`, a REST extension resolves it from its context's components.
  */
-import type { IncomingMessage } from "node:http";
 import type { JsonValue } from "./json-serializer";
 import type { StoreType } from "./streams/stores";
 import { token } from "./token";
@@ -76,11 +75,8 @@ export interface InteractiveQueries {
    * Runs `request` on `store` of the application `applicationId` as the REST route runs it, and resolves with the
    * route's answer. `K` and `V` say what the records' keys and values are, as JSON. Rejects with an `HttpError` as the
    * route answers: 404 for an unknown application or store, 400 for a request it refuses (the message names the
-   * field); a REST extension's handler that lets it through answers the same error.
-   *
-   * `caller`: the HTTP request on whose behalf the query runs, when there is one. Queries forwarded to other
-   * instances carry the instance credential (`server.auth.peer.token.file`) when there is one, else the caller's
-   * `Authorization`; without a caller and an instance credential, instances with authentication on refuse them.
+   * field); a REST extension's handler that lets it through answers the same error. Queries forwarded to other
+   * instances are signed with the instance secret, as the route's are.
    */
-  query<K = JsonValue, V = JsonValue>(applicationId: string, store: string, request: StoreQuery, caller?: IncomingMessage): Promise<StoreQueryResult<K, V>>;
+  query<K = JsonValue, V = JsonValue>(applicationId: string, store: string, request: StoreQuery): Promise<StoreQueryResult<K, V>>;
 }

@@ -56,9 +56,11 @@ export class ApplicationsApiPlugin implements Plugin {
       { spec: specs.servers },
     );
     routes.get(`${BASE}/:id/topology`, (req) => topologyJson(lookup.require(req.params.id).topology()), { spec: specs.topology });
-    // A query reads: viewers may run it, though it is a POST. Its shape was checked by the router against the route's body schema.
-    routes.post(`${BASE}/:id/stores/:name`, (req, res) => queries.run(req.params.id, req.params.name, req.body as QueryBody, req, new HttpAnswer(res)), {
+    // A query reads: viewers may run it, though it is a POST; other instances forward queries to it. Its shape was
+    // checked by the router against the route's body schema.
+    routes.post(`${BASE}/:id/stores/:name`, (req, res) => queries.run(req.params.id, req.params.name, req.body as QueryBody, new HttpAnswer(res)), {
       role: "viewer",
+      openToPeers: true,
       spec: specs.query,
     });
   }

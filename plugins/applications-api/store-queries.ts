@@ -4,7 +4,6 @@
  * (here, and with remote access on the other instances) and its duration recorded. The service collects the answer
  * the route would send and hands it over parsed, so both answer the same.
  */
-import type { IncomingMessage } from "node:http";
 import type { InteractiveQueries, StoreQuery, StoreQueryResult } from "../../kernel/contracts/interactive-queries";
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import type { ProcessMetrics } from "../../kernel/contracts/process-metrics";
@@ -39,7 +38,7 @@ export class StoreQueries implements InteractiveQueries {
    * Runs a request of the route's body shape, its answer written to `output`; resolves once it is written. Throws
    * an HttpError (404, 400) before anything is written.
    */
-  run(applicationId: string, storeName: string, body: StoreQuery, caller: IncomingMessage | undefined, output: AnswerOutput): Promise<unknown> {
+  run(applicationId: string, storeName: string, body: StoreQuery, output: AnswerOutput): Promise<unknown> {
     const startedAt = Date.now();
     const began = performance.now();
     const { lookup, targets, catalog, defaultTimeoutMs, logger, peers, metrics } = this.options;
@@ -47,15 +46,15 @@ export class StoreQueries implements InteractiveQueries {
     const target = targets.of(application, storeName);
     if (!target) throw notFound(`Unknown store '${storeName}' in application '${application.id}'`);
     const request = parseQueryRequest(body, target.store, application.id, catalog, defaultTimeoutMs);
-    const answered = executeQuery({ target, request, startedAt, logger, peers, caller }, output);
+    const answered = executeQuery({ target, request, startedAt, logger, peers }, output);
     return metrics ? recordQuery(metrics, answered, target.store.type, began) : answered;
   }
 
-  async query<K, V>(applicationId: string, store: string, request: StoreQuery, caller?: IncomingMessage): Promise<StoreQueryResult<K, V>> {
+  async query<K, V>(applicationId: string, store: string, request: StoreQuery): Promise<StoreQueryResult<K, V>> {
     const violation = schemaViolation(this.options.bodySchema, request);
     if (violation) throw badRequest(violation);
     const answer = new CollectedAnswer();
-    await this.run(applicationId, store, request, caller, answer);
+    await this.run(applicationId, store, request, answer);
     return JSON.parse(answer.text) as StoreQueryResult<K, V>;
   }
 }

@@ -46,7 +46,7 @@ const extension: RestExtension = {
     const queries = components.resolve(INTERACTIVE_QUERIES);
     routes.get("/counts/:word", async (req) => {
       const request = { type: "key_value" as const, query: { get: { key: req.params.word } }, set_options: { retries: 100, retry_backoff_ms: 100 } };
-      answered = await queries.query<string, number>("lengths", "counts", request, req);
+      answered = await queries.query<string, number>("lengths", "counts", request);
       return answered.result.success.flatMap((entry) => entry.records);
     });
   },

@@ -15,7 +15,7 @@ export class GreetingsExtension implements RestExtension {
       async (req) => {
         const application = typeof req.query.application === "string" ? req.query.application : DEFAULT_APPLICATION;
         const request = { type: "key_value" as const, query: { get: { key: req.params.name } }, set_options: { remote_access_allowed: true } };
-        const answer = await queries.query<string, number>(application, "counts", request, req);
+        const answer = await queries.query<string, number>(application, "counts", request);
         const [record] = answer.result.success.flatMap((entry) => entry.records);
         return { name: req.params.name, greeted: record?.value ?? 0, status: answer.status };
       },
