@@ -22,6 +22,17 @@ export {
   type QueryParameterKind,
   type QueryRecord,
 } from "./kernel/contracts/query-engine";
+export {
+  INTERACTIVE_QUERIES,
+  type InteractiveQueries,
+  type StoreQuery,
+  type StoreQueryFailure,
+  type StoreQueryOptions,
+  type StoreQueryRecord,
+  type StoreQueryResult,
+  type StoreQueryStatus,
+  type StoreQuerySuccess,
+} from "./kernel/contracts/interactive-queries";
 export { METRICS_FORMATTER_CONTRACT, DEFAULT_METRICS_FORMAT, type MetricsFormatter } from "./kernel/contracts/metrics-formatter";
 export {
   SERIALIZER_MODULE_CONTRACT,
