@@ -9,5 +9,5 @@ export function buildTopology(provider: TopologyProvider, { values, settings }: 
   if (!applicationId) throw new Error(`topology provider '${provider.name}' has no application.id`);
   const builder = new DslTopologyBuilder(applicationId);
   provider.topology(builder, { applicationId, config: values });
-  return new CompiledTopology(applicationId, builder.definition, settings.get("default.key.serde"), settings.get("default.value.serde"));
+  return new CompiledTopology(applicationId, builder.definition, settings.get("default.key.serde"), settings.get("default.value.serde"), settings.get("default.timestamp.extractor"));
 }

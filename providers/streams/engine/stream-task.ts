@@ -3,7 +3,22 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
-import type { Cancellable, Header, Processor, ProcessorContext, PunctuationType, RecordMetadata } from "../../../kernel/contracts/streams/processor";
+import type {
+  Cancellable,
+  ConsumerRecord,
+  Header,
+  Headers,
+  Processor,
+  ProcessorContext,
+  PunctuationType,
+  RecordMetadata,
+  StreamsMetrics,
+  TimestampExtractor,
+} from "../../../kernel/contracts/streams/processor";
+import { HIDDEN_HEADER_NAME } from "../processor/hidden-headers";
+import { RecordHeaders } from "../processor/record-headers";
+import { FailOnInvalidTimestamp, TimestampExtractionError } from "../processor/timestamp-extractors";
+import type { ConfigValue } from "../../../kernel/config/config-schema";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
@@ -71,6 +86,12 @@ export interface FailedRecord {
 
 export interface TaskEnvironment {
   applicationId: string;
+  /** The application's configuration, defaults included (ProcessorContext.appConfigs). */
+  appConfigs: Readonly<Record<string, ConfigValue>>;
+  /** Where a task keeps its local state (ProcessorContext.stateDir). */
+  stateDir(taskId: string): string;
+  /** The metrics a task's processors add sensors to. */
+  metrics(taskId: string): StreamsMetrics;
   /** Receives sink outputs. */
   emit(record: OutputRecord): void;
   sendEvent(type: string, key: unknown, value: unknown, timestamp: number): void;
@@ -84,12 +105,21 @@ export interface TaskCounters {
   dropped: number;
 }
 
+/**
+ * A scheduled punctuation (Kafka Streams' PunctuationSchedule): due when its clock reaches `next`; then the next slot
+ * is the first of its aligned ones past that clock, missed slots skipped rather than run late one after another.
+ */
 interface Punctuator {
   intervalMs: number;
-  next: number | undefined;
+  next: number;
   callback: (timestamp: number) => void;
   node: NodeRuntime;
   cancelled: boolean;
+}
+
+function nextSlot(punctuator: Punctuator, time: number): number {
+  const { next, intervalMs } = punctuator;
+  return time < next + intervalMs ? next + intervalMs : next + (Math.floor((time - next) / intervalMs) + 1) * intervalMs;
 }
 
 interface NodeRuntime {
@@ -98,7 +128,8 @@ interface NodeRuntime {
   processor?: Processor<any, any, any, any>;
 }
 
-const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: null };
+/** Inside a punctuation, as in Kafka Streams: no topic, partition and offset -1. */
+const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
 
 export class StreamTask {
   readonly id: string;
@@ -112,6 +143,9 @@ export class StreamTask {
   private inputOffset = -1;
   /** Outputs to repartition topics of the record in process so far. */
   private repartitionRank = 0;
+  /** Whether a processor asked for a commit since the last one (ProcessorContext.commit). */
+  private commitRequested = false;
+  private taskMetrics: StreamsMetrics | undefined;
   /** The record the processor in process received (Kafka Streams' record context): its stores' cached updates keep its headers. */
   private current: StreamsRecord<unknown, unknown> | undefined;
 
@@ -133,6 +167,13 @@ export class StreamTask {
     return this.streamTime;
   }
 
+  /** Whether a processor asked for a commit since the last call; asking again starts afresh. */
+  takeCommitRequest(): boolean {
+    const requested = this.commitRequested;
+    this.commitRequested = false;
+    return requested;
+  }
+
   /** The headers of the record the processor in process received; none in a punctuation. */
   currentHeaders(): readonly Header[] | undefined {
     return this.current?.headerList();
@@ -145,11 +186,17 @@ export class StreamTask {
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
-    if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
-      (source as SourceRuntime).receiveRaw(record);
-      this.counters.processed++;
+      const read = (source as SourceRuntime).read(topic, this.partition, record);
+      if (read === undefined) this.counters.dropped++;
+      else {
+        if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
+        source.receive(read);
+        this.counters.processed++;
+      }
     } catch (error) {
+      // A timestamp extractor's refusal is fatal, as in Kafka Streams: no error policy skips it.
+      if (error instanceof TimestampExtractionError) throw error;
       this.counters.dropped++;
       this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
     }
@@ -167,16 +214,15 @@ export class StreamTask {
     for (const node of this.nodes.values()) node.processor?.close?.();
   }
 
+  /** Runs the punctuators of `type` due at `time` (stream time: none before the first record), earliest slot first. */
   private punctuate(type: PunctuationType, time: number): void {
     if (time < 0) return;
-    for (const punctuator of this.punctuators[type]) {
+    const scheduled = this.punctuators[type];
+    if (scheduled.some((punctuator) => punctuator.cancelled)) this.punctuators[type] = scheduled.filter((punctuator) => !punctuator.cancelled);
+    const due = this.punctuators[type].filter((punctuator) => punctuator.next <= time).sort((a, b) => a.next - b.next);
+    for (const punctuator of due) {
       if (punctuator.cancelled) continue;
-      if (punctuator.next === undefined) {
-        punctuator.next = time + punctuator.intervalMs;
-        continue;
-      }
-      if (time < punctuator.next) continue;
-      punctuator.next = time + punctuator.intervalMs;
+      punctuator.next = nextSlot(punctuator, time);
       try {
         punctuator.callback(time);
       } catch (error) {
@@ -188,7 +234,7 @@ export class StreamTask {
   private buildNode(name: string): NodeRuntime {
     const def = this.topology.node(name);
     if (def.kind === "source") {
-      const runtime = new SourceRuntime(name, this.topology.serdesOf(name), () => this.childrenOf(def.successors));
+      const runtime = new SourceRuntime(name, this.topology.serdesOf(name), this.topology.timestampExtractorOf(name), () => this.childrenOf(def.successors));
       for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
       return runtime;
     }
@@ -261,13 +307,21 @@ export class StreamTask {
         return this.stores.store(storeName) as S;
       },
       schedule: (intervalMs, type, callback): Cancellable => {
-        if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
-        const start = type === "wall_clock_time" ? this.env.now() + intervalMs : undefined;
+        if (!(intervalMs >= 1)) throw new Error(`punctuation interval must be at least 1 ms, got ${intervalMs}`);
+        // Stream time: aligned to 0, so the first record fires it; wall-clock time: one interval from now.
+        const start = type === "wall_clock_time" ? this.env.now() + intervalMs : 0;
         const punctuator: Punctuator = { intervalMs, next: start, callback, node, cancelled: false };
         this.punctuators[type].push(punctuator);
         return { cancel: () => void (punctuator.cancelled = true) };
       },
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
+      commit: () => void (this.commitRequested = true),
+      appConfigs: () => this.env.appConfigs,
+      appConfigsWithPrefix: (prefix) => Object.fromEntries(Object.entries(this.env.appConfigs).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value])),
+      stateDir: () => this.env.stateDir(this.id),
+      keySerde: () => this.topology.defaultSerdes.key,
+      valueSerde: () => this.topology.defaultSerdes.value,
+      metrics: () => (this.taskMetrics ??= this.env.metrics(this.id)),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
     };
@@ -282,17 +336,21 @@ class SourceRuntime implements NodeRuntime {
   private children: NodeRuntime[] | undefined;
   private readonly keyOf: RangeDeserializer;
   private readonly valueOf: RangeDeserializer;
+  /** The largest timestamp extracted from each of the source's topics (its partition of the task's): an extractor's partitionTime. */
+  private readonly partitionTimes = new Map<string, number>();
 
   constructor(
     readonly name: string,
     serdes: { key: { deserialize(bytes: Buffer): unknown }; value: { deserialize(bytes: Buffer): unknown } },
+    private readonly extractor: TimestampExtractor,
     private readonly resolveChildren: () => NodeRuntime[],
   ) {
     this.keyOf = rangeDeserializer(serdes.key);
     this.valueOf = rangeDeserializer(serdes.value);
   }
 
-  receiveRaw(raw: RawRecord | RangedRecord): void {
+  /** The consumed record deserialized and timestamped by the source's extractor; undefined when that drops it. */
+  read(topic: string, partition: number, raw: RawRecord | RangedRecord): StreamsRecord<unknown, unknown> | undefined {
     let key: unknown;
     let value: unknown;
     try {
@@ -307,12 +365,56 @@ class SourceRuntime implements NodeRuntime {
     } catch (error) {
       throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
     }
+    const timestamp = this.timestampOf(topic, partition, raw, key, value);
+    if (timestamp < 0) return undefined;
     const encoded = "bytes" in raw ? (raw.headerCount > 0 ? raw : undefined) : undefined;
-    this.receive(new StreamsRecord(key, value, raw.timestamp, "bytes" in raw ? undefined : raw.headers, encoded));
+    return new StreamsRecord(key, value, timestamp, "bytes" in raw ? undefined : raw.headers, encoded);
   }
 
   receive(record: StreamsRecord<unknown, unknown>): void {
     this.children ??= this.resolveChildren();
     for (const child of this.children) child.receive(record);
+  }
+
+  private timestampOf(topic: string, partition: number, raw: RawRecord | RangedRecord, key: unknown, value: unknown): number {
+    // The default extractor, without a record view to make: the record's own timestamp, a negative one fatal.
+    if (this.extractor === FailOnInvalidTimestamp && raw.timestamp >= 0) return raw.timestamp;
+    const partitionTime = this.partitionTimes.get(topic) ?? -1;
+    let timestamp: number;
+    try {
+      timestamp = this.extractor.extract(new ConsumerRecordView(topic, partition, raw, key, value), partitionTime);
+    } catch (error) {
+      if (error instanceof TimestampExtractionError) throw error;
+      throw new TimestampExtractionError(`the timestamp extractor of source '${this.name}' failed on ${topic}:${partition}@${raw.offset}: ${(error as Error).message}`);
+    }
+    if (typeof timestamp !== "number" || Number.isNaN(timestamp)) throw new TimestampExtractionError(`the timestamp extractor of source '${this.name}' returned ${String(timestamp)}, not a number`);
+    if (timestamp > partitionTime) this.partitionTimes.set(topic, timestamp);
+    return timestamp;
+  }
+}
+
+/** What a timestamp extractor sees of a consumed record; its headers are decoded if it asks. */
+class ConsumerRecordView implements ConsumerRecord {
+  private decoded: Headers | undefined;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    private readonly raw: RawRecord | RangedRecord,
+    readonly key: unknown,
+    readonly value: unknown,
+  ) {}
+
+  get offset(): number {
+    return this.raw.offset;
+  }
+
+  get timestamp(): number {
+    return this.raw.timestamp;
+  }
+
+  get headers(): Headers {
+    const raw = this.raw;
+    return (this.decoded ??= new RecordHeaders("bytes" in raw ? raw.headerEntries(HIDDEN_HEADER_NAME) : raw.headers));
   }
 }

@@ -11,7 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import type { SerdeRef, StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import type { ReadOnlyStore } from "../../../kernel/contracts/streams/stores";
-import type { EventRecord } from "../../../kernel/contracts/streams/runtime";
+import type { EventRecord, MetricGroup } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
@@ -20,13 +20,15 @@ import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task
 import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
-import type { Header } from "../../../kernel/contracts/streams/processor";
+import type { Header, RecordingLevel } from "../../../kernel/contracts/streams/processor";
 import { CacheBudget } from "../state/record-cache";
 import { TestRecord, type PipedRecord } from "./test-record";
 import { TestInputTopic, TestOutputTopic, type InputTopicOptions, type TestTopicDriver, type TopicSerdes } from "./test-topics";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
-import { openTaskState, type TaskState } from "../state/task-state";
+import { openTaskState, taskStateDirectory, type TaskState } from "../state/task-state";
+import { MetricsRegistry } from "../metrics/metrics-registry";
+import { streamsMetrics } from "../metrics/streams-metrics";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
 
@@ -80,6 +82,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     private readonly partitions: number,
     private readonly stateDir: string,
     private wallClock: { now: number },
+    private readonly registry: MetricsRegistry,
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
@@ -101,6 +104,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     );
     let driver: TopologyTestDriver | undefined;
     const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
+    const registry = new MetricsRegistry();
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
@@ -115,6 +119,9 @@ export class TopologyTestDriver implements TestTopicDriver {
         });
         const task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
+          appConfigs: Object.freeze(config.settings.all()),
+          stateDir: (id) => taskStateDirectory(stateDir, compiled.applicationId, id),
+          metrics: (id) => streamsMetrics(registry, config.settings.get("metrics.recording.level") as RecordingLevel, { "thread-id": `${compiled.applicationId}-test-driver`, "task-id": id }),
           emit: (record) => driver!.pending.push(record),
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
@@ -124,7 +131,7 @@ export class TopologyTestDriver implements TestTopicDriver {
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
-    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock);
+    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
     return driver;
   }
 
@@ -206,6 +213,11 @@ export class TopologyTestDriver implements TestTopicDriver {
   /** The topics the topology has written to so far, its repartition topics aside. */
   producedTopicNames(): string[] {
     return [...this.produced];
+  }
+
+  /** The metrics of the topology's processors (the sensors they add through ProcessorContext.metrics()). */
+  metrics(): MetricGroup[] {
+    return this.registry.snapshot();
   }
 
   /** Returns and forgets the records sent to event streams (of one type when given). */

@@ -9,7 +9,7 @@ import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
 import { windowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
+import { ObservedStreamTime, keyed, statefulProcessor } from "../processor-shapes";
 import type { Folding } from "./aggregate";
 import { addAggregation } from "./grouping";
 import { DEFAULT_RETENTION_MS } from "./windowed-aggregate";
@@ -34,10 +34,13 @@ function sessionAggregateProcessor(
 ): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const store = context.getStateStore<SessionStore<unknown, unknown>>(storeName);
+    const streamTime = new ObservedStreamTime();
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      if (!keyed(context, record)) return;
+      const observed = streamTime.observe(record.timestamp);
+      if (record.value === null || record.value === undefined) return;
       const timestamp = record.timestamp;
-      if (timestamp < context.currentStreamTimeMs() - gapMs - graceMs) {
+      if (timestamp < observed - gapMs - graceMs) {
         context.recordDropped();
         return;
       }

@@ -10,7 +10,7 @@ import { windowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
+import { ObservedStreamTime, keyed, statefulProcessor } from "../processor-shapes";
 import type { Folding } from "./aggregate";
 import { addAggregation } from "./grouping";
 
@@ -52,9 +52,11 @@ function windowedAggregateProcessor(
   const grace = windows.graceMs ?? 0;
   return statefulProcessor((context) => {
     const store = windowAccess(context, storeName, timestamped);
+    const observed = new ObservedStreamTime();
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
-      const streamTime = context.currentStreamTimeMs();
+      if (!keyed(context, record)) return;
+      const streamTime = observed.observe(record.timestamp);
+      if (record.value === null || record.value === undefined) return;
       for (const windowStart of windowStartsFor(windows, record.timestamp)) {
         const windowEnd = windowStart + windows.sizeMs;
         if (windowEnd + grace <= streamTime) {
