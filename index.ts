@@ -54,6 +54,7 @@ export { TopologyTestDriver, type TestDriverOptions } from "./providers/streams/
 export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
+export { Stores } from "./providers/streams/processor/stores";
 export {
   FailOnInvalidTimestamp,
   LogAndSkipOnInvalidTimestamp,

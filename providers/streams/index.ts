@@ -7,6 +7,7 @@ export { TopologyTestDriver, type TestDriverOptions } from "./testing/topology-t
 export { TestRecord, type PipedRecord } from "./testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testing/test-topics";
 export { Record, RecordHeaders } from "./processor/record-values";
+export { Stores } from "./processor/stores";
 export {
   FailOnInvalidTimestamp,
   LogAndSkipOnInvalidTimestamp,

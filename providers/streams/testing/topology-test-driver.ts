@@ -10,7 +10,15 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { SerdeRef, StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
-import type { ReadOnlyStore } from "../../../kernel/contracts/streams/stores";
+import type {
+  KeyValueStore,
+  ProcessorStore,
+  ReadOnlyStore,
+  SessionStore,
+  TimestampedKeyValueStore,
+  TimestampedWindowStore,
+  WindowStore,
+} from "../../../kernel/contracts/streams/stores";
 import type { EventRecord, MetricGroup } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
@@ -228,11 +236,51 @@ export class TopologyTestDriver implements TestTopicDriver {
     return matching;
   }
 
+  /**
+   * The store as processors see it (Kafka Streams' getKeyValueStore and the like): every write so far, and writes
+   * of the test's own, committed with the next pipe. `partition`: which task's part of the store, default 0.
+   */
+  getKeyValueStore<K, V>(name: string, partition = 0): KeyValueStore<K, V> {
+    return this.stateOf(name, partition).keyValueStore<K, V>(name);
+  }
+
+  getTimestampedKeyValueStore<K, V>(name: string, partition = 0): TimestampedKeyValueStore<K, V> {
+    return this.stateOf(name, partition).timestampedKeyValueStore<K, V>(name);
+  }
+
+  getWindowStore<K, V>(name: string, partition = 0): WindowStore<K, V> {
+    return this.stateOf(name, partition).windowStore<K, V>(name);
+  }
+
+  getTimestampedWindowStore<K, V>(name: string, partition = 0): TimestampedWindowStore<K, V> {
+    return this.stateOf(name, partition).timestampedWindowStore<K, V>(name);
+  }
+
+  getSessionStore<K, V>(name: string, partition = 0): SessionStore<K, V> {
+    return this.stateOf(name, partition).sessionStore<K, V>(name);
+  }
+
+  /** Any store, by name, as its processors see it. */
+  getStateStore(name: string, partition = 0): ProcessorStore {
+    return this.stateOf(name, partition).store(name);
+  }
+
+  /** Every store of the topology (of one partition's tasks), by name. */
+  getAllStateStores(partition = 0): Map<string, ProcessorStore> {
+    return new Map(this.topology.storeNames().map((name) => [name, this.getStateStore(name, partition)]));
+  }
+
   /** The committed contents of one partition of a store, for queries. */
   store(name: string, partition = 0): ReadOnlyStore {
+    return this.stateOf(name, partition).readOnly(name);
+  }
+
+  private stateOf(name: string, partition: number): TaskState {
     const sub = this.topology.subTopologyOfStore(name);
     if (sub === undefined) throw new Error(`unknown store '${name}'`);
-    return this.tasks.get(taskIdOf(sub, partition))!.state.readOnly(name);
+    const task = this.tasks.get(taskIdOf(sub, partition));
+    if (task === undefined) throw new Error(`store '${name}' has no partition ${partition}: the driver runs ${this.partitions}`);
+    return task.state;
   }
 
   async close(): Promise<void> {

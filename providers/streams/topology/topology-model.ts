@@ -41,6 +41,10 @@ export interface StoreDef {
   valueSerde: SerdeSpec;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** Processors range over it (see StoreSpec.rangeable). */
+  rangeable?: boolean;
+  /** Key-value stores: false keeps the store out of the record cache. */
+  caching?: boolean;
 }
 
 export interface TopologyDefinition {
