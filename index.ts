@@ -69,6 +69,7 @@ export type * from "./kernel/contracts/streams/processor";
 export type * from "./kernel/contracts/streams/stores";
 export type * from "./kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
+export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 export type * from "./kernel/contracts/streams/runtime";
 export type { RouteOptions, RouteListing } from "./kernel/http/route-registry";
 export type { RouteSpec, ParameterSpec, QueryParameterSpec, BodySpec, ResponseSpec } from "./kernel/http/route-spec";

@@ -57,6 +57,7 @@ const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
  */
 const STREAMS_LAYERS = [
   "streams-config",
+  "code",
   "metrics",
   "events",
   "serdes",

@@ -7,6 +7,7 @@ import type { TimestampExtractor } from "../../../kernel/contracts/streams/proce
 import { resolveTimestampExtractor } from "../processor/timestamp-extractors";
 import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
+import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
 import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
@@ -32,13 +33,15 @@ export class CompiledTopology {
     readonly definition: TopologyDefinition,
     defaultKeySerde: SerdeSpec,
     defaultValueSerde: SerdeSpec,
+    /** The serdes registered by name (`sluice.streams.NamedCode`). */
+    private readonly namedCode?: NamedCodeLookup,
     defaultTimestampExtractor: string = "FailOnInvalidTimestamp",
   ) {
     this.subTopologies = splitSubTopologies(definition);
-    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde"), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde") };
+    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", namedCode), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", namedCode) };
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
-      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`),
-      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`),
+      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
+      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),
     });
     for (const node of definition.nodes.values()) {
       if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
@@ -76,7 +79,7 @@ export class CompiledTopology {
   eventSerdeNames(type: string): { key?: string; value?: string } {
     const senders = this.definition.eventSerdes.get(type) ?? [];
     const agreed = (specs: SerdeSpec[]) => {
-      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`).name)));
+      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.namedCode).name)));
       const [only] = names;
       return names.size === 1 ? only : undefined;
     };

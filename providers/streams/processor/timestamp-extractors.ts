@@ -1,9 +1,8 @@
 /**
- * Kafka Streams' built-in timestamp extractors, and the resolution of an extractor named by a source or by
- * `default.timestamp.extractor` (a built-in's name, or `module#export`).
+ * Kafka Streams' built-in timestamp extractors, and the resolution of an extractor given by a source or named by
+ * `default.timestamp.extractor`.
  */
 import type { ConsumerRecord, TimestampExtractor, TimestampExtractorName } from "../../../kernel/contracts/streams/processor";
-import { loadModuleExport } from "../serdes/serde-resolver";
 
 /** An extractor's refusal: fatal to the application, never a record for the error policy. */
 export class TimestampExtractionError extends Error {
@@ -45,7 +44,10 @@ function isExtractor(value: unknown): value is TimestampExtractor {
   return typeof value === "object" && value !== null && typeof (value as TimestampExtractor).extract === "function";
 }
 
-/** An extractor object, a built-in's name or `module#export` (of an extractor, or a function returning one). */
+/**
+ * An extractor object (from a topology's code) or a built-in's name (also from configuration, which names no module:
+ * a custom extractor is code, given by the topology through Consumed.timestampExtractor).
+ */
 export function resolveTimestampExtractor(spec: TimestampExtractor | string, what: string): TimestampExtractor {
   if (typeof spec !== "string") {
     if (!isExtractor(spec)) throw new Error(`the timestamp extractor of ${what} has no extract(record, partitionTime)`);
@@ -53,10 +55,6 @@ export function resolveTimestampExtractor(spec: TimestampExtractor | string, wha
   }
   // Kafka Streams' class names are taken too, so one configuration serves both.
   const builtin = (BUILTIN_TIMESTAMP_EXTRACTORS as Record<string, TimestampExtractor>)[spec.replace(/^org\.apache\.kafka\.streams\.processor\./, "")];
-  if (builtin !== undefined) return builtin;
-  if (!spec.includes("#")) throw new Error(`unknown timestamp extractor '${spec}' for ${what}: expected ${Object.keys(BUILTIN_TIMESTAMP_EXTRACTORS).join(", ")} or module#export`);
-  const loaded = loadModuleExport(spec);
-  const extractor = typeof loaded === "function" ? (loaded as () => unknown)() : loaded;
-  if (!isExtractor(extractor)) throw new Error(`'${spec}' for ${what} is not a timestamp extractor`);
-  return extractor;
+  if (builtin === undefined) throw new Error(`unknown timestamp extractor '${spec}' for ${what}: expected ${Object.keys(BUILTIN_TIMESTAMP_EXTRACTORS).join(", ")}`);
+  return builtin;
 }
