@@ -6,6 +6,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Stores, TestRecord, TopologyTestDriver, type ProcessorContext, type TimestampedKeyValueStore, type WindowStore } from "../../../index";
 
+import { processorOf } from "../../helpers/processors";
+
 const test = suite("TestInputTopic and TestOutputTopic");
 
 const text = (record: TestRecord<unknown, unknown>) => record.headers.toArray().map(({ key, value }) => `${key}=${value?.toString() ?? "null"}`);
@@ -14,16 +16,12 @@ test("records piped with headers and timestamps come out with the headers a proc
   const driver = await TopologyTestDriver.create((builder) => {
     builder
       .stream<string, string>("in")
-      .process<string, string>(() => {
-        let context!: ProcessorContext<string, string>;
-        return {
-          init: (given) => void (context = given),
-          process(record) {
-            context.forward(record.withValue(record.value.toUpperCase()));
-            record.headers.remove("drop");
-          },
-        };
-      })
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          context.forward(record.withValue(record.value.toUpperCase()));
+          record.headers.remove("drop");
+        }),
+      )
       .mapValues((value) => value.length)
       .to("out", { valueSerde: "int" });
   }, { startTimeMs: 1_000 });
@@ -95,16 +93,13 @@ test("typed store getters give the stores as processors see them; Stores builder
     builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore("windows", 1_000, 10), "string", "long"));
     builder
       .stream<string, string>("in")
-      .process<string, string>(() => {
-        let context!: ProcessorContext<string, string>;
-        return {
-          init: (given) => void (context = given),
-          process(record) {
-            context.getStateStore<TimestampedKeyValueStore<string, number>>("latest").put(record.key, record.value.length, record.timestamp);
-            context.getStateStore<WindowStore<string, number>>("windows").put(record.key, record.value.length, record.timestamp - (record.timestamp % 10));
-          },
-        };
-      }, ["latest", "windows"]);
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          context.getStateStore<TimestampedKeyValueStore<string, number>>("latest").put(record.key, record.value.length, record.timestamp);
+          context.getStateStore<WindowStore<string, number>>("windows").put(record.key, record.value.length, record.timestamp - (record.timestamp % 10));
+        }),
+        ["latest", "windows"],
+      );
   });
   await driver.createInputTopic<string, string>("in").pipeInput("k", "abc", 25);
   assert.equal(driver.getTimestampedKeyValueStore<string, number>("latest").get("k"), { value: 3, timestamp: 25 });
