@@ -353,8 +353,9 @@ class SourceRuntime implements NodeRuntime {
   read(topic: string, partition: number, raw: RawRecord | RangedRecord): StreamsRecord<unknown, unknown> | undefined {
     let key: unknown;
     let value: unknown;
+    const ranged = "bytes" in raw;
     try {
-      if ("bytes" in raw) {
+      if (ranged) {
         const { bytes, keyStart, keySize, valueStart, valueSize } = raw;
         key = keySize < 0 ? null : this.keyOf(bytes, keyStart, keyStart + keySize);
         value = valueSize < 0 ? null : this.valueOf(bytes, valueStart, valueStart + valueSize);
@@ -367,8 +368,7 @@ class SourceRuntime implements NodeRuntime {
     }
     const timestamp = this.timestampOf(topic, partition, raw, key, value);
     if (timestamp < 0) return undefined;
-    const encoded = "bytes" in raw ? (raw.headerCount > 0 ? raw : undefined) : undefined;
-    return new StreamsRecord(key, value, timestamp, "bytes" in raw ? undefined : raw.headers, encoded);
+    return ranged ? new StreamsRecord(key, value, timestamp, undefined, raw.headerCount > 0 ? raw : undefined) : new StreamsRecord(key, value, timestamp, raw.headers);
   }
 
   receive(record: StreamsRecord<unknown, unknown>): void {
