@@ -15,7 +15,7 @@ export {
   WallclockTimestampExtractor,
 } from "./processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
-export { windowedSerde } from "./serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";

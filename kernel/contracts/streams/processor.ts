@@ -102,7 +102,7 @@ export interface Cancellable {
   cancel(): void;
 }
 
-/** Where the record being processed came from; inside a punctuation, a null topic and -1 for the rest. */
+/** Where the record being processed came from; inside a punctuation, as in Kafka Streams: a null topic, partition and offset -1. */
 export interface RecordMetadata {
   topic: string | null;
   partition: number;
@@ -121,9 +121,9 @@ export interface ProcessorContext<KOut = unknown, VOut = unknown> {
   /** A store connected to this processor; the type parameter is the store interface (see stores.ts). */
   getStateStore<S>(name: string): S;
   /**
-   * Calls `callback` with the current time when its clock reaches each slot: stream time fires first when a record
-   * arrives, then at every multiple of the interval it reaches; wall-clock time an interval from now, then on that
-   * grid. A clock that jumps several slots fires once (missed slots are skipped, the grid kept).
+   * Calls `callback` with the stream time or the wall-clock time, as Kafka Streams punctuates: by stream time as soon
+   * as the task has data, then whenever stream time reaches the next multiple of the interval; by wall-clock time one
+   * interval from now, then every interval after that. Slots missed while time jumped are skipped, never made up.
    */
   schedule(intervalMs: number, type: PunctuationType, callback: (timestamp: number) => void): Cancellable;
   /** Sends a record into one of the application's declared event streams. */

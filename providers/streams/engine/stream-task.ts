@@ -105,21 +105,13 @@ export interface TaskCounters {
   dropped: number;
 }
 
-/**
- * A scheduled punctuation (Kafka Streams' PunctuationSchedule): due when its clock reaches `next`; then the next slot
- * is the first of its aligned ones past that clock, missed slots skipped rather than run late one after another.
- */
 interface Punctuator {
   intervalMs: number;
+  /** When it fires next: stream-time schedules are aligned to 0, wall-clock ones to when they were made. */
   next: number;
   callback: (timestamp: number) => void;
   node: NodeRuntime;
   cancelled: boolean;
-}
-
-function nextSlot(punctuator: Punctuator, time: number): number {
-  const { next, intervalMs } = punctuator;
-  return time < next + intervalMs ? next + intervalMs : next + (Math.floor((time - next) / intervalMs) + 1) * intervalMs;
 }
 
 interface NodeRuntime {
@@ -128,13 +120,14 @@ interface NodeRuntime {
   processor?: Processor<any, any, any, any>;
 }
 
-/** Inside a punctuation, as in Kafka Streams: no topic, partition and offset -1. */
+/** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
 
 export class StreamTask {
   readonly id: string;
   readonly counters: TaskCounters = { processed: 0, dropped: 0 };
   private streamTime = -1;
+  private recordTimestamp = -1;
   private readonly nodes = new Map<string, NodeRuntime>();
   private readonly sourcesByTopic = new Map<string, NodeRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
@@ -174,6 +167,14 @@ export class StreamTask {
     return requested;
   }
 
+  /**
+   * The timestamp of the record in process, or of the punctuation running (Kafka Streams' record context): what a
+   * write to a store that keeps no timestamps is stamped with, in its changelog and in its record cache.
+   */
+  get currentRecordTimestamp(): number {
+    return this.recordTimestamp;
+  }
+
   /** The headers of the record the processor in process received; none in a punctuation. */
   currentHeaders(): readonly Header[] | undefined {
     return this.current?.headerList();
@@ -190,6 +191,7 @@ export class StreamTask {
       const read = (source as SourceRuntime).read(topic, this.partition, record);
       if (read === undefined) this.counters.dropped++;
       else {
+        this.recordTimestamp = read.timestamp;
         if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
         source.receive(read);
         this.counters.processed++;
@@ -214,15 +216,17 @@ export class StreamTask {
     for (const node of this.nodes.values()) node.processor?.close?.();
   }
 
-  /** Runs the punctuators of `type` due at `time` (stream time: none before the first record), earliest slot first. */
+  /**
+   * Fires each due punctuator once, as Kafka Streams does: then it is due again at the first slot of its schedule
+   * after `time`, the slots it missed skipped (its schedule never drifts towards the times it happened to run).
+   */
   private punctuate(type: PunctuationType, time: number): void {
     if (time < 0) return;
-    const scheduled = this.punctuators[type];
-    if (scheduled.some((punctuator) => punctuator.cancelled)) this.punctuators[type] = scheduled.filter((punctuator) => !punctuator.cancelled);
-    const due = this.punctuators[type].filter((punctuator) => punctuator.next <= time).sort((a, b) => a.next - b.next);
-    for (const punctuator of due) {
-      if (punctuator.cancelled) continue;
-      punctuator.next = nextSlot(punctuator, time);
+    for (const punctuator of this.punctuators[type]) {
+      if (punctuator.cancelled || time < punctuator.next) continue;
+      const { intervalMs } = punctuator;
+      punctuator.next += (Math.floor((time - punctuator.next) / intervalMs) + 1) * intervalMs;
+      this.recordTimestamp = time;
       try {
         punctuator.callback(time);
       } catch (error) {
@@ -307,8 +311,8 @@ export class StreamTask {
         return this.stores.store(storeName) as S;
       },
       schedule: (intervalMs, type, callback): Cancellable => {
-        if (!(intervalMs >= 1)) throw new Error(`punctuation interval must be at least 1 ms, got ${intervalMs}`);
-        // Stream time: aligned to 0, so the first record fires it; wall-clock time: one interval from now.
+        if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
+        // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.
         const start = type === "wall_clock_time" ? this.env.now() + intervalMs : 0;
         const punctuator: Punctuator = { intervalMs, next: start, callback, node, cancelled: false };
         this.punctuators[type].push(punctuator);

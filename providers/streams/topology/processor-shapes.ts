@@ -39,26 +39,6 @@ export function statefulProcessor(
   };
 }
 
-/**
- * The stream time one processor has observed (Kafka Streams' observedStreamTime of a window, session or suppress
- * processor): the largest timestamp among the records it received, -1 before the first. Unlike the task's stream
- * time, records that went elsewhere in the task (a table updated "now") do not move it. Like Kafka Streams', it
- * starts afresh with the processor; what must outlive a restart a store keeps (a window store's own stream time).
- */
-export class ObservedStreamTime {
-  private time = -1;
-
-  /** Takes in a record's timestamp; returns the observed stream time, that record included. */
-  observe(timestamp: number): number {
-    if (timestamp > this.time) this.time = timestamp;
-    return this.time;
-  }
-
-  get current(): number {
-    return this.time;
-  }
-}
-
 /** Null keys cannot be grouped: Kafka Streams drops them, and so do we. */
 export function keyed(context: InternalProcessorContext, record: Rec): boolean {
   if (record.key === null || record.key === undefined) {
