@@ -14,6 +14,14 @@ export const REFERENCE_DIR = path.join(REPO_ROOT, "reference");
 /** The package of the bed's own programs (reference/src/main/java/dev/sluice/reference). */
 export const REFERENCE_PACKAGE = "dev.sluice.reference";
 
+/** The main classes behind Kafka 4.4's scripts (kafka-topics.sh and the others), which run them with their arguments. */
+export const KAFKA_TOOLS = {
+  topics: "org.apache.kafka.tools.TopicCommand",
+  consoleProducer: "org.apache.kafka.tools.ConsoleProducer",
+  consoleConsumer: "org.apache.kafka.tools.consumer.ConsoleConsumer",
+  consumerGroups: "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+} as const;
+
 let classpath: string | undefined;
 
 /** The bed's compiled classes, then every jar; a clear failure when `reference/setup` has not run. */
