@@ -129,6 +129,21 @@ test("describeConfigs reports a topic's configs with where each comes from, and 
   await rejects(admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: "missing" }] }), /does not host this topic-partition/);
 });
 
+test("createTopics refuses a config Kafka does not know and a cleanup.policy other than compact and delete, as Kafka does", async (context) => {
+  context.broker = await startTestBroker();
+  const admin = await connectedAdmin(context.broker);
+  const refusal = (configEntries: { name: string; value: string }[]) =>
+    admin.createTopics({ topics: [{ topic: "refused", configEntries }] }).then(
+      () => "created",
+      (error: { errors?: { type: string }[] }) => error.errors?.map(({ type }) => type).join(),
+    );
+  assert.is(await refusal([{ name: "retention.mss", value: "1000" }]), "INVALID_CONFIG");
+  assert.is(await refusal([{ name: "cleanup.policy", value: "compact,shred" }]), "INVALID_CONFIG");
+  // Kafka's configs this broker does not honour are accepted, as Kafka Streams sets some on its internal topics.
+  await admin.createTopics({ topics: [{ topic: "streams-changelog", configEntries: [{ name: "cleanup.policy", value: "compact,delete" }, { name: "message.timestamp.type", value: "CreateTime" }] }] });
+  assert.equal(await admin.listTopics(), ["streams-changelog"]);
+});
+
 test("a topic's own configs survive a restart of the file store", async (context) => {
   context.broker = await fileBroker(context.dataDir);
   let admin = await connectedAdmin(context.broker);
