@@ -51,7 +51,7 @@ export interface PartitionLog {
    * [logStartOffset, logEndOffset].
    */
   read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
-  /** First offset whose batch max timestamp is >= timestamp (never below the log start), or null when there is none. */
+  /** The first record at or after the log start whose timestamp is >= timestamp: its offset and timestamp; null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
   /**
    * DeleteRecords: moves the log start offset up to `offset` (a lower one changes nothing) and deletes the segments
@@ -76,6 +76,11 @@ export interface OffsetCommitEntry {
   metadata: string | null;
 }
 
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
 export interface OffsetStore {
   /** Durable once resolved. */
   commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void>;
@@ -87,6 +92,8 @@ export interface OffsetStore {
   deleteTopic(topic: string): Promise<void>;
   /** Forgets every offset of a deleted group. */
   deleteGroup(groupId: string): Promise<void>;
+  /** Forgets a group's offsets of these partitions (OffsetDelete); the group goes with its last offset. */
+  deleteOffsets(groupId: string, partitions: TopicPartitionRef[]): Promise<void>;
 }
 
 export interface LogStore {
