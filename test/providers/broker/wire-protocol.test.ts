@@ -62,6 +62,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     36: "0-1",
     37: "0-3",
     42: "0-2",
+    47: "0-0",
     60: "0-1",
   });
 });
