@@ -11,7 +11,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
 import { FETCH, LIST_OFFSETS, OFFSET_COMMIT } from "../../../providers/kafka-client/client-apis";
-import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode } from "../../../providers/kafka-protocol";
+import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode, ListGroups } from "../../../providers/kafka-protocol";
 import { eventually } from "../../helpers/eventually";
 import { runKcat, startTestBroker, type TestBroker } from "./broker-test-kit";
 
@@ -222,6 +222,36 @@ test("deleteGroups deletes an empty group with its offsets, and refuses a group 
     (error: { groups?: { groupId: string; errorCode: number }[] }) => error.groups,
   );
   assert.equal(refused?.map(({ groupId, errorCode }) => [groupId, errorCode]).sort(), [["busy", ErrorCode.NON_EMPTY_GROUP], ["never-was", ErrorCode.GROUP_ID_NOT_FOUND]]);
+});
+
+test("ListGroups v4 and v5 give each group's state and type, and filter by them whatever their case, as kafka-consumer-groups --list --state asks", async (context) => {
+  context.broker = await startTestBroker();
+  const kafka = context.broker.kafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: "events" }] });
+  await commitOffset(context.broker, "finished", "events", 5n);
+  const consumer = kafka.consumer({ groupId: "busy" });
+  await consumer.connect();
+  await consumer.subscribe({ topic: "events" });
+  await consumer.run({ eachMessage: async () => undefined });
+  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+
+  const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
+  try {
+    const api = new ApiCodec(ListGroups);
+    const list = async (version: number, statesFilter: string[] = [], typesFilter: string[] = []) =>
+      (await connection.request(api, { statesFilter, typesFilter }, version)).groups.map(({ groupId, protocolType, groupState, groupType }) => [groupId, protocolType, groupState, groupType]).sort();
+    assert.equal(await list(5), [["busy", "consumer", "Stable", "classic"], ["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(4, ["stable"]), [["busy", "consumer", "Stable", ""]]);
+    assert.equal(await list(5, ["Empty", "Dead"]), [["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(5, [], ["Classic"]), [["busy", "consumer", "Stable", "classic"], ["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(5, [], ["consumer"]), []);
+    // Before v4 the filters and the state are not on the wire.
+    assert.equal(await list(2, ["stable"]), [["busy", "consumer", "", ""], ["finished", "", "", ""]]);
+  } finally {
+    connection.close();
+  }
 });
 
 test("a group known only by its offsets after a restart is deleted, and stays deleted", async (context) => {

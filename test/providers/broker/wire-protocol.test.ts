@@ -51,7 +51,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     13: "0-3",
     14: "0-3",
     15: "0-4",
-    16: "0-2",
+    16: "0-5",
     17: "0-1",
     18: "0-2",
     19: "0-4",
