@@ -106,6 +106,7 @@ export class Broker implements RunningBroker {
     const store = createStore(options, readBuffers);
     await store.open();
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
+    coordinator.loadGroups(store.offsets.groups());
     const appends = new AppendSignal(store);
     const services = {
       store,

@@ -1,6 +1,6 @@
 /**
  * OffsetDelete: forgets a group's committed offsets of some partitions, as Kafka's coordinator does for a classic
- * group. An empty group (or one known only by its offsets) loses any of them; a group with members keeps those of the
+ * group. An empty group loses any of them; a group with members keeps those of the
  * topics its members subscribe to (GROUP_SUBSCRIBED_TO_TOPIC) and must speak the consumer protocol (NON_EMPTY_GROUP).
  */
 import { decodeSubscription } from "../../kafka-protocol/consumer-protocol";
@@ -17,7 +17,7 @@ type Response = ResponseOf<typeof OffsetDelete>;
 
 /** The topics the members of a live group subscribe to; undefined when some subscription cannot be read (then every topic counts as subscribed). */
 function subscribedTopics(group: DescribedGroup): Set<string> | undefined {
-  if (group.groupState === "Empty" || group.groupState === "Dead") return new Set();
+  if (group.groupState === "Empty") return new Set();
   const topics = new Set<string>();
   try {
     for (const member of group.members) for (const topic of decodeSubscription(member.metadata).topics) topics.add(topic);
@@ -31,9 +31,8 @@ export function offsetDeleteHandler({ coordinator, store, logger }: BrokerServic
   const groupError = (groupId: string, group: DescribedGroup): ErrorCodeValue => {
     if (groupId === "") return ErrorCode.INVALID_GROUP_ID;
     if (group.errorCode !== ErrorCode.NONE) return group.errorCode;
-    // A group the coordinator does not hold but whose offsets are kept (its members left before a restart) is empty.
-    if (group.groupState === "Dead" && !store.offsets.groups().includes(groupId)) return ErrorCode.GROUP_ID_NOT_FOUND;
-    if (group.groupState !== "Empty" && group.groupState !== "Dead" && group.protocolType !== "consumer") return ErrorCode.NON_EMPTY_GROUP;
+    if (group.groupState === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+    if (group.groupState !== "Empty" && group.protocolType !== "consumer") return ErrorCode.NON_EMPTY_GROUP;
     return ErrorCode.NONE;
   };
 

@@ -254,13 +254,16 @@ test("ListGroups v4 and v5 give each group's state and type, and filter by them 
   }
 });
 
-test("a group known only by its offsets after a restart is deleted, and stays deleted", async (context) => {
+test("a group known only by its offsets after a restart is listed and described as Empty, as Kafka loads it, then deleted for good", async (context) => {
   context.broker = await fileBroker(context.dataDir);
   let admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "events" }] });
   await commitOffset(context.broker, "old", "events", 3n);
 
   admin = await restartFileBroker(context);
+  assert.equal((await admin.listGroups()).groups, [{ groupId: "old", protocolType: "" }]);
+  const [described] = (await admin.describeGroups(["old"])).groups;
+  assert.equal([described.state, described.members], ["Empty", []]);
   assert.equal(await admin.deleteGroups(["old"]), [{ groupId: "old", errorCode: ErrorCode.NONE }]);
 
   admin = await restartFileBroker(context);
