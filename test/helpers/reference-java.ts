@@ -129,7 +129,7 @@ export class JavaProcesses {
   }
 
   /** Runs a program to its end with `input` on stdin; killed, and failed, when it takes longer than `timeoutMs`. */
-  async run(mainClass: string, args: readonly string[], options: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<JavaExit & { stdout: string; stderr: string }> {
+  async run(mainClass: string, args: readonly string[], options: { input?: string; timeoutMs?: number; cwd?: string; jvmFlags?: readonly string[] } = {}): Promise<JavaExit & { stdout: string; stderr: string }> {
     const program = this.start(mainClass, args, options);
     program.child.stdin!.end(options.input ?? "");
     const timeoutMs = options.timeoutMs ?? 90_000;

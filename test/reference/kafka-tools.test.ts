@@ -3,6 +3,9 @@
  * kafka-console-consumer and kafka-consumer-groups (describe, reset-offsets, delete), run from their main classes
  * as the tools' scripts run them.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../helpers/eventually";
@@ -139,6 +142,9 @@ test("kafka-consumer-groups lists and describes a live group, refuses to reset i
   const member = await readingMember("bookkeepers", "ledger", 10, "bookkeeper-1");
 
   assert.ok((await succeeds("consumerGroups", ["--list"])).trim().split("\n").includes("bookkeepers"));
+  const listed = tableRows(await succeeds("consumerGroups", ["--list", "--state"])).find((row) => row.GROUP === "bookkeepers");
+  assert.equal(listed, { GROUP: "bookkeepers", STATE: "Stable" });
+  assert.equal(tableRows(await succeeds("consumerGroups", ["--list", "--state", "Empty"])).filter((row) => row.GROUP === "bookkeepers"), []);
   const live = tableRows(await succeeds("consumerGroups", ["--describe", "--group", "bookkeepers"]));
   assert.equal(byPartition(live, "CURRENT-OFFSET"), { "ledger-0": "5", "ledger-1": "5" });
   assert.equal(byPartition(live, "LAG"), { "ledger-0": "0", "ledger-1": "0" });
@@ -173,10 +179,51 @@ test("kafka-consumer-groups lists and describes a live group, refuses to reset i
   assert.equal(resumed.lines().filter((line) => line.event === "record").map((line) => `${line.partition}:${line.value}`), ["0:entry-4", "0:entry-6", "0:entry-8"]);
   await stopJava(resumed);
 
+  // The offsets of one partition deleted: the group has none for it, and keeps the other's.
+  const deleted = tableRows(await succeeds("consumerGroups", ["--delete-offsets", "--group", "bookkeepers", "--topic", "ledger:1"]));
+  assert.equal(deleted, [{ TOPIC: "ledger", PARTITION: "1", STATUS: "Successful" }]);
+  assert.equal(await current(), { "ledger-0": "5" });
+
   assert.match(await succeeds("consumerGroups", ["--delete", "--group", "bookkeepers"]), /Deletion of requested consumer groups \('bookkeepers'\) was successful/);
   assert.not.ok((await succeeds("consumerGroups", ["--list"])).trim().split("\n").includes("bookkeepers"));
   const gone = await tool("consumerGroups", ["--describe", "--group", "bookkeepers"]);
   assert.match(gone.stdout + gone.stderr, /Consumer group 'bookkeepers' does not exist/);
+});
+
+test("after sluice broker restarts on its data directory, kafka-consumer-groups still lists and describes a group with its offsets", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-tools-restart-"));
+  const started: SluiceProcess[] = [];
+  const startBroker = async () => {
+    const process = runSluice(["broker", "--broker.port=0", `--broker.data.dir=${dataDir}`]);
+    started.push(process);
+    return `127.0.0.1:${await brokerPort(process)}`;
+  };
+  const stopBroker = async (process: SluiceProcess) => {
+    process.child.kill("SIGTERM");
+    await process.exited;
+  };
+  try {
+    const first = await startBroker();
+    const run = (args: string[], input?: string) => java.run(KAFKA_TOOLS.consumerGroups, ["--bootstrap-server", first, ...args], { input });
+    const created = await java.run(KAFKA_TOOLS.topics, ["--bootstrap-server", first, "--create", "--topic", "kept", "--partitions", "1"]);
+    assert.is(created.code, 0, created.stderr);
+    const produced = await java.run(KAFKA_TOOLS.consoleProducer, ["--bootstrap-server", first, "--topic", "kept"], { input: "a\nb\nc\n" });
+    assert.is(produced.code, 0, produced.stderr);
+    const reset = await run(["--reset-offsets", "--group", "archivists", "--topic", "kept", "--to-offset", "2", "--execute"]);
+    assert.is(reset.code, 0, reset.stderr);
+    await stopBroker(started[0]);
+
+    const second = await startBroker();
+    const tool = (args: string[]) => java.run(KAFKA_TOOLS.consumerGroups, ["--bootstrap-server", second, ...args]);
+    assert.ok((await tool(["--list"])).stdout.trim().split("\n").includes("archivists"));
+    const described = tableRows((await tool(["--describe", "--group", "archivists"])).stdout);
+    assert.equal(described.map((row) => [row.TOPIC, row.PARTITION, row["CURRENT-OFFSET"], row["LOG-END-OFFSET"], row.LAG]), [["kept", "0", "2", "3", "1"]]);
+    const [state] = tableRows((await tool(["--describe", "--group", "archivists", "--state"])).stdout);
+    assert.equal([state.STATE, state["#MEMBERS"]], ["Empty", "0"]);
+  } finally {
+    for (const process of started) if (process.child.exitCode === null) await stopBroker(process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test.run();
