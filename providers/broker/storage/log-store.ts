@@ -53,6 +53,8 @@ export interface PartitionLog {
   read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
   /** The first record at or after the log start whose timestamp is >= timestamp: its offset and timestamp; null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
+  /** The first record at or after the log start that has the largest timestamp in the log; null when there is none. */
+  recordWithMaxTimestamp(): Promise<TimestampLookup | null>;
   /**
    * DeleteRecords: moves the log start offset up to `offset` (a lower one changes nothing) and deletes the segments
    * wholly below it; durable once resolved, with the new log start offset. Rejects with ApiError(OFFSET_OUT_OF_RANGE)

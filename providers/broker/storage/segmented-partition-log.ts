@@ -168,6 +168,15 @@ export class SegmentedPartitionLog implements PartitionLog {
     return null;
   }
 
+  /** Kafka's MAX_TIMESTAMP lookup: the first batch with the largest timestamp is found by the index, then the record in it. */
+  async recordWithMaxTimestamp(): Promise<TimestampLookup | null> {
+    this.assertOpen();
+    const largest = Math.max(...this.segments.map((segment) => segment.index.largestTimestamp()));
+    if (largest < 0) return null;
+    const s = this.segments.findIndex((segment) => segment.index.largestTimestamp() === largest);
+    return this.firstRecordAtOrAfter(largest, Number(this.logStartOffset()), s, this.segments[s].index.findByTimestamp(largest));
+  }
+
   /** Reads the batches from batch `first` of segment `s` on, up to the first record stamped `target` or later. */
   private async firstRecordAtOrAfter(target: number, start: number, s: number, first: number): Promise<TimestampLookup | null> {
     // The decoder brings the compression codecs, which the broker loads only when a lookup by time needs them.

@@ -11,7 +11,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
 import { FETCH, LIST_OFFSETS, OFFSET_COMMIT } from "../../../providers/kafka-client/client-apis";
-import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode, ListGroups } from "../../../providers/kafka-protocol";
+import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode, ListGroups, ListOffsets } from "../../../providers/kafka-protocol";
 import { eventually } from "../../helpers/eventually";
 import { runKcat, startTestBroker, type TestBroker } from "./broker-test-kit";
 
@@ -378,6 +378,13 @@ test("the flexible versions answer as the older ones do", async (context) => {
     ]);
     const grown = await connection.request(new ApiCodec(CreatePartitions), { topics: [{ name: "flexible", count: 2, assignments: [{ brokerIds: [0] }] }], timeoutMs: 1_000, validateOnly: false }, 3);
     assert.equal(grown.results, [{ name: "flexible", errorCode: ErrorCode.NONE, errorMessage: null }]);
+    const offsets = await connection.request(
+      new ApiCodec(ListOffsets),
+      { replicaId: -1, isolationLevel: 0, topics: [{ name: "flexible", partitions: [-1n, -2n, -4n].map((timestamp) => ({ partitionIndex: 0, timestamp })) }] },
+      8,
+    );
+    // Latest, earliest, and the earliest kept locally, which is the earliest here: nothing goes to tiered storage.
+    assert.equal(offsets.topics[0].partitions.map(({ errorCode, offset }) => [errorCode, offset]), [[ErrorCode.NONE, 4n], [ErrorCode.NONE, 2n], [ErrorCode.NONE, 2n]]);
     const groups = await connection.request(new ApiCodec(DeleteGroups), { groupsNames: ["gone", "gone"] }, 2);
     assert.equal(groups.results, [{ groupId: "gone", errorCode: ErrorCode.NONE }, { groupId: "gone", errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
   } finally {

@@ -41,7 +41,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
   assert.equal(Object.fromEntries(ranges), {
     0: "3-8",
     1: "4-11",
-    2: "0-5",
+    2: "0-8",
     3: "0-8",
     8: "0-7",
     9: "0-5",

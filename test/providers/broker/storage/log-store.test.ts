@@ -116,6 +116,17 @@ for (const kind of STORE_KINDS) {
       assert.equal(await log.offsetForTimestamp(1150n), { offset: 5n, timestamp: 1350n });
     }));
 
+  test("recordWithMaxTimestamp finds the first record with the largest timestamp, inside its batch (Kafka's MAX_TIMESTAMP)", () =>
+    withStore(kind, async (store) => {
+      const log = await topicPartition(store);
+      assert.is(await log.recordWithMaxTimestamp(), null);
+      const stamped = (timestamps: number[]) => encodeRecordBatch(timestamps.map((timestamp, i) => ({ key: null, value: Buffer.from(`r${i}`), timestamp })));
+      await log.append(stamped([1000, 1300, 1100]));
+      await log.append(gzipped(stamped([1200, 1500, 1400])));
+      await log.append(stamped([1500, 900]));
+      assert.equal(await log.recordWithMaxTimestamp(), { offset: 4n, timestamp: 1500n });
+    }));
+
   test("offsetForTimestamp skips batches stamped earlier, whatever their order", () =>
     withStore(kind, async (store) => {
       const log = await topicPartition(store);
