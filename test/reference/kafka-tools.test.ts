@@ -90,6 +90,8 @@ test("kafka-topics creates, lists, describes, grows and deletes topics", async (
   assert.match(unknown.stdout + unknown.stderr, /Topic 'audit' does not exist/);
 });
 
+const MIDNIGHT = Date.UTC(2026, 0, 1);
+
 const KEYED = Array.from({ length: 40 }, (_, i) => `key-${i % 6}:value-${i}`);
 
 test("kafka-console-producer writes keyed lines that kafka-console-consumer reads back in order per key, and the group it read in has no lag", async () => {
@@ -133,10 +135,10 @@ async function readingMember(group: string, topic: string, count: number, client
   return member;
 }
 
-test("kafka-consumer-groups lists and describes a live group, refuses to reset it, then resets the offsets of the stopped group to the earliest, to an offset and by a shift", async () => {
+test("kafka-consumer-groups lists and describes a live group, refuses to reset it, then resets the offsets of the stopped group to the earliest, to an offset, by a shift and to a time", async () => {
   await succeeds("topics", ["--create", "--topic", "ledger", "--partitions", "2"]);
-  // entry-0, entry-2 … in partition 0, entry-1, entry-3 … in partition 1.
-  const entries = Array.from({ length: 10 }, (_, i) => ({ value: `entry-${i}`, partition: i % 2 }));
+  // entry-0, entry-2 … in partition 0, entry-1, entry-3 … in partition 1; entry-i stamped i seconds after midnight.
+  const entries = Array.from({ length: 10 }, (_, i) => ({ value: `entry-${i}`, partition: i % 2, timestamp: MIDNIGHT + i * 1000 }));
   const produced = await java.run(PRODUCER, [bootstrap, "ledger"], { input: entries.map((entry) => JSON.stringify(entry)).join("\n") });
   assert.is(produced.code, 0, produced.stderr);
   const member = await readingMember("bookkeepers", "ledger", 10, "bookkeeper-1");
@@ -173,10 +175,13 @@ test("kafka-consumer-groups lists and describes a live group, refuses to reset i
   // A dry run shows the offsets it would set, and sets nothing.
   assert.equal(await reset(["--all-topics", "--to-latest", "--dry-run"]), { "ledger-0": "5", "ledger-1": "5" });
   assert.equal(await current(), { "ledger-0": "2", "ledger-1": "5" });
+  // To a time: each partition's first entry stamped 4.5 s after midnight or later (entry-6 and entry-5).
+  assert.equal(await reset(["--all-topics", "--to-datetime", "2026-01-01T00:00:04.500Z", "--execute"]), { "ledger-0": "3", "ledger-1": "2" });
 
-  // A member of the group now starts where the reset put it: entries 2..4 of partition 0, nothing of partition 1.
-  const resumed = await readingMember("bookkeepers", "ledger", 3, "bookkeeper-2");
-  assert.equal(resumed.lines().filter((line) => line.event === "record").map((line) => `${line.partition}:${line.value}`), ["0:entry-4", "0:entry-6", "0:entry-8"]);
+  // A member of the group now starts where the reset put it.
+  const resumed = await readingMember("bookkeepers", "ledger", 5, "bookkeeper-2");
+  const read = resumed.lines().filter((line) => line.event === "record").map((line) => `${line.partition}:${line.value}`);
+  assert.equal(read.sort(), ["0:entry-6", "0:entry-8", "1:entry-5", "1:entry-7", "1:entry-9"]);
   await stopJava(resumed);
 
   // The offsets of one partition deleted: the group has none for it, and keeps the other's.
