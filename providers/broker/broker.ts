@@ -6,6 +6,7 @@ import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
 import { TopicAdmin } from "./handlers/topic-admin";
 import { BrokerServer } from "./server/broker-server";
+import type { BrokerTls } from "./server/broker-tls";
 import { type ComponentLogger, silentLogger } from "../../kernel/logger";
 import { RequestDispatcher } from "./server/request-dispatcher";
 import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
@@ -13,6 +14,8 @@ import { FileLogStore } from "./storage/file-log-store";
 import type { LogStore, LogStoreOptions } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
 import { ReadBuffers } from "./storage/read-buffers";
+
+export type { BrokerTls };
 
 /** How to run the embedded broker; every field has a default. */
 export interface BrokerOptions {
@@ -50,14 +53,6 @@ export interface BrokerOptions {
    */
   apiVersions?: Readonly<Record<string, string>>;
   logger?: ComponentLogger;
-}
-
-/** PEM texts (not paths: the options cross into the broker's worker thread). */
-export interface BrokerTls {
-  cert: string;
-  key: string;
-  /** The CA that signs the client certificates the broker then requires. */
-  ca?: string;
 }
 
 export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions">> &

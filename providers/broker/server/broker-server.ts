@@ -1,7 +1,7 @@
 /** The TCP (or TLS) side of the broker: accepts connections and hands each its own Connection (and SASL session). */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
-import type { BrokerTls } from "../broker";
+import type { BrokerTls } from "./broker-tls";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { SaslServer } from "../sasl/sasl-server";
 import { Connection } from "./connection";
