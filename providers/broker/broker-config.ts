@@ -26,6 +26,7 @@ export const BROKER_CONFIG = configSection({
     "retention.ms": { type: "integer", default: 604_800_000, doc: "Delete log segments older than this; -1 keeps them forever." },
     "retention.bytes": { type: "integer", default: -1, doc: "Trim each partition to about this many bytes; -1 is unbounded." },
     "segment.bytes": { type: "integer", default: 134_217_728, doc: "Size at which a partition rolls to a new segment file." },
+    "transaction.max.timeout.ms": { type: "integer", default: 900_000, doc: "The longest `transaction.timeout.ms` a transactional producer may ask for (Kafka's `transaction.max.timeout.ms`); a longer one is refused with INVALID_TRANSACTION_TIMEOUT." },
     "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "`PLAINTEXT`; `SSL` serves TLS with `broker.ssl.*`; `SASL_PLAINTEXT` and `SASL_SSL` authenticate clients with `broker.sasl.*` first." },
     "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`, `SASL_SSL`)." },
     "ssl.key.location": { type: "string", default: "", doc: "PEM file of the broker certificate's private key (`SSL`, `SASL_SSL`)." },
@@ -57,9 +58,15 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     retentionMs: orNull(broker.get("retention.ms")),
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
+    transactionMaxTimeoutMs: positive(broker.get("transaction.max.timeout.ms"), "broker.transaction.max.timeout.ms"),
     tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
     sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
   };
+}
+
+function positive(value: number, key: string): number {
+  if (value < 1) throw new StartupError(`${key} must be at least 1, got ${value}`);
+  return value;
 }
 
 type FileKey = "ssl.certificate.location" | "ssl.key.location" | "ssl.ca.location";

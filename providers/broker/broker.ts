@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { DefaultGroupCoordinator } from "./group/default-group-coordinator";
+import { TransactionCoordinator } from "./transactions/transaction-coordinator";
 import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
 import { TopicAdmin } from "./handlers/topic-admin";
@@ -43,6 +44,10 @@ export interface BrokerOptions {
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
   initialRebalanceDelayMs?: number;
+  /** The longest transaction timeout a producer may ask for (Kafka's transaction.max.timeout.ms); default 15 minutes. */
+  transactionMaxTimeoutMs?: number;
+  /** How often transactions past their timeout are looked for and aborted; default 10 s (Kafka's default). */
+  transactionTimeoutCheckIntervalMs?: number;
   /** Serve TLS (security.protocol=SSL) with this certificate; client certificates are required when `ca` is given. */
   tls?: BrokerTls;
   /** Authenticate every connection with SASL first: SASL_PLAINTEXT, or SASL_SSL with `tls`. */
@@ -55,8 +60,8 @@ export interface BrokerOptions {
   logger?: ComponentLogger;
 }
 
-export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions">> &
-  Pick<BrokerOptions, "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions">;
+type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions";
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, OptionalBrokerOptions>> & Pick<BrokerOptions, OptionalBrokerOptions>;
 
 export interface RunningBroker {
   /** The address clients connect to. */
@@ -91,6 +96,7 @@ export class Broker implements RunningBroker {
     private readonly options: ResolvedBrokerOptions,
     private readonly store: LogStore,
     private readonly coordinator: DefaultGroupCoordinator,
+    private readonly transactions: TransactionCoordinator,
     private readonly appends: AppendSignal,
     private readonly server: BrokerServer,
   ) {}
@@ -102,10 +108,25 @@ export class Broker implements RunningBroker {
     await store.open();
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
     coordinator.loadGroups(store.offsets.groups());
+    let transactions: TransactionCoordinator;
+    try {
+      transactions = await TransactionCoordinator.start({
+        store,
+        groups: coordinator,
+        logger: options.logger,
+        maxTimeoutMs: options.transactionMaxTimeoutMs,
+        timeoutCheckIntervalMs: options.transactionTimeoutCheckIntervalMs,
+      });
+    } catch (error) {
+      coordinator.close();
+      await store.close();
+      throw error;
+    }
     const appends = new AppendSignal(store);
     const services = {
       store,
       coordinator,
+      transactions,
       appends,
       topics: new TopicAdmin(store, options),
       clusterId: clusterIdOf(options),
@@ -122,11 +143,12 @@ export class Broker implements RunningBroker {
       });
       await server.listen();
     } catch (error) {
+      transactions.close();
       coordinator.close();
       await store.close();
       throw error;
     }
-    const broker = new Broker(options, store, coordinator, appends, server);
+    const broker = new Broker(options, store, coordinator, transactions, appends, server);
     broker.scheduleRetention();
     options.logger.info("broker listening", { host: broker.host, port: broker.port, storage: options.storage, securityProtocol: securityProtocolOf(options) });
     return broker;
@@ -148,6 +170,7 @@ export class Broker implements RunningBroker {
   private async shutDown(): Promise<void> {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
     this.appends.close();
+    this.transactions.close();
     this.coordinator.close();
     await this.server.close();
     await this.store.close();
