@@ -16,6 +16,7 @@ import { JavaProcesses, REFERENCE_PACKAGE, SIGTERM_EXIT, stopJava, type JavaProc
 const ADMIN = `${REFERENCE_PACKAGE}.clients.AdminCalls`;
 const PRODUCER = `${REFERENCE_PACKAGE}.clients.DefaultProducer`;
 const CONSUMER = `${REFERENCE_PACKAGE}.clients.GroupConsumer`;
+const TRANSACTIONAL_PRODUCER = `${REFERENCE_PACKAGE}.transactions.TransactionalProducerProgram`;
 
 /** The Java clients log every request their NetworkClient sends (see reference/src/main/resources/log4j2.properties). */
 const LOG_REQUESTS = ["-Dsluice.requests=DEBUG"];
@@ -193,6 +194,25 @@ test("consumer groups: a live group listed and described, its offsets listed, th
   await admin.close();
 });
 
+test("transactions: a kafka-clients transactional producer commits records and a group's offsets, and the AdminClient lists and describes its transaction", async () => {
+  const admin = Admin.start(broker.bootstrap);
+  await admin.result("createTopics", { topics: [{ name: "ledger-tx", partitions: 1 }] });
+  const producer = java.start(TRANSACTIONAL_PRODUCER, [broker.bootstrap, "ledger-writer"], { jvmFlags: LOG_REQUESTS });
+  for (const command of ["init", "begin", "send ledger-tx 0 k1 v1", "offsets auditors ledger-tx 0 1", "commit"]) {
+    const from = producer.lines().length;
+    producer.send(command);
+    const answer = await producer.waitForLine(() => true, command, { from });
+    assert.is(answer.ok, true, `${command}: ${JSON.stringify(answer)}`);
+  }
+  assert.equal(await admin.result("listTransactions"), [{ transactionalId: "ledger-writer", state: "CompleteCommit" }]);
+  assert.equal(await admin.result("describeTransactions", { transactionalId: "ledger-writer" }), { state: "CompleteCommit", coordinator: 0, partitions: [] });
+  assert.equal(await admin.result("listConsumerGroupOffsets", { group: "auditors" }), { "ledger-tx-0": 1 });
+  producer.send("close");
+  assert.is((await producer.exited).code, 0, producer.stderr());
+  recordRequests(producer.stderr());
+  await admin.close();
+});
+
 test("calls the broker does not offer fail at once with Kafka's UnsupportedVersionException, and the client goes on working", async () => {
   const admin = Admin.start(broker.bootstrap);
   await admin.result("createTopics", { topics: [{ name: "unsupported", partitions: 1 }] });
@@ -201,7 +221,6 @@ test("calls the broker does not offer fail at once with Kafka's UnsupportedVersi
     ["incrementalAlterConfigs", { type: "topic", name: "unsupported", ops: [{ op: "set", name: "retention.ms", value: "1000" }] }, "INCREMENTAL_ALTER_CONFIGS"],
     ["describeAcls", {}, "DESCRIBE_ACLS"],
     ["describeProducers", partition, "DESCRIBE_PRODUCERS"],
-    ["listTransactions", {}, "LIST_TRANSACTIONS"],
     ["describeClientQuotas", {}, "DESCRIBE_CLIENT_QUOTAS"],
     ["describeLogDirs", {}, "DESCRIBE_LOG_DIRS"],
     ["electLeaders", partition, "ELECT_LEADERS"],

@@ -72,6 +72,22 @@ async function produceOneByOne(broker: TestBroker, topic: string, count: number,
   for (let i = 0; i < count; i++) await producer.send({ topic, messages: [{ partition, value: `record-${i}` }] });
 }
 
+/** A broker with two groups on topic "events": "finished", empty with a committed offset, and "busy", a stable group of one kafkajs member. */
+async function finishedAndBusyGroups(context: { broker: TestBroker }): Promise<Admin> {
+  context.broker = await startTestBroker();
+  const kafka = context.broker.kafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: "events" }] });
+  await commitOffset(context.broker, "finished", "events", 5n);
+  const consumer = kafka.consumer({ groupId: "busy" });
+  await consumer.connect();
+  await consumer.subscribe({ topic: "events" });
+  await consumer.run({ eachMessage: async () => undefined });
+  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+  return admin;
+}
+
 test("ApiVersions advertises the five admin APIs with the versions Kafka defines", async (context) => {
   context.broker = await startTestBroker();
   const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
@@ -200,17 +216,7 @@ test("describeCluster and DescribeCluster name the cluster, its controller and t
 });
 
 test("deleteGroups deletes an empty group with its offsets, and refuses a group with members or none at all", async (context) => {
-  context.broker = await startTestBroker();
-  const kafka = context.broker.kafka();
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "events" }] });
-  await commitOffset(context.broker, "finished", "events", 5n);
-  const consumer = kafka.consumer({ groupId: "busy" });
-  await consumer.connect();
-  await consumer.subscribe({ topic: "events" });
-  await consumer.run({ eachMessage: async () => undefined });
-  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+  const admin = await finishedAndBusyGroups(context);
 
   assert.equal(await admin.deleteGroups(["finished"]), [{ groupId: "finished", errorCode: ErrorCode.NONE }]);
   const [offsets] = await admin.fetchOffsets({ groupId: "finished", topics: ["events"] });
@@ -225,17 +231,7 @@ test("deleteGroups deletes an empty group with its offsets, and refuses a group 
 });
 
 test("ListGroups v4 and v5 give each group's state and type, and filter by them whatever their case, as kafka-consumer-groups --list --state asks", async (context) => {
-  context.broker = await startTestBroker();
-  const kafka = context.broker.kafka();
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "events" }] });
-  await commitOffset(context.broker, "finished", "events", 5n);
-  const consumer = kafka.consumer({ groupId: "busy" });
-  await consumer.connect();
-  await consumer.subscribe({ topic: "events" });
-  await consumer.run({ eachMessage: async () => undefined });
-  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+  await finishedAndBusyGroups(context);
 
   const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
   try {

@@ -1,5 +1,7 @@
 package dev.sluice.reference.clients;
 
+import dev.sluice.reference.JsonLines;
+import dev.sluice.reference.ProgramArguments;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +33,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -81,7 +84,15 @@ public final class AdminCalls {
         calls.put("incrementalAlterConfigs", this::incrementalAlterConfigs);
         calls.put("describeAcls", r -> get(admin.describeAcls(AclBindingFilter.ANY).values()).size());
         calls.put("describeProducers", r -> get(admin.describeProducers(List.of(partition(r)), new DescribeProducersOptions()).all()).get(partition(r)).activeProducers().size());
-        calls.put("listTransactions", r -> get(admin.listTransactions().all()).size());
+        calls.put("listTransactions", r -> get(admin.listTransactions().all()).stream()
+            .map(listing -> JsonLines.object("transactionalId", listing.transactionalId(), "state", listing.state().toString()))
+            .sorted(Comparator.comparing(listing -> (String) listing.get("transactionalId"))).toList());
+        calls.put("describeTransactions", r -> {
+            String id = (String) r.get("transactionalId");
+            TransactionDescription description = get(admin.describeTransactions(List.of(id)).description(id));
+            return JsonLines.object("state", description.state().toString(), "coordinator", description.coordinatorId(),
+                "partitions", description.topicPartitions().stream().map(TopicPartition::toString).sorted().toList());
+        });
         calls.put("describeClientQuotas", r -> get(admin.describeClientQuotas(ClientQuotaFilter.all()).entities()).size());
         calls.put("describeLogDirs", r -> get(admin.describeLogDirs(List.of(0)).allDescriptions()).size());
         calls.put("electLeaders", r -> wait(admin.electLeaders(org.apache.kafka.common.ElectionType.PREFERRED, java.util.Set.of(partition(r))).all()));
@@ -93,10 +104,7 @@ public final class AdminCalls {
         if (args.length < 1) throw new IllegalArgumentException("usage: AdminCalls bootstrap-servers [config=value ...]");
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
-        for (int i = 1; i < args.length; i++) {
-            String[] pair = args[i].split("=", 2);
-            props.put(pair[0], pair[1]);
-        }
+        ProgramArguments.withConfigs(props, args, 1);
         try (Admin admin = Admin.create(props);
              BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             AdminCalls adminCalls = new AdminCalls(admin);

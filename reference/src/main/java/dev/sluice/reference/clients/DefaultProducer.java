@@ -1,5 +1,7 @@
 package dev.sluice.reference.clients;
 
+import dev.sluice.reference.JsonLines;
+import dev.sluice.reference.ProgramArguments;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +30,7 @@ public final class DefaultProducer {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        for (int i = 2; i < args.length; i++) {
-            String[] pair = args[i].split("=", 2);
-            props.put(pair[0], pair[1]);
-        }
+        ProgramArguments.withConfigs(props, args, 2);
         ProducerConfig effective = new ProducerConfig(props);
         JsonLines.print("event", "config",
             "enable.idempotence", effective.getBoolean(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG),

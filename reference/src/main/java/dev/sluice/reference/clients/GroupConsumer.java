@@ -1,5 +1,7 @@
 package dev.sluice.reference.clients;
 
+import dev.sluice.reference.JsonLines;
+import dev.sluice.reference.ProgramArguments;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -32,10 +34,7 @@ public final class GroupConsumer {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        for (int i = 3; i < args.length; i++) {
-            String[] pair = args[i].split("=", 2);
-            props.put(pair[0], pair[1]);
-        }
+        ProgramArguments.withConfigs(props, args, 3);
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
         CountDownLatch closed = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

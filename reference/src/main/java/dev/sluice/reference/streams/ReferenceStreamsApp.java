@@ -1,6 +1,7 @@
 package dev.sluice.reference.streams;
 
-import dev.sluice.reference.clients.JsonLines;
+import dev.sluice.reference.JsonLines;
+import dev.sluice.reference.ProgramArguments;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +41,7 @@ public final class ReferenceStreamsApp {
         props.put(StreamsConfig.STATE_DIR_CONFIG, args[2]);
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
-        for (int i = 4; i < args.length; i++) {
-            String[] pair = args[i].split("=", 2);
-            props.put(pair[0], pair[1]);
-        }
+        ProgramArguments.withConfigs(props, args, 4);
         KafkaStreams streams = new KafkaStreams(topology, props);
         streams.setStateListener((now, before) -> JsonLines.print("event", "state", "state", now.toString(), "before", before.toString()));
         streams.setUncaughtExceptionHandler(error -> {

@@ -1,4 +1,4 @@
-package dev.sluice.reference.clients;
+package dev.sluice.reference;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the reference programs print: one JSON object a line on stdout, which the TypeScript tests read. Kafka's own
- * logging goes to stderr, so stdout holds nothing else.
+ * What the reference programs print: one JSON object a line on stdout, which the TypeScript tests read, and the JSON
+ * objects some of them read from stdin. Kafka's own logging goes to stderr, so stdout holds nothing else.
  */
 public final class JsonLines {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -45,12 +45,18 @@ public final class JsonLines {
         }
     }
 
-    /** The failure of a call, as the tests compare it: Kafka's exception class and its message. */
-    public static Map<String, Object> error(Throwable error) {
+    /** The exception a client call failed with, unwrapped from the future that carried it. */
+    public static Throwable causeOf(Throwable error) {
         Throwable cause = error;
         while ((cause instanceof java.util.concurrent.ExecutionException || cause instanceof java.util.concurrent.CompletionException) && cause.getCause() != null) {
             cause = cause.getCause();
         }
+        return cause;
+    }
+
+    /** The failure of a call, as the tests compare it: Kafka's exception class and its message. */
+    public static Map<String, Object> error(Throwable error) {
+        Throwable cause = causeOf(error);
         return object("error", cause.getClass().getSimpleName(), "message", String.valueOf(cause.getMessage()));
     }
 }
