@@ -46,7 +46,7 @@ function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: 
 function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values: ValueLayout): WindowedBytes {
   const { spec, areas, counters, streamTime, context } = input;
   const retentionMs = spec.retentionMs ?? DEFAULT_RETENTION_MS;
-  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context);
+  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context, spec.caching !== false);
 }
 
 function windowLayout(spec: StoreSpec) {

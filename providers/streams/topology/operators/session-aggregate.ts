@@ -2,7 +2,9 @@
  * Aggregations of a grouped stream over session windows (Kafka Streams' KStreamSessionWindowAggregate): a record
  * within the gap of a key's sessions merges them into one; each merged session is deleted downstream (a tombstone)
  * and the new one forwarded, each with its session's end as timestamp. As in Kafka Streams, lateness is judged on
- * the merged session's end against the stream time this operator has seen, and only null keys are dropped.
+ * the merged session's end against the stream time this operator has seen, and only null keys are dropped. With the
+ * record cache on, a session's updates fold there and go downstream once flushed (Kafka Streams' caching session
+ * store), a session created and merged away within one flush not at all.
  */
 import type { SessionMaterialized, SessionWindows } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
@@ -10,7 +12,7 @@ import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
 import { sessionWindowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
+import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
 import type { Folding } from "./aggregate";
 import { addAggregation } from "./grouping";
 
@@ -34,6 +36,7 @@ function sessionAggregateProcessor(
 ): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const store = context.getStateStore<SessionStore<unknown, unknown>>(storeName);
+    const flushForwards = forwardsOnFlush(context, store);
     let observedStreamTime = -1;
     return (record) => {
       if (!keyed(context, record)) return;
@@ -57,12 +60,12 @@ function sessionAggregateProcessor(
         for (const session of merged) {
           store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
           const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
-          context.forward(record.withKeyValue(sessionKey, null).withTimestamp(session.windowEnd));
+          if (!flushForwards) context.forward(record.withKeyValue(sessionKey, null).withTimestamp(session.windowEnd));
         }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate).withTimestamp(end));
+      if (!flushForwards) context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate).withTimestamp(end));
     };
   });
 }

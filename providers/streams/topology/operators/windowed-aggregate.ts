@@ -4,7 +4,8 @@
  * window's end plus grace is dropped. As in Kafka Streams, lateness is judged on the stream time this operator has
  * seen (not the task's: records that other operators of the task saw, or that were filtered out on the way, do not
  * close windows here), only null keys are dropped (a null value is aggregated), and a window's aggregate carries the
- * largest timestamp of its records.
+ * largest timestamp of its records. With the record cache on, a window's updates fold there and go downstream once
+ * flushed (Kafka Streams' caching window store).
  */
 import type { TimeWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
@@ -13,7 +14,7 @@ import { timeWindowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
+import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
 import { aggregateTimestamp, withoutTimestamp, type Folding, type StoredAggregate } from "./aggregate";
 import { addAggregation } from "./grouping";
 
@@ -29,6 +30,8 @@ function windowStartsFor(windows: TimeWindows, timestamp: number): number[] {
 interface WindowAccess {
   get(key: unknown, windowStart: number): StoredAggregate | undefined;
   put(key: unknown, value: unknown, windowStart: number, timestamp: number): void;
+  /** Whether the store forwards the updates (see forwardsOnFlush). */
+  forwardsOnFlush: boolean;
 }
 
 function windowAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): WindowAccess {
@@ -37,10 +40,15 @@ function windowAccess(context: InternalProcessorContext, storeName: string, time
     return {
       get: (key, start) => store.fetch(key, start),
       put: (key, value, start, timestamp) => store.put(key, value, start, timestamp),
+      forwardsOnFlush: forwardsOnFlush(context, store),
     };
   }
   const store = context.getStateStore<WindowStore<unknown, unknown>>(storeName);
-  return { get: (key, start) => withoutTimestamp(store.fetch(key, start)), put: (key, value, start) => store.put(key, value, start) };
+  return {
+    get: (key, start) => withoutTimestamp(store.fetch(key, start)),
+    put: (key, value, start) => store.put(key, value, start),
+    forwardsOnFlush: forwardsOnFlush(context, store),
+  };
 }
 
 function windowedAggregateProcessor(
@@ -66,7 +74,7 @@ function windowedAggregateProcessor(
         const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
         const timestamp = aggregateTimestamp(previous, record.timestamp);
         store.put(record.key, next, windowStart, timestamp);
-        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next).withTimestamp(timestamp));
+        if (!store.forwardsOnFlush) context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next).withTimestamp(timestamp));
       }
     };
   });
