@@ -29,8 +29,10 @@ export interface StoreSpec<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Processors may range over the store: it keeps an index of its keys in memory (key-value stores). */
   rangeable?: boolean;
-  /** Key-value stores: false keeps the store's updates out of the record cache. Default true. */
+  /** False keeps the store's updates out of the record cache. Default true. */
   caching?: boolean;
+  /** Topic configs of the store's changelog over Kafka Streams' defaults (StoreBuilder.withLoggingEnabled). */
+  changelogConfig?: Record<string, string>;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before

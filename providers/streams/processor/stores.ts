@@ -19,6 +19,7 @@ function windowSupplier(name: string, retentionMs: number, windowSizeMs: number,
 
 class DeclaredStoreBuilder implements StoreBuilder {
   private caching = false;
+  private changelogConfig: Record<string, string> | undefined;
 
   constructor(
     private readonly supplier: StoreSupplier,
@@ -41,9 +42,22 @@ class DeclaredStoreBuilder implements StoreBuilder {
     return this;
   }
 
+  withLoggingEnabled(config: Record<string, string>): StoreBuilder {
+    this.changelogConfig = { ...config };
+    return this;
+  }
+
+  withLoggingDisabled(): never {
+    throw new Error(
+      `store '${this.name}': withLoggingDisabled is not offered — every Sluice store keeps a changelog, since a task's exactly-once recovery and its moves between instances restore the stores from it`,
+    );
+  }
+
   declaration(): StoreDeclaration {
     const { name, windowSizeMs, retentionMs } = this.supplier;
-    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
+    const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
+    if (this.changelogConfig !== undefined) declaration.changelogConfig = this.changelogConfig;
+    return declaration;
   }
 }
 
@@ -52,15 +66,25 @@ function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: S
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
 }
 
-/** Serdes not given are the application's defaults. */
+const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
+const sessionSupplier = (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) });
+
+/**
+ * Serdes not given are the application's defaults. The in-memory suppliers are accepted for Kafka Streams' code and
+ * give the same stores as the persistent ones (in the task's LevelDB, changelogged): see the README.
+ */
 export const Stores = {
-  persistentKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
-  persistentTimestampedKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
+  persistentKeyValueStore: keyValueSupplier,
+  persistentTimestampedKeyValueStore: keyValueSupplier,
   persistentWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
-  persistentSessionStore: (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) }),
+  persistentSessionStore: sessionSupplier,
+  inMemoryKeyValueStore: keyValueSupplier,
+  inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
+    windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
+  inMemorySessionStore: sessionSupplier,
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),

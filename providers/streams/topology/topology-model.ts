@@ -43,8 +43,10 @@ export interface StoreDef {
   retentionMs?: number;
   /** Processors range over it (see StoreSpec.rangeable). */
   rangeable?: boolean;
-  /** Key-value stores: false keeps the store out of the record cache. */
+  /** False keeps the store out of the record cache. */
   caching?: boolean;
+  /** Topic configs of the store's changelog over Kafka Streams' defaults. */
+  changelogConfig?: Record<string, string>;
 }
 
 export interface TopologyDefinition {

@@ -15,8 +15,10 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   retentionMs?: number;
-  /** Key-value stores: fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
+  /** Fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
   caching?: boolean;
+  /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
+  changelogConfig?: Record<string, string>;
 }
 
 /** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
@@ -33,9 +35,16 @@ export interface StoreSupplier {
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */
 export interface StoreBuilder {
   readonly name: string;
-  /** Folds updates in the record cache (key-value stores). Off unless enabled, as in Kafka Streams. */
+  /** Folds updates in the record cache. Off unless enabled, as in Kafka Streams. */
   withCachingEnabled(): StoreBuilder;
   withCachingDisabled(): StoreBuilder;
+  /** Creates the store's changelog topic with these configs over Kafka Streams' defaults (logging is always on). */
+  withLoggingEnabled(config: Record<string, string>): StoreBuilder;
+  /**
+   * Refused: every Sluice store keeps a changelog, since the task's exactly-once recovery after a crash and its
+   * moves between instances restore stores from it (commit markers and positions travel in it).
+   */
+  withLoggingDisabled(): never;
   /** The store as the topology declares it. */
   declaration(): StoreDeclaration;
 }

@@ -75,7 +75,8 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     const configsOf = (topic: string): ITopicConfig["configEntries"] => {
       const store = changelogs.get(topic);
       const streams = store ? changelogConfigs(store, creation.windowChangelogAdditionalRetentionMs) : topology.definition.repartitionTopics.has(topic) ? REPARTITION_CONFIGS : undefined;
-      const configs = streams ? { ...streams, ...creation.internalConfigs } : {};
+      // A store's own changelog configs (withLoggingEnabled) come over the application's, as in Kafka Streams.
+      const configs = streams ? { ...streams, ...creation.internalConfigs, ...store?.changelogConfig } : {};
       return Object.entries(configs).map(([name, value]) => ({ name, value }));
     };
     await admin.createTopics({

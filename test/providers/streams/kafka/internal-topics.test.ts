@@ -8,6 +8,7 @@ import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
 import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/topics/internal-topics";
+import { Stores } from "../../../../providers/streams/processor/stores";
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
@@ -103,6 +104,16 @@ test("window and session stores' changelogs are compacted and deleted past the s
   assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
   // A session store keeps gap + grace by default, as in Kafka Streams.
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(300_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
+});
+
+test("a Processor API store built withLoggingEnabled(config) gets a changelog with those configs over the defaults and topic.* ones; withLoggingDisabled is refused, naming why", async ({ admin }) => {
+  const logged = topologyOf("logged", (builder) => {
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("kept"), "string", "string").withLoggingEnabled({ "min.compaction.lag.ms": "5000", "segment.bytes": "2097152" }));
+    builder.stream<string, string>("clicks").process(() => ({ process: () => undefined }), ["kept"]);
+  });
+  const created = await createdTopics(admin, logged, { internalConfigs: { "segment.bytes": "1048576" } });
+  assert.equal(created["logged-kept-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "2097152", "min.compaction.lag.ms": "5000" }]);
+  assert.throws(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("unlogged")).withLoggingDisabled(), /store 'unlogged': withLoggingDisabled is not offered — every Sluice store keeps a changelog/);
 });
 
 test("a broker that does not know a just created topic yet (a cluster's brokers learn it one after the other) is asked again", async ({ admin }) => {
