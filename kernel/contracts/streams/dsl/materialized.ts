@@ -1,7 +1,15 @@
 /** The store an aggregation or a table is kept in (Kafka Streams' Materialized), per kind of store. */
 import type { SerdeRef } from "./serde-ref";
 
-export interface Materialized<K, V> {
+/** How a materialized store is cached and logged, whatever its kind. */
+export interface MaterializedStoreOptions {
+  /** False keeps the store's updates out of the record cache (Kafka Streams' withCachingDisabled); default true. */
+  caching?: boolean;
+  /** Topic configs of the store's changelog over Kafka Streams' defaults (Kafka Streams' withLoggingEnabled(config)). */
+  changelogConfig?: Record<string, string>;
+}
+
+export interface Materialized<K, V> extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
@@ -9,7 +17,7 @@ export interface Materialized<K, V> {
   storeType?: "key_value" | "timestamped_key_value";
 }
 
-export interface WindowMaterialized<K, V> {
+export interface WindowMaterialized<K, V> extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
@@ -19,7 +27,7 @@ export interface WindowMaterialized<K, V> {
   retentionMs?: number;
 }
 
-export interface SessionMaterialized<K, V> {
+export interface SessionMaterialized<K, V> extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;

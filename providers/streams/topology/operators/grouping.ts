@@ -2,7 +2,7 @@
  * Grouping a stream by its key or a new one, and the repartition topic a grouping goes through when the key may
  * have changed (Kafka Streams' KGroupedStreamImpl and its repartition node): the aggregations read from there.
  */
-import type { Grouped } from "../../../../kernel/contracts/streams/dsl";
+import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
@@ -32,8 +32,8 @@ export function groupedValueSerde(grouping: GroupedStreamHandle): SerdeSpec {
   return grouping.grouped.valueSerde ?? grouping.stream.valueSerde;
 }
 
-/** What an aggregation names and serializes its store with (a DSL Materialized). */
-export interface MaterializedStore {
+/** What an aggregation names, serializes, caches and logs its store with (a DSL Materialized). */
+export interface MaterializedStore extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeSpec;
   valueSerde?: SerdeSpec;
@@ -67,7 +67,15 @@ export function addAggregation(
     : grouping.stream.node;
   const keySerde = materialized.keySerde ?? inputKeySerde;
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-  builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent });
+  builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent, ...storeOptions(materialized) });
   const node = builder.addProcessor(prefix, supplier, [parent], [storeName]);
   return { node, storeName, keySerde, valueSerde };
+}
+
+/** The caching and changelog configs a Materialized gives its store, only those it sets. */
+export function storeOptions({ caching, changelogConfig }: MaterializedStoreOptions): MaterializedStoreOptions {
+  const options: MaterializedStoreOptions = {};
+  if (caching !== undefined) options.caching = caching;
+  if (changelogConfig !== undefined) options.changelogConfig = { ...changelogConfig };
+  return options;
 }

@@ -7,6 +7,7 @@ import type { Consumed, Materialized } from "../../../../kernel/contracts/stream
 import type { KeyValueStore, TimestampedKeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { StreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import { storeOptions } from "./grouping";
 import { forwardsOnFlush, keyed, passThroughProcessor, statefulProcessor } from "../processor-shapes";
 
 function tableSourceProcessor(storeName: string) {
@@ -37,7 +38,7 @@ export function tableSource(
   const storeName = materialized?.storeName ?? topic;
   const keySerde = materialized?.keySerde ?? consumed.keySerde;
   const valueSerde = materialized?.valueSerde ?? consumed.valueSerde;
-  builder.addStore({ name: storeName, type: materialized?.storeType ?? "key_value", keySerde, valueSerde });
+  builder.addStore({ name: storeName, type: materialized?.storeType ?? "key_value", keySerde, valueSerde, ...storeOptions(materialized ?? {}) });
   const node = builder.addProcessor("table", tableSourceProcessor(storeName), [source], [storeName]);
   return { node, storeName, keySerde, valueSerde };
 }

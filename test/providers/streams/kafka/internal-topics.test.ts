@@ -106,13 +106,17 @@ test("window and session stores' changelogs are compacted and deleted past the s
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(300_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
 });
 
-test("a Processor API store built withLoggingEnabled(config) gets a changelog with those configs over the defaults and topic.* ones; withLoggingDisabled is refused, naming why", async ({ admin }) => {
+test("a store built withLoggingEnabled(config), or materialized with changelogConfig, gets a changelog with those configs over the defaults and topic.* ones; withLoggingDisabled is refused, naming why", async ({ admin }) => {
   const logged = topologyOf("logged", (builder) => {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("kept"), "string", "string").withLoggingEnabled({ "min.compaction.lag.ms": "5000", "segment.bytes": "2097152" }));
-    builder.stream<string, string>("clicks").process(() => ({ process: () => undefined }), ["kept"]);
+    const clicks = builder.stream<string, string>("clicks");
+    clicks.process(() => ({ process: () => undefined }), ["kept"]);
+    clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "counted", retentionMs: 5_000, changelogConfig: { "retention.ms": "9000" } });
   });
   const created = await createdTopics(admin, logged, { internalConfigs: { "segment.bytes": "1048576" } });
   assert.equal(created["logged-kept-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "2097152", "min.compaction.lag.ms": "5000" }]);
+  // A DSL Materialized's changelogConfig (Kafka Streams' Materialized.withLoggingEnabled) likewise.
+  assert.equal(created["logged-counted-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "9000", "message.timestamp.type": "CreateTime", "segment.bytes": "1048576" }]);
   assert.throws(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("unlogged")).withLoggingDisabled(), /store 'unlogged': withLoggingDisabled is not offered — every Sluice store keeps a changelog/);
 });
 
