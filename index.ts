@@ -56,6 +56,7 @@ export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./provi
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { Branched } from "./providers/streams/topology/values/branched";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";

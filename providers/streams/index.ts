@@ -9,6 +9,7 @@ export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testi
 export { Record, RecordHeaders } from "./processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { windowedSerde } from "./serdes/windowed-serde";
+export { Branched } from "./topology/values/branched";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";

@@ -5,7 +5,9 @@
  */
 import type { Cancellable, Header, Processor, ProcessorContext, PunctuationType, RecordMetadata } from "../../../kernel/contracts/streams/processor";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
+import type { RecordContext, StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { InternalProcessorContext } from "../topology/internal-context";
+import type { SinkNode } from "../topology/topology-model";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
@@ -48,6 +50,11 @@ export interface OutputRecord {
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see engine/origin-stamps). */
   stamp?: OriginStamp;
+  /**
+   * Set by a sink with a StreamPartitioner: the partitions the record goes to, given the topic's partition count (a
+   * copy to each); undefined for the default partitioner's.
+   */
+  partitioner?: (partitionCount: number) => readonly number[] | undefined;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/changelog/commit-marker). */
   positions?: string;
   /** The record's headers, in order (those a processor gave it, or its input record's). */
@@ -192,26 +199,7 @@ export class StreamTask {
       for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
       return runtime;
     }
-    if (def.kind === "sink") {
-      const serdes = this.topology.serdesOf(name);
-      // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
-      // them into the batch itself, which spares a Buffer per key and value.
-      const keyAsText = serdes.key === stringSerde;
-      const valueAsText = serdes.value === stringSerde;
-      const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
-      return {
-        name,
-        receive: (record) =>
-          this.env.emit({
-            topic: def.topic,
-            key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
-            value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
-            timestamp: record.timestamp,
-            headerList: record.headerList(),
-            stamp: origins === undefined ? undefined : this.originOfOutput(origins),
-          }),
-      };
-    }
+    if (def.kind === "sink") return this.buildSink(def);
     const processor = def.supplier();
     return {
       name,
@@ -225,6 +213,58 @@ export class StreamTask {
     };
   }
 
+  private buildSink(def: SinkNode): NodeRuntime {
+    const { name, partitioner } = def;
+    const serdes = this.topology.serdesOf(name);
+    // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
+    // them into the batch itself, which spares a Buffer per key and value.
+    const keyAsText = serdes.key === stringSerde;
+    const valueAsText = serdes.value === stringSerde;
+    const fixedTopic = typeof def.topic === "string" ? def.topic : undefined;
+    const extractor = typeof def.topic === "string" ? undefined : def.topic;
+    const origins = fixedTopic !== undefined && this.topology.definition.repartitionTopics.has(fixedTopic) ? new OriginStamps(this.partition) : undefined;
+    return {
+      name,
+      receive: (record) => {
+        const topic = fixedTopic ?? this.extractTopic(name, extractor!, record);
+        const output: OutputRecord = {
+          topic,
+          key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
+          value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
+          timestamp: record.timestamp,
+          headerList: record.headerList(),
+          stamp: origins === undefined ? undefined : this.originOfOutput(origins),
+        };
+        if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
+        this.env.emit(output);
+      },
+    };
+  }
+
+  /** The topic a TopicNameExtractor names for a record, with the record's context as Kafka Streams gives it. */
+  private extractTopic(sink: string, extractor: TopicNameExtractor<unknown, unknown>, record: StreamsRecord<unknown, unknown>): string {
+    const { topic, partition, offset } = this.contextMetadata();
+    const context: RecordContext = { topic, partition, offset: offset ?? -1, timestamp: record.timestamp, headers: record.headers };
+    const chosen = extractor.extract(record.key, record.value, context);
+    if (typeof chosen !== "string" || chosen.length === 0) throw new Error(`the TopicNameExtractor of sink '${sink}' named no topic (${JSON.stringify(chosen)})`);
+    return chosen;
+  }
+
+  /** A StreamPartitioner's choice, checked; an empty choice drops the record, as Kafka Streams does. */
+  private partitionsOf(sink: string, partitioner: StreamPartitioner<unknown, unknown>, topic: string, record: StreamsRecord<unknown, unknown>, count: number): number[] | undefined {
+    const chosen = partitioner.partitions(topic, record.key, record.value, count, record.headers);
+    if (chosen === undefined || chosen === null) return undefined;
+    const partitions = [...chosen];
+    const wrong = partitions.find((partition) => !(Number.isInteger(partition) && partition >= 0 && partition < count));
+    if (wrong !== undefined) throw new Error(`the StreamPartitioner of sink '${sink}' chose partition ${wrong} of '${topic}', which has ${count}`);
+    if (partitions.length === 0) this.counters.dropped++;
+    return partitions;
+  }
+
+  private contextMetadata(): RecordMetadata {
+    return this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset };
+  }
+
   /** Outputs of punctuations have no input record, hence no origin. */
   private originOfOutput(origins: OriginStamps): OriginStamp | undefined {
     const topic = this.inputTopic;
@@ -234,7 +274,7 @@ export class StreamTask {
   /** Whether records forwarded from the node can reach a sink to a repartition topic. */
   private reachesRepartitionTopic(name: string): boolean {
     const def = this.topology.node(name);
-    if (def.kind === "sink") return this.topology.definition.repartitionTopics.has(def.topic);
+    if (def.kind === "sink") return typeof def.topic === "string" && this.topology.definition.repartitionTopics.has(def.topic);
     return def.successors.some((successor) => this.nodes.has(successor) && this.reachesRepartitionTopic(successor));
   }
 
@@ -249,7 +289,7 @@ export class StreamTask {
     return {
       applicationId: this.env.applicationId,
       taskId: this.id,
-      recordMetadata: () => (this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset }),
+      recordMetadata: () => this.contextMetadata(),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.env.now(),
       forward: (forwarded, childName) => {

@@ -237,10 +237,18 @@ export class TopologyTestDriver implements TestTopicDriver {
    */
   private drainPending(): void {
     while (this.pending.length > 0) {
-      const record = written(this.pending.shift()!);
-      if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
-      this.route(record);
+      for (const record of this.placed(this.pending.shift()!)) {
+        if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
+        this.route(record);
+      }
     }
+  }
+
+  /** An output as its topic holds it: a copy in each partition its sink's StreamPartitioner chose, if it has one. */
+  private placed(output: OutputRecord): WrittenRecord[] {
+    const record = written(output);
+    const chosen = output.partitioner?.(this.partitions);
+    return chosen === undefined ? [record] : chosen.map((partition) => ({ ...record, partition }));
   }
 
   /** Processes a record of a topic the topology reads, in the task of its partition. */
@@ -282,10 +290,10 @@ export class TopologyTestDriver implements TestTopicDriver {
     throw new Error(`the topology reads no topic '${topic}'`);
   }
 
+  /** The serdes of the sink that writes `topic`, or else of a sink whose TopicNameExtractor may name it. */
   private sinkSerdes(topic: string) {
-    for (const node of this.topology.definition.nodes.values()) {
-      if (node.kind === "sink" && node.topic === topic) return this.topology.serdesOf(node.name);
-    }
-    return undefined;
+    const sinks = [...this.topology.definition.nodes.values()].filter((node) => node.kind === "sink");
+    const sink = sinks.find((node) => node.topic === topic) ?? sinks.find((node) => typeof node.topic !== "string");
+    return sink === undefined ? undefined : this.topology.serdesOf(sink.name);
   }
 }

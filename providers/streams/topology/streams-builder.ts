@@ -5,6 +5,8 @@
  * is one file there plus a line per method here.
  */
 import type {
+  Branched,
+  BranchedKStream,
   Consumed,
   Grouped,
   KGroupedStream,
@@ -19,19 +21,20 @@ import type {
   StoreDeclaration,
   StreamsBuilder,
   TimeWindowedKStream,
+  TopicNameExtractor,
   TimeWindows,
   WindowMaterialized,
   Windowed,
 } from "../../../kernel/contracts/streams/dsl";
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GroupedStreamHandle, StreamHandle, TableHandle } from "./dsl-handles";
 import { InternalTopologyBuilder } from "./internal-topology-builder";
 import { aggregate, aggregateFolding, countFolding, reduceFolding, type Folding } from "./operators/aggregate";
-import { branch, merge } from "./operators/branch-merge";
+import { addBranch, branch, merge, split, type Splitter } from "./operators/branch-merge";
 import { toEventStream } from "./operators/event-stream";
 import { groupBy, groupByKey } from "./operators/grouping";
-import { addStateStore, process } from "./operators/process";
+import { addStateStore, process, processValues } from "./operators/process";
 import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
 import { streamSource, to } from "./operators/source-sink";
 import * as stateless from "./operators/stateless";
@@ -113,6 +116,9 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[] {
     return branch(this.builder, this, predicates).map((handle) => this.stream<K, V>(handle));
   }
+  split(name?: string): BranchedKStream<K, V> {
+    return new DslBranchedStream<K, V>(this.builder, split(this.builder, this, name));
+  }
   merge(other: KStream<K, V>, name?: string): KStream<K, V> {
     return this.stream(merge(this.builder, this, other as DslStream<K, V>, name));
   }
@@ -131,11 +137,45 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));
   }
-  to(topic: string, produced: Produced<K, V> = {}): void {
+  processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores: string[] = [], name?: string): KStream<K, VR> {
+    return this.stream(processValues(this.builder, this, supplier as FixedKeyProcessorSupplier<any, any, any>, stores, name));
+  }
+  to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
     to(this.builder, this, topic, produced);
   }
   toEventStream(type: string, name?: string): void {
     toEventStream(this.builder, this, type, name);
+  }
+}
+
+class DslBranchedStream<K, V> implements BranchedKStream<K, V> {
+  private readonly branches = new Map<string, KStream<K, V>>();
+
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly splitter: Splitter,
+  ) {}
+
+  branch(predicate: (key: K, value: V) => boolean, branched: Branched<K, V> = {}): BranchedKStream<K, V> {
+    this.add(predicate, branched);
+    return this;
+  }
+  defaultBranch(branched: Branched<K, V> = {}): Map<string, KStream<K, V>> {
+    this.add(undefined, branched);
+    return this.branches;
+  }
+  noDefaultBranch(): Map<string, KStream<K, V>> {
+    return this.branches;
+  }
+
+  private add(predicate: ((key: K, value: V) => boolean) | undefined, branched: Branched<K, V>): void {
+    const handle = addBranch(this.builder, this.splitter, predicate as ((key: any, value: any) => boolean) | undefined, branched.name);
+    const stream = new DslStream<K, V>(this.builder, handle);
+    if (branched.withFunction !== undefined) {
+      const chained = branched.withFunction(stream);
+      if (chained !== null && chained !== undefined) this.branches.set(handle.node, chained);
+    } else if (branched.withConsumer !== undefined) branched.withConsumer(stream);
+    else this.branches.set(handle.node, stream);
   }
 }
 

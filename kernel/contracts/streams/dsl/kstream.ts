@@ -3,11 +3,11 @@
  * SessionWindowedKStream). They name one another — a stream groups into a grouped stream, that aggregates into a
  * table, a table turns back into a stream — so they share this file rather than import each other in a circle.
  */
-import type { ProcessorSupplier } from "../processor";
+import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
-import type { Produced } from "./produced";
+import type { Produced, TopicNameExtractor } from "./produced";
 import type { SessionWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
@@ -22,6 +22,11 @@ export interface KStream<K, V> {
   foreach(action: (key: K, value: V) => void, name?: string): void;
   /** One stream per predicate; a record goes to the first predicate it matches, or nowhere. */
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[];
+  /**
+   * Splits the stream into branches (Kafka Streams' split): a record goes to the first branch whose predicate it
+   * matches, else to the default branch if there is one. `name` prefixes the branches' names.
+   */
+  split(name?: string): BranchedKStream<K, V>;
   merge(other: KStream<K, V>, name?: string): KStream<K, V>;
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V>;
   /** Re-keys the stream; records then flow through a repartition topic. */
@@ -30,9 +35,33 @@ export interface KStream<K, V> {
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores?: string[], name?: string): KStream<KR, VR>;
-  to(topic: string, produced?: Produced<K, V>): void;
+  /** The Processor API for values only (Kafka Streams' processValues): the key stays, so the stream needs no repartition. */
+  processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores?: string[], name?: string): KStream<K, VR>;
+  /** Writes to one topic, or to the topic a TopicNameExtractor names for each record. */
+  to(topic: string | TopicNameExtractor<K, V>, produced?: Produced<K, V>): void;
   /** Sends every record into the application's declared event stream of that type. */
   toEventStream(type: string, name?: string): void;
+}
+
+/**
+ * The branches of `split()` (Kafka Streams' BranchedKStream). The map it ends with holds the branches by name: the
+ * split's name followed by the branch's (or its number: 1 for the first predicate, 0 for the default branch).
+ */
+export interface BranchedKStream<K, V> {
+  branch(predicate: (key: K, value: V) => boolean, branched?: Branched<K, V>): BranchedKStream<K, V>;
+  defaultBranch(branched?: Branched<K, V>): Map<string, KStream<K, V>>;
+  noDefaultBranch(): Map<string, KStream<K, V>>;
+}
+
+/**
+ * One branch of `split()` (Kafka Streams' Branched): its name, and what is done with its stream. `withFunction`'s
+ * result goes in the map (unless null or undefined); after `withConsumer` the branch is not in the map; with
+ * neither, the branch's own stream is.
+ */
+export interface Branched<K, V> {
+  readonly name?: string;
+  readonly withFunction?: (branch: KStream<K, V>) => KStream<K, V> | null | undefined;
+  readonly withConsumer?: (branch: KStream<K, V>) => void;
 }
 
 export interface KTable<K, V> {
