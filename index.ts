@@ -22,6 +22,17 @@ export {
   type QueryParameterKind,
   type QueryRecord,
 } from "./kernel/contracts/query-engine";
+export {
+  INTERACTIVE_QUERIES,
+  type InteractiveQueries,
+  type StoreQuery,
+  type StoreQueryFailure,
+  type StoreQueryOptions,
+  type StoreQueryRecord,
+  type StoreQueryResult,
+  type StoreQueryStatus,
+  type StoreQuerySuccess,
+} from "./kernel/contracts/interactive-queries";
 export { METRICS_FORMATTER_CONTRACT, DEFAULT_METRICS_FORMAT, type MetricsFormatter } from "./kernel/contracts/metrics-formatter";
 export {
   SERIALIZER_MODULE_CONTRACT,
@@ -54,8 +65,15 @@ export { TopologyTestDriver, type TestDriverOptions } from "./providers/streams/
 export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
+export { Stores } from "./providers/streams/processor/stores";
+export {
+  FailOnInvalidTimestamp,
+  LogAndSkipOnInvalidTimestamp,
+  UsePartitionTimeOnInvalidTimestamp,
+  WallclockTimestampExtractor,
+} from "./providers/streams/processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
-export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
 export { Branched } from "./providers/streams/topology/values/branched";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";

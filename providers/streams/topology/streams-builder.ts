@@ -18,7 +18,7 @@ import type {
   SessionMaterialized,
   SessionWindowedKStream,
   SessionWindows,
-  StoreDeclaration,
+  StoreBuilder, StoreDeclaration,
   StreamsBuilder,
   TimeWindowedKStream,
   TopicNameExtractor,
@@ -60,7 +60,7 @@ export class DslTopologyBuilder implements StreamsBuilder {
   table<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
     return new DslTable<K, V>(this.builder, tableSource(this.builder, topic, consumed, materialized));
   }
-  addStateStore(store: StoreDeclaration): StreamsBuilder {
+  addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
     return this;
   }
@@ -129,10 +129,10 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
     return new DslGroupedStream<KR, V>(this.builder, groupBy(this.builder, this, selector, grouped));
   }
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, false, name));
+    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, false, name));
   }
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, true, name));
+    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, true, name));
   }
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));

@@ -3,14 +3,16 @@
  * user's processor connected to stores declared by name. After `process` the key and serdes are unknown; after
  * `processValues` (a fixed-key processor) the key and its serde are the input's, so no repartition follows.
  */
-import type { StoreDeclaration } from "../../../../kernel/contracts/streams/dsl";
+import type { StoreBuilder, StoreDeclaration } from "../../../../kernel/contracts/streams/dsl";
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import type { StreamHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 
-export function addStateStore(builder: InternalTopologyBuilder, store: StoreDeclaration): void {
-  builder.addStore({ ...store, keySerde: store.keySerde as SerdeSpec, valueSerde: store.valueSerde as SerdeSpec });
+/** A Processor API store: its processors may range over it. */
+export function addStateStore(builder: InternalTopologyBuilder, given: StoreDeclaration | StoreBuilder): void {
+  const store = "declaration" in given ? given.declaration() : given;
+  builder.addStore({ ...store, keySerde: store.keySerde as SerdeSpec, valueSerde: store.valueSerde as SerdeSpec, rangeable: true });
 }
 
 export function process(
@@ -21,6 +23,8 @@ export function process(
   name?: string,
 ): StreamHandle {
   const node = builder.addProcessor("process", supplier, [parent.node], stores, name);
+  // A user's processor may range over any store it connects to, the DSL's own included.
+  for (const store of stores) builder.definition.stores.get(store)!.rangeable = true;
   return { node, keySerde: undefined, valueSerde: undefined, keyChanged: true };
 }
 
