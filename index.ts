@@ -55,7 +55,7 @@ export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-r
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
-export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
 export { Branched } from "./providers/streams/topology/values/branched";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
