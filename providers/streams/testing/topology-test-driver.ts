@@ -124,6 +124,7 @@ export class TopologyTestDriver implements TestTopicDriver {
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
+    for (const { task } of tasks.values()) await task.prepare();
     driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock);
     return driver;
   }

@@ -20,6 +20,7 @@ import type {
   SessionWindows,
   StoreDeclaration,
   StreamsBuilder,
+  Suppressed,
   TimeWindowedKStream,
   TopicNameExtractor,
   TimeWindows,
@@ -37,6 +38,7 @@ import { groupBy, groupByKey } from "./operators/grouping";
 import { addStateStore, process, processValues } from "./operators/process";
 import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
 import { streamSource, to } from "./operators/source-sink";
+import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { tableSource, toStream } from "./operators/table";
@@ -184,19 +186,24 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly storeName: string;
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
+  readonly windowCloseMs?: number;
 
   constructor(
     private readonly builder: InternalTopologyBuilder,
-    { node, storeName, keySerde, valueSerde }: TableHandle,
+    { node, storeName, keySerde, valueSerde, windowCloseMs }: TableHandle,
   ) {
     this.node = node;
     this.storeName = storeName;
     this.keySerde = keySerde;
     this.valueSerde = valueSerde;
+    this.windowCloseMs = windowCloseMs;
   }
 
   toStream(name?: string): KStream<K, V> {
     return new DslStream<K, V>(this.builder, toStream(this.builder, this, name));
+  }
+  suppress(suppressed: Suppressed): KTable<K, V> {
+    return new DslTable<K, V>(this.builder, suppress(this.builder, this, suppressed));
   }
 }
 

@@ -8,6 +8,7 @@ import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
+import type { Suppressed } from "./suppressed";
 import type { SessionWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
@@ -68,6 +69,8 @@ export interface KTable<K, V> {
   /** The store that holds this table, queryable by the runtime. */
   readonly storeName: string;
   toStream(name?: string): KStream<K, V>;
+  /** Holds updates back and forwards them later (Kafka Streams' suppress): see Suppressed. */
+  suppress(suppressed: Suppressed): KTable<K, V>;
 }
 
 export interface KGroupedStream<K, V> {

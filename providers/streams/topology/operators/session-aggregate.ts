@@ -81,5 +81,5 @@ export function sessionAggregate(
   const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
   const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
   const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
-  return { ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde } };
+  return { ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde }, windowCloseMs: windows.gapMs + graceMs };
 }

@@ -86,5 +86,5 @@ export function windowedAggregate(
   const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", windows, folding);
   const store = { type, windowSizeMs: windows.sizeMs, retentionMs };
   const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "windowed-aggregate", supplier);
-  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, windows.sizeMs), inner: table.keySerde } };
+  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, windows.sizeMs), inner: table.keySerde }, windowCloseMs: windows.graceMs ?? 0 };
 }
