@@ -94,6 +94,11 @@ export interface TaskEnvironment {
   /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
   onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
+  /**
+   * Least wall-clock time between two emits of an emit-on-close window aggregation (Kafka Streams' internal
+   * emit interval): 1 s by default; Kafka Streams' test driver, like Sluice's, emits at every record.
+   */
+  windowEmitIntervalMs?: number;
 }
 
 export interface TaskCounters {
@@ -118,6 +123,8 @@ interface NodeRuntime {
 
 /** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
+
+const DEFAULT_WINDOW_EMIT_INTERVAL_MS = 1000;
 
 export class StreamTask {
   readonly id: string;
@@ -339,6 +346,7 @@ export class StreamTask {
         return this.stores.readOnly(storeName);
       },
       storeSpec: (storeName) => this.stores.spec(storeName),
+      windowEmitIntervalMs: () => this.env.windowEmitIntervalMs ?? DEFAULT_WINDOW_EMIT_INTERVAL_MS,
       schedule: (intervalMs, type, callback): Cancellable => {
         if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
         // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.

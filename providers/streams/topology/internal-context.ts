@@ -14,6 +14,8 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
   committedStore(name: string): ReadOnlyStore;
   /** A store as declared, its serdes resolved. */
   storeSpec(name: string): StoreSpec;
+  /** Least wall-clock time between two emits of an emit-on-close window aggregation (see TaskEnvironment). */
+  windowEmitIntervalMs(): number;
 }
 
 /** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */

@@ -8,6 +8,7 @@ import type {
   Branched,
   BranchedKStream,
   Consumed,
+  EmitStrategy,
   Grouped,
   KGroupedStream,
   KStream,
@@ -18,6 +19,7 @@ import type {
   SessionMaterialized,
   SessionWindowedKStream,
   SessionWindows,
+  SlidingWindows,
   StoreDeclaration,
   StreamsBuilder,
   Suppressed,
@@ -42,7 +44,9 @@ import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { tableSource, toStream } from "./operators/table";
+import { slidingAggregate } from "./operators/sliding-aggregate";
 import { windowedAggregate } from "./operators/windowed-aggregate";
+import { checkSlidingWindows, checkTimeWindows, emitsOnClose } from "./values/windows";
 import type { TopologyDefinition } from "./topology-model";
 
 export class DslTopologyBuilder implements StreamsBuilder {
@@ -222,11 +226,11 @@ class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: Materialized<K, VA>): KTable<K, VA> {
     return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
-  windowedBy(windows: TimeWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this.handle, windows);
-    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows);
+    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows, false);
   }
 
   private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
@@ -238,8 +242,16 @@ class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   constructor(
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
-    private readonly windows: TimeWindows,
-  ) {}
+    private readonly windows: TimeWindows | SlidingWindows,
+    private readonly emitOnClose: boolean,
+  ) {
+    if (windows.type === "sliding") checkSlidingWindows(windows);
+    else checkTimeWindows(windows);
+  }
+
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    return new DslTimeWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
+  }
 
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number> {
     return this.table(materialized, countFolding());
@@ -252,7 +264,12 @@ class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: WindowMaterialized<K, VA>, folding: Folding): KTable<Windowed<K>, VA> {
-    return new DslTable<Windowed<K>, VA>(this.builder, windowedAggregate(this.builder, this.grouping, this.windows, materialized, folding));
+    const { builder, grouping, windows, emitOnClose } = this;
+    const handle =
+      windows.type === "sliding"
+        ? slidingAggregate(builder, grouping, windows, materialized, folding, emitOnClose)
+        : windowedAggregate(builder, grouping, windows, materialized, folding, emitOnClose);
+    return new DslTable<Windowed<K>, VA>(builder, handle);
   }
 }
 

@@ -9,7 +9,7 @@ import type { Grouped } from "./grouped";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
 import type { Suppressed } from "./suppressed";
-import type { SessionWindows, TimeWindows, Windowed } from "./windows";
+import type { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR>;
@@ -81,11 +81,15 @@ export interface KGroupedStream<K, V> {
     aggregator: (key: K, value: V, aggregate: VA) => VA,
     materialized: Materialized<K, VA>,
   ): KTable<K, VA>;
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  /** Time windows and sliding windows are validated with Kafka Streams' rules; a bad definition is an error here. */
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
 }
 
+/** A grouped stream over time or sliding windows (Kafka Streams' TimeWindowedKStream). */
 export interface TimeWindowedKStream<K, V> {
+  /** When windows are forwarded: every update (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V>;
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V>;
   aggregate<VA>(

@@ -44,6 +44,8 @@ export interface AggregationStore {
   type: StoreType;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** Small stores of the processor's own beside it (a last emit time), each one long per string key. */
+  companions?: string[];
 }
 
 /**
@@ -55,7 +57,7 @@ export function addAggregation(
   builder: InternalTopologyBuilder,
   grouping: GroupedStreamHandle,
   materialized: MaterializedStore,
-  { type, ...extent }: AggregationStore,
+  { type, companions = [], ...extent }: AggregationStore,
   defaultValueSerde: SerdeSpec,
   prefix: string,
   supplier: ProcessorSupplier<any, any, any, any>,
@@ -68,6 +70,7 @@ export function addAggregation(
   const keySerde = materialized.keySerde ?? inputKeySerde;
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;
   builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent });
-  const node = builder.addProcessor(prefix, supplier, [parent], [storeName]);
+  for (const companion of companions) builder.addStore({ name: companion, type: "key_value", keySerde: "string", valueSerde: "long" });
+  const node = builder.addProcessor(prefix, supplier, [parent], [storeName, ...companions]);
   return { node, storeName, keySerde, valueSerde };
 }

@@ -13,6 +13,7 @@ import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
 import type { Folding } from "./aggregate";
 import { addAggregation } from "./grouping";
+import { checkSessionWindows, sessionWindowsRetention } from "../values/windows";
 
 export type Merger = (key: any, left: any, right: any) => any;
 
@@ -75,10 +76,9 @@ export function sessionAggregate(
   folding: Folding,
   merger: Merger,
 ): TableHandle {
+  checkSessionWindows(windows);
   const graceMs = windows.graceMs ?? 0;
-  // Kafka Streams' default, and the least that keeps every session until it closes.
-  const minimumRetention = windows.gapMs + graceMs;
-  const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
+  const retentionMs = sessionWindowsRetention(materialized.storeName, windows, materialized.retentionMs);
   const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
   const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
   return { ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde }, windowCloseMs: windows.gapMs + graceMs };

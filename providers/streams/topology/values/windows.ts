@@ -137,6 +137,12 @@ export const SessionWindows = {
   ofInactivityGapAndGrace: (gapMs: number, afterWindowEndMs: number): SessionWindows => sessionWindows(gapMs, afterWindowEndMs),
 };
 
+/** Whether a strategy is onWindowClose; anything but Kafka Streams' two is an error. */
+export function emitsOnClose(strategy: EmitStrategy): boolean {
+  if (strategy?.type !== "on_window_close" && strategy?.type !== "on_window_update") throw new TypeError(`unknown emit strategy ${JSON.stringify(strategy)}: use EmitStrategy.onWindowClose() or onWindowUpdate()`);
+  return strategy.type === "on_window_close";
+}
+
 export const EmitStrategy = {
   onWindowUpdate: (): EmitStrategy => ({ type: "on_window_update" }),
   onWindowClose: (): EmitStrategy => ({ type: "on_window_close" }),
