@@ -19,7 +19,7 @@ import { startWordcountCluster, stopProcess, type WordcountCluster, type Wordcou
 
 const test = suite("suppress(untilWindowCloses) survives SIGKILL mid-stream");
 const FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "final-counts");
-const FLAGS = [`--plugins.packages=${FIXTURE}`];
+const FLAGS = [`--plugins.packages=${FIXTURE}`, "--log.level=debug"];
 const USERS = 20;
 const WINDOW_MS = 1000;
 /** Event time advances 5 ms per click: a window holds 200 clicks, 10 per user. */
@@ -79,6 +79,7 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
   });
 
   let instance: WordcountInstance = await cluster.start(undefined, undefined, FLAGS);
+  const instances = [instance];
   let producing = true;
   const stream = (async () => {
     while (producing) {
@@ -96,6 +97,7 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
     assert.is(instance.process.child.signalCode, "SIGKILL");
     phase = kill;
     instance = await cluster.start(instance.stateDir, undefined, FLAGS);
+    instances.push(instance);
   }
   await progress("final counts after the last restart");
   producing = false;
@@ -113,7 +115,10 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
   const byWindow = new Map<string, number[]>();
   for (const count of emitted) byWindow.set(windowOf(count), [...(byWindow.get(windowOf(count)) ?? []), count.count]);
   const bad = emitted.filter((c) => c.count !== truth.get(windowOf(c)));
-  if (bad.length > 0) console.log(JSON.stringify(bad.slice(0, 30)), emitted.findIndex((c) => c === bad[0]), emitted.length);
+  if (bad.length > 0) {
+    console.log(JSON.stringify(bad.slice(0, 30)), emitted.findIndex((c) => c === bad[0]), emitted.length);
+    instances.forEach((it, i) => require("fs").writeFileSync(`/tmp/sc-instance-${i}.log`, it.process.stderr()));
+  }
   const wrong = [...byWindow].filter(([window, counts]) => counts.some((count) => count !== truth.get(window)));
   assert.equal(wrong, [], "windows that emitted a count other than their true one");
   assert.is(byWindow.size, truth.size);

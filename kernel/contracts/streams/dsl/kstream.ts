@@ -84,6 +84,27 @@ export interface KGroupedStream<K, V> {
   /** Time windows and sliding windows are validated with Kafka Streams' rules; a bad definition is an error here. */
   windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+  /**
+   * Starts an aggregation of several grouped streams into one table (Kafka Streams' cogroup): each stream folds its
+   * records into the key's aggregate with its own aggregator. The streams must be keyed alike (co-partitioned).
+   */
+  cogroup<VOut>(aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
+}
+
+/** Grouped streams aggregated together (Kafka Streams' CogroupedKStream). */
+export interface CogroupedKStream<K, VOut> {
+  cogroup<V>(groupedStream: KGroupedStream<K, V>, aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
+  aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+}
+
+export interface TimeWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, materialized: WindowMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
+}
+
+export interface SessionWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, merger: (key: K, left: VOut, right: VOut) => VOut, materialized: SessionMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
 }
 
 /** A grouped stream over time or sliding windows (Kafka Streams' TimeWindowedKStream). */

@@ -11,12 +11,9 @@
 import type { SlidingWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
 import type { TimestampedWindowStore, TimestampedWindowedEntry } from "../../../../kernel/contracts/streams/stores";
 import { timeWindowedSerde } from "../../serdes/windowed-serde";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import type { Rec } from "../processor-shapes";
 import { checkSlidingWindows, slidingWindowsRetention } from "../values/windows";
-import type { Folding } from "./aggregate";
-import { addAggregation } from "./grouping";
+import type { Aggregation, Fold } from "./grouping";
 import { emitTimeStore, storeRetention, windowEmitter, type WindowEmitter } from "./window-emit";
 
 type Stored = { value: unknown; timestamp: number };
@@ -32,7 +29,7 @@ class SlidingWindowUpdate {
 
   constructor(
     private readonly store: TimestampedWindowStore<unknown, unknown>,
-    private readonly folding: Pick<Folding, "initializer" | "aggregator">,
+    private readonly folding: Fold,
     private readonly differenceMs: number,
     private readonly record: Rec,
     private readonly closeTime: number,
@@ -134,21 +131,14 @@ class SlidingWindowUpdate {
   }
 }
 
-export function slidingAggregate(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: SlidingWindows,
-  materialized: WindowMaterialized<any, any>,
-  folding: Folding,
-  emitOnClose: boolean,
-): TableHandle {
+export function slidingWindowsAggregation(windows: SlidingWindows, materialized: WindowMaterialized<any, any>, emitOnClose: boolean): Aggregation {
   checkSlidingWindows(windows);
   const { storeName } = materialized;
   if (materialized.storeType === "window") throw new Error(`the store '${storeName}' of sliding windows keeps each window's timestamp: its type is timestamped_window`);
   const differenceMs = windows.timeDifferenceMs;
   const graceMs = windows.graceMs ?? 0;
   const retentionMs = slidingWindowsRetention(storeName, windows, materialized.retentionMs);
-  const supplier = windowEmitter({
+  const processor = (fold: Fold) => windowEmitter({
     storeName,
     windowSizeMs: differenceMs,
     graceMs,
@@ -158,7 +148,7 @@ export function slidingAggregate(
       const store = context.getStateStore<TimestampedWindowStore<unknown, unknown>>(storeName);
       return (record, closeTime, emitter) => {
         if (record.timestamp + differenceMs < closeTime) return emitter.dropped();
-        const update = new SlidingWindowUpdate(store, folding, differenceMs, record, closeTime, emitter);
+        const update = new SlidingWindowUpdate(store, fold, differenceMs, record, closeTime, emitter);
         if (record.timestamp < differenceMs) update.runEarly();
         else update.run();
       };
@@ -168,7 +158,10 @@ export function slidingAggregate(
     emitTo: (closeTime) => closeTime - differenceMs - 1,
     closesNewWindows: () => true,
   });
-  const store = { type: "timestamped_window" as const, windowSizeMs: differenceMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] };
-  const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "sliding-aggregate", supplier);
-  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, differenceMs), inner: table.keySerde }, windowCloseMs: graceMs };
+  return {
+    prefix: "sliding-aggregate",
+    store: { type: "timestamped_window", windowSizeMs: differenceMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] },
+    processor,
+    table: (table) => ({ ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, differenceMs), inner: table.keySerde }, windowCloseMs: graceMs }),
+  };
 }

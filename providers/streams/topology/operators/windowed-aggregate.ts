@@ -10,12 +10,10 @@
 import type { TimeWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
 import type { TimestampedWindowStore, WindowStore } from "../../../../kernel/contracts/streams/stores";
 import { timeWindowedSerde } from "../../serdes/windowed-serde";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { checkTimeWindows, timeWindowsRetention } from "../values/windows";
-import { aggregateTimestamp, withoutTimestamp, type Folding, type StoredAggregate } from "./aggregate";
-import { addAggregation } from "./grouping";
+import { aggregateTimestamp, withoutTimestamp, type StoredAggregate } from "./aggregate";
+import type { Aggregation, Fold } from "./grouping";
 import { emitTimeStore, storeRetention, windowEmitter } from "./window-emit";
 
 /** Starts of the windows that contain `timestamp` (aligned to the epoch, as in Kafka Streams' windowsFor). */
@@ -43,14 +41,7 @@ function windowAccess(context: InternalProcessorContext, storeName: string, time
   return { get: (key, start) => withoutTimestamp(store.fetch(key, start)), put: (key, value, start) => store.put(key, value, start) };
 }
 
-export function windowedAggregate(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: TimeWindows,
-  materialized: WindowMaterialized<any, any>,
-  { initializer, aggregator, valueSerde }: Folding,
-  emitOnClose: boolean,
-): TableHandle {
+export function timeWindowsAggregation(windows: TimeWindows, materialized: WindowMaterialized<any, any>, emitOnClose: boolean): Aggregation {
   const advanceMs = checkTimeWindows(windows);
   const { storeName } = materialized;
   const { sizeMs } = windows;
@@ -60,7 +51,7 @@ export function windowedAggregate(
   if (emitOnClose && type !== "timestamped_window") throw new Error(`window store '${storeName}' emits on window close: its type is timestamped_window`);
   const retentionMs = timeWindowsRetention(storeName, windows, materialized.retentionMs);
   const startsOf = (timestamp: number) => windowStartsFor(sizeMs, advanceMs, timestamp);
-  const supplier = windowEmitter({
+  const processor = ({ initializer, aggregator }: Fold) => windowEmitter({
     storeName,
     windowSizeMs: sizeMs,
     graceMs,
@@ -87,7 +78,10 @@ export function windowedAggregate(
     emitTo: (closeTime) => closeTime - sizeMs,
     closesNewWindows: (from, to, lastEmit) => lastEmit === -1 || String(startsOf(to)) !== String(startsOf(from - 1)),
   });
-  const store = { type, windowSizeMs: sizeMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] };
-  const table = addAggregation(builder, grouping, materialized, store, valueSerde, "windowed-aggregate", supplier);
-  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, sizeMs), inner: table.keySerde }, windowCloseMs: graceMs };
+  return {
+    prefix: "windowed-aggregate",
+    store: { type, windowSizeMs: sizeMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] },
+    processor,
+    table: (table) => ({ ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, sizeMs), inner: table.keySerde }, windowCloseMs: graceMs }),
+  };
 }

@@ -35,6 +35,12 @@ export function checkTimeWindows(windows: TimeWindows): number {
   return advanceMs;
 }
 
+/** Checks time or sliding windows. */
+export function checkWindows(windows: TimeWindows | SlidingWindows): void {
+  if (windows.type === "sliding") checkSlidingWindows(windows);
+  else checkTimeWindows(windows);
+}
+
 export function checkSlidingWindows(windows: SlidingWindows): void {
   if (milliseconds(windows.timeDifferenceMs, "the time difference (timeDifferenceMs)") < 0) throw new RangeError("Window time difference must not be negative.");
   checkGrace(windows.graceMs, "Window grace period must not be negative.");
