@@ -3,6 +3,7 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
+import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type {
   Cancellable,
   ConsumerRecord,
@@ -80,6 +81,15 @@ export interface OutputRecord {
 
 export interface TaskStores {
   store(name: string): unknown;
+  /** The store's committed contents, for processors that load what they keep in memory (see `prepare`). */
+  readOnly(name: string): ReadOnlyStore;
+  /** The store as declared, its serdes resolved. */
+  spec(name: string): StoreSpec;
+}
+
+/** A processor of the DSL's that keeps part of its store in memory: it loads it once the task's stores are restored. */
+interface PreparedProcessor {
+  prepare(): Promise<void>;
 }
 
 export type ErrorPhase = "deserialization" | "processing" | "punctuation";
@@ -105,6 +115,11 @@ export interface TaskEnvironment {
   /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
   onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
+  /**
+   * Least wall-clock time between two emits of an emit-on-close window aggregation (Kafka Streams' internal
+   * emit interval): 1 s by default; Kafka Streams' test driver, like Sluice's, emits at every record.
+   */
+  windowEmitIntervalMs?: number;
 }
 
 export interface TaskCounters {
@@ -129,6 +144,8 @@ interface NodeRuntime {
 
 /** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
+
+const DEFAULT_WINDOW_EMIT_INTERVAL_MS = 1000;
 
 export class StreamTask {
   readonly id: string;
@@ -185,6 +202,17 @@ export class StreamTask {
   /** The headers of the record the processor in process received; none in a punctuation. */
   currentHeaders(): readonly Header[] | undefined {
     return this.current?.headerList();
+  }
+
+  /**
+   * Lets the processors that keep part of their stores in memory load it (a suppression buffer's order, the windows an
+   * emit-on-close aggregation has yet to emit): once the stores are restored and committed, before the first record.
+   */
+  async prepare(): Promise<void> {
+    for (const node of this.nodes.values()) {
+      const processor = node.processor as Partial<PreparedProcessor> | undefined;
+      if (typeof processor?.prepare === "function") await processor.prepare();
+    }
   }
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
@@ -350,6 +378,12 @@ export class StreamTask {
         if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
         return this.stores.store(storeName) as S;
       },
+      committedStore: (storeName) => {
+        if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
+        return this.stores.readOnly(storeName);
+      },
+      storeSpec: (storeName) => this.stores.spec(storeName),
+      windowEmitIntervalMs: () => this.env.windowEmitIntervalMs ?? DEFAULT_WINDOW_EMIT_INTERVAL_MS,
       schedule: (intervalMs, type, callback): Cancellable => {
         if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
         // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.

@@ -135,10 +135,12 @@ export class TopologyTestDriver implements TestTopicDriver {
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
+          windowEmitIntervalMs: 0,
         });
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
+    for (const { task } of tasks.values()) await task.prepare();
     driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
     return driver;
   }

@@ -8,7 +8,8 @@ import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
-import type { SessionWindows, TimeWindows, Windowed } from "./windows";
+import type { Suppressed } from "./suppressed";
+import type { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR>;
@@ -68,6 +69,8 @@ export interface KTable<K, V> {
   /** The store that holds this table, queryable by the runtime. */
   readonly storeName: string;
   toStream(name?: string): KStream<K, V>;
+  /** Holds updates back and forwards them later (Kafka Streams' suppress): see Suppressed. */
+  suppress(suppressed: Suppressed): KTable<K, V>;
 }
 
 export interface KGroupedStream<K, V> {
@@ -78,11 +81,36 @@ export interface KGroupedStream<K, V> {
     aggregator: (key: K, value: V, aggregate: VA) => VA,
     materialized: Materialized<K, VA>,
   ): KTable<K, VA>;
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  /** Time windows and sliding windows are validated with Kafka Streams' rules; a bad definition is an error here. */
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+  /**
+   * Starts an aggregation of several grouped streams into one table (Kafka Streams' cogroup): each stream folds its
+   * records into the key's aggregate with its own aggregator. The streams must be keyed alike (co-partitioned).
+   */
+  cogroup<VOut>(aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
 }
 
+/** Grouped streams aggregated together (Kafka Streams' CogroupedKStream). */
+export interface CogroupedKStream<K, VOut> {
+  cogroup<V>(groupedStream: KGroupedStream<K, V>, aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
+  aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+}
+
+export interface TimeWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, materialized: WindowMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
+}
+
+export interface SessionWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, merger: (key: K, left: VOut, right: VOut) => VOut, materialized: SessionMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
+}
+
+/** A grouped stream over time or sliding windows (Kafka Streams' TimeWindowedKStream). */
 export interface TimeWindowedKStream<K, V> {
+  /** When windows are forwarded: every update (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V>;
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V>;
   aggregate<VA>(
