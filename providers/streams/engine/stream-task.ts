@@ -21,7 +21,8 @@ import { RecordHeaders } from "../processor/record-headers";
 import { FailOnInvalidTimestamp, TimestampExtractionError } from "../processor/timestamp-extractors";
 import type { ConfigValue } from "../../../kernel/config/config-schema";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
-import type { RecordContext, StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
+import type { RecordContext, StreamPartitioner, TopicNameExtractor, Windowed } from "../../../kernel/contracts/streams/dsl";
+import { isWindowedSerde } from "../serdes/windowed-serde";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import type { SinkNode } from "../topology/topology-model";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
@@ -66,6 +67,8 @@ export interface OutputRecord {
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see engine/origin-stamps). */
   stamp?: OriginStamp;
+  /** What the default partitioner hashes instead of the key: a windowed key's inner key (WindowedStreamPartitioner). */
+  partitionKey?: Buffer;
   /**
    * Set by a sink with a StreamPartitioner: the partitions the record goes to, given the topic's partition count (a
    * copy to each); undefined for the default partitioner's.
@@ -301,6 +304,7 @@ export class StreamTask {
     const fixedTopic = typeof def.topic === "string" ? def.topic : undefined;
     const extractor = typeof def.topic === "string" ? undefined : def.topic;
     const origins = fixedTopic !== undefined && this.topology.definition.repartitionTopics.has(fixedTopic) ? new OriginStamps(this.partition) : undefined;
+    const windowedKeys = isWindowedSerde(serdes.key) ? serdes.key.inner : undefined;
     return {
       name,
       receive: (record) => {
@@ -314,6 +318,7 @@ export class StreamTask {
           stamp: origins === undefined ? undefined : this.originOfOutput(origins),
         };
         if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
+        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key);
         this.env.emit(output);
       },
     };

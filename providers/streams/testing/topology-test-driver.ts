@@ -317,7 +317,7 @@ export class TopologyTestDriver implements TestTopicDriver {
   private route(record: WrittenRecord): void {
     const sub = this.topology.subTopologyOfTopic(record.topic);
     if (sub === undefined) return;
-    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
+    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.partitionKey ?? record.key, this.partitions));
     const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
     const offset = this.offsets.get(record.topic, partition) ?? 0;
     this.offsets.set(record.topic, partition, offset + 1);

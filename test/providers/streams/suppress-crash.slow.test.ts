@@ -19,7 +19,7 @@ import { startWordcountCluster, stopProcess, type WordcountCluster, type Wordcou
 
 const test = suite("suppress(untilWindowCloses) survives SIGKILL mid-stream");
 const FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "final-counts");
-const FLAGS = [`--plugins.packages=${FIXTURE}`, "--log.level=debug"];
+const FLAGS = [`--plugins.packages=${FIXTURE}`];
 const USERS = 20;
 const WINDOW_MS = 1000;
 /** Event time advances 5 ms per click: a window holds 200 clicks, 10 per user. */

@@ -1,7 +1,7 @@
 /**
  * Writes the records of a run's sends into record batches by topic-partition as they are emitted, for the producer.
  * Every record gets its partition here (its sink's StreamPartitioner's choice, which may be several partitions or
- * none; else the key's murmur2 partition, round-robin for null keys), and a commit marker its positions header. Each
+ * none; else the murmur2 partition of its key, or of a windowed key's inner key; round-robin for null keys), and a commit marker its positions header. Each
  * partition's records keep the order they were emitted in.
  */
 import { partitionOfKey, type PartitionBatches } from "../../../kafka-client";
@@ -47,7 +47,7 @@ export class ProduceRequestBuilder {
         return;
       }
     }
-    this.append(topic, record.partition ?? this.partitionOf(record.topic, record.key, topic.count), record);
+    this.append(topic, record.partition ?? this.partitionOf(record.topic, record.partitionKey ?? record.key, topic.count), record);
   }
 
   /** The topics of `records` whose partition count is not known: those a TopicNameExtractor named for the first time. */
