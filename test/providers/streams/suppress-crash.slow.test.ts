@@ -41,7 +41,7 @@ interface FinalCount {
   count: number;
 }
 
-test("three SIGKILLs later every window has emitted its true count exactly once, and nothing else", async () => {
+test("three SIGKILLs later every window has emitted its true count, and nothing else", async () => {
   cluster = await startWordcountCluster(1);
   const admin = cluster.kafka.admin();
   await admin.connect();
@@ -79,7 +79,6 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
   });
 
   let instance: WordcountInstance = await cluster.start(undefined, undefined, FLAGS);
-  const instances = [instance];
   let producing = true;
   const stream = (async () => {
     while (producing) {
@@ -97,7 +96,6 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
     assert.is(instance.process.child.signalCode, "SIGKILL");
     phase = kill;
     instance = await cluster.start(instance.stateDir, undefined, FLAGS);
-    instances.push(instance);
   }
   await progress("final counts after the last restart");
   producing = false;
@@ -114,11 +112,6 @@ test("three SIGKILLs later every window has emitted its true count exactly once,
   });
   const byWindow = new Map<string, number[]>();
   for (const count of emitted) byWindow.set(windowOf(count), [...(byWindow.get(windowOf(count)) ?? []), count.count]);
-  const bad = emitted.filter((c) => c.count !== truth.get(windowOf(c)));
-  if (bad.length > 0) {
-    console.log(JSON.stringify(bad.slice(0, 30)), emitted.findIndex((c) => c === bad[0]), emitted.length);
-    instances.forEach((it, i) => require("fs").writeFileSync(`/tmp/sc-instance-${i}.log`, it.process.stderr()));
-  }
   const wrong = [...byWindow].filter(([window, counts]) => counts.some((count) => count !== truth.get(window)));
   assert.equal(wrong, [], "windows that emitted a count other than their true one");
   assert.is(byWindow.size, truth.size);
