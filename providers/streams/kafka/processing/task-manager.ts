@@ -129,6 +129,7 @@ export class TaskManager {
       Object.assign(task, committedPositions(task.state));
       // The task's own changelog records come right after its fences (checkChangelogLanded).
       for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
+      await task.task.prepare();
       task.restoring = false;
       this.ready = undefined;
     }
