@@ -3,6 +3,7 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
+import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type {
   Cancellable,
   ConsumerRecord,
@@ -20,7 +21,10 @@ import { RecordHeaders } from "../processor/record-headers";
 import { FailOnInvalidTimestamp, TimestampExtractionError } from "../processor/timestamp-extractors";
 import type { ConfigValue } from "../../../kernel/config/config-schema";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
+import type { RecordContext, StreamPartitioner, TopicNameExtractor, Windowed } from "../../../kernel/contracts/streams/dsl";
+import { isWindowedSerde } from "../serdes/windowed-serde";
 import type { InternalProcessorContext } from "../topology/internal-context";
+import type { SinkNode } from "../topology/topology-model";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
@@ -64,6 +68,13 @@ export interface OutputRecord {
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see engine/origin-stamps). */
   stamp?: OriginStamp;
+  /** What the default partitioner hashes instead of the key: a windowed key's inner key (WindowedStreamPartitioner). */
+  partitionKey?: Buffer;
+  /**
+   * Set by a sink with a StreamPartitioner: the partitions the record goes to, given the topic's partition count (a
+   * copy to each); undefined for the default partitioner's.
+   */
+  partitioner?: (partitionCount: number) => readonly number[] | undefined;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/changelog/commit-marker). */
   positions?: string;
   /** The record's headers, in order (those a processor gave it, or its input record's). */
@@ -74,6 +85,15 @@ export interface OutputRecord {
 
 export interface TaskStores {
   store(name: string): unknown;
+  /** The store's committed contents, for processors that load what they keep in memory (see `prepare`). */
+  readOnly(name: string): ReadOnlyStore;
+  /** The store as declared, its serdes resolved. */
+  spec(name: string): StoreSpec;
+}
+
+/** A processor of the DSL's that keeps part of its store in memory: it loads it once the task's stores are restored. */
+interface PreparedProcessor {
+  prepare(): Promise<void>;
 }
 
 export type ErrorPhase = "deserialization" | "processing" | "punctuation";
@@ -99,6 +119,11 @@ export interface TaskEnvironment {
   /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
   onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
+  /**
+   * Least wall-clock time between two emits of an emit-on-close window aggregation (Kafka Streams' internal
+   * emit interval): 1 s by default; Kafka Streams' test driver, like Sluice's, emits at every record.
+   */
+  windowEmitIntervalMs?: number;
   /** `max.task.idle.ms` of tasks with several input partitions (see partition-group); default 0. */
   maxTaskIdleMs?: number;
 }
@@ -125,6 +150,8 @@ interface NodeRuntime {
 
 /** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
+
+const DEFAULT_WINDOW_EMIT_INTERVAL_MS = 1000;
 
 export class StreamTask {
   readonly id: string;
@@ -187,6 +214,17 @@ export class StreamTask {
   /** The headers of the record the processor in process received; none in a punctuation. */
   currentHeaders(): readonly Header[] | undefined {
     return this.current?.headerList();
+  }
+
+  /**
+   * Lets the processors that keep part of their stores in memory load it (a suppression buffer's order, the windows an
+   * emit-on-close aggregation has yet to emit): once the stores are restored and committed, before the first record.
+   */
+  async prepare(): Promise<void> {
+    for (const node of this.nodes.values()) {
+      const processor = node.processor as Partial<PreparedProcessor> | undefined;
+      if (typeof processor?.prepare === "function") await processor.prepare();
+    }
   }
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
@@ -290,26 +328,7 @@ export class StreamTask {
       for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
       return runtime;
     }
-    if (def.kind === "sink") {
-      const serdes = this.topology.serdesOf(name);
-      // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
-      // them into the batch itself, which spares a Buffer per key and value.
-      const keyAsText = serdes.key === stringSerde;
-      const valueAsText = serdes.value === stringSerde;
-      const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
-      return {
-        name,
-        receive: (record) =>
-          this.env.emit({
-            topic: def.topic,
-            key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
-            value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
-            timestamp: record.timestamp,
-            headerList: record.headerList(),
-            stamp: origins === undefined ? undefined : this.originOfOutput(origins),
-          }),
-      };
-    }
+    if (def.kind === "sink") return this.buildSink(def);
     const processor = def.supplier();
     return {
       name,
@@ -323,6 +342,60 @@ export class StreamTask {
     };
   }
 
+  private buildSink(def: SinkNode): NodeRuntime {
+    const { name, partitioner } = def;
+    const serdes = this.topology.serdesOf(name);
+    // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
+    // them into the batch itself, which spares a Buffer per key and value.
+    const keyAsText = serdes.key === stringSerde;
+    const valueAsText = serdes.value === stringSerde;
+    const fixedTopic = typeof def.topic === "string" ? def.topic : undefined;
+    const extractor = typeof def.topic === "string" ? undefined : def.topic;
+    const origins = fixedTopic !== undefined && this.topology.definition.repartitionTopics.has(fixedTopic) ? new OriginStamps(this.partition) : undefined;
+    const windowedKeys = isWindowedSerde(serdes.key) ? serdes.key.inner : undefined;
+    return {
+      name,
+      receive: (record) => {
+        const topic = fixedTopic ?? this.extractTopic(name, extractor!, record);
+        const output: OutputRecord = {
+          topic,
+          key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
+          value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
+          timestamp: record.timestamp,
+          headerList: record.headerList(),
+          stamp: origins === undefined ? undefined : this.originOfOutput(origins),
+        };
+        if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
+        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key);
+        this.env.emit(output);
+      },
+    };
+  }
+
+  /** The topic a TopicNameExtractor names for a record, with the record's context as Kafka Streams gives it. */
+  private extractTopic(sink: string, extractor: TopicNameExtractor<unknown, unknown>, record: StreamsRecord<unknown, unknown>): string {
+    const { topic, partition, offset } = this.contextMetadata();
+    const context: RecordContext = { topic, partition, offset: offset ?? -1, timestamp: record.timestamp, headers: record.headers };
+    const chosen = extractor.extract(record.key, record.value, context);
+    if (typeof chosen !== "string" || chosen.length === 0) throw new Error(`the TopicNameExtractor of sink '${sink}' named no topic (${JSON.stringify(chosen)})`);
+    return chosen;
+  }
+
+  /** A StreamPartitioner's choice, checked; an empty choice drops the record, as Kafka Streams does. */
+  private partitionsOf(sink: string, partitioner: StreamPartitioner<unknown, unknown>, topic: string, record: StreamsRecord<unknown, unknown>, count: number): number[] | undefined {
+    const chosen = partitioner.partitions(topic, record.key, record.value, count, record.headers);
+    if (chosen === undefined || chosen === null) return undefined;
+    const partitions = [...chosen];
+    const wrong = partitions.find((partition) => !(Number.isInteger(partition) && partition >= 0 && partition < count));
+    if (wrong !== undefined) throw new Error(`the StreamPartitioner of sink '${sink}' chose partition ${wrong} of '${topic}', which has ${count}`);
+    if (partitions.length === 0) this.counters.dropped++;
+    return partitions;
+  }
+
+  private contextMetadata(): RecordMetadata {
+    return this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset };
+  }
+
   /** Outputs of punctuations have no input record, hence no origin. */
   private originOfOutput(origins: OriginStamps): OriginStamp | undefined {
     const topic = this.inputTopic;
@@ -332,7 +405,7 @@ export class StreamTask {
   /** Whether records forwarded from the node can reach a sink to a repartition topic. */
   private reachesRepartitionTopic(name: string): boolean {
     const def = this.topology.node(name);
-    if (def.kind === "sink") return this.topology.definition.repartitionTopics.has(def.topic);
+    if (def.kind === "sink") return typeof def.topic === "string" && this.topology.definition.repartitionTopics.has(def.topic);
     return def.successors.some((successor) => this.nodes.has(successor) && this.reachesRepartitionTopic(successor));
   }
 
@@ -347,7 +420,7 @@ export class StreamTask {
     return {
       applicationId: this.env.applicationId,
       taskId: this.id,
-      recordMetadata: () => (this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset }),
+      recordMetadata: () => this.contextMetadata(),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.env.now(),
       forward: (forwarded, childName) => {
@@ -358,6 +431,12 @@ export class StreamTask {
         if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
         return this.stores.store(storeName) as S;
       },
+      committedStore: (storeName) => {
+        if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
+        return this.stores.readOnly(storeName);
+      },
+      storeSpec: (storeName) => this.stores.spec(storeName),
+      windowEmitIntervalMs: () => this.env.windowEmitIntervalMs ?? DEFAULT_WINDOW_EMIT_INTERVAL_MS,
       schedule: (intervalMs, type, callback): Cancellable => {
         if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
         // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.

@@ -138,12 +138,14 @@ export class TopologyTestDriver implements TestTopicDriver {
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
+          windowEmitIntervalMs: 0,
           maxTaskIdleMs: config.settings.get("max.task.idle.ms"),
         });
         for (const topic of task.group?.topics() ?? []) task.group!.setLag(topic, 0);
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
+    for (const { task } of tasks.values()) await task.prepare();
     driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
     return driver;
   }
@@ -304,18 +306,26 @@ export class TopologyTestDriver implements TestTopicDriver {
   private drainPending(): void {
     do {
       while (this.pending.length > 0) {
-        const record = written(this.pending.shift()!);
-        if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
-        this.route(record);
+        for (const record of this.placed(this.pending.shift()!)) {
+          if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
+          this.route(record);
+        }
       }
     } while (this.processQueuedRecord());
+  }
+
+  /** An output as its topic holds it: a copy in each partition its sink's StreamPartitioner chose, if it has one. */
+  private placed(output: OutputRecord): WrittenRecord[] {
+    const record = written(output);
+    const chosen = output.partitioner?.(this.partitions);
+    return chosen === undefined ? [record] : chosen.map((partition) => ({ ...record, partition }));
   }
 
   /** Processes a record of a topic the topology reads in the task of its partition, or queues it there (see drainPending). */
   private route(record: WrittenRecord): void {
     const sub = this.topology.subTopologyOfTopic(record.topic);
     if (sub === undefined) return;
-    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
+    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.partitionKey ?? record.key, this.partitions));
     const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
     const offset = this.offsets.get(record.topic, partition) ?? 0;
     this.offsets.set(record.topic, partition, offset + 1);
@@ -370,10 +380,10 @@ export class TopologyTestDriver implements TestTopicDriver {
     throw new Error(`the topology reads no topic '${topic}'`);
   }
 
+  /** The serdes of the sink that writes `topic`, or else of a sink whose TopicNameExtractor may name it. */
   private sinkSerdes(topic: string) {
-    for (const node of this.topology.definition.nodes.values()) {
-      if (node.kind === "sink" && node.topic === topic) return this.topology.serdesOf(node.name);
-    }
-    return undefined;
+    const sinks = [...this.topology.definition.nodes.values()].filter((node) => node.kind === "sink");
+    const sink = sinks.find((node) => node.topic === topic) ?? sinks.find((node) => typeof node.topic !== "string");
+    return sink === undefined ? undefined : this.topology.serdesOf(sink.name);
   }
 }

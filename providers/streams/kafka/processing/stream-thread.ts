@@ -21,7 +21,7 @@ import type { StreamsSettings } from "../../streams-config";
 import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
-import { ensureTopics } from "../topics/internal-topics";
+import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
 import type { RunTask } from "./run-task";
@@ -83,7 +83,8 @@ export class StreamThread implements RunView {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
     }
-    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records));
+    const learnTopics = topology.hasTopicNameExtractor() ? (topics: string[]) => this.learnNamedTopics(topics) : undefined;
+    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records), learnTopics);
     this.tasks = new TaskManager({
       topology,
       stateDir: options.stateDir,
@@ -133,17 +134,7 @@ export class StreamThread implements RunView {
       idempotence: settings.get("enable.idempotence"),
       deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
     });
-    const [counts] = await Promise.all([
-      ensureTopics(admin, topology, {
-        autoCreate: settings.get("auto.create.topics") ?? true,
-        defaultPartitions: settings.get("num.partitions"),
-        replicationFactor: settings.get("replication.factor"),
-        internalConfigs: settings.entries("topic."),
-        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
-        singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
-      }),
-      this.producer.connect(),
-    ]);
+    const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), this.producer.connect()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -194,6 +185,24 @@ export class StreamThread implements RunView {
     await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
+  }
+
+  private topicCreation(): TopicCreation {
+    const { settings } = this.options;
+    return {
+      autoCreate: settings.get("auto.create.topics") ?? true,
+      defaultPartitions: settings.get("num.partitions"),
+      replicationFactor: settings.get("replication.factor"),
+      internalConfigs: settings.entries("topic."),
+      windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
+      singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
+    };
+  }
+
+  /** Topics a TopicNameExtractor named for the first time: their partition counts, once they exist. */
+  private async learnNamedTopics(topics: string[]): Promise<void> {
+    const counts = await ensureNamedOutputTopics(this.adminClient!, topics, this.topicCreation());
+    for (const [topic, count] of counts) this.partitionCounts.set(topic, count);
   }
 
   /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */

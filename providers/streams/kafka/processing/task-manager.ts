@@ -136,6 +136,7 @@ export class TaskManager {
       restorePartitionTimes(task, topology, committed);
       // The task's own changelog records come right after its fences (checkChangelogLanded).
       for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
+      await task.task.prepare();
       task.restoring = false;
       this.ready = undefined;
     }
