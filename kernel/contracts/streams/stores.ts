@@ -33,6 +33,8 @@ export interface StoreSpec<K = unknown, V = unknown> {
   caching?: boolean;
   /** Topic configs of the store's changelog over Kafka Streams' defaults (StoreBuilder.withLoggingEnabled). */
   changelogConfig?: Record<string, string>;
+  /** Restored from its changelog whenever its task is opened: nothing of it is kept locally in between (in-memory stores). */
+  inMemory?: boolean;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before

@@ -54,9 +54,10 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   declaration(): StoreDeclaration {
-    const { name, windowSizeMs, retentionMs } = this.supplier;
+    const { name, windowSizeMs, retentionMs, inMemory } = this.supplier;
     const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
     if (this.changelogConfig !== undefined) declaration.changelogConfig = this.changelogConfig;
+    if (inMemory === true) declaration.inMemory = true;
     return declaration;
   }
 }
@@ -69,9 +70,12 @@ function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: S
 const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
 const sessionSupplier = (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) });
 
+/** Kafka Streams' in-memory supplier of the same store: restored from its changelog whenever its task is opened. */
+const inMemory = (supplier: StoreSupplier): StoreSupplier => ({ ...supplier, inMemory: true });
+
 /**
- * Serdes not given are the application's defaults. The in-memory suppliers are accepted for Kafka Streams' code and
- * give the same stores as the persistent ones (in the task's LevelDB, changelogged): see the README.
+ * Serdes not given are the application's defaults. The in-memory suppliers' stores live in the task's LevelDB while
+ * it is assigned, like the others, but are dropped and restored from their changelogs each time the task is opened.
  */
 export const Stores = {
   persistentKeyValueStore: keyValueSupplier,
@@ -81,10 +85,10 @@ export const Stores = {
   persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentSessionStore: sessionSupplier,
-  inMemoryKeyValueStore: keyValueSupplier,
+  inMemoryKeyValueStore: (name: string): StoreSupplier => inMemory(keyValueSupplier(name)),
   inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
-    windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
-  inMemorySessionStore: sessionSupplier,
+    inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
+  inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),

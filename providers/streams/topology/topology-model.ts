@@ -51,6 +51,8 @@ export interface StoreDef {
   caching?: boolean;
   /** Topic configs of the store's changelog over Kafka Streams' defaults. */
   changelogConfig?: Record<string, string>;
+  /** Restored from its changelog whenever its task is opened (Kafka Streams' in-memory stores). */
+  inMemory?: boolean;
 }
 
 export interface TopologyDefinition {

@@ -19,6 +19,11 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   caching?: boolean;
   /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
   changelogConfig?: Record<string, string>;
+  /**
+   * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
+   * task is opened, its local state is dropped and its stores are restored from their changelogs.
+   */
+  inMemory?: boolean;
 }
 
 /** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
@@ -30,6 +35,8 @@ export interface StoreSupplier {
   readonly windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   readonly retentionMs?: number;
+  /** Kafka Streams' in-memory suppliers: the store keeps nothing locally between assignments (see StoreDeclaration.inMemory). */
+  readonly inMemory?: boolean;
 }
 
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */
