@@ -47,7 +47,7 @@ export const BROKER_CONFIG = configSection({
     authorizer: { type: "string", default: "auto", choices: ["auto", "acl", "none"], doc: "`acl`: every request is checked against ACLs (`broker.acls`, and those created with CreateAcls); `none`: every client may do everything; `auto`: `acl` when clients authenticate (`SASL_*`, or `SSL` with `broker.ssl.ca.location`), else `none`." },
     "super.users": { type: "string", default: "", doc: "Principals allowed everything, `;`-separated: `User:admin;User:CN=ops,O=Example`." },
     "allow.everyone.if.no.acl.found": { type: "boolean", default: false, doc: "With the ACL authorizer, let everyone use a resource that no ACL names." },
-    acls: { type: "string", default: "", doc: "ACLs, `;`-separated or one per line, or `@FILE` (one per line, `#` comments): `ALLOW|DENY <principal> <operation>[,<operation>…] <TOPIC|GROUP|CLUSTER|TRANSACTIONAL_ID>[:<name>] [PREFIXED] [FROM <host>]`, e.g. `ALLOW User:app READ,WRITE TOPIC:app- PREFIXED`. A name `*` is every resource of the type." },
+    acls: { type: "string", default: "", doc: "ACLs, `;`-separated or one per line, or `@FILE` (one per line, `#` comments). Each is `ALLOW` or `DENY`, a principal, operations (comma-separated), `TYPE[:name]` (TOPIC, GROUP, CLUSTER or TRANSACTIONAL_ID; the name `*` is every one), then optionally `PREFIXED` and `FROM <host>`: `ALLOW User:app READ,WRITE TOPIC:app- PREFIXED`." },
     worker: { type: "boolean", default: true, doc: "Run the embedded broker in its own worker thread." },
   },
 });
