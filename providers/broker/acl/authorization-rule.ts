@@ -38,3 +38,8 @@ export function refusedWith<R>(answer: R) {
 export function servedWhole<R>(request: R) {
   return { request, complete: <S>(response: S) => response };
 }
+
+/** The completion that answers the refused part's entries after the served part's, in the response's array `key`. */
+export function appendingTo<R, K extends keyof R>(key: K, refused: R[K]): (served: R | null) => R | null {
+  return (served) => served && { ...served, [key]: [...(served[key] as unknown[]), ...(refused as unknown[])] };
+}

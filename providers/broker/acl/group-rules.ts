@@ -17,7 +17,7 @@ import { OffsetFetch } from "../../kafka-protocol/messages/offset-fetch";
 import { SyncGroup } from "../../kafka-protocol/messages/sync-group";
 import type { RequestContext } from "../handlers/api-handler";
 import { AclOperation, type AclOperationCode, CLUSTER_NAME, ResourceType } from "./acl-binding";
-import { refusedWith, requesterOf, ruleOf, servedWhole, type RuleServices, splitBy } from "./authorization-rule";
+import { appendingTo, refusedWith, requesterOf, ruleOf, servedWhole, type RuleServices, splitBy } from "./authorization-rule";
 
 const GROUP_DENIED = ErrorCode.GROUP_AUTHORIZATION_FAILED;
 /** FindCoordinator's key types. */
@@ -46,7 +46,7 @@ export function groupRules({ authorizer }: RuleServices) {
       const errorCode = groupAllowed ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : GROUP_DENIED;
       const answered = refused.map(({ name, partitions }) => ({ name, partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode })) }));
       if (!groupAllowed) return refusedWith({ topics: answered });
-      return { request: { ...request, topics: served }, complete: (response) => response && { ...response, topics: [...response.topics, ...answered] } };
+      return { request: { ...request, topics: served }, complete: appendingTo("topics", answered) };
     }),
 
     ruleOf(OffsetFetch, (request, context) => {
@@ -59,7 +59,7 @@ export function groupRules({ authorizer }: RuleServices) {
       if (request.topics === null) return { request, complete: (response) => response && { ...response, topics: response.topics.filter(({ name }) => describable(name)) } };
       const [served, refused] = splitBy(asked, ({ name }) => describable(name));
       const answered = refused.map(({ name, partitionIndexes }) => ({ name, partitions: partitionIndexes.map(unknown(ErrorCode.TOPIC_AUTHORIZATION_FAILED)) }));
-      return { request: { ...request, topics: served }, complete: (response) => response && { ...response, topics: [...response.topics, ...answered] } };
+      return { request: { ...request, topics: served }, complete: appendingTo("topics", answered) };
     }),
 
     ruleOf(FindCoordinator, (request, context) => {
@@ -73,7 +73,7 @@ export function groupRules({ authorizer }: RuleServices) {
     ruleOf(DescribeGroups, (request, context) => {
       const [served, refused] = splitBy(request.groups, may(context, AclOperation.DESCRIBE));
       const answered = refused.map((groupId) => ({ errorCode: GROUP_DENIED, groupId, groupState: "", protocolType: "", protocolData: "", members: [] }));
-      return { request: { ...request, groups: served }, complete: (response) => response && { ...response, groups: [...response.groups, ...answered] } };
+      return { request: { ...request, groups: served }, complete: appendingTo("groups", answered) };
     }),
 
     ruleOf(ListGroups, (request, context) => {
@@ -86,7 +86,7 @@ export function groupRules({ authorizer }: RuleServices) {
       const [served, refused] = splitBy(request.groupsNames, may(context, AclOperation.DELETE));
       return {
         request: { ...request, groupsNames: served },
-        complete: (response) => response && { ...response, results: [...response.results, ...refused.map((groupId) => ({ groupId, errorCode: GROUP_DENIED }))] },
+        complete: appendingTo("results", refused.map((groupId) => ({ groupId, errorCode: GROUP_DENIED }))),
       };
     }),
   ];

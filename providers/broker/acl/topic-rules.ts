@@ -17,9 +17,10 @@ import { Metadata } from "../../kafka-protocol/messages/metadata";
 import { Produce } from "../../kafka-protocol/messages/produce";
 import type { RequestContext } from "../handlers/api-handler";
 import { AclOperation, type AclOperationCode, CLUSTER_NAME, ResourceType } from "./acl-binding";
-import { requesterOf, ruleOf, type RuleServices, splitBy } from "./authorization-rule";
+import { appendingTo, requesterOf, ruleOf, type RuleServices, splitBy } from "./authorization-rule";
 
 const TOPIC_DENIED = "Topic authorization failed";
+const byName = (allowed: (name: string) => boolean) => ({ name }: { name: string }) => allowed(name);
 /** DescribeConfigs' resource types. */
 const CONFIG_RESOURCE_TOPIC = 2;
 const CONFIG_RESOURCE_BROKER = 4;
@@ -44,14 +45,10 @@ export function topicRules({ authorizer, topicExists, autoCreateTopics }: RuleSe
       const errorCode = transactional ? ErrorCode.TOPIC_AUTHORIZATION_FAILED : ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
       return {
         request: { ...request, topicData: served },
-        complete: (response) =>
-          response && {
-            ...response,
-            responses: [
-              ...response.responses,
-              ...refused.map(({ name, partitionData }) => ({ name, partitionResponses: partitionData.map(({ index }) => ({ index, errorCode, baseOffset: -1n, errorMessage: null })) })),
-            ],
-          },
+        complete: appendingTo(
+          "responses",
+          refused.map(({ name, partitionData }) => ({ name, partitionResponses: partitionData.map(({ index }) => ({ index, errorCode, baseOffset: -1n, errorMessage: null })) })),
+        ),
       };
     }),
 
@@ -63,42 +60,34 @@ export function topicRules({ authorizer, topicExists, autoCreateTopics }: RuleSe
       return {
         // Refused partitions are errors, and a fetch with errors answers at once.
         request: { ...request, topics: served, maxWaitMs: refused.length > 0 ? 0 : request.maxWaitMs },
-        complete: (response) =>
-          response && {
-            ...response,
-            responses: [
-              ...response.responses,
-              ...refused.map(({ topic, partitions }) => ({
-                topic,
-                partitions: partitions.map(({ partition }) => ({
-                  partitionIndex: partition,
-                  errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-                  highWatermark: -1n,
-                  lastStableOffset: -1n,
-                  logStartOffset: -1n,
-                  records: ChunkedBytes.EMPTY,
-                })),
-              })),
-            ],
-          },
+        complete: appendingTo(
+          "responses",
+          refused.map(({ topic, partitions }) => ({
+            topic,
+            partitions: partitions.map(({ partition }) => ({
+              partitionIndex: partition,
+              errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+              highWatermark: -1n,
+              lastStableOffset: -1n,
+              logStartOffset: -1n,
+              records: ChunkedBytes.EMPTY,
+            })),
+          })),
+        ),
       };
     }),
 
     ruleOf(ListOffsets, (request, context) => {
-      const [served, refused] = splitBy(request.topics, ({ name }) => may(context, AclOperation.DESCRIBE)(name));
+      const [served, refused] = splitBy(request.topics, byName(may(context, AclOperation.DESCRIBE)));
       return {
         request: { ...request, topics: served },
-        complete: (response) =>
-          response && {
-            ...response,
-            topics: [
-              ...response.topics,
-              ...refused.map(({ name, partitions }) => ({
-                name,
-                partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, oldStyleOffsets: [], timestamp: -1n, offset: -1n })),
-              })),
-            ],
-          },
+        complete: appendingTo(
+          "topics",
+          refused.map(({ name, partitions }) => ({
+            name,
+            partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, oldStyleOffsets: [], timestamp: -1n, offset: -1n })),
+          })),
+        ),
       };
     }),
 
@@ -125,11 +114,10 @@ export function topicRules({ authorizer, topicExists, autoCreateTopics }: RuleSe
     }),
 
     ruleOf(CreateTopics, (request, context) => {
-      const [served, refused] = splitBy(request.topics, ({ name }) => mayCreate(context)(name));
+      const [served, refused] = splitBy(request.topics, byName(mayCreate(context)));
       return {
         request: { ...request, topics: served },
-        complete: (response) =>
-          response && { ...response, topics: [...response.topics, ...refused.map(({ name }) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: TOPIC_DENIED }))] },
+        complete: appendingTo("topics", refused.map(({ name }) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: TOPIC_DENIED }))),
       };
     }),
 
@@ -137,34 +125,26 @@ export function topicRules({ authorizer, topicExists, autoCreateTopics }: RuleSe
       const [served, refused] = splitBy(request.topicNames, may(context, AclOperation.DELETE));
       return {
         request: { ...request, topicNames: served },
-        complete: (response) => response && { ...response, responses: [...response.responses, ...refused.map((name) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED }))] },
+        complete: appendingTo("responses", refused.map((name) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED }))),
       };
     }),
 
     ruleOf(CreatePartitions, (request, context) => {
-      const [served, refused] = splitBy(request.topics, ({ name }) => may(context, AclOperation.ALTER)(name));
+      const [served, refused] = splitBy(request.topics, byName(may(context, AclOperation.ALTER)));
       return {
         request: { ...request, topics: served },
-        complete: (response) =>
-          response && { ...response, results: [...response.results, ...refused.map(({ name }) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: TOPIC_DENIED }))] },
+        complete: appendingTo("results", refused.map(({ name }) => ({ name, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: TOPIC_DENIED }))),
       };
     }),
 
     ruleOf(DeleteRecords, (request, context) => {
-      const [served, refused] = splitBy(request.topics, ({ name }) => may(context, AclOperation.DELETE)(name));
+      const [served, refused] = splitBy(request.topics, byName(may(context, AclOperation.DELETE)));
       return {
         request: { ...request, topics: served },
-        complete: (response) =>
-          response && {
-            ...response,
-            topics: [
-              ...response.topics,
-              ...refused.map(({ name, partitions }) => ({
-                name,
-                partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, lowWatermark: -1n, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })),
-              })),
-            ],
-          },
+        complete: appendingTo(
+          "topics",
+          refused.map(({ name, partitions }) => ({ name, partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, lowWatermark: -1n, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) })),
+        ),
       };
     }),
 
@@ -178,14 +158,10 @@ export function topicRules({ authorizer, topicExists, autoCreateTopics }: RuleSe
       const [served, refused] = splitBy(request.resources, (resource) => refusal(resource) === undefined);
       return {
         request: { ...request, resources: served },
-        complete: (response) =>
-          response && {
-            ...response,
-            results: [
-              ...response.results,
-              ...refused.map((resource) => ({ errorCode: refusal(resource)!, errorMessage: "Authorization failed", resourceType: resource.resourceType, resourceName: resource.resourceName, configs: [] })),
-            ],
-          },
+        complete: appendingTo(
+          "results",
+          refused.map((resource) => ({ errorCode: refusal(resource)!, errorMessage: "Authorization failed", resourceType: resource.resourceType, resourceName: resource.resourceName, configs: [] })),
+        ),
       };
     }),
   ];

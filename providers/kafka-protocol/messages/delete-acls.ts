@@ -1,4 +1,5 @@
 import { defineApi } from "../schema";
+import { AclFilterFields } from "./describe-acls";
 
 /** Removes the ACLs matching each filter (fields as DescribeAcls's) and names them; v0 left Kafka 4.0 (KIP-896). */
 export const DeleteAcls = defineApi({
@@ -7,18 +8,7 @@ export const DeleteAcls = defineApi({
   versions: "1-3",
   flexibleVersions: "2+",
   request: [
-    {
-      name: "filters",
-      fields: [
-        { name: "resourceTypeFilter", type: "int8" },
-        { name: "resourceNameFilter", type: "string", nullableVersions: "0+" },
-        { name: "patternTypeFilter", type: "int8", default: 3 },
-        { name: "principalFilter", type: "string", nullableVersions: "0+" },
-        { name: "hostFilter", type: "string", nullableVersions: "0+" },
-        { name: "operation", type: "int8" },
-        { name: "permissionType", type: "int8" },
-      ],
-    },
+    { name: "filters", fields: AclFilterFields },
   ],
   response: [
     { name: "throttleTimeMs", type: "int32", default: 0 },
