@@ -37,7 +37,7 @@ export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from ".
 export { CONFIG, KERNEL_INFO, LOGGER } from "./kernel/contracts/tokens";
 export { STREAMS_RUNTIME_TOKEN } from "./kernel/contracts/streams/runtime";
 export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments, type TopologyVersion } from "./kernel/contracts/streams/deployments";
-export type { ApplicationRegistry } from "./kernel/contracts/streams/application-registry";
+export type { ApplicationRegistry } from "./kernel/contracts/streams/runtime";
 export { ApplicationLookup } from "./kernel/contracts/streams/application-lookup";
 export { topologyJson } from "./kernel/contracts/streams/topology-json";
 export type { SluiceConfig, FlatConfig } from "./kernel/config/sluice-config";

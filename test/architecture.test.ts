@@ -49,6 +49,43 @@ interface Rule {
 
 const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
 
+/**
+ * The folders of the streams runtime, lowest first. A file imports its own layer and the layers before it, never one
+ * after it, so the layers import one another in one direction only and no two of them in a circle. A file at the
+ * runtime's root is a layer of its own; kafka/ counts by its sub-folders. A folder missing here is reported: place
+ * it where its imports put it.
+ */
+const STREAMS_LAYERS = [
+  "streams-config",
+  "metrics",
+  "events",
+  "serdes",
+  "state",
+  "topology",
+  "engine",
+  "kafka/cluster",
+  "kafka/topics",
+  "kafka/changelog",
+  "kafka/assignment",
+  "kafka/processing",
+  "testing",
+  "lifecycle",
+  "logging",
+  "application",
+  "streams-runtime",
+  "deployment",
+  "index",
+  "plugin",
+];
+
+/** The layer of a file or import target under providers/streams. */
+function streamsLayer(target: string): string {
+  const [first = "index", second] = target.slice("providers/streams/".length).replace(/\.ts$/, "").replace(/(^|\/)index$/, "").split("/").filter(Boolean);
+  return first === "kafka" && second !== undefined ? `kafka/${second}` : first;
+}
+
+const streamsRank = (target: string) => STREAMS_LAYERS.indexOf(streamsLayer(target));
+
 const RULES: Rule[] = [
   {
     name: "the kernel imports no plugin and no provider",
@@ -93,6 +130,29 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: "the streams runtime's folders import only their own layer and those below it",
+    governs: (file) => within(file, "providers/streams"),
+    allows: (file, target) => !within(target, "providers/streams") || (streamsRank(target) >= 0 && streamsRank(target) <= streamsRank(file)),
+    fixture: {
+      files: [
+        {
+          path: "providers/streams/state/fixture.ts",
+          text: `import { stringSerde } from "../serdes/builtin-serdes";\nimport type { StoreDef } from "../topology/topology-model";\nimport { partitionOfKey } from "../../kafka-client";\n`,
+        },
+        {
+          path: "providers/streams/kafka/topics/fixture.ts",
+          text: `import type { OutputRecord } from "../../engine/stream-task";\nimport { TopicEnds } from "./topic-ends";\nimport { StreamThread } from "../processing/stream-thread";\n`,
+        },
+        { path: "providers/streams/scheduling/fixture.ts", text: `import { openTaskState } from "../state";\n` },
+      ],
+      reports: [
+        "providers/streams/state/fixture.ts:2 imports ../topology/topology-model",
+        "providers/streams/kafka/topics/fixture.ts:3 imports ../processing/stream-thread",
+        "providers/streams/scheduling/fixture.ts:1 imports ../state",
+      ],
+    },
+  },
+  {
     name: "the examples import only \"sluice\" and each other",
     governs: (file) => within(file, "providers/examples"),
     allows: (_, target) => target === "sluice" || within(target, "providers/examples"),
@@ -120,9 +180,14 @@ const SOURCES: SourceFile[] = fg
 const test = suite("architecture: who imports whom");
 
 test("the sources are found: kernel, plugins, providers and the examples", () => {
-  for (const folder of ["kernel", "plugins", "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/examples"]) {
+  for (const folder of ["kernel", "plugins", "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/streams", "providers/examples"]) {
     assert.ok(SOURCES.some((file) => within(file.path, folder)), `no source under ${folder}`);
   }
+});
+
+test("every layer of the streams runtime's order has sources", () => {
+  const empty = STREAMS_LAYERS.filter((layer) => !SOURCES.some((file) => within(file.path, "providers/streams") && streamsLayer(file.path) === layer));
+  assert.equal(empty, []);
 });
 
 for (const rule of RULES) {

@@ -13,7 +13,7 @@ import { Kafka, logLevel, type Admin } from "kafkajs";
 import { ChaosFeeder, PAGEVIEWS_TOPIC, VOCABULARY, WORDS_TOPIC } from "./chaos-feeder";
 import { checkResults, type CheckFigures } from "./chaos-check";
 import { closeHttpClients, requestJson } from "./http-json";
-import { KafkaProxy } from "./kafka-proxy";
+import { KafkaProxy } from "../../test/helpers/kafka-proxy";
 import { QueryLoad, type QueryFigures } from "./query-load";
 import { SeededRandom } from "./seeded-random";
 import { SluiceChild } from "./sluice-child";

@@ -13,11 +13,11 @@ import path from "node:path";
 import { silentLogger } from "../../kernel/logger";
 import type { PartitionBatches, PartitionOffsets } from "../../providers/kafka-client";
 import { encodeRecordBatches, FetchedRecords, finishBatches, type ProducerRecord } from "../../providers/kafka-protocol";
-import { CommitSequence } from "../../providers/streams/kafka/commit-sequence";
-import { RecordCollector } from "../../providers/streams/kafka/record-collector";
-import { openRunTask } from "../../providers/streams/kafka/run-task";
+import { CommitSequence } from "../../providers/streams/kafka/processing/commit-sequence";
+import { RecordCollector } from "../../providers/streams/kafka/processing/record-collector";
+import { openRunTask } from "../../providers/streams/kafka/processing/run-task";
 import { applicationConfig } from "../../providers/streams/streams-config";
-import { buildTopology } from "../../providers/streams/topology/build-topology";
+import { buildTopology } from "../../providers/streams/engine/build-topology";
 import { numberArgument } from "../bench-arguments";
 import { statelessProvider } from "./stateless-topology";
 

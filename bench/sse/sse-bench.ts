@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
-import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import type { ApplicationRegistry } from "../../kernel/contracts/streams/runtime";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import { Kernel } from "../../kernel/kernel";
 import type { FleetReport } from "./subscriber-fleet";

@@ -1,9 +1,9 @@
 /** Which query definitions each store type has, gathered from the query engines found through descriptors. */
 import type { QueryDefinition, QueryEngine } from "../../kernel/contracts/query-engine";
-import type { StoreType } from "../../kernel/contracts/streams/stores";
+import { STORE_TYPES, type StoreType } from "../../kernel/contracts/streams/stores";
 import { StartupError } from "../../kernel/errors";
 
-export const STORE_TYPES: readonly StoreType[] = ["key_value", "timestamped_key_value", "window", "timestamped_window", "session"];
+export { STORE_TYPES };
 
 export class QueryCatalog {
   private readonly byType = new Map<StoreType, Map<string, QueryDefinition>>();

@@ -1,6 +1,7 @@
 /** What the health routes answer: the same body with 200 (UP) or 503 (DOWN). */
 import { objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
 import type { RouteSpec } from "../../kernel/http/route-spec";
+import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
 
 const STATUS: JsonSchema = { enum: ["UP", "DOWN"] };
 const BY_APPLICATION: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
@@ -12,7 +13,7 @@ const HEALTH = objectSchema({
   ready: { type: "boolean" },
   not_ready: { type: "array", items: { type: "string" }, description: "Applications still restoring a store" },
   paused: { type: "array", items: { type: "string" }, description: "Applications paused by an operator (ready: they answer queries)" },
-  applications: { ...BY_APPLICATION, description: "Application id → state" },
+  applications: { type: "object", additionalProperties: { enum: APPLICATION_STATES }, description: "Application id → state" },
   components: objectSchema({ liveness: LIVENESS, readiness: READINESS }),
 });
 

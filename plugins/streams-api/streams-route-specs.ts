@@ -3,6 +3,7 @@ import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-s
 import type { BodySpec, ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
 import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_SCHEMA } from "../../kernel/contracts/streams/topology-json";
+import { STORE_TYPES } from "../../kernel/contracts/streams/stores";
 
 const TAGS = ["streams"];
 const UNKNOWN_APPLICATION = "Unknown application";
@@ -90,7 +91,7 @@ const STORES_SCHEMA = objectSchema({
   stores: arrayOf(
     objectSchema({
       name: string,
-      type: { type: ["string", "null"] },
+      type: { enum: [...STORE_TYPES, null], description: "null while the store's type is not known" },
       partitions: arrayOf(
         objectSchema({
           partition: integer,

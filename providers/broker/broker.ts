@@ -6,6 +6,7 @@ import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
 import { TopicAdmin } from "./handlers/topic-admin";
 import { BrokerServer } from "./server/broker-server";
+import type { BrokerTls } from "./server/broker-tls";
 import { type ComponentLogger, silentLogger } from "../../kernel/logger";
 import { AclAuthorizer, type AuthorizerSettings } from "./acl/acl-authorizer";
 import type { AclBinding } from "./acl/acl-binding";
@@ -17,6 +18,8 @@ import { FileLogStore } from "./storage/file-log-store";
 import type { LogStore, LogStoreOptions } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
 import { ReadBuffers } from "./storage/read-buffers";
+
+export type { BrokerTls };
 
 /** How to run the embedded broker; every field has a default. */
 export interface BrokerOptions {
@@ -66,14 +69,6 @@ export interface BrokerOptions {
    */
   apiVersions?: Readonly<Record<string, string>>;
   logger?: ComponentLogger;
-}
-
-/** PEM texts (not paths: the options cross into the broker's worker thread). */
-export interface BrokerTls {
-  cert: string;
-  key: string;
-  /** The CA that signs the client certificates the broker then requires. */
-  ca?: string;
 }
 
 /** Plain data, as the rest of the options: they cross into the broker's worker thread. */

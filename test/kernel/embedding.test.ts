@@ -6,7 +6,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Sluice } from "../../index";
-import type { ApplicationRegistry } from "../../kernel/contracts/streams/application-registry";
+import type { ApplicationRegistry } from "../../kernel/contracts/streams/runtime";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";

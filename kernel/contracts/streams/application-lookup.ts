@@ -5,8 +5,7 @@
  */
 import type { ComponentRegistry } from "../../components/component-registry";
 import { notFound } from "../../http/http-error";
-import type { ApplicationRegistry } from "./application-registry";
-import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "./runtime";
+import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "./runtime";
 
 export class ApplicationLookup {
   private found: ApplicationRegistry | undefined;

@@ -2,12 +2,20 @@
  * What the streams runtime exposes about each running application, for the REST plugins
  * (API.md §1–§3). Shapes are data; the plugins turn them into the JSON of the API.
  */
-import type { ApplicationRegistry } from "./application-registry";
 import type { ReadOnlyStore, StoreType } from "./stores";
 import { token } from "../token";
 import type { ConfigValue, EventStreamDeclaration, EventStreamLimitHandler } from "./topology-provider";
 
-/** The applications of this process, registered by the streams runtime plugin. */
+/**
+ * The applications running in this process, registered in the container under STREAMS_RUNTIME_TOKEN by the
+ * streams runtime plugin; the REST plugins (streams, applications, events) resolve it.
+ */
+export interface ApplicationRegistry {
+  /** Sorted by id. */
+  applications(): ApplicationHandle[];
+  application(id: string): ApplicationHandle | undefined;
+}
+
 export const STREAMS_RUNTIME_TOKEN = token<ApplicationRegistry>("sluice.streams.StreamsRuntime");
 
 export const APPLICATION_STATES = ["CREATED", "REBALANCING", "RUNNING", "PENDING_SHUTDOWN", "NOT_RUNNING", "ERROR"] as const;

@@ -15,7 +15,8 @@
 
 import type { Serde } from "./serde";
 
-export type StoreType = "key_value" | "timestamped_key_value" | "window" | "timestamped_window" | "session";
+export const STORE_TYPES = ["key_value", "timestamped_key_value", "window", "timestamped_window", "session"] as const;
+export type StoreType = (typeof STORE_TYPES)[number];
 
 /** What a topology declares for each store; the runtime opens the store from it. */
 export interface StoreSpec<K = unknown, V = unknown> {

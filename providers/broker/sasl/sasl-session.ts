@@ -18,7 +18,17 @@ import type { ResponseOf } from "../../kafka-protocol/schema";
 import { defineHandler, type RegisteredHandler } from "../handlers/api-handler";
 import type { ConnectionAuthentication } from "../server/request-dispatcher";
 import { SaslAuthenticationFailure, type ExchangeStep, type SaslExchange } from "./sasl-exchange";
-import type { SaslServer } from "./sasl-server";
+import type { ComponentLogger } from "../../../kernel/logger";
+
+/** What a session needs of the listener's SASL server (SaslServer is one). */
+export interface SaslSessionServer {
+  readonly mechanisms: readonly SaslMechanism[];
+  readonly maxReauthMs: number;
+  /** How long the answer to a failed authentication waits. */
+  readonly failedAuthenticationDelayMs: number;
+  readonly logger: ComponentLogger;
+  exchange(mechanism: SaslMechanism): SaslExchange;
+}
 
 export class SaslSession implements ConnectionAuthentication {
   private mechanism: SaslMechanism | null = null;
@@ -35,7 +45,7 @@ export class SaslSession implements ConnectionAuthentication {
   private readonly authenticate: RegisteredHandler;
 
   constructor(
-    private readonly server: SaslServer,
+    private readonly server: SaslSessionServer,
     private readonly clientHost: string,
   ) {
     this.handshake = defineHandler(SaslHandshake, (request, context) => this.onHandshake(request.mechanism, context.apiVersion));

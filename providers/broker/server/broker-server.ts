@@ -4,7 +4,7 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
-import type { BrokerTls } from "../broker";
+import type { BrokerTls } from "./broker-tls";
 import type { SaslServer } from "../sasl/sasl-server";
 import { certificatePrincipal } from "./certificate-principal";
 import { Connection, type ConnectionSettings } from "./connection";

@@ -16,10 +16,10 @@ import type {
 import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import { restoreRate } from "../kafka/changelog-restorer";
-import { TopicEnds } from "../kafka/topic-ends";
-import { GroupInstances } from "./group-instances";
-import type { RunView } from "./run-view";
+import { restoreRate } from "../kafka/changelog/changelog-restorer";
+import { TopicEnds } from "../kafka/topics/topic-ends";
+import { GroupInstances } from "../kafka/assignment/group-instances";
+import type { RunView } from "../kafka/processing/run-view";
 import { keyFromJson, partitionOfStoreKey } from "./store-keys";
 
 /** What the views need of the application itself. */

@@ -5,10 +5,10 @@
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
-import { resolveSerde } from "../serdes/serde-resolver";
+import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
 import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
-import type { SerdeSpec, TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
+import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
 
 export interface SerdePair {
   key: Serde<any>;

@@ -1,7 +1,7 @@
 /**
  * The configured answer to a bad record (`processing.error.policy`): `log_and_continue` skips it (counted as
  * dropped), `fail` stops the application with the error recorded, `dead_letter` writes the record to the
- * application's dead-letter topic (see kafka/dead-letters) and goes on.
+ * application's dead-letter topic (see kafka/topics/dead-letters) and goes on.
  */
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { StreamsSettings } from "../streams-config";

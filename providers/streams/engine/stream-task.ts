@@ -12,7 +12,7 @@ import type {
   StreamRecord,
 } from "../../../kernel/contracts/streams/processor";
 import type { InternalProcessorContext } from "../topology/internal-context";
-import { type OriginStamp, OriginStamps } from "../kafka/repartition-origin";
+import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
@@ -43,9 +43,9 @@ export interface OutputRecord {
   key: Buffer | string | null;
   value: Buffer | string | null;
   timestamp: number;
-  /** For repartition topics: which input record this output comes from, its header (see kafka/repartition-origin). */
+  /** For repartition topics: which input record this output comes from, its header (see engine/origin-stamps). */
   stamp?: OriginStamp;
-  /** For the last changelog record of a commit: the task's input positions it commits (see kafka/commit-marker). */
+  /** For the last changelog record of a commit: the task's input positions it commits (see kafka/changelog/commit-marker). */
   positions?: string;
   /** Headers of their own (dead letters). */
   headers?: Record<string, string>;

@@ -4,8 +4,10 @@
  */
 import * as path from "path";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import type { SerdeSpec } from "../topology/topology-model";
 import { BUILTIN_SERDES } from "./builtin-serdes";
+
+/** A serde, a builtin name / `module#export`, undefined for the configured default, or a wrapper of the default. */
+export type SerdeSpec = Serde<any> | string | undefined | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec };
 
 function isSerde(value: unknown): value is Serde<unknown> {
   const candidate = value as Serde<unknown> | null;

@@ -9,7 +9,7 @@ export interface Checkpoint {
   inputPositions: Record<string, string>;
   /** store name → offset of the last changelog record the store's committed data includes. */
   changelogPositions: Record<string, string>;
-  /** store name → who owned the changelog partition at that offset (see kafka/changelog-fence), when known. */
+  /** store name → who owned the changelog partition at that offset (see kafka/changelog/changelog-fence), when known. */
   changelogWriters: Record<string, string>;
 }
 

@@ -10,7 +10,7 @@
  *   sessionStore (or state.store(name), narrowed by `type`) — reads see this task's uncommitted writes first,
  *   then a bounded cache of committed values (`cleanCacheEntries`, default 50,000), then LevelDB (getSync);
  *   writes go to a write-back cache and each also yields a changelog record, kept until drained.
- * After the fetch's batches (see kafka/commit-sequence):
+ * After the fetch's batches (see kafka/processing/commit-sequence):
  *   const records = state.drainChangelog();      // ChangelogRecord { store, key, value | null, timestamp }
  *   produce each to changelogTopic(applicationId, record.store), partition = the task's partition;
  *   await state.commit({ inputPositions: { "topic:partition": nextOffset }, changelogPositions: { store: lastOffset } });

@@ -13,16 +13,16 @@ import type { EventRecord } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
-import { deadLetterRecord, deadLetterTopic } from "../kafka/dead-letters";
-import { encodeChangelogPositions, TaskPositions } from "../kafka/task-positions";
-import { TopicPartitionMap } from "../kafka/topic-partition";
+import { deadLetterRecord, deadLetterTopic } from "../kafka/topics/dead-letters";
+import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task-positions";
+import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
 import { openTaskState, type TaskState } from "../state/task-state";
 import { applicationConfig } from "../streams-config";
-import { buildTopology } from "../topology/build-topology";
+import { buildTopology } from "../engine/build-topology";
 
 export interface TestRecord<K, V> {
   key: K;

@@ -1,4 +1,9 @@
-/** The DSL implementation: each operator adds named nodes (and stores) to a TopologyDefinition. */
+/**
+ * The DSL's public face (Kafka Streams' StreamsBuilder, KStreamImpl, KTableImpl, KGroupedStreamImpl and the
+ * windowed streams): each method hands its arguments to its operator under operators/ — which adds the nodes and
+ * stores and validates — and wraps the handle it gets back in the DSL type the method returns. An operator family
+ * is one file there plus a line per method here.
+ */
 import type {
   Consumed,
   Grouped,
@@ -19,333 +24,204 @@ import type {
   Windowed,
 } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
-import { windowedSerde } from "../serdes/windowed-serde";
-import {
-  aggregateProcessor,
-  countAggregator,
-  reduceAggregator,
-  sessionAggregateProcessor,
-  streamTableJoinProcessor,
-  tableSourceProcessor,
-  windowedAggregateProcessor,
-  type Aggregator,
-} from "./stateful-processors";
-import {
-  branchProcessor,
-  eventStreamProcessor,
-  filterProcessor,
-  flatMapProcessor,
-  flatMapValuesProcessor,
-  foreachProcessor,
-  mapProcessor,
-  mapValuesProcessor,
-  passThroughProcessor,
-  peekProcessor,
-  selectKeyProcessor,
-} from "./stateless-processors";
-import type { SerdeSpec, StoreDef, TopologyDefinition } from "./topology-model";
-
-const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
+import type { SerdeSpec } from "../serdes/serde-resolver";
+import type { GroupedStreamHandle, StreamHandle, TableHandle } from "./dsl-handles";
+import { InternalTopologyBuilder } from "./internal-topology-builder";
+import { aggregate, aggregateFolding, countFolding, reduceFolding, type Folding } from "./operators/aggregate";
+import { branch, merge } from "./operators/branch-merge";
+import { toEventStream } from "./operators/event-stream";
+import { groupBy, groupByKey } from "./operators/grouping";
+import { addStateStore, process } from "./operators/process";
+import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
+import { streamSource, to } from "./operators/source-sink";
+import * as stateless from "./operators/stateless";
+import { streamTableJoin } from "./operators/stream-table-join";
+import { tableSource, toStream } from "./operators/table";
+import { windowedAggregate } from "./operators/windowed-aggregate";
+import type { TopologyDefinition } from "./topology-model";
 
 export class DslTopologyBuilder implements StreamsBuilder {
-  readonly definition: TopologyDefinition = {
-    nodes: new Map(),
-    stores: new Map(),
-    repartitionTopics: new Set(),
-    eventTypes: new Set(),
-    eventSerdes: new Map(),
-  };
-  private counter = 0;
+  private readonly builder: InternalTopologyBuilder;
 
-  constructor(readonly applicationId: string) {}
+  constructor(applicationId: string) {
+    this.builder = new InternalTopologyBuilder(applicationId);
+  }
+
+  get definition(): TopologyDefinition {
+    return this.builder.definition;
+  }
 
   stream<K = string, V = string>(topics: string | string[], consumed: Consumed<K, V> = {}): KStream<K, V> {
-    const topicList = Array.isArray(topics) ? topics : [topics];
-    if (topicList.length === 0) throw new Error("stream() needs at least one topic");
-    const name = this.addSource(topicList, consumed.keySerde, consumed.valueSerde, consumed.name);
-    return new DslStream<K, V>(this, name, consumed.keySerde, consumed.valueSerde, false);
+    return new DslStream<K, V>(this.builder, streamSource(this.builder, topics, consumed));
   }
-
   table<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
-    const source = this.addSource([topic], consumed.keySerde, consumed.valueSerde, consumed.name);
-    const storeName = materialized?.storeName ?? topic;
-    const keySerde = materialized?.keySerde ?? consumed.keySerde;
-    const valueSerde = materialized?.valueSerde ?? consumed.valueSerde;
-    this.addStore({ name: storeName, type: "key_value", keySerde, valueSerde });
-    const node = this.addProcessor("table", tableSourceProcessor(storeName), [source], [storeName]);
-    return new DslTable<K, V>(this, node, storeName, keySerde, valueSerde);
+    return new DslTable<K, V>(this.builder, tableSource(this.builder, topic, consumed, materialized));
   }
-
   addStateStore(store: StoreDeclaration): StreamsBuilder {
-    this.addStore({ ...store, keySerde: store.keySerde as SerdeSpec, valueSerde: store.valueSerde as SerdeSpec });
+    addStateStore(this.builder, store);
     return this;
-  }
-
-  nodeName(prefix: string, given?: string): string {
-    const name = given ?? `${prefix}-${this.counter++}`;
-    if (this.definition.nodes.has(name)) throw new Error(`topology already has a node named '${name}'`);
-    return name;
-  }
-
-  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string): string {
-    const name = this.nodeName("source", given);
-    this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [] });
-    return name;
-  }
-
-  addProcessor(prefix: string, supplier: ProcessorSupplier<any, any, any, any>, parents: string[], stores: string[] = [], given?: string): string {
-    for (const store of stores) {
-      if (!this.definition.stores.has(store)) throw new Error(`processor uses unknown store '${store}'`);
-    }
-    const name = this.nodeName(prefix, given);
-    this.definition.nodes.set(name, { kind: "processor", name, supplier, stores, predecessors: parents, successors: [] });
-    this.link(parents, name);
-    return name;
-  }
-
-  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parent: string, given?: string): string {
-    const name = this.nodeName("sink", given);
-    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors: [parent] });
-    this.link([parent], name);
-    return name;
-  }
-
-  addStore(store: StoreDef): void {
-    if (this.definition.stores.has(store.name)) throw new Error(`topology already has a store named '${store.name}'`);
-    this.definition.stores.set(store.name, store);
-  }
-
-  /** Writes the records of `parent` to a repartition topic and reads them back; returns the new source. */
-  repartition(parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec): string {
-    const topic = `${this.applicationId}-${baseName}-repartition`;
-    this.definition.repartitionTopics.add(topic);
-    this.addSink(topic, keySerde, valueSerde, parent, `${baseName}-repartition-sink`);
-    return this.addSource([topic], keySerde, valueSerde, `${baseName}-repartition-source`);
-  }
-
-  private link(parents: string[], child: string): void {
-    for (const parent of parents) {
-      const node = this.definition.nodes.get(parent);
-      if (!node || node.kind === "sink") throw new Error(`cannot attach '${child}' to '${parent}'`);
-      node.successors.push(child);
-    }
   }
 }
 
-class DslStream<K, V> implements KStream<K, V> {
-  constructor(
-    private readonly builder: DslTopologyBuilder,
-    readonly node: string,
-    readonly keySerde: SerdeSpec,
-    readonly valueSerde: SerdeSpec,
-    /** True once the key may have changed since the source: grouping then goes through a repartition topic. */
-    readonly keyChanged: boolean,
-  ) {}
+class DslStream<K, V> implements KStream<K, V>, StreamHandle {
+  readonly node: string;
+  readonly keySerde: SerdeSpec;
+  readonly valueSerde: SerdeSpec;
+  readonly keyChanged: boolean;
 
-  private next<KR, VR>(prefix: string, supplier: ProcessorSupplier<any, any, any, any>, name: string | undefined, serdes: {
-    key?: SerdeSpec;
-    value?: SerdeSpec;
-    keyChanged?: boolean;
-  }): DslStream<KR, VR> {
-    const node = this.builder.addProcessor(prefix, supplier, [this.node], [], name);
-    return new DslStream<KR, VR>(
-      this.builder,
-      node,
-      "key" in serdes ? serdes.key : this.keySerde,
-      "value" in serdes ? serdes.value : this.valueSerde,
-      serdes.keyChanged ?? this.keyChanged,
-    );
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    { node, keySerde, valueSerde, keyChanged }: StreamHandle,
+  ) {
+    this.node = node;
+    this.keySerde = keySerde;
+    this.valueSerde = valueSerde;
+    this.keyChanged = keyChanged;
+  }
+
+  private stream<KR, VR>(handle: StreamHandle): KStream<KR, VR> {
+    return new DslStream<KR, VR>(this.builder, handle);
   }
 
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR> {
-    return this.next("map", mapProcessor(mapper), name, { key: undefined, value: undefined, keyChanged: true });
+    return this.stream(stateless.map(this.builder, this, mapper, name));
   }
   mapValues<VR>(mapper: (value: V, key: K) => VR, name?: string): KStream<K, VR> {
-    return this.next("mapvalues", mapValuesProcessor(mapper), name, { value: undefined });
+    return this.stream(stateless.mapValues(this.builder, this, mapper, name));
   }
   filter(predicate: (key: K, value: V) => boolean, name?: string): KStream<K, V> {
-    return this.next("filter", filterProcessor(predicate, true), name, {});
+    return this.stream(stateless.filter(this.builder, this, predicate, name));
   }
   filterNot(predicate: (key: K, value: V) => boolean, name?: string): KStream<K, V> {
-    return this.next("filternot", filterProcessor(predicate, false), name, {});
+    return this.stream(stateless.filterNot(this.builder, this, predicate, name));
   }
   flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, name?: string): KStream<KR, VR> {
-    return this.next("flatmap", flatMapProcessor(mapper), name, { key: undefined, value: undefined, keyChanged: true });
+    return this.stream(stateless.flatMap(this.builder, this, mapper, name));
   }
   flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, name?: string): KStream<K, VR> {
-    return this.next("flatmapvalues", flatMapValuesProcessor(mapper), name, { value: undefined });
+    return this.stream(stateless.flatMapValues(this.builder, this, mapper, name));
   }
   selectKey<KR>(mapper: (key: K, value: V) => KR, name?: string): KStream<KR, V> {
-    return this.next("selectkey", selectKeyProcessor(mapper), name, { key: undefined, keyChanged: true });
+    return this.stream(stateless.selectKey(this.builder, this, mapper, name));
   }
   peek(action: (key: K, value: V) => void, name?: string): KStream<K, V> {
-    return this.next("peek", peekProcessor(action), name, {});
+    return this.stream(stateless.peek(this.builder, this, action, name));
   }
   foreach(action: (key: K, value: V) => void, name?: string): void {
-    this.builder.addProcessor("foreach", foreachProcessor(action), [this.node], [], name);
+    stateless.foreach(this.builder, this, action, name);
   }
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[] {
-    return predicates.map((_, index) => this.next<K, V>("branch", branchProcessor(predicates, index), undefined, {}));
+    return branch(this.builder, this, predicates).map((handle) => this.stream<K, V>(handle));
   }
   merge(other: KStream<K, V>, name?: string): KStream<K, V> {
-    const otherStream = other as DslStream<K, V>;
-    const node = this.builder.addProcessor("merge", passThroughProcessor(), [this.node, otherStream.node], [], name);
-    return new DslStream<K, V>(this.builder, node, this.keySerde, this.valueSerde, this.keyChanged || otherStream.keyChanged);
+    return this.stream(merge(this.builder, this, other as DslStream<K, V>, name));
   }
   groupByKey(grouped: Grouped<K, V> = {}): KGroupedStream<K, V> {
-    return new DslGroupedStream<K, V>(this.builder, this, grouped, this.keyChanged);
+    return new DslGroupedStream<K, V>(this.builder, groupByKey(this, grouped));
   }
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<KR, V> = {}): KGroupedStream<KR, V> {
-    const rekeyed = this.next<KR, V>("groupby", selectKeyProcessor(selector), undefined, { key: undefined, keyChanged: true });
-    return new DslGroupedStream<KR, V>(this.builder, rekeyed, grouped, true);
+    return new DslGroupedStream<KR, V>(this.builder, groupBy(this.builder, this, selector, grouped));
   }
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR> {
-    return this.joinWith(table, joiner as (value: V, tableValue: VT | null) => VR, false, name);
+    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, false, name));
   }
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR> {
-    return this.joinWith(table, joiner, true, name);
-  }
-  private joinWith<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, left: boolean, name?: string): KStream<K, VR> {
-    const supplier = streamTableJoinProcessor(table.storeName, joiner, left);
-    const node = this.builder.addProcessor("join", supplier, [this.node], [table.storeName], name);
-    return new DslStream<K, VR>(this.builder, node, this.keySerde, undefined, this.keyChanged);
+    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, true, name));
   }
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
-    const node = this.builder.addProcessor("process", supplier as ProcessorSupplier<any, any, any, any>, [this.node], stores, name);
-    return new DslStream<KR, VR>(this.builder, node, undefined, undefined, true);
+    return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));
   }
   to(topic: string, produced: Produced<K, V> = {}): void {
-    this.builder.addSink(topic, produced.keySerde ?? this.keySerde, produced.valueSerde ?? this.valueSerde, this.node, produced.name);
+    to(this.builder, this, topic, produced);
   }
   toEventStream(type: string, name?: string): void {
-    this.builder.definition.eventTypes.add(type);
-    const senders = this.builder.definition.eventSerdes.get(type) ?? [];
-    this.builder.definition.eventSerdes.set(type, [...senders, { keySerde: this.keySerde, valueSerde: this.valueSerde }]);
-    this.builder.addProcessor("eventstream", eventStreamProcessor(type), [this.node], [], name);
+    toEventStream(this.builder, this, type, name);
   }
 }
 
-class DslTable<K, V> implements KTable<K, V> {
+class DslTable<K, V> implements KTable<K, V>, TableHandle {
+  readonly node: string;
+  readonly storeName: string;
+  readonly keySerde: SerdeSpec;
+  readonly valueSerde: SerdeSpec;
+
   constructor(
-    private readonly builder: DslTopologyBuilder,
-    private readonly node: string,
-    readonly storeName: string,
-    private readonly keySerde: SerdeSpec,
-    private readonly valueSerde: SerdeSpec,
-  ) {}
+    private readonly builder: InternalTopologyBuilder,
+    { node, storeName, keySerde, valueSerde }: TableHandle,
+  ) {
+    this.node = node;
+    this.storeName = storeName;
+    this.keySerde = keySerde;
+    this.valueSerde = valueSerde;
+  }
 
   toStream(name?: string): KStream<K, V> {
-    const node = this.builder.addProcessor("tostream", passThroughProcessor(), [this.node], [], name);
-    return new DslStream<K, V>(this.builder, node, this.keySerde, this.valueSerde, false);
+    return new DslStream<K, V>(this.builder, toStream(this.builder, this, name));
   }
-}
-
-interface AggregationInput {
-  parent: string;
-  keySerde: SerdeSpec;
-  valueSerde: SerdeSpec;
 }
 
 class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   constructor(
-    private readonly builder: DslTopologyBuilder,
-    private readonly stream: DslStream<any, V>,
-    private readonly grouped: Grouped<K, V>,
-    private readonly needsRepartition: boolean,
+    private readonly builder: InternalTopologyBuilder,
+    private readonly handle: GroupedStreamHandle,
   ) {}
 
-  /** The node an aggregation reads from: the stream itself, or a repartition topic's source. */
-  input(storeName: string): AggregationInput {
-    const keySerde = this.grouped.keySerde ?? this.stream.keySerde;
-    const valueSerde = this.grouped.valueSerde ?? this.stream.valueSerde;
-    const parent = this.needsRepartition
-      ? this.builder.repartition(this.stream.node, this.grouped.name ?? storeName, keySerde, valueSerde)
-      : this.stream.node;
-    return { parent, keySerde, valueSerde };
-  }
-
   count(materialized: Materialized<K, number>): KTable<K, number> {
-    const { initializer, aggregator } = countAggregator();
-    return this.aggregateInto(materialized, "long", initializer, aggregator);
+    return this.table(materialized, countFolding());
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V>): KTable<K, V> {
-    const { initializer, aggregator } = reduceAggregator(reducer);
-    return this.aggregateInto(materialized, this.grouped.valueSerde ?? this.stream.valueSerde, initializer, aggregator);
+    return this.table(materialized, reduceFolding(reducer, this.handle));
   }
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: Materialized<K, VA>): KTable<K, VA> {
-    return this.aggregateInto(materialized, undefined, initializer, aggregator);
+    return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
   windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(windows: TimeWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
-    if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this, windows);
-    return new DslTimeWindowedStream<K, V>(this.builder, this, windows);
+    if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this.handle, windows);
+    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows);
   }
 
-  valueSerde(): SerdeSpec {
-    return this.grouped.valueSerde ?? this.stream.valueSerde;
-  }
-
-  private aggregateInto<VA>(materialized: Materialized<K, VA>, defaultValueSerde: SerdeSpec, initializer: () => unknown, aggregator: Aggregator): KTable<K, VA> {
-    const input = this.input(materialized.storeName);
-    const type = materialized.storeType ?? "key_value";
-    const keySerde = materialized.keySerde ?? input.keySerde;
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-    this.builder.addStore({ name: materialized.storeName, type, keySerde, valueSerde });
-    const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", initializer, aggregator);
-    const node = this.builder.addProcessor("aggregate", supplier, [input.parent], [materialized.storeName]);
-    return new DslTable<K, VA>(this.builder, node, materialized.storeName, keySerde, valueSerde);
+  private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
+    return new DslTable<K, VA>(this.builder, aggregate(this.builder, this.handle, materialized, folding));
   }
 }
 
 class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   constructor(
-    private readonly builder: DslTopologyBuilder,
-    private readonly grouped: DslGroupedStream<K, V>,
+    private readonly builder: InternalTopologyBuilder,
+    private readonly grouping: GroupedStreamHandle,
     private readonly windows: TimeWindows,
   ) {}
 
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number> {
-    const { initializer, aggregator } = countAggregator();
-    return this.aggregateInto(materialized, "long", initializer, aggregator);
+    return this.table(materialized, countFolding());
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V> {
-    const { initializer, aggregator } = reduceAggregator(reducer);
-    return this.aggregateInto(materialized, this.grouped.valueSerde(), initializer, aggregator);
+    return this.table(materialized, reduceFolding(reducer, this.grouping));
   }
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: WindowMaterialized<K, VA>): KTable<Windowed<K>, VA> {
-    return this.aggregateInto(materialized, undefined, initializer, aggregator);
+    return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
 
-  private aggregateInto<VA>(materialized: WindowMaterialized<K, VA>, defaultValueSerde: SerdeSpec, initializer: () => unknown, aggregator: Aggregator): KTable<Windowed<K>, VA> {
-    const input = this.grouped.input(materialized.storeName);
-    const type = materialized.storeType ?? "window";
-    const keySerde = materialized.keySerde ?? input.keySerde;
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-    const minimumRetention = this.windows.sizeMs + (this.windows.graceMs ?? 0);
-    const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, minimumRetention);
-    this.builder.addStore({ name: materialized.storeName, type, keySerde, valueSerde, windowSizeMs: this.windows.sizeMs, retentionMs });
-    const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", this.windows, initializer, aggregator);
-    const node = this.builder.addProcessor("windowed-aggregate", supplier, [input.parent], [materialized.storeName]);
-    return new DslTable<Windowed<K>, VA>(this.builder, node, materialized.storeName, { wrap: windowedSerde, inner: keySerde }, valueSerde);
+  private table<VA>(materialized: WindowMaterialized<K, VA>, folding: Folding): KTable<Windowed<K>, VA> {
+    return new DslTable<Windowed<K>, VA>(this.builder, windowedAggregate(this.builder, this.grouping, this.windows, materialized, folding));
   }
 }
 
 class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   constructor(
-    private readonly builder: DslTopologyBuilder,
-    private readonly grouped: DslGroupedStream<K, V>,
+    private readonly builder: InternalTopologyBuilder,
+    private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
   ) {}
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
-    const { initializer, aggregator } = countAggregator();
-    return this.aggregateInto(materialized, "long", initializer, aggregator, (_key, left: number, right: number) => left + right);
+    return this.table(materialized, countFolding(), countMerger);
   }
   reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V> {
-    const { initializer, aggregator } = reduceAggregator(reducer);
-    const merger = (key: unknown, left: unknown, right: unknown) => aggregator(key, right, left);
-    return this.aggregateInto(materialized, this.grouped.valueSerde(), initializer, aggregator, merger);
+    const folding = reduceFolding(reducer, this.grouping);
+    return this.table(materialized, folding, reduceMerger(folding));
   }
   aggregate<VA>(
     initializer: () => VA,
@@ -353,24 +229,10 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     merger: (key: K, left: VA, right: VA) => VA,
     materialized: SessionMaterialized<K, VA>,
   ): KTable<Windowed<K>, VA> {
-    return this.aggregateInto(materialized, undefined, initializer, aggregator, merger);
+    return this.table(materialized, aggregateFolding(initializer, aggregator), merger);
   }
 
-  private aggregateInto<VA>(
-    materialized: SessionMaterialized<K, VA>,
-    defaultValueSerde: SerdeSpec,
-    initializer: () => unknown,
-    aggregator: Aggregator,
-    merger: (key: any, left: any, right: any) => any,
-  ): KTable<Windowed<K>, VA> {
-    const input = this.grouped.input(materialized.storeName);
-    const keySerde = materialized.keySerde ?? input.keySerde;
-    const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-    const graceMs = this.windows.graceMs ?? 0;
-    const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, this.windows.gapMs + graceMs);
-    this.builder.addStore({ name: materialized.storeName, type: "session", keySerde, valueSerde, retentionMs });
-    const supplier = sessionAggregateProcessor(materialized.storeName, this.windows.gapMs, graceMs, initializer, aggregator, merger);
-    const node = this.builder.addProcessor("session-aggregate", supplier, [input.parent], [materialized.storeName]);
-    return new DslTable<Windowed<K>, VA>(this.builder, node, materialized.storeName, { wrap: windowedSerde, inner: keySerde }, valueSerde);
+  private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
+    return new DslTable<Windowed<K>, VA>(this.builder, sessionAggregate(this.builder, this.grouping, this.windows, materialized, folding, merger));
   }
 }

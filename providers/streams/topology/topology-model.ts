@@ -1,10 +1,7 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
 import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../kernel/contracts/streams/stores";
-import type { Serde } from "../../../kernel/contracts/streams/serde";
-
-/** A serde, a builtin name / `module#export`, undefined for the configured default, or a wrapper of the default. */
-export type SerdeSpec = Serde<any> | string | undefined | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec };
+import type { SerdeSpec } from "../serdes/serde-resolver";
 
 export interface SourceNode {
   kind: "source";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { EventSource } from "eventsource";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
+import type { ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
 import { STREAMS_RUNTIME_TOKEN } from "../../../kernel/contracts/streams/runtime";
 import { eventually } from "../../helpers/eventually";
 import { sampleValue } from "../../helpers/prometheus-text";

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationState } from "../../../kernel/contracts/streams/runtime";
-import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
+import type { ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
 import { streamsClient } from "./streams-client";
 

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../../kernel/contracts/metrics-formatter";
-import type { ApplicationRegistry } from "../../../kernel/contracts/streams/application-registry";
+import type { ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type MetricGroup } from "../../../kernel/contracts/streams/runtime";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
 import { streamsClient } from "./streams-client";

@@ -5,7 +5,7 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KafkaProxy } from "../../../bench/chaos/kafka-proxy";
+import { KafkaProxy } from "../../helpers/kafka-proxy";
 import { Produce } from "../../../providers/kafka-protocol";
 import { RecordProducer } from "../../../providers/kafka-client";
 import { runKcat, startTestBroker, type TestBroker } from "../broker/broker-test-kit";

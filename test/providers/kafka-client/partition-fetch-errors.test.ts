@@ -8,7 +8,7 @@
 import net from "node:net";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KafkaProxy } from "../../../bench/chaos/kafka-proxy";
+import { KafkaProxy } from "../../helpers/kafka-proxy";
 import { ApiCodec, ByteReader, ErrorCode, Fetch, FrameSplitter, Metadata } from "../../../providers/kafka-protocol";
 import { PartitionFetcher, RecordProducer, type FetchAnswer } from "../../../providers/kafka-client";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";

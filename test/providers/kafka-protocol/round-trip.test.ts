@@ -4,6 +4,8 @@
  * encoded, decoded, and compared, and the decoding must use up exactly the bytes written. A few requests are
  * also compared byte for byte with kafkajs's own encoders, an independent reading of the protocol guide.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import * as protocol from "../../../providers/kafka-protocol";
@@ -23,6 +25,7 @@ import {
   type FieldSpec,
   type ScalarType,
 } from "../../../providers/kafka-protocol";
+import { REPO_ROOT } from "../../helpers/sluice";
 
 const exported: unknown[] = Object.values(protocol);
 const apis = exported.filter((value): value is ApiSpec => typeof value === "object" && value !== null && "apiKey" in value && "request" in value);
@@ -126,6 +129,19 @@ roundTrips("the package declares the APIs the broker and the client speak, and t
   assert.ok(apis.length >= 16, `${apis.length} APIs`);
   assert.equal(new Set(apis.map((api) => api.apiKey)).size, apis.length, "one declaration per api key");
   assert.equal(dataMessages.map((message) => message.name).sort(), ["ConsumerProtocolAssignment", "ConsumerProtocolSubscription"]);
+});
+
+roundTrips("every message file's declarations reach the package's index, so none escapes these round trips", () => {
+  const folder = path.join(REPO_ROOT, "providers", "kafka-protocol", "messages");
+  const files = fs.readdirSync(folder).filter((name) => name.endsWith(".ts"));
+  assert.ok(files.length >= apis.length, `${files.length} message files`);
+  for (const file of files) {
+    const module: Record<string, unknown> = require(path.join(__dirname, "../../../providers/kafka-protocol/messages", file.replace(/\.ts$/, ".js")));
+    const declared = Object.entries(module).filter(([, value]) => typeof value === "object" && value !== null && ("request" in value || "fields" in value));
+    for (const [name, value] of declared) {
+      assert.ok(exported.includes(value), `${file} declares ${name}, which the index of providers/kafka-protocol does not export`);
+    }
+  }
 });
 
 for (const spec of apis) {

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { KafkaProxy } from "../../../bench/chaos/kafka-proxy";
+import { KafkaProxy } from "../../helpers/kafka-proxy";
 import { Produce } from "../../../providers/kafka-protocol";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";

@@ -3,10 +3,10 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { WordCountProvider } from "../../../providers/examples";
 import { GroupConsumer } from "../../../providers/kafka-client";
-import { GroupInstances } from "../../../providers/streams/application/group-instances";
-import { streamsAssignor } from "../../../providers/streams/kafka/streams-assignor";
+import { GroupInstances } from "../../../providers/streams/kafka/assignment/group-instances";
+import { streamsAssignor } from "../../../providers/streams/kafka/assignment/streams-assignor";
 import { applicationConfig } from "../../../providers/streams/streams-config";
-import { buildTopology } from "../../../providers/streams/topology/build-topology";
+import { buildTopology } from "../../../providers/streams/engine/build-topology";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
 

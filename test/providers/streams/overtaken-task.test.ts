@@ -6,7 +6,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { KafkaProxy } from "../../../bench/chaos/kafka-proxy";
+import { KafkaProxy } from "../../helpers/kafka-proxy";
 import { eventually } from "../../helpers/eventually";
 import { countsOf, sorted, startWordcountCluster, stopProcess, trueCounts } from "./wordcount-processes";
 

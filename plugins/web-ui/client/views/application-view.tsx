@@ -4,7 +4,7 @@ import type { InstanceDescription } from "../api/sluice-types";
 import { ErrorNotice, Loading } from "../components/error-notice";
 import { Since } from "../components/since";
 import { StateBadge } from "../components/state-badge";
-import { usePoll, type Poll } from "../live/use-poll";
+import { usePoll } from "../live/use-poll";
 import { Link } from "../routing/router";
 import { APPLICATION_TABS, pathOf, type ApplicationTab } from "../routing/routes";
 import { streamsPath, useSession } from "../session";
@@ -17,11 +17,7 @@ import { OffsetsTab } from "./application/offsets-tab";
 import { QueryTab } from "./application/query-tab";
 import { StoresTab } from "./application/stores-tab";
 import { TopologyTab } from "./application/topology-tab";
-
-export interface TabProps {
-  id: string;
-  description: Poll<InstanceDescription>;
-}
+import type { TabProps } from "./application/tab-props";
 
 const TABS: Record<ApplicationTab, ComponentType<TabProps>> = {
   description: DescriptionTab,

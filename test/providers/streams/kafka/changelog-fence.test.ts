@@ -8,9 +8,9 @@ import * as assert from "uvu/assert";
 import { silentLogger } from "../../../../kernel/logger";
 import { startBroker, type RunningBroker } from "../../../../providers/broker";
 import { RecordProducer, type ProducerRecord } from "../../../../providers/kafka-client";
-import { encodeWriter, fenceRecord } from "../../../../providers/streams/kafka/changelog-fence";
-import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog-restorer";
-import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
+import { encodeWriter, fenceRecord } from "../../../../providers/streams/kafka/changelog/changelog-fence";
+import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog/changelog-restorer";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/changelog/commit-marker";
 import type { TaskState } from "../../../../providers/streams/state";
 import { keyValueSpec, stateSuite } from "../state/state-fixture";
 

@@ -8,8 +8,8 @@ import { Kafka, logLevel } from "kafkajs";
 import * as assert from "uvu/assert";
 import { startBroker, type RunningBroker } from "../../../../providers/broker";
 import { silentLogger } from "../../../../kernel/logger";
-import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
-import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog-restorer";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/changelog/commit-marker";
+import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog/changelog-restorer";
 import type { TaskState } from "../../../../providers/streams/state";
 import { keyValueSpec, stateSuite } from "../state/state-fixture";
 

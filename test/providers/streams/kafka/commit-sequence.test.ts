@@ -14,13 +14,13 @@ import { silentLogger } from "../../../../kernel/logger";
 import type { FetchedBatch, PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
 import { encodeRecordBatch, FetchedRecords, type ProducerRecord, recordCount } from "../../../../providers/kafka-protocol";
 import { MembershipLostError } from "../../../../providers/kafka-client";
-import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
-import { CommitSequence, RECORDS_PER_TURN } from "../../../../providers/streams/kafka/commit-sequence";
-import { RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
-import { OriginStamps } from "../../../../providers/streams/kafka/repartition-origin";
-import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/run-task";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/changelog/commit-marker";
+import { CommitSequence, RECORDS_PER_TURN } from "../../../../providers/streams/kafka/processing/commit-sequence";
+import { RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/processing/record-collector";
+import { OriginStamps } from "../../../../providers/streams/engine/origin-stamps";
+import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/processing/run-task";
 import { applicationConfig } from "../../../../providers/streams/streams-config";
-import { buildTopology } from "../../../../providers/streams/topology/build-topology";
+import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { recordsOf } from "../../../helpers/record-batches";
 
 const topology = buildTopology(

@@ -7,9 +7,9 @@ import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
-import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/internal-topics";
+import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/topics/internal-topics";
 import { applicationConfig } from "../../../../providers/streams/streams-config";
-import { buildTopology } from "../../../../providers/streams/topology/build-topology";
+import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
 
 const test = suite<{ broker: TestBroker; admin: Admin }>("streams: the topics an application needs");

@@ -1,10 +1,10 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { partitionOfKey } from "../../../../providers/kafka-client";
-import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/commit-marker";
-import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/produce-requests";
-import { ORIGIN_HEADER, OriginStamps } from "../../../../providers/streams/kafka/repartition-origin";
-import { TaskPositions } from "../../../../providers/streams/kafka/task-positions";
+import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/changelog/commit-marker";
+import { ProduceRequestBuilder, type OutgoingRecord } from "../../../../providers/streams/kafka/processing/produce-requests";
+import { ORIGIN_HEADER, OriginStamps } from "../../../../providers/streams/engine/origin-stamps";
+import { TaskPositions } from "../../../../providers/streams/kafka/changelog/task-positions";
 import { recordsOf } from "../../../helpers/record-batches";
 
 const test = suite("produce requests and repartition origins");

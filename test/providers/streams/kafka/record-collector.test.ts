@@ -7,7 +7,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { PartitionBatches, PartitionOffsets } from "../../../../providers/kafka-client";
 import { recordCount } from "../../../../providers/kafka-protocol";
-import { MOST_PENDING_AHEAD, RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/record-collector";
+import { MOST_PENDING_AHEAD, RecordCollector, type RecordSender } from "../../../../providers/streams/kafka/processing/record-collector";
 import { eventually } from "../../../helpers/eventually";
 
 /** A producer that acknowledges (or fails) each send only when the test says so. */

@@ -10,7 +10,7 @@ import { Since } from "../../components/since";
 import { Link } from "../../routing/router";
 import { pathOf } from "../../routing/routes";
 import { useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 import { ACTIONS, type ActionSpec } from "./action-catalog";
 
 const HEADLESS_REASON = "Sluice runs headless (server.headless=true): it refuses operations that change applications, so the console offers none.";

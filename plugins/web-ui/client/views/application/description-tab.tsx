@@ -4,7 +4,7 @@ import { formatValue } from "../../components/formatting";
 import { SearchField } from "../../components/search-field";
 import { Since } from "../../components/since";
 import { TableHead } from "../../components/table-head";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 export function DescriptionTab({ description }: TabProps) {
   const data = description.data!;

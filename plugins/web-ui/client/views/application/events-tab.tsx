@@ -11,7 +11,7 @@ import { SearchField } from "../../components/search-field";
 import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 const KEPT = 1000;
 const SHOWN = 200;

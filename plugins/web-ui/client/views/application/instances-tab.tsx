@@ -4,7 +4,7 @@ import { ErrorNotice, Loading } from "../../components/error-notice";
 import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 const assignmentText = (assignments: { topic: string; partitions: number[] }[]) =>
   assignments.length === 0 ? "none" : assignments.map(({ topic, partitions }) => `${topic} [${partitions.join(", ")}]`).join("; ");

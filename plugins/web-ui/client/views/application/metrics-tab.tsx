@@ -9,7 +9,7 @@ import { numeric, TableHead } from "../../components/table-head";
 import { seriesOf } from "../../live/time-series";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 interface Row {
   key: string;

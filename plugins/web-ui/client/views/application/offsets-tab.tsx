@@ -7,7 +7,7 @@ import { numeric, TableHead } from "../../components/table-head";
 import { lagSeries, recordLag } from "../../live/lag-samples";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 const offset = (value: number) => (value < 0 ? "—" : formatNumber(value));
 

@@ -10,7 +10,7 @@ import { counted, formatTimestamp, formatValue } from "../../components/formatti
 import { TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 import { curlCommand } from "./curl-command";
 import { defaultTime, isTimeParameter, QUERIES, queryBody, type QueryForm } from "./query-catalog";
 
@@ -20,7 +20,8 @@ export function QueryTab({ id }: TabProps) {
   const { api } = useSession();
   const report = usePoll(() => api.get<StoresReport>(streamsPath(id, "/stores")), [id], STORES_REFRESH_MS);
   if (!report.data) return report.error ? <ErrorNotice error={report.error} /> : <Loading what="the stores" />;
-  const stores = report.data.stores.map(({ name, type }) => ({ name, type }));
+  // A store whose type is not known yet (null) has no queries to offer.
+  const stores = report.data.stores.flatMap(({ name, type }) => (type === null ? [] : [{ name, type }]));
   if (stores.length === 0) return <p class="muted">The application has no state store to query.</p>;
   return <QueryConsole id={id} stores={stores} />;
 }

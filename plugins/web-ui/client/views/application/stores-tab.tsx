@@ -5,7 +5,7 @@ import { formatNumber } from "../../components/formatting";
 import { numeric, TableHead } from "../../components/table-head";
 import { usePoll } from "../../live/use-poll";
 import { streamsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 
 type StorePartition = StoresReport["stores"][number]["partitions"][number];
 

@@ -9,7 +9,7 @@ import { ErrorNotice, Loading } from "../../components/error-notice";
 import { counted } from "../../components/formatting";
 import { usePoll } from "../../live/use-poll";
 import { applicationsPath, useSession } from "../../session";
-import type { TabProps } from "../application-view";
+import type { TabProps } from "./tab-props";
 import { usePanZoom } from "./pan-zoom";
 import { layoutTopology, type DrawnNode, type TopologyDrawing } from "./topology-layout";
 

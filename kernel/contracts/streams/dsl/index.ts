@@ -1,0 +1,13 @@
+/**
+ * The typed streams DSL, shaped after Kafka Streams' `kstream` package, one file per concept. A topology provider
+ * receives a `StreamsBuilder` and describes its topology with it; the runtime compiles and runs the result.
+ */
+export type { KeyValue } from "../stores";
+export type * from "./consumed";
+export type * from "./grouped";
+export type * from "./kstream";
+export type * from "./materialized";
+export type * from "./produced";
+export type * from "./serde-ref";
+export type * from "./streams-builder";
+export type * from "./windows";

@@ -1,0 +1,76 @@
+/**
+ * The stream and table types of the DSL (Kafka Streams' KStream, KTable, KGroupedStream, TimeWindowedKStream,
+ * SessionWindowedKStream). They name one another — a stream groups into a grouped stream, that aggregates into a
+ * table, a table turns back into a stream — so they share this file rather than import each other in a circle.
+ */
+import type { ProcessorSupplier } from "../processor";
+import type { KeyValue } from "../stores";
+import type { Grouped } from "./grouped";
+import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
+import type { Produced } from "./produced";
+import type { SessionWindows, TimeWindows, Windowed } from "./windows";
+
+export interface KStream<K, V> {
+  map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR>;
+  mapValues<VR>(mapper: (value: V, key: K) => VR, name?: string): KStream<K, VR>;
+  filter(predicate: (key: K, value: V) => boolean, name?: string): KStream<K, V>;
+  filterNot(predicate: (key: K, value: V) => boolean, name?: string): KStream<K, V>;
+  flatMap<KR, VR>(mapper: (key: K, value: V) => Iterable<KeyValue<KR, VR>>, name?: string): KStream<KR, VR>;
+  flatMapValues<VR>(mapper: (value: V, key: K) => Iterable<VR>, name?: string): KStream<K, VR>;
+  selectKey<KR>(mapper: (key: K, value: V) => KR, name?: string): KStream<KR, V>;
+  peek(action: (key: K, value: V) => void, name?: string): KStream<K, V>;
+  foreach(action: (key: K, value: V) => void, name?: string): void;
+  /** One stream per predicate; a record goes to the first predicate it matches, or nowhere. */
+  branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[];
+  merge(other: KStream<K, V>, name?: string): KStream<K, V>;
+  groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V>;
+  /** Re-keys the stream; records then flow through a repartition topic. */
+  groupBy<KR>(selector: (key: K, value: V) => KR, grouped?: Grouped<KR, V>): KGroupedStream<KR, V>;
+  /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores?: string[], name?: string): KStream<KR, VR>;
+  to(topic: string, produced?: Produced<K, V>): void;
+  /** Sends every record into the application's declared event stream of that type. */
+  toEventStream(type: string, name?: string): void;
+}
+
+export interface KTable<K, V> {
+  /** The store that holds this table, queryable by the runtime. */
+  readonly storeName: string;
+  toStream(name?: string): KStream<K, V>;
+}
+
+export interface KGroupedStream<K, V> {
+  count(materialized: Materialized<K, number>): KTable<K, number>;
+  reduce(reducer: (aggregate: V, value: V) => V, materialized: Materialized<K, V>): KTable<K, V>;
+  aggregate<VA>(
+    initializer: () => VA,
+    aggregator: (key: K, value: V, aggregate: VA) => VA,
+    materialized: Materialized<K, VA>,
+  ): KTable<K, VA>;
+  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+}
+
+export interface TimeWindowedKStream<K, V> {
+  count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number>;
+  reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V>;
+  aggregate<VA>(
+    initializer: () => VA,
+    aggregator: (key: K, value: V, aggregate: VA) => VA,
+    materialized: WindowMaterialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+}
+
+export interface SessionWindowedKStream<K, V> {
+  count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number>;
+  reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V>;
+  /** `merger` combines the aggregates of two sessions that a record bridges. */
+  aggregate<VA>(
+    initializer: () => VA,
+    aggregator: (key: K, value: V, aggregate: VA) => VA,
+    merger: (key: K, left: VA, right: VA) => VA,
+    materialized: SessionMaterialized<K, VA>,
+  ): KTable<Windowed<K>, VA>;
+}

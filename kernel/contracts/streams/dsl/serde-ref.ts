@@ -1,0 +1,5 @@
+/** How the DSL names a serde: an object, or a builtin by name. */
+import type { Serde } from "../serde";
+
+/** A serde object, or the name of a builtin one: string, json, long, int, double, bytes. */
+export type SerdeRef<T> = Serde<T> | "string" | "json" | "long" | "int" | "double" | "bytes";

@@ -1,0 +1,26 @@
+/** Where a topology starts (Kafka Streams' StreamsBuilder), and the stores Processor API processors declare. */
+import type { StoreType } from "../stores";
+import type { Consumed } from "./consumed";
+import type { KStream, KTable } from "./kstream";
+import type { Materialized } from "./materialized";
+import type { SerdeRef } from "./serde-ref";
+
+/** A state store that Processor API processors connect to by name. */
+export interface StoreDeclaration<K = unknown, V = unknown> {
+  name: string;
+  type: StoreType;
+  keySerde?: SerdeRef<K>;
+  valueSerde?: SerdeRef<V>;
+  /** Window stores: the window size. */
+  windowSizeMs?: number;
+  /** Window and session stores: how long data is kept. */
+  retentionMs?: number;
+}
+
+export interface StreamsBuilder {
+  stream<K = string, V = string>(topics: string | string[], consumed?: Consumed<K, V>): KStream<K, V>;
+  /** A table read from a topic, materialized in a key_value store (named after the topic unless given). */
+  table<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
+  /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`). */
+  addStateStore(store: StoreDeclaration): StreamsBuilder;
+}

@@ -1,0 +1,53 @@
+/**
+ * The instances of an application as its consumer group shows them (DescribeGroups): each member's
+ * `application.server`, assignment and the stores its partitions hold.
+ *
+ * A listing the coordinator gave while the group was Stable is kept until this instance joins another
+ * generation. In the eager protocol no assignment changes unless every member joins again, so a keyed query
+ * routed to another instance does not cost a round trip to the coordinator each time.
+ */
+import type { Admin } from "kafkajs";
+import type { InstanceInfo } from "../../../../kernel/contracts/streams/runtime";
+import type { CompiledTopology } from "../../engine/compiled-topology";
+import { decodeGroupMembers, type DecodedMember } from "./streams-assignor";
+
+/** What the listing needs of the application's current run. */
+export interface GroupMember {
+  readonly memberId: string | null;
+  readonly generationId: number;
+}
+
+export class GroupInstances {
+  private stable?: { memberId: string; generationId: number; instances: readonly InstanceInfo[] };
+
+  constructor(
+    private readonly groupId: string,
+    private readonly topology: CompiledTopology,
+  ) {}
+
+  async list(member: GroupMember, admin: Admin): Promise<readonly InstanceInfo[]> {
+    const { memberId, generationId } = member;
+    const seen = this.stable;
+    if (seen && seen.memberId === memberId && seen.generationId === generationId) return seen.instances;
+    const { groups } = await admin.describeGroups([this.groupId]);
+    const group = groups[0];
+    const instances = decodeGroupMembers(group?.members ?? [])
+      .map((decoded) => this.instanceOf(decoded, member.memberId))
+      .sort((a, b) => String(a.server).localeCompare(String(b.server)));
+    const unchanged = member.memberId === memberId && member.generationId === generationId;
+    if (group?.state === "Stable" && memberId && generationId >= 0 && unchanged) this.stable = { memberId, generationId, instances };
+    return instances;
+  }
+
+  private instanceOf(member: DecodedMember, localMemberId: string | null): InstanceInfo {
+    const assignments = Object.entries(member.assignment)
+      .map(([topic, partitions]) => ({ topic, partitions: [...partitions].sort((a, b) => a - b) }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
+    const stores = new Set<string>();
+    for (const { topic, partitions } of assignments) {
+      const sub = this.topology.subTopologyOfTopic(topic);
+      if (sub !== undefined && partitions.length > 0) for (const store of this.topology.subTopologies[sub].stores) stores.add(store);
+    }
+    return { server: member.server, memberId: member.memberId, isLocal: member.memberId === localMemberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
+  }
+}

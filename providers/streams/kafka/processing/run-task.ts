@@ -1,0 +1,158 @@
+/**
+ * A task as the Kafka runner holds it: the stream task, its local state, the input positions it has
+ * applied, and the plan to bring its stores up to date from their changelogs.
+ */
+import type { Admin } from "kafkajs";
+import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
+import { type CompiledTopology, taskIdOf } from "../../engine/compiled-topology";
+import { countingStore } from "../../engine/counting-store";
+import { StreamTask, type TaskEnvironment } from "../../engine/stream-task";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { CacheBudget } from "../../state/record-cache";
+import { openTaskState, type TaskState } from "../../state/task-state";
+import { decodeWriter } from "../changelog/changelog-fence";
+import type { RestoreProgress, RestoreTarget } from "../changelog/changelog-restorer";
+import { decodeChangelogPositions, TaskPositions } from "../changelog/task-positions";
+import type { TopicEnds } from "../topics/topic-ends";
+import { TopicPartitionMap } from "../topics/topic-partition";
+
+export interface StoreCounters {
+  read(store: string): void;
+  write(store: string): void;
+}
+
+export interface RunTask {
+  id: string;
+  subTopologyId: number;
+  partition: number;
+  task: StreamTask;
+  state: TaskState;
+  /** What the task has applied: committed with its stores. */
+  positions: TaskPositions;
+  /** Store → offset of the last changelog record its committed data includes (or of the task's fence, after it). */
+  changelogPositions: Map<string, number>;
+  /** The producer id of the task's fences once written (see changelog-fence); its commits must land under it. */
+  changelogWriter?: bigint;
+  restoring: boolean;
+  restored: Map<string, RestoreProgress>;
+  /** Input records (`topic:partition:offset`) written to the dead-letter topic by a run that did not commit them. */
+  deadLettered: Set<string>;
+}
+
+export interface OpenTaskOptions {
+  topology: CompiledTopology;
+  subTopologyId: number;
+  partition: number;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  /** The run's record cache bytes; none: updates are not folded. */
+  cacheBudget?: CacheBudget;
+  env: TaskEnvironment;
+  counters: StoreCounters;
+  logger: ComponentLogger;
+}
+
+export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
+  const { topology, subTopologyId, partition } = options;
+  const id = taskIdOf(subTopologyId, partition);
+  let currentTimestamp = () => Date.now();
+  const state = await openTaskState({
+    stateDir: options.stateDir,
+    applicationId: topology.applicationId,
+    taskId: id,
+    stores: topology.storeSpecsOf(subTopologyId),
+    configSetter: options.configSetter,
+    cacheBudget: options.cacheBudget,
+    currentTimestamp: () => currentTimestamp(),
+    logger: options.logger,
+  });
+  const stores = {
+    store: (name: string) =>
+      countingStore(
+        state.store(name),
+        () => options.counters.read(name),
+        () => options.counters.write(name),
+      ),
+  };
+  const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
+  currentTimestamp = () => Math.max(task.currentStreamTime, 0);
+  return {
+    id,
+    subTopologyId,
+    partition,
+    task,
+    state,
+    ...committedPositions(state),
+    restoring: false,
+    deadLettered: new Set(),
+    restored: new Map(topology.subTopologies[subTopologyId].stores.map((store) => [store, { records: 0 }])),
+  };
+}
+
+/**
+ * Why the task's local state cannot belong to the topics as they are now, or undefined when it can: a position
+ * checkpointed past the end of its input partition or changelog means the topics were deleted and created again
+ * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
+ * as already applied.
+ */
+export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
+  const checks: { topic: string; next: number }[] = [];
+  for (const [{ topic, partition }, next] of task.positions.inputs.entries()) if (partition === task.partition) checks.push({ topic, next });
+  for (const [store, position] of task.changelogPositions) checks.push({ topic: topology.changelogTopic(store), next: position + 1 });
+  for (const { topic, next } of checks) {
+    const end = (await ends.of(topic, task.partition))?.high ?? 0;
+    if (next > end) return `${topic}:${task.partition} ends at offset ${end}, the local state has applied it up to ${next}`;
+  }
+  return undefined;
+}
+
+/** The group's committed offsets of the input partitions of `tasks` (-1: none). */
+export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<TopicPartitionMap<number>> {
+  const topics = [...new Set(tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].sourceTopics))];
+  const committed = new TopicPartitionMap<number>();
+  if (topics.length === 0) return committed;
+  for (const { topic, partitions } of await admin.fetchOffsets({ groupId: topology.applicationId, topics })) {
+    for (const { partition, offset } of partitions) committed.set(topic, partition, Number(offset));
+  }
+  return committed;
+}
+
+/**
+ * Whether the task's local state has applied at least what the group committed for each of its input
+ * partitions. When it has not, another member processed the task since this state was written: its stores
+ * miss that member's updates, which only the changelog holds.
+ */
+export function localStateIsCurrent(committed: TopicPartitionMap<number>, topology: CompiledTopology, task: RunTask): boolean {
+  return topology.subTopologies[task.subTopologyId].sourceTopics.every(
+    (topic) => (committed.get(topic, task.partition) ?? -1) <= (task.positions.inputs.get(topic, task.partition) ?? -1),
+  );
+}
+
+/**
+ * What to read from each changelog, up to the task's fence there (`fences`: store → the fence's offset). Intact
+ * local state that is at or ahead of the group's committed input offsets is authoritative: a changelog tail beyond
+ * its checkpoint comes from a batch that was never committed and will be processed again, so applying it would
+ * count that batch twice. Otherwise (no local state, or another instance moved the task on meanwhile) the store
+ * replays its changelog from its checkpoint, with the partition's writer there as the owner to begin with.
+ */
+export function planRestore(committed: TopicPartitionMap<number>, fences: ReadonlyMap<string, number>, topology: CompiledTopology, task: RunTask): RestoreTarget[] {
+  const sub = topology.subTopologies[task.subTopologyId];
+  const localIsCurrent = !task.positions.isEmpty() && localStateIsCurrent(committed, topology, task);
+  const writers = task.state.checkpoint().changelogWriters;
+  return sub.stores.map((store) => {
+    const to = fences.get(store)!;
+    const position = task.changelogPositions.get(store);
+    const from = localIsCurrent ? to : position === undefined ? 0 : position + 1;
+    const writer = decodeWriter(writers[store]);
+    return { state: task.state, store, topic: topology.changelogTopic(store), partition: task.partition, from, to, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1, writer };
+  });
+}
+
+/** The positions the task's state last committed: after opening, and again after a restore that followed commit markers. */
+export function committedPositions(state: TaskState): Pick<RunTask, "positions" | "changelogPositions"> {
+  const checkpoint = state.checkpoint();
+  return {
+    positions: TaskPositions.decode(checkpoint.inputPositions),
+    changelogPositions: decodeChangelogPositions(checkpoint.changelogPositions),
+  };
+}

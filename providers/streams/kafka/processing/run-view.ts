@@ -1,0 +1,41 @@
+/** What an application's REST views ask of its current run, and nothing more. */
+import type { Admin } from "kafkajs";
+import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
+import type { RestoreProgress } from "../changelog/changelog-restorer";
+import type { GroupMember } from "../assignment/group-instances";
+
+export interface PositionFigures {
+  consumedOffset: number;
+  consumedTimestamp: number;
+  committedOffset: number;
+  committedTimestamp: number;
+}
+
+/** One store partition of an open task. */
+export interface StorePartitionFigures {
+  store: string;
+  partition: number;
+  /** Offset of the last changelog record the store's committed data includes; -1: none. */
+  changelogPosition: number;
+  restoring: boolean;
+  restored: RestoreProgress | undefined;
+}
+
+export interface RunView extends GroupMember {
+  readonly clientIds: { consumer: string; producer: string; admin: string };
+  /** The run's admin client (log ends, the group's members); undefined until it has connected. */
+  readonly admin: Admin | undefined;
+  partitionCount(topic: string): number | undefined;
+  /** The open tasks. */
+  activeTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
+  /** A copy of the figures of every input partition assigned to this member. */
+  positions(): { topic: string; partition: number; figures: PositionFigures }[];
+  /** The partitions of a sub-topology whose tasks are restored and answer queries, ascending. */
+  queryablePartitions(subTopologyId: number): readonly number[];
+  /** A store of a sub-topology's restored task of `partition`, for queries (committed data only). */
+  readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined;
+  /** Every store partition of the open tasks. */
+  storePartitions(): StorePartitionFigures[];
+  /** The statistics of the stores of the restored tasks, by task. */
+  storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]>;
+}

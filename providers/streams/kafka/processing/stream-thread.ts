@@ -1,0 +1,321 @@
+/**
+ * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
+ * producer (Sluice's own client), the admin client (kafkajs) — and the loop they drive. Assignments go to the
+ * task manager; each fetch's batches run the commit sequence (see commit-sequence), one piece of work at a time;
+ * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
+ */
+import type { Admin, Kafka } from "kafkajs";
+import { checkClusterAccess, GroupConsumer, MembershipLostError, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
+import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
+import type { CompiledTopology } from "../../engine/compiled-topology";
+import { isDeadLetterPolicy } from "../../engine/error-policy";
+import type { LocalEventStreamHub } from "../../events/event-stream-hub";
+import type { RunMetrics } from "../../metrics/run-metrics";
+import type { StreamsSettings } from "../../streams-config";
+import { CacheBudget } from "../../state/record-cache";
+import { CommitSequence } from "./commit-sequence";
+import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
+import { ensureTopics } from "../topics/internal-topics";
+import { RepartitionPurge } from "../topics/repartition-purge";
+import { RecordCollector } from "./record-collector";
+import type { RunTask } from "./run-task";
+import { streamsAssignor } from "../assignment/streams-assignor";
+import { TaskManager } from "./task-manager";
+import { TopicPartitionMap } from "../topics/topic-partition";
+
+export interface StreamThreadOptions {
+  kafka: Kafka;
+  /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
+  bootstrapServers: string[];
+  /** TLS and SASL settings of the connections to the cluster (security.protocol). */
+  security: BrokerSecurity;
+  topology: CompiledTopology;
+  settings: StreamsSettings;
+  server: string | null;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  hub: LocalEventStreamHub;
+  metrics: RunMetrics;
+  logger: ComponentLogger;
+  clientIdPrefix: string;
+  /** Starts paused: it joins its group and opens its tasks, but fetches nothing until resumed. */
+  paused: boolean;
+  onRebalancing(): void;
+  onRunning(): void;
+  onFatal(error: unknown): void;
+}
+
+export class StreamThread implements RunView {
+  readonly clientIds: RunView["clientIds"];
+  private partitionCounts = new Map<string, number>();
+  private readonly figures = new TopicPartitionMap<PositionFigures>();
+  private readonly collector: RecordCollector;
+  private readonly tasks: TaskManager;
+  private readonly sequence: CommitSequence;
+  private consumer?: GroupConsumer;
+  private producer?: RecordProducer;
+  private adminClient?: Admin;
+  private purge?: RepartitionPurge;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failed = false;
+  private stopped = false;
+  private paused: boolean;
+  private wallClockTimer?: NodeJS.Timeout;
+  /** The tasks that processed batches of the fetch in process: they commit together once its batches are all done. */
+  private readonly uncommitted = new Set<RunTask>();
+  /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
+  private readonly deadLetters: DeadLetterTopic | undefined;
+
+  constructor(private readonly options: StreamThreadOptions) {
+    const { topology, settings, metrics, logger, clientIdPrefix } = options;
+    this.clientIds = { consumer: `${clientIdPrefix}-StreamThread-1-consumer`, producer: `${clientIdPrefix}-StreamThread-1-producer`, admin: `${clientIdPrefix}-admin` };
+    const partitionCount = (topic: string) => this.partitionCounts.get(topic);
+    if (isDeadLetterPolicy(settings)) {
+      const name = deadLetterTopic(settings, topology.applicationId);
+      this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
+    }
+    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records));
+    this.tasks = new TaskManager({
+      topology,
+      stateDir: options.stateDir,
+      configSetter: options.configSetter,
+      endpoint: this.endpoint,
+      clientIdPrefix,
+      collector: this.collector,
+      deadLetters: this.deadLetters,
+      settings,
+      sendEvent: (type, key, value, timestamp) => options.hub.send(type, key, value, timestamp),
+      cacheBudget: new CacheBudget(settings.get("statestore.cache.max.bytes")),
+      metrics,
+      logger,
+    });
+    this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, metrics });
+    this.paused = options.paused;
+  }
+
+  private get endpoint(): KafkaEndpoint {
+    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security, metadataMaxAgeMs: this.options.settings.get("metadata.max.age.ms") };
+  }
+
+  get memberId(): string | null {
+    return this.consumer?.memberId || null;
+  }
+
+  get generationId(): number {
+    return this.consumer?.generationId ?? -1;
+  }
+
+  get admin(): Admin | undefined {
+    return this.adminClient;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, topology, settings, logger, metrics } = this.options;
+    await checkClusterAccess(this.endpoint, this.clientIds.admin);
+    const admin = kafka.admin();
+    this.adminClient = admin;
+    await admin.connect();
+    this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
+    this.producer = new RecordProducer({
+      ...this.endpoint,
+      clientId: this.clientIds.producer,
+      logger,
+      compression: settings.get("compression.type"),
+      idempotence: settings.get("enable.idempotence"),
+      deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
+    });
+    const [counts] = await Promise.all([
+      ensureTopics(admin, topology, {
+        autoCreate: settings.get("auto.create.topics") ?? true,
+        defaultPartitions: settings.get("num.partitions"),
+        replicationFactor: settings.get("replication.factor"),
+        internalConfigs: settings.entries("topic."),
+        singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
+      }),
+      this.producer.connect(),
+    ]);
+    this.partitionCounts = counts;
+    const consumer = new GroupConsumer(
+      {
+        ...this.endpoint,
+        clientId: this.clientIds.consumer,
+        groupId: topology.applicationId,
+        assignor: streamsAssignor(topology, this.options.server),
+        sessionTimeoutMs: settings.get("session.timeout.ms"),
+        heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
+        rebalanceTimeoutMs: settings.get("max.poll.interval.ms"),
+        maxWaitMs: settings.get("fetch.max.wait.ms"),
+        maxBytes: settings.get("fetch.max.bytes"),
+        maxPartitionBytes: settings.get("max.partition.fetch.bytes"),
+        knownPartitionCount: (topic) => this.partitionCounts.get(topic),
+        logger,
+      },
+      {
+        rebalancing: () => this.options.onRebalancing(),
+        assigned: async (assignment, committed) => {
+          await this.serially(() => this.assign(assignment, committed, admin));
+          if (!this.stopped && !this.failed) this.options.onRunning();
+        },
+        batch: (batch) =>
+          this.serially(() => {
+            if (this.failed) throw new Error("the application has failed; consuming stops");
+            return this.processBatch(batch);
+          }),
+        fetchProcessed: () => this.serially(() => this.commitProcessed()),
+        fetched: () => metrics.poll(),
+        committed: (offsets) => {
+          const now = Date.now();
+          for (const { topic, partition, offset } of offsets) Object.assign(this.figuresOf(topic, partition), { committedOffset: offset, committedTimestamp: now });
+          metrics.commit();
+          this.purge?.committed(offsets);
+        },
+        failed: (error) => this.fail(error),
+      },
+    );
+    this.consumer = consumer;
+    if (this.paused) consumer.pause();
+    await consumer.start();
+    this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
+    this.wallClockTimer.unref();
+  }
+
+  /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.wallClockTimer);
+    await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
+    await this.serially(() => this.tasks.close());
+    await this.producer?.close();
+    await this.purge?.close();
+    await this.adminClient?.disconnect().catch(() => undefined);
+  }
+
+  /** No fetch and no punctuation until resumed; the group membership, the tasks and their stores stay. */
+  pause(): void {
+    this.paused = true;
+    this.consumer?.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.consumer?.resume();
+  }
+
+  partitionCount(topic: string): number | undefined {
+    return this.partitionCounts.get(topic);
+  }
+
+  activeTasks(): { id: string; subTopologyId: number; partition: number }[] {
+    return this.tasks.all().map(({ id, subTopologyId, partition }) => ({ id, subTopologyId, partition }));
+  }
+
+  positions(): { topic: string; partition: number; figures: PositionFigures }[] {
+    return [...this.figures.entries()].map(([{ topic, partition }, figures]) => ({ topic, partition, figures: { ...figures } }));
+  }
+
+  queryablePartitions(subTopologyId: number): readonly number[] {
+    return this.tasks.readyOf(subTopologyId).partitions;
+  }
+
+  readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined {
+    // The partitions and the tasks line up: a search of numbers, and no closure per query.
+    const ready = this.tasks.readyOf(subTopologyId);
+    return ready.tasks[ready.partitions.indexOf(partition)]?.state.readOnly(store);
+  }
+
+  storePartitions(): StorePartitionFigures[] {
+    return this.tasks.all().flatMap((task) =>
+      this.options.topology.subTopologies[task.subTopologyId].stores.map((store) => ({
+        store,
+        partition: task.partition,
+        changelogPosition: task.changelogPositions.get(store) ?? -1,
+        restoring: task.restoring,
+        restored: task.restored.get(store),
+      })),
+    );
+  }
+
+  storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
+    return Promise.all(this.tasks.readyTasks().map(async (task) => ({ task: task.id, stores: await task.state.stats() })));
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed || this.stopped) return;
+    this.failed = true;
+    this.options.onFatal(error);
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private figuresOf(topic: string, partition: number): PositionFigures {
+    let figures = this.figures.get(topic, partition);
+    if (!figures) {
+      figures = { consumedOffset: -1, consumedTimestamp: -1, committedOffset: -1, committedTimestamp: -1 };
+      this.figures.set(topic, partition, figures);
+    }
+    return figures;
+  }
+
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
+    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets.
+    this.uncommitted.clear();
+    for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
+    // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
+    for (const { topic, partition, offset } of committed) {
+      const figures = this.figuresOf(topic, partition);
+      if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
+    }
+    await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer });
+  }
+
+  /** One fetched batch of a partition this member owns (the consumer fetches only those). */
+  private processBatch(batch: FetchedBatch): Promise<void> {
+    const { topic, partition } = batch;
+    const task = this.tasks.taskOf(topic, partition);
+    if (!task && this.consumer?.rejoinPending) throw new MembershipLostError(`records of ${topic} partition ${partition} were fetched for a task this member gave up`);
+    if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
+    this.uncommitted.add(task);
+    return this.sequence.process(task, batch, this.figuresOf(topic, partition));
+  }
+
+  private async commitProcessed(): Promise<void> {
+    const tasks = [...this.uncommitted];
+    this.uncommitted.clear();
+    await this.commitOrDrop(tasks);
+  }
+
+  /**
+   * Commits `tasks`; when another member has taken one over (see changelog-fence), none commits locally and all are
+   * closed as they were at their last commit, to be opened again (restored behind new fences) if assigned again.
+   */
+  private async commitOrDrop(tasks: RunTask[]): Promise<void> {
+    try {
+      await this.sequence.commit(tasks);
+    } catch (error) {
+      if (error instanceof MembershipLostError) {
+        this.uncommitted.clear();
+        await this.tasks.close(tasks.map((task) => task.id));
+      }
+      throw error;
+    }
+  }
+
+  private punctuateWallClock(): void {
+    if (this.stopped || this.failed || this.paused) return;
+    this.serially(async () => {
+      if (this.stopped || this.failed || this.paused) return;
+      const now = Date.now();
+      const ready = this.tasks.readyTasks();
+      for (const task of ready) task.task.punctuateWallClock(now);
+      const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
+      if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
+    }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
+  }
+}

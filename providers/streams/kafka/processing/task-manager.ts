@@ -1,0 +1,224 @@
+/**
+ * The tasks of one run (Kafka Streams' TaskManager): on each assignment it closes the tasks the member lost (and
+ * those another member moved on meanwhile), opens the new ones, drops local state that is ahead of its topics,
+ * fences their changelogs and restores their stores up to the fences, and finds the dead letters an earlier run
+ * wrote but did not commit.
+ */
+import type { Admin } from "kafkajs";
+import type { KafkaEndpoint, PartitionOffsets } from "../../../kafka-client";
+import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
+import { errorPolicy } from "../../engine/error-policy";
+import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../../engine/stream-task";
+import type { RunMetrics } from "../../metrics/run-metrics";
+import type { CacheBudget } from "../../state/record-cache";
+import type { StreamsSettings } from "../../streams-config";
+import { fenceRecord } from "../changelog/changelog-fence";
+import { restoreFromChangelogs } from "../changelog/changelog-restorer";
+import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "../topics/dead-letters";
+import type { RecordCollector } from "./record-collector";
+import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { settledAll } from "./settled-all";
+import { TopicEnds } from "../topics/topic-ends";
+import { TopicPartitionMap } from "../topics/topic-partition";
+
+export interface ReadyTasks {
+  tasks: readonly RunTask[];
+  partitions: readonly number[];
+}
+
+const NO_READY_TASKS: ReadyTasks = { tasks: [], partitions: [] };
+
+export interface TaskManagerOptions {
+  topology: CompiledTopology;
+  stateDir: string;
+  configSetter?: LevelDbConfigSetter;
+  endpoint: KafkaEndpoint;
+  clientIdPrefix: string;
+  collector: RecordCollector;
+  /** Set when processing.error.policy is dead_letter. */
+  deadLetters?: DeadLetterTopic;
+  settings: StreamsSettings;
+  sendEvent: TaskEnvironment["sendEvent"];
+  /** The record cache bytes the run's tasks share. */
+  cacheBudget: CacheBudget;
+  metrics: RunMetrics;
+  logger: ComponentLogger;
+}
+
+/** The member an assignment was made to: its group generation and member id. */
+export interface AssignedMember {
+  generation: number;
+  memberId: string;
+}
+
+export class TaskManager {
+  private readonly tasks = new Map<string, RunTask>();
+  /** readyOf's answers, by sub-topology; dropped whenever a task opens, closes or finishes restoring. */
+  private ready?: Map<number, ReadyTasks>;
+  /** What every task of the run is given: where its outputs and events go, and the error policy. */
+  private readonly env: TaskEnvironment;
+
+  constructor(private readonly options: TaskManagerOptions) {
+    const { topology, collector, deadLetters, settings, logger } = options;
+    const deadLetter = deadLetters && ((failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string) => this.deadLetter(deadLetters, failed, error, phase, taskId));
+    this.env = {
+      applicationId: topology.applicationId,
+      emit: (record) => collector.collect(record),
+      sendEvent: options.sendEvent,
+      onError: errorPolicy(settings, logger, deadLetter),
+      now: Date.now,
+    };
+  }
+
+  /** The task of a fetched partition, if this member has one. */
+  taskOf(topic: string, partition: number): RunTask | undefined {
+    const sub = this.options.topology.subTopologyOfTopic(topic);
+    return sub === undefined ? undefined : this.tasks.get(taskIdOf(sub, partition));
+  }
+
+  all(): RunTask[] {
+    return [...this.tasks.values()];
+  }
+
+  /** Tasks that are ready (restored) for queries. */
+  readyTasks(): RunTask[] {
+    return this.all().filter((task) => !task.restoring);
+  }
+
+  /** The ready tasks of one sub-topology and their partitions, ascending; kept until the tasks change, since every interactive query asks. */
+  readyOf(subTopologyId: number): ReadyTasks {
+    this.ready ??= groupReady(this.readyTasks());
+    return this.ready.get(subTopologyId) ?? NO_READY_TASKS;
+  }
+
+  /** Makes the open tasks those of `assignment`, each restored and ready. */
+  async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember): Promise<void> {
+    const { topology, logger } = this.options;
+    const wanted = new Set<string>();
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      const sub = topology.subTopologyOfTopic(topic);
+      if (sub !== undefined) for (const partition of partitions) wanted.add(taskIdOf(sub, partition));
+    }
+    // A task kept across the rebalance whose input the group committed past its local state was processed by
+    // another member meanwhile (this one missed generations: a broker restart, a lost session): reopen it, so
+    // its stores are restored from the changelog instead of going on from what this member last knew.
+    const kept = this.all().filter((task) => wanted.has(task.id) && topology.subTopologies[task.subTopologyId].stores.length > 0);
+    const keptCommitted = await committedInputs(admin, topology, kept);
+    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(keptCommitted, topology, task)).map((task) => task.id));
+    if (overtaken.size > 0) logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
+    await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
+    const ends = new TopicEnds(admin);
+    // Side by side; when one fails, each opened one is already held, to be closed.
+    const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
+    const fences = await this.fence(opened, member);
+    const committed = await committedInputs(admin, topology, opened);
+    const targets = opened.flatMap((task) => planRestore(committed, fences.get(task.id)!, topology, task));
+    for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
+    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
+    for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
+    if (this.options.deadLetters !== undefined) await this.findDeadLetters(opened, ends, this.options.deadLetters);
+    for (const task of opened) {
+      // A restore that followed commit markers took the positions of the restored state with it.
+      Object.assign(task, committedPositions(task.state));
+      // The task's own changelog records come right after its fences (checkChangelogLanded).
+      for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
+      task.restoring = false;
+      this.ready = undefined;
+    }
+  }
+
+  async close(ids: readonly string[] = [...this.tasks.keys()]): Promise<void> {
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      if (!task) continue;
+      this.tasks.delete(id);
+      this.ready = undefined;
+      task.task.close();
+      await task.state.close();
+      this.options.metrics.taskRemoved(id);
+    }
+  }
+
+  /**
+   * Writes a fence to each changelog partition of `tasks` (see changelog-fence): their restores end there, and each
+   * task's commits must land after it under the fence's producer id. Answers task → store → the fence's offset.
+   */
+  private async fence(tasks: readonly RunTask[], member: AssignedMember): Promise<Map<string, Map<string, number>>> {
+    const { topology, collector } = this.options;
+    const fenced = tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].stores.map((store) => ({ task, store, topic: topology.changelogTopic(store) })));
+    const landed = new TopicPartitionMap<PartitionOffsets>();
+    if (fenced.length > 0) {
+      for (const partition of await collector.flush(fenced.map(({ task, topic }) => fenceRecord(topic, task.partition, member.generation, member.memberId)))) landed.set(partition.topic, partition.partition, partition);
+    }
+    const fences = new Map(tasks.map((task) => [task.id, new Map<string, number>()]));
+    for (const { task, store, topic } of fenced) {
+      const fence = landed.get(topic, task.partition)!;
+      fences.get(task.id)!.set(store, fence.lastOffset);
+      task.changelogWriter = fence.producerId;
+    }
+    return fences;
+  }
+
+  private async open(id: string, ends: TopicEnds): Promise<RunTask> {
+    const { topology, logger, metrics } = this.options;
+    const { subTopologyId, partition } = parseTaskId(id);
+    const openOptions = {
+      topology,
+      subTopologyId,
+      partition,
+      stateDir: this.options.stateDir,
+      configSetter: this.options.configSetter,
+      cacheBudget: this.options.cacheBudget,
+      env: this.env,
+      counters: metrics.storeCounters(),
+      logger,
+    };
+    let task = await openRunTask(openOptions);
+    const stale = await staleStateReason(ends, topology, task);
+    if (stale !== undefined) {
+      logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+      await task.state.destroy();
+      task = await openRunTask(openOptions);
+    }
+    task.restoring = true;
+    this.tasks.set(id, task);
+    this.ready = undefined;
+    metrics.task(id, () => task.task.counters.dropped);
+    return task;
+  }
+
+  /** Dead letters that runs before this one wrote for `tasks` but did not commit: they are not written again. */
+  private async findDeadLetters(tasks: readonly RunTask[], ends: TopicEnds, deadLetters: DeadLetterTopic): Promise<void> {
+    for (const task of tasks) {
+      const partition = deadLetters.partitionOf(task.partition);
+      const from = new Map([[partition, task.positions.deadLetters.get(deadLetters.name, partition) ?? 0]]);
+      task.deadLettered = await deadLettersOf(this.options.endpoint, `${this.options.clientIdPrefix}-dlq-reader`, ends, deadLetters.name, from, task.id);
+    }
+  }
+
+  /** Writes a record that failed in `phase` to the dead-letter topic, unless an earlier run did and did not commit. */
+  private deadLetter(deadLetters: DeadLetterTopic, failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string): void {
+    if (this.tasks.get(taskId)?.deadLettered.delete(inputRecordKey(failed.topic, failed.partition, failed.record.offset))) return;
+    const { topology, collector, logger } = this.options;
+    collector.collect(deadLetterRecord(deadLetters.name, deadLetters.partitionOf(failed.partition), failed, error, phase, topology.applicationId, taskId));
+    logger.warn(`a record that failed in ${phase} goes to the dead-letter topic`, { taskId, topic: failed.topic, partition: failed.partition, offset: failed.record.offset, deadLetterTopic: deadLetters.name, error: String(error) });
+  }
+}
+
+function groupReady(tasks: RunTask[]): Map<number, ReadyTasks> {
+  const bySub = new Map<number, RunTask[]>();
+  for (const task of tasks) {
+    const list = bySub.get(task.subTopologyId);
+    if (list) list.push(task);
+    else bySub.set(task.subTopologyId, [task]);
+  }
+  return new Map(
+    [...bySub].map(([sub, list]) => {
+      const sorted = list.sort((a, b) => a.partition - b.partition);
+      return [sub, { tasks: sorted, partitions: sorted.map((task) => task.partition) }];
+    }),
+  );
+}
+

@@ -1,0 +1,55 @@
+/**
+ * What an operator knows of the stream, table or grouping it is applied to, and gives back for the next one: the
+ * node it hangs from and the serdes known there. The façade (streams-builder) wraps these in the public DSL types;
+ * the operators under operators/ take and return them, so they never need the façade.
+ */
+import type { Grouped } from "../../../kernel/contracts/streams/dsl";
+import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { SerdeSpec } from "../serdes/serde-resolver";
+import type { InternalTopologyBuilder } from "./internal-topology-builder";
+
+export interface StreamHandle {
+  readonly node: string;
+  readonly keySerde: SerdeSpec;
+  readonly valueSerde: SerdeSpec;
+  /** True once the key may have changed since the source: grouping then goes through a repartition topic. */
+  readonly keyChanged: boolean;
+}
+
+export interface TableHandle {
+  readonly node: string;
+  readonly storeName: string;
+  readonly keySerde: SerdeSpec;
+  readonly valueSerde: SerdeSpec;
+}
+
+export interface GroupedStreamHandle {
+  readonly stream: StreamHandle;
+  readonly grouped: Grouped<any, any>;
+  readonly needsRepartition: boolean;
+}
+
+/** What a processor after a stream changes of what is known there (unsaid: unchanged). */
+export interface StreamChange {
+  key?: SerdeSpec;
+  value?: SerdeSpec;
+  keyChanged?: boolean;
+}
+
+/** Adds one processor after `parent`: the stream it makes keeps the parent's serdes unless `change` says otherwise. */
+export function nextStream(
+  builder: InternalTopologyBuilder,
+  parent: StreamHandle,
+  prefix: string,
+  supplier: ProcessorSupplier<any, any, any, any>,
+  name: string | undefined,
+  change: StreamChange,
+): StreamHandle {
+  const node = builder.addProcessor(prefix, supplier, [parent.node], [], name);
+  return {
+    node,
+    keySerde: "key" in change ? change.key : parent.keySerde,
+    valueSerde: "value" in change ? change.value : parent.valueSerde,
+    keyChanged: change.keyChanged ?? parent.keyChanged,
+  };
+}

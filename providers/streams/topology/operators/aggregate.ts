@@ -1,0 +1,81 @@
+/**
+ * Aggregations of a grouped stream into a table (Kafka Streams' KStreamAggregate, KStreamReduce and count): one
+ * key_value store (timestamped when asked), updated per record, its updates forwarded downstream — by the store's
+ * record cache once folded, when it has one.
+ */
+import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
+import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
+import type { KeyValueStore, TimestampedKeyValueStore } from "../../../../kernel/contracts/streams/stores";
+import type { SerdeSpec } from "../../serdes/serde-resolver";
+import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
+import type { InternalProcessorContext } from "../internal-context";
+import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
+import { addAggregation, groupedValueSerde } from "./grouping";
+
+export type Aggregator = (key: any, value: any, aggregate: any) => any;
+
+/**
+ * What a count, a reduce or an aggregate does, windowed or not: how it starts, how it folds one more value in, and
+ * the value serde of its store unless materialized.
+ */
+export interface Folding {
+  initializer: () => unknown;
+  aggregator: Aggregator;
+  valueSerde: SerdeSpec;
+}
+
+export function countFolding(): Folding {
+  return { initializer: () => 0, aggregator: (_key, _value, count: number) => count + 1, valueSerde: "long" };
+}
+
+/** Reduce: the first value of a key is its aggregate, kept with the grouping's value serde. */
+export function reduceFolding(reducer: (aggregate: any, value: any) => any, grouping: GroupedStreamHandle): Folding {
+  const none = Symbol("none");
+  return {
+    initializer: () => none,
+    aggregator: (_key, value, aggregate) => (aggregate === none ? value : reducer(aggregate, value)),
+    valueSerde: groupedValueSerde(grouping),
+  };
+}
+
+/** A user's aggregate: its store's value serde is the configured default unless materialized. */
+export function aggregateFolding(initializer: () => unknown, aggregator: Aggregator): Folding {
+  return { initializer, aggregator, valueSerde: undefined };
+}
+
+/** A get/put view that hides whether the key_value store is timestamped. */
+interface KeyValueAccess {
+  get(key: unknown): unknown;
+  put(key: unknown, value: unknown, timestamp: number): void;
+  /** Whether the store forwards the updates (see forwardsOnFlush). */
+  forwardsOnFlush: boolean;
+}
+
+function keyValueAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): KeyValueAccess {
+  if (timestamped) {
+    const store = context.getStateStore<TimestampedKeyValueStore<unknown, unknown>>(storeName);
+    return { get: (key) => store.get(key)?.value, put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
+  }
+  const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
+  return { get: (key) => store.get(key), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
+}
+
+function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
+  return statefulProcessor((context) => {
+    const store = keyValueAccess(context, storeName, timestamped);
+    return (record) => {
+      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      const previous = store.get(record.key);
+      const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
+      store.put(record.key, next, record.timestamp);
+      if (!store.forwardsOnFlush) context.forward({ key: record.key, value: next, timestamp: record.timestamp });
+    };
+  });
+}
+
+export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
+  const type = materialized.storeType ?? "key_value";
+  const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", folding);
+  return addAggregation(builder, grouping, materialized, { type }, folding.valueSerde, "aggregate", supplier);
+}

@@ -1,0 +1,57 @@
+/** The shapes the DSL's processors are made of, and the rules they share about keys and record caches. */
+import type { ProcessorContext, ProcessorSupplier, StreamRecord } from "../../../kernel/contracts/streams/processor";
+import { asInternal, type FlushForwarding, type InternalProcessorContext } from "./internal-context";
+
+export type Rec = StreamRecord<any, any>;
+
+/** A processor whose whole job is `handle(record, context)`. */
+export function recordProcessor(handle: (record: Rec, context: ProcessorContext<any, any>) => void): ProcessorSupplier<any, any, any, any> {
+  return () => {
+    let context!: ProcessorContext<any, any>;
+    return {
+      init: (ctx) => {
+        context = ctx;
+      },
+      process: (record) => handle(record, context),
+    };
+  };
+}
+
+export const passThroughProcessor = () => recordProcessor((record, context) => context.forward(record));
+
+/** A processor that sets itself up (finds its stores) once its context is known. */
+export function statefulProcessor(
+  setUp: (context: InternalProcessorContext) => (record: Rec) => void,
+): ProcessorSupplier<any, any, any, any> {
+  return () => {
+    let handle!: (record: Rec) => void;
+    return {
+      init: (context: ProcessorContext<any, any>) => {
+        handle = setUp(asInternal(context));
+      },
+      process: (record) => handle(record),
+    };
+  };
+}
+
+/** Null keys cannot be grouped: Kafka Streams drops them, and so do we. */
+export function keyed(context: InternalProcessorContext, record: Rec): boolean {
+  if (record.key === null || record.key === undefined) {
+    context.recordDropped();
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Has the store's record cache forward the processor's updates once folded (Kafka Streams' flush listener);
+ * false when the processor forwards each update itself.
+ */
+export function forwardsOnFlush(context: InternalProcessorContext, store: object): boolean {
+  const forwarding = store as Partial<FlushForwarding>;
+  return (
+    typeof forwarding.forwardOnFlush === "function" &&
+    context.forwardsMayWait() &&
+    forwarding.forwardOnFlush((key, value, timestamp) => context.forward({ key, value, timestamp }))
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * Runs the compiled test files of one or more tiers in parallel worker processes, and prints each file's uvu output
+ * whole (never interleaved), each tier's time, and one uvu-style summary over the whole run.
+ *
+ * Tiers, by file name under dist/test:
+ * - reference: `reference/**` — needs a JDK and the jars of `reference/setup` (Apache Kafka, Kafka Streams);
+ * - slow: `*.slow.test.js` — process-level suites (chaos, browser, packaging, several processes);
+ * - default: every other `*.test.js`, quick enough to run on every change.
+ *
+ * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX]
+ * A worker runs one file at a time and asks for the next, so long files do not hold short ones back; a file that
+ * crashes its worker counts as failed and a new worker takes the rest. Durations of the last run order the files,
+ * longest first (kept in node_modules/.cache, never committed).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+type Tier = "default" | "slow" | "reference";
+const TIERS: Tier[] = ["default", "slow", "reference"];
+
+const TEST_ROOT = __dirname;
+const DURATIONS_FILE = path.join(TEST_ROOT, "..", "..", "node_modules", ".cache", "sluice-test-durations.json");
+
+export function tierOf(file: string): Tier {
+  if (file.startsWith("reference/")) return "reference";
+  if (file.endsWith(".slow.test.js")) return "slow";
+  return "default";
+}
+
+interface FileResult {
+  file: string;
+  output: string;
+  total: number;
+  passed: number;
+  skipped: number;
+  /** Whether the file ended without its summary (a crash, or an exit before its tests finished). */
+  crashed: boolean;
+  ms: number;
+}
+
+/** Reads uvu's summary lines out of a file's output. */
+function summaryOf(output: string): { total: number; passed: number; skipped: number } | undefined {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const field = (name: string) => plain.match(new RegExp(`^\\s*${name}:\\s*(\\d+)`, "m"))?.[1];
+  const total = field("Total");
+  const passed = field("Passed");
+  if (total === undefined || passed === undefined) return undefined;
+  return { total: Number(total), passed: Number(passed), skipped: Number(field("Skipped") ?? 0) };
+}
+
+function listFiles(tiers: Tier[], filter: RegExp | undefined): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "fixtures" && entry.name !== "node_modules") walk(full);
+      } else if (entry.name.endsWith(".test.js")) {
+        const relative = path.relative(TEST_ROOT, full).split(path.sep).join("/");
+        if (tiers.includes(tierOf(relative)) && (filter === undefined || filter.test(relative))) files.push(relative);
+      }
+    }
+  };
+  walk(TEST_ROOT);
+  return files.sort();
+}
+
+function readDurations(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+function writeDurations(results: FileResult[]): void {
+  const durations = readDurations();
+  for (const result of results) durations[result.file] = result.ms;
+  fs.mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
+  fs.writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1));
+}
+
+/** Runs `files` on `jobs` workers; resolves when every file has a result. */
+function runFiles(files: string[], jobs: number, onResult: (result: FileResult) => void): Promise<void> {
+  const queue = [...files];
+  return new Promise((resolve) => {
+    let running = 0;
+    const startWorker = () => {
+      if (queue.length === 0) {
+        if (running === 0) resolve();
+        return;
+      }
+      running++;
+      const worker: ChildProcess = fork(__filename, ["--worker"], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+      let current: { file: string; started: number } | undefined;
+      // Only what a crashing worker flushes on its way out arrives through the pipes.
+      let crashOutput = "";
+      worker.stdout!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
+      worker.stderr!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
+      const finish = (output: string, crashed: boolean) => {
+        if (current === undefined) return;
+        const summary = summaryOf(output);
+        onResult({
+          file: current.file,
+          output,
+          total: summary?.total ?? 0,
+          passed: summary?.passed ?? 0,
+          skipped: summary?.skipped ?? 0,
+          crashed: crashed || summary === undefined,
+          ms: Date.now() - current.started,
+        });
+        current = undefined;
+      };
+      const next = () => {
+        const file = queue.shift();
+        if (file === undefined) {
+          worker.send({ type: "exit" });
+          return;
+        }
+        current = { file, started: Date.now() };
+        crashOutput = "";
+        worker.send({ type: "run", file: path.join(TEST_ROOT, file) });
+      };
+      worker.on("message", (message: { type: string; output: string }) => {
+        if (message.type !== "done") return;
+        finish(message.output, false);
+        next();
+      });
+      // "close" comes after the pipes have delivered everything.
+      worker.on("close", () => {
+        finish(crashOutput, true);
+        running--;
+        startWorker();
+      });
+      next();
+    };
+    for (let i = 0; i < Math.max(1, Math.min(jobs, files.length)); i++) startWorker();
+    if (files.length === 0) resolve();
+  });
+}
+
+/**
+ * The worker: runs the files the parent sends, one at a time, each through uvu's own runner. A file's output is
+ * held and sent with its "done", so files never interleave; a worker that dies flushes what it holds on its way out.
+ */
+function runWorker(): void {
+  (globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
+  const uvu = require("uvu") as { exec(bail?: boolean): Promise<void> };
+  const queue = ((globalThis as unknown as { UVU_QUEUE: unknown[][] }).UVU_QUEUE ??= []);
+  let held = "";
+  const hold = (chunk: string | Uint8Array) => {
+    held += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  };
+  process.stdout.write = hold as typeof process.stdout.write;
+  process.stderr.write = hold as typeof process.stderr.write;
+  process.on("exit", () => {
+    if (held !== "") fs.writeSync(1, held);
+  });
+  process.on("message", async (message: { type: string; file?: string }) => {
+    // Exits even when a test file left a handle open (a server, a timer), as a whole-suite run would at its end.
+    if (message.type === "exit") process.exit(0);
+    held = "";
+    queue.length = 0;
+    queue.push([path.relative(TEST_ROOT, message.file!)]);
+    (globalThis as { UVU_INDEX?: number }).UVU_INDEX = 0;
+    require(message.file!);
+    await uvu.exec();
+    const output = held;
+    held = "";
+    process.send!({ type: "done", output });
+  });
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const option = (name: string) => {
+    const at = args.indexOf(name);
+    return at < 0 ? undefined : args.splice(at, 2)[1];
+  };
+  const jobs = Number(option("--jobs") ?? process.env.SLUICE_TEST_JOBS ?? Math.min(os.availableParallelism(), 4));
+  const filterText = option("--filter");
+  const asked = args.length === 0 ? ["default"] : args;
+  const unknown = asked.filter((tier) => tier !== "all" && !TIERS.includes(tier as Tier));
+  if (unknown.length > 0) throw new Error(`unknown tier ${unknown.join(", ")}: the tiers are ${TIERS.join(", ")} and all`);
+  const tiers = asked.includes("all") ? TIERS : TIERS.filter((tier) => asked.includes(tier));
+  const durations = readDurations();
+  const totals = { total: 0, passed: 0, skipped: 0 };
+  const failedFiles: string[] = [];
+  const tierTimes: string[] = [];
+  const results: FileResult[] = [];
+  const started = Date.now();
+  for (const tier of tiers) {
+    const files = listFiles([tier], filterText === undefined ? undefined : new RegExp(filterText));
+    files.sort((a, b) => (durations[b] ?? 0) - (durations[a] ?? 0));
+    const tierStarted = Date.now();
+    await runFiles(files, tier === "reference" ? 1 : jobs, (result) => {
+      results.push(result);
+      process.stdout.write(`${result.crashed ? `${result.file}\n` : ""}${result.output.replace(/\n\s*Total:[\s\S]*$/, "")}\n`);
+      totals.total += result.total + (result.crashed ? 1 : 0);
+      totals.passed += result.passed;
+      totals.skipped += result.skipped;
+      if (result.crashed || result.passed + result.skipped < result.total) failedFiles.push(result.crashed ? `${result.file} (ended before its tests finished)` : result.file);
+    });
+    tierTimes.push(`${tier} tier: ${files.length} files in ${((Date.now() - tierStarted) / 1000).toFixed(1)} s`);
+  }
+  writeDurations(results);
+  const failed = totals.total - totals.passed - totals.skipped;
+  process.stdout.write(`\n${tierTimes.map((line) => `  ${line}`).join("\n")}\n`);
+  if (failedFiles.length > 0) process.stdout.write(`\n  Failed files:\n${failedFiles.map((file) => `    ${file}`).join("\n")}\n`);
+  process.stdout.write(`\n  Total:     ${totals.total}\n  Passed:    ${totals.passed}\n  Skipped:   ${totals.skipped}\n  Duration:  ${((Date.now() - started) / 1000).toFixed(2)}s\n\n`);
+  process.exitCode = failed > 0 || failedFiles.length > 0 ? 1 : 0;
+}
+
+if (process.argv.includes("--worker")) runWorker();
+else if (require.main === module) main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 2;
+});
