@@ -4,7 +4,8 @@
  * shape with ANY (and MATCH) in place of values.
  */
 
-export const ResourceType = { ANY: 1, TOPIC: 2, GROUP: 3, CLUSTER: 4, TRANSACTIONAL_ID: 5 } as const;
+/** Delegation tokens and users are Kafka's too; this broker issues no tokens, so no ACL names them (filters may). */
+export const ResourceType = { ANY: 1, TOPIC: 2, GROUP: 3, CLUSTER: 4, TRANSACTIONAL_ID: 5, DELEGATION_TOKEN: 6, USER: 7 } as const;
 export const PatternType = { ANY: 1, MATCH: 2, LITERAL: 3, PREFIXED: 4 } as const;
 export const AclOperation = {
   ANY: 1,
@@ -19,6 +20,8 @@ export const AclOperation = {
   DESCRIBE_CONFIGS: 10,
   ALTER_CONFIGS: 11,
   IDEMPOTENT_WRITE: 12,
+  CREATE_TOKENS: 13,
+  DESCRIBE_TOKENS: 14,
 } as const;
 export const AclPermission = { ANY: 1, DENY: 2, ALLOW: 3 } as const;
 

@@ -65,8 +65,8 @@ async function connectedAdmin(broker: TestBroker, user: string) {
   return admin;
 }
 
-async function rawAs(context: Context, user: string): Promise<RawKafkaClient> {
-  const client = await RawKafkaClient.connect(context.broker!.broker.port);
+async function rawAs(context: Context, user: string, localAddress?: string): Promise<RawKafkaClient> {
+  const client = await RawKafkaClient.connect(context.broker!.broker.port, "127.0.0.1", localAddress);
   context.raw.push(client);
   await client.request(SaslHandshake, 1, { mechanism: "PLAIN" });
   const answer = await client.request(SaslAuthenticate, 1, { authBytes: encodePlain({ username: user, password: `${user}-secret` }) });
@@ -173,6 +173,14 @@ test("the owner reads its topic through its group; deny wins over allow, ALL cov
   assert.equal(codes, { "alice-orders": ErrorCode.NONE, "alice-secret": ErrorCode.TOPIC_AUTHORIZATION_FAILED });
   const produced = await bob.request(Produce, 8, { transactionalId: null, acks: -1, timeoutMs: 1_000, topicData: [{ name: "alice-orders", partitionData: [{ index: 0, records: null }] }] });
   assert.is(produced.responses[0].partitionResponses[0].errorCode, ErrorCode.TOPIC_AUTHORIZATION_FAILED, "READ grants no WRITE");
+});
+
+test("an ACL FROM one address applies to connections from that address only", async (context) => {
+  const broker = await startSecured(context, "ALLOW User:bob DESCRIBE TOPIC:audit FROM 127.0.0.2");
+  await (await connectedAdmin(broker, "admin")).createTopics({ topics: [{ topic: "audit" }] });
+  const codeFrom = async (address: string) => (await (await rawAs(context, "bob", address)).request(Metadata, 4, metadataOf(["audit"]))).topics[0].errorCode;
+  assert.is(await codeFrom("127.0.0.2"), ErrorCode.NONE);
+  assert.is(await codeFrom("127.0.0.1"), ErrorCode.TOPIC_AUTHORIZATION_FAILED);
 });
 
 test("super users may do anything; allow.everyone.if.no.acl.found opens only the resources no ACL names", async (context) => {
