@@ -9,6 +9,7 @@ import * as assert from "uvu/assert";
 import type { BrokerOptions } from "../../../providers/broker";
 import { ErrorCode } from "../../../providers/kafka-protocol/error-codes";
 import { CreateTopics } from "../../../providers/kafka-protocol/messages/create-topics";
+import { Fetch } from "../../../providers/kafka-protocol/messages/fetch";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { SaslAuthenticate } from "../../../providers/kafka-protocol/messages/sasl-authenticate";
 import { SaslHandshake } from "../../../providers/kafka-protocol/messages/sasl-handshake";
@@ -123,6 +124,23 @@ test("a connection idle for broker.connections.max.idle.ms is closed; one waitin
   const idle = await rawClient(context);
   assert.is((await idle.request(Metadata, 4, METADATA_ALL)).brokers.length, 1);
   assert.ok(await within(idle.closed, 5_000), "the idle connection is closed");
+
+  // A fetch long-polling three times the idle limit on an empty topic: its connection lives to carry the answer.
+  const polling = await rawClient(context);
+  const closedFirst = polling.closed.then(() => Promise.reject(new Error("the polling connection was closed before its answer")));
+  const fetched = await Promise.race([closedFirst, polling.request(Fetch, 11, {
+    replicaId: -1,
+    maxWaitMs: 900,
+    minBytes: 1,
+    isolationLevel: 0,
+    sessionId: 0,
+    topics: [{ topic: "quiet", partitions: [{ partition: 0, fetchOffset: 0n, partitionMaxBytes: 1024 }] }],
+    forgottenTopicsData: [],
+    rackId: "",
+  })]);
+  closedFirst.catch(() => undefined);
+  assert.is(fetched.responses[0].partitions[0].errorCode, ErrorCode.NONE);
+  assert.ok(await within(polling.closed, 5_000), "then, idle, it is closed too");
 });
 
 test("a failed SASL authentication is answered after the delay, while other connections authenticate and are served", async (context) => {
