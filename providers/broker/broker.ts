@@ -135,6 +135,9 @@ export class Broker implements RunningBroker {
       const acls = options.authorizer && (await AclStore.open(options.authorizer.acls, options.storage === "file" ? options.dataDir! : null));
       const services = { store, coordinator, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
       const authorization = acls && { authorizer: new AclAuthorizer(options.authorizer!, acls), topicExists: (name: string) => topics.exists(name), autoCreateTopics: options.autoCreateTopics };
+      if (acls && acls.size === 0 && options.authorizer!.superUsers.length === 0 && !options.authorizer!.allowEveryoneIfNoAclFound) {
+        options.logger.warn("the broker checks ACLs and has none and no super user: every client is refused until broker.acls or broker.super.users name some");
+      }
       const sasl = options.sasl && (await SaslServer.start(options.sasl, options.logger));
       server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, { ...options, authorization })), {
         ...options,

@@ -38,6 +38,11 @@ export class AclStore implements AclSource {
     return new AclStore(configured, file === null ? [] : await readSaved(file), file);
   }
 
+  /** How many bindings are in force. */
+  get size(): number {
+    return this.configured.length + this.created.length;
+  }
+
   bindingsOf(resourceType: ResourceTypeCode): readonly AclBinding[] {
     let bindings = this.byType.get(resourceType);
     if (bindings === undefined) {

@@ -11,14 +11,15 @@ import { stopProcess } from "../streams/wordcount-processes";
 
 const SASL = ["--broker.security.protocol=SASL_PLAINTEXT", "--broker.sasl.mechanisms=PLAIN", "--broker.sasl.users=alice:alice-secret"];
 
-async function authorizerOf(args: string[]): Promise<unknown> {
+/** The authorizer the broker started with, and whether it warned that it refuses every client. */
+async function authorizerOf(args: string[]): Promise<[unknown, boolean]> {
   const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", ...args]);
   try {
     const listening = await eventually(() => {
       if (broker.child.exitCode !== null) throw new Error(`the broker exited: ${broker.stderr()}`);
       return broker.logs().find((line) => line.msg === "broker listening");
     }, { timeoutMs: 15_000, what: "the broker to listen" });
-    return listening.authorizer;
+    return [listening.authorizer, broker.logs().some((line) => line.level === "warn" && String(line.msg).includes("every client is refused"))];
   } finally {
     await stopProcess(broker, "SIGTERM");
   }
@@ -32,10 +33,11 @@ async function startupError(args: string[]): Promise<string> {
 }
 
 test("auto: ACLs with SASL, none on PLAINTEXT; an explicit choice wins", async () => {
-  assert.is(await authorizerOf([]), "none", "the quick start's broker stays open");
-  assert.is(await authorizerOf(SASL), "acl");
-  assert.is(await authorizerOf([...SASL, "--broker.authorizer=none"]), "none");
-  assert.is(await authorizerOf(["--broker.authorizer=acl", "--broker.acls=ALLOW User:ANONYMOUS READ TOPIC:public"]), "acl");
+  assert.equal(await authorizerOf([]), ["none", false], "the quick start's broker stays open");
+  assert.equal(await authorizerOf(SASL), ["acl", true], "with no ACL and no super user, a warning says every client is refused");
+  assert.equal(await authorizerOf([...SASL, "--broker.super.users=User:alice"]), ["acl", false]);
+  assert.equal(await authorizerOf([...SASL, "--broker.authorizer=none"]), ["none", false]);
+  assert.equal(await authorizerOf(["--broker.authorizer=acl", "--broker.acls=ALLOW User:ANONYMOUS READ TOPIC:public"]), ["acl", false]);
 });
 
 test("a malformed ACL or super user stops startup, naming the setting and the entry", async () => {
