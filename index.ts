@@ -50,7 +50,10 @@ export { JSON_CONTENT_TYPE, sendError, sendJson, sendText } from "./kernel/http/
 export { jsonBody, type SluiceRequest } from "./kernel/http/request";
 export type { RouteHandler, RouteRegistrar } from "./kernel/http/route-registry";
 // The streams face without the runtime the kernel's streams plugin drives.
-export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./providers/streams/testing/topology-test-driver";
+export { TopologyTestDriver, type TestDriverOptions } from "./providers/streams/testing/topology-test-driver";
+export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-record";
+export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
+export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
 export type { Serde } from "./kernel/contracts/streams/serde";
@@ -59,6 +62,7 @@ export type * from "./kernel/contracts/streams/processor";
 export type * from "./kernel/contracts/streams/stores";
 export type * from "./kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
+export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 export type * from "./kernel/contracts/streams/runtime";
 export type { RouteOptions, RouteListing } from "./kernel/http/route-registry";
 export type { RouteSpec, ParameterSpec, QueryParameterSpec, BodySpec, ResponseSpec } from "./kernel/http/route-spec";

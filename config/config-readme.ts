@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { KeySpec } from "../kernel/config/config-schema";
+import type { ConfigSection, KeySpec } from "../kernel/config/config-schema";
 import type { ConfigDeclarations, SectionClaim } from "../kernel/config/config-validation";
 import { discoveredDeclarations } from "../kernel/config/plugin-configuration";
 import { SLUICE_ROOT } from "../kernel/kernel";
@@ -33,10 +33,12 @@ export function configReadme(claims: readonly SectionClaim[]): string {
 function sectionText({ owner, section }: SectionClaim, claims: readonly SectionClaim[]): string {
   const lines = [`## ${section.name}`, "", `${section.doc} Declared by ${owner.replace(/^plugin (.*)$/, "plugin `$1`")}.`, ""];
   // A named section that takes every key of another (applications.<id>.* and streams.*) lists only the keys it adds.
-  const base = claims.find((other) => other.section !== section && !other.section.named && Object.keys(other.section.keys).length > 0 && Object.entries(other.section.keys).every(([key, spec]) => section.keys[key] === spec));
+  const base = claims.find((other) => other.section !== section && !other.section.named && sharesMostKeys(section, other.section));
   const ownKeys = Object.entries(section.keys).filter(([key]) => !(section.named && base && Object.hasOwn(base.section.keys, key)));
   if (section.named && base) {
-    lines.push(`Its keys are those of \`${base.section.name}\` above${ownKeys.length > 0 ? ", and:" : "."}`);
+    const lacking = Object.keys(base.section.keys).filter((key) => !Object.hasOwn(section.keys, key));
+    const except = lacking.length > 0 ? ` but ${lacking.map((key) => `\`${key}\``).join(", ")}` : "";
+    lines.push(`Its keys are those of \`${base.section.name}\` above${except}${ownKeys.length > 0 ? ", and:" : "."}`);
     if (ownKeys.length === 0) return [...lines, ""].join("\n");
     lines.push("");
   }
@@ -46,6 +48,13 @@ function sectionText({ owner, section }: SectionClaim, claims: readonly SectionC
   const open = section.named && base?.section.open === section.open ? [] : Object.entries(section.open);
   if (open.length > 0) lines.push("", "Free-form keys, accepted as strings:", "", ...open.map(([start, doc]) => `- \`${prefix}${start}*\`: ${doc}`));
   return [...lines, ""].join("\n");
+}
+
+/** `section` takes the very declarations of `other`'s keys, but for a few that belong to `other` alone. */
+function sharesMostKeys(section: ConfigSection, other: ConfigSection): boolean {
+  const keys = Object.entries(other.keys);
+  const shared = keys.filter(([key, spec]) => section.keys[key] === spec).length;
+  return keys.length > 0 && shared > keys.length / 2;
 }
 
 function typeText(spec: KeySpec): string {

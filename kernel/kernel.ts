@@ -101,6 +101,7 @@ export class Kernel implements KernelInfo {
   async close(): Promise<void> {
     if (this.state === "closing" || this.state === "closed") return;
     this.state = "closing";
+    this.security?.close();
     await this.http?.close();
     for (const { name, instance } of [...this.extensions].reverse()) await this.closeQuietly(name, () => instance.close?.());
     for (const { name, instance } of [...this.plugins].reverse()) await this.closeQuietly(name, () => instance.close?.());
@@ -157,6 +158,7 @@ export class Kernel implements KernelInfo {
 
     if (this.http) {
       this.address = await this.http.listen(server.get("listener"), server.get("port"));
+      this.security?.watchCredentials(() => this.reloadSecurity());
       this.logger.info("HTTP server listening", { address: `${this.http.protocol}://${this.serverAddress()}` });
       const { address, fromHostname } = advertisedAddress(server.get("advertised.listener"), this.address);
       this.advertised = address;

@@ -3,15 +3,21 @@
 /** What a secret's value is shown as. */
 export const HIDDEN = "[hidden]";
 
-// Matched at the end of the key, lower-cased: `ssl.key.password`, `clientSecret`, `x-sluice-peer-token`.
-const SECRET_SUFFIXES = ["password", "passwd", "secret", "sasl.jaas.config", "token", "credentials", "authorization"];
+/**
+ * A key holds a secret when a word in it says so anywhere (`ssl.key.password`, `clientSecret`,
+ * `x-sluice-peer-token`, `sasl.jaas.config`, `schema.registry.api.key`), or when it ends in the name of key material
+ * or credentials (`ssl.keystore.key`, `ssl.truststore.certificates`, `basic.auth.user.info`). By name, not by a list
+ * of keys, so that a key added later is hidden too; a key that is not a secret but looks like one is hidden all
+ * the same, which costs less than the other way round.
+ */
+const SECRET_WORDS = /password|passwd|secret|token|credential|authorization|jaas|private[._-]?key|api[._-]?key/i;
+const SECRET_ENDINGS = /[._-](key|certificates|user[._-]?info)$/i;
 
 /** How deep nested fields are searched; deeper values are left as they are. */
 const MAX_DEPTH = 8;
 
 export function isSecretKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  return SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+  return SECRET_WORDS.test(key) || SECRET_ENDINGS.test(key);
 }
 
 /**

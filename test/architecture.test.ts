@@ -57,9 +57,11 @@ const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
  */
 const STREAMS_LAYERS = [
   "streams-config",
+  "code",
   "metrics",
   "events",
   "serdes",
+  "processor",
   "state",
   "topology",
   "engine",

@@ -12,6 +12,14 @@ interface StringKey {
   readonly default?: string;
   /** The values allowed; reading the key returns their union. */
   readonly choices?: readonly string[];
+  /**
+   * The value names code: `module#export`, or the name of code of this kind registered through
+   * `sluice.streams.NamedCode` descriptors. Only trusted configuration (file, environment, command line) may name a
+   * module; configuration that arrives over REST may name registrations only.
+   */
+  readonly code?: string;
+  /** The value is a path: trusted configuration only, or confined under Sluice's own directories when it arrives over REST. */
+  readonly path?: "file" | "directory";
   readonly doc: string;
 }
 

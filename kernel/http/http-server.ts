@@ -97,6 +97,7 @@ export class HttpServer {
 
   private prepare(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     req.receivedAt = performance.now();
+    req.source = req.socket.remoteAddress ?? "unknown";
     res.on("finish", this.requestFinished);
     if (this.options.compressionThreshold !== undefined) (res as CompressibleResponse).compressFor(req.headers["accept-encoding"], this.options.compressionThreshold);
     this.addSecurityHeaders(res);
@@ -107,13 +108,13 @@ export class HttpServer {
   private readBodyThen(req: SluiceRequest, res: ServerResponse, next: (error?: unknown) => void): void {
     if (!METHODS_WITH_BODY.has(req.method ?? "")) {
       req.rawBody = EMPTY_BODY;
-      next();
+      if (this.options.security.guard.admitBody(req, res)) next();
       return;
     }
     readBody(req, this.options.bodyLimit, (error, body) => {
       if (error === undefined) {
         req.rawBody = body!;
-        next();
+        if (this.options.security.guard.admitBody(req, res)) next();
         return;
       }
       if (error instanceof HttpError) res.setHeader("Connection", "close");
@@ -165,6 +166,6 @@ function finishedRequestReporter(
     const ms = performance.now() - req.receivedAt;
     const method = req.method ?? "";
     metrics()?.httpRequest(method, req.route ?? patternOf(method, req.path), this.statusCode, ms / 1000);
-    if (logger.isLevelEnabled("debug")) logger.debug("request", { method, path: req.path, status: this.statusCode, ms: Math.round(ms * 100) / 100 });
+    if (logger.isLevelEnabled("debug")) logger.debug("request", { method, path: req.path, source: req.source, status: this.statusCode, ms: Math.round(ms * 100) / 100 });
   };
 }

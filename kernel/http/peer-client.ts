@@ -1,27 +1,39 @@
-/** The PeerTransport the kernel registers (see the contract): one keep-alive agent, rebuilt when certificates are reloaded. */
-import http, { type IncomingMessage } from "node:http";
+/**
+ * The PeerTransport the kernel registers (see the contract): one keep-alive agent, rebuilt when certificates are
+ * reloaded, and the instance secret that proves each forwarded request and checks its answer.
+ */
+import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import type { PeerTransport } from "../contracts/peer-transport";
-import { PEER_HEADER } from "./access-guard";
-import { secureContextOf, type TlsFiles } from "./tls-settings";
+import type { PeerRequestProof, PeerTransport } from "../contracts/peer-transport";
+import { PEER_ANSWER_HEADER, PEER_HEADER, type PeerSecret } from "./auth/peer-proof";
 import { readConfiguredFile } from "./configured-file";
+import { secureContextOf, type TlsFiles } from "./tls-settings";
 
 export interface PeerSettings {
   tls: TlsFiles | undefined;
   /** `server.auth.peer.ca.location`; default: `server.ssl.ca.location`, else the system's CAs. */
   caFile: string | undefined;
-  /** The instance credential (the content of `server.auth.peer.token.file`). */
-  token: string | undefined;
-  /** With mtls, this instance shows its own certificate to the others. */
+  /** The instance secret (the content of `server.auth.peer.token.file`). */
+  secret: PeerSecret | undefined;
+  /** Authentication is on: without a secret, queries are not forwarded. */
+  authenticated: boolean;
+  /** With mtls, this instance shows its own certificate to the others (the handshake asks for one). */
   presentCertificate: boolean;
 }
 
+const UNPROVEN: PeerRequestProof = { headers: {}, answerProven: () => true };
+
 export class PeerClient implements PeerTransport {
   readonly protocol: "http:" | "https:";
+  readonly refusal: string | undefined;
   agent!: http.Agent;
 
   constructor(private readonly settings: PeerSettings) {
     this.protocol = settings.tls ? "https:" : "http:";
+    this.refusal =
+      settings.authenticated && !settings.secret
+        ? "queries are not forwarded to other instances: authentication is on and no instance secret is configured (server.auth.peer.token.file); the caller's credentials are never forwarded"
+        : undefined;
     this.reload();
   }
 
@@ -37,9 +49,13 @@ export class PeerClient implements PeerTransport {
     previous?.destroy();
   }
 
-  headers(caller: IncomingMessage): Record<string, string> {
-    if (this.settings.token !== undefined) return { [PEER_HEADER]: this.settings.token };
-    const authorization = caller.headers.authorization;
-    return authorization === undefined ? {} : { authorization };
+  prove(method: string, path: string, body: Buffer): PeerRequestProof {
+    const { secret } = this.settings;
+    if (!secret) return UNPROVEN;
+    const { header, nonce } = secret.signRequest(method, path, body);
+    return {
+      headers: { [PEER_HEADER]: header },
+      answerProven: (status: number, headers: IncomingHttpHeaders, answer: Buffer) => secret.answerProven(nonce, status, answer, headers[PEER_ANSWER_HEADER]),
+    };
   }
 }

@@ -17,6 +17,8 @@ export interface SluiceRequest extends IncomingMessage {
   body?: unknown;
   /** `performance.now()` when the kernel took the request. */
   receivedAt: number;
+  /** The client's address, read as the request arrived (a socket that closes forgets it). */
+  source: string;
   /** The pattern of the route that answers (`/api/v1/streams/:id`), set by the router as it dispatches. */
   route?: string;
   /**
@@ -38,11 +40,29 @@ export function jsonBody(req: SluiceRequest): unknown {
     const type = header.split(";", 1)[0].trim().toLowerCase();
     if (type !== "application/json" && !type.endsWith("+json")) throw new HttpError(415, `Request body must be application/json, got '${type}'`);
   }
+  let body: unknown;
   try {
-    return JSON.parse(req.rawBody.toString("utf8"));
+    body = JSON.parse(req.rawBody.toString("utf8"));
   } catch (error) {
     throw new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}`);
   }
+  if (depthOver(body, MAX_JSON_DEPTH)) throw new HttpError(400, `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  return body;
+}
+
+/** Deeper bodies are refused: what reads them (schema checks, rendering) recurses, and no request of the API needs more. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays and objects deeper than `limit`, found without recursion. */
+function depthOver(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** The JSON body checked against a route's declaration: 400 naming the field that fails it. */

@@ -35,6 +35,11 @@ export interface RouteOptions {
    */
   public?: boolean;
   /**
+   * Other instances' forwarded requests (the instance secret's proof) may use the route: interactive queries. The
+   * proof admits them nowhere else.
+   */
+  openToPeers?: boolean;
+  /**
    * What the route takes and answers. Its body schema is checked before the handler runs (a 400 naming the field
    * otherwise); the whole declaration describes the route in /api/v1/openapi.json. Undeclared, the route is listed
    * there with its method, path and parameters only.
@@ -72,8 +77,10 @@ export interface RouteListing {
   readonly path: string;
   readonly owner: Readonly<RouteOwner>;
   readonly role: Role;
-  /** Whether a request needs credentials: authentication is on and neither the route nor its path is public. */
+  /** Whether a request needs credentials: authentication is on and neither the route nor (for a read) its path is public. */
   readonly authenticated: boolean;
+  /** Other instances' forwarded requests may use it. */
+  readonly openToPeers: boolean;
   readonly spec: RouteSpec | undefined;
 }
 
@@ -83,6 +90,7 @@ interface RouteAccess {
   /** The route's pattern, as the metrics know it. */
   pattern: string;
   role: Role;
+  openToPeers: boolean;
   /** Routes above viewer change state: each use is an audit log line. */
   audited: boolean;
   /** The body the route declares, checked before its handler runs. */
@@ -141,9 +149,10 @@ export class RouteRegistry {
     this.refuseShadowing({ method, path, owner });
     this.owners.set(key, owner);
     const role = options.role ?? (READ_METHODS.has(method) ? "viewer" : "operator");
-    const authenticated = this.guard.enabled && !options.public && !this.guard.isPublic(path);
-    this.listing.push(Object.freeze({ method, path, owner: Object.freeze({ ...owner }), role, authenticated, spec: options.spec }));
-    const access: RouteAccess = { pattern: path, role, audited: role !== "viewer", body: options.spec?.body };
+    const authenticated = this.guard.enabled && !options.public && !(READ_METHODS.has(method) && this.guard.isPublic(path));
+    const openToPeers = options.openToPeers === true;
+    this.listing.push(Object.freeze({ method, path, owner: Object.freeze({ ...owner }), role, authenticated, openToPeers, spec: options.spec }));
+    const access: RouteAccess = { pattern: path, role, openToPeers, audited: role !== "viewer", body: options.spec?.body };
     this.route(method, path, (req, res) => this.dispatch(handler, access, req as SluiceRequest, res));
     if (method === "GET") this.route("HEAD", path, (req, res) => this.dispatch(headOf(handler), access, req as SluiceRequest, res));
   }
@@ -197,9 +206,11 @@ export class RouteRegistry {
     req.route = access.pattern;
     try {
       decodeParams(req);
-      if (access.audited) res.once("finish", () => this.recordOperation(req, res));
-      this.guard.authorize(req, access.role);
+      if (access.audited) res.once("close", () => this.recordOperation(req, res));
+      this.guard.authorize(req, access.role, access.openToPeers);
       if (access.body) req.body = validatedJsonBody(req, access.body);
+      // Before it acts: an operation that takes the process down is still on record.
+      if (access.audited) this.audit.info("operation requested", { ...this.who(req), body: auditedBody(req) });
       result = handler(req, res);
     } catch (error) {
       this.fail(error, req, res);
@@ -224,17 +235,15 @@ export class RouteRegistry {
     }
   }
 
-  /** The audit line of a state-changing operation: who, what, on which application, and how it ended. */
+  /** The audit line of a state-changing operation once it ended: who, what, on which application, and how. */
   private recordOperation(req: SluiceRequest, res: ServerResponse): void {
+    const answered = res.writableFinished;
+    this.audit.info("operation", { ...this.who(req), status: answered ? res.statusCode : null, ...(answered ? {} : { outcome: "the client closed the connection before the answer" }) });
+  }
+
+  private who(req: SluiceRequest) {
     const { principal } = req;
-    this.audit.info("operation", {
-      principal: principal?.name,
-      mechanism: principal?.mechanism,
-      method: req.method,
-      path: req.path,
-      application: req.params.id,
-      status: res.statusCode,
-    });
+    return { principal: principal?.name, mechanism: principal?.mechanism, source: req.source, method: req.method, path: req.path, application: req.params.id };
   }
 
   fail(error: unknown, req: SluiceRequest, res: ServerResponse): void {
@@ -242,7 +251,7 @@ export class RouteRegistry {
       sendError(res, error.status, error.message, req.path);
       return;
     }
-    this.logger.error("request failed", { method: req.method, path: req.path, error });
+    this.logger.error("request failed", { method: req.method, path: req.path, source: req.source, error });
     sendError(res, 500, "Internal server error", req.path);
   }
 }
@@ -262,6 +271,10 @@ function headOf(get: RouteHandler): RouteHandler {
     return isThenable(result) ? result.then((value) => endStreamedHead(value, res)) : endStreamedHead(result, res);
   };
 }
+
+/** Audit lines keep the body of an operation (what was deployed, the level set), secrets hidden by the logger; not a large one. */
+const AUDITED_BODY_BYTES = 16_384;
+const auditedBody = (req: SluiceRequest): unknown => (req.rawBody.length === 0 ? undefined : req.rawBody.length > AUDITED_BODY_BYTES ? { bytes: req.rawBody.length } : req.body);
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";

@@ -62,8 +62,8 @@ export class ApplicationsApiPlugin implements Plugin {
       { spec: specs.servers },
     );
     routes.get(`${BASE}/:id/topology`, (req) => topologyJson(this.lookup.require(req.params.id).topology()), { spec: specs.topology });
-    // A query reads: viewers may run it, though it is a POST.
-    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer", spec: specs.query });
+    // A query reads: viewers may run it, though it is a POST; other instances forward queries to it.
+    routes.post(`${BASE}/:id/stores/:name`, (req, res) => this.query(req, res), { role: "viewer", openToPeers: true, spec: specs.query });
   }
 
   private query(req: SluiceRequest, res: ServerResponse): Promise<unknown> {
@@ -74,7 +74,7 @@ export class ApplicationsApiPlugin implements Plugin {
     if (!target) throw notFound(`Unknown store '${req.params.name}' in application '${application.id}'`);
     // Its shape was checked by the router against the route's body schema.
     const request = parseQueryRequest(req.body as QueryBody, target.store, application.id, this.catalog, this.defaultTimeoutMs);
-    const answered = executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers, caller: req }, res);
+    const answered = executeQuery({ target, request, startedAt, logger: this.logger, peers: this.peers }, res);
     return this.metrics ? recordQuery(this.metrics, answered, target.store.type, began) : answered;
   }
 }

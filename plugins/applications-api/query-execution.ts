@@ -2,7 +2,7 @@
  * Runs a validated query end to end: plans it, asks the remote instances concurrently (each bounded by the
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import { isStreamedAnswer, type QueryAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
 import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
@@ -20,9 +20,8 @@ export interface QueryExecution {
   request: QueryRequest;
   startedAt: number;
   logger: Logger;
-  /** How the other instances are asked, and the request whose credentials a forwarded query may carry. */
+  /** How the other instances are asked. */
   peers: PeerTransport;
-  caller: IncomingMessage;
 }
 
 interface LocalOutcome {
@@ -114,7 +113,7 @@ function statusOf(successes: number, failures: number): QueryStatus {
   return successes > 0 ? "PARTIAL" : "ERROR";
 }
 
-function ask({ target, request, peers, caller }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {
+function ask({ target, request, peers }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {
   const { server, memberId } = instance;
   if (server === null) {
     const message = `group member '${memberId}' has no application.server to be asked at: the records of its partitions are not in this answer`;
@@ -126,7 +125,7 @@ function ask({ target, request, peers, caller }: QueryExecution, instance: Insta
     set_options: forwardedOptions(request.options, remainingMs, request.options.limit),
     query: { [request.definition.name]: request.rawParams },
   };
-  return askRemote({ server, applicationId: target.application.id, store: target.store.name, body, timeoutMs: remainingMs, peers, caller });
+  return askRemote({ server, applicationId: target.application.id, store: target.store.name, body, timeoutMs: remainingMs, peers });
 }
 
 /**

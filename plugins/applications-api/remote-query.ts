@@ -1,9 +1,10 @@
 /**
- * Asks another instance of the application: the same query endpoint over HTTP(S) with the credentials the
- * peer transport gives, bounded by the time left, with remote access off so the request never bounces.
+ * Asks another instance of the application: the same query endpoint over HTTP(S), the request proven with the
+ * instance secret (never the caller's credentials), bounded by the time left, with remote access off so the
+ * request never bounces. An answer that does not prove it comes from an instance holding the secret is refused.
  * Whatever happens becomes success or failure entries.
  */
-import http, { type IncomingMessage } from "node:http";
+import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
@@ -23,7 +24,6 @@ export interface RemoteQuery {
   body: unknown;
   timeoutMs: number;
   peers: PeerTransport;
-  caller: IncomingMessage;
 }
 
 interface RemoteResult {
@@ -44,22 +44,28 @@ const failed = (server: string, message: string, timeout = false): RemoteAnswer 
 
 class NoAnswerInTime extends Error {}
 
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
 /** POSTs `payload` and reads the whole answer, or fails with NoAnswerInTime once `timeoutMs` have passed since the call. */
-function post(url: string, payload: string, timeoutMs: number, peers: PeerTransport, credentials: Record<string, string>): Promise<{ status: number; text: string }> {
+function post(url: string, payload: Buffer, timeoutMs: number, peers: PeerTransport, credentials: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let timedOut = false;
     const fail = (error: Error) => {
       clearTimeout(timer);
       reject(timedOut ? new NoAnswerInTime() : error);
     };
-    const headers = { ...credentials, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) };
+    const headers = { ...credentials, "Content-Type": "application/json", "Content-Length": payload.length };
     const request = (peers.protocol === "https:" ? https : http).request(url, { method: "POST", agent: peers.agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", fail);
       response.on("end", () => {
         clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
       });
     });
     const timer = setTimeout(() => {
@@ -71,13 +77,19 @@ function post(url: string, payload: string, timeoutMs: number, peers: PeerTransp
   });
 }
 
-export async function askRemote({ server, applicationId, store, body, timeoutMs, peers, caller }: RemoteQuery): Promise<RemoteAnswer> {
-  const url = `${peers.protocol}//${server}/api/v1/applications/${encodeURIComponent(applicationId)}/stores/${encodeURIComponent(store)}`;
-  let response: { status: number; text: string };
+export async function askRemote({ server, applicationId, store, body, timeoutMs, peers }: RemoteQuery): Promise<RemoteAnswer> {
+  if (peers.refusal !== undefined) return failed(server, `${server} not asked: ${peers.refusal}`);
+  const path = `/api/v1/applications/${encodeURIComponent(applicationId)}/stores/${encodeURIComponent(store)}`;
+  const payload = Buffer.from(JSON.stringify(body));
+  const proof = peers.prove("POST", path, payload);
+  let response: Answer;
   let parsed: RemoteResult;
   try {
-    response = await post(url, JSON.stringify(body), timeoutMs, peers, peers.headers(caller));
-    parsed = JSON.parse(response.text) as RemoteResult;
+    response = await post(`${peers.protocol}//${server}${path}`, payload, timeoutMs, peers, proof.headers);
+    if (!proof.answerProven(response.status, response.headers, response.body)) {
+      return failed(server, `the answer of ${server} (HTTP ${response.status}) does not prove it comes from an instance holding the instance secret (server.auth.peer.token.file): refused`);
+    }
+    parsed = JSON.parse(response.body.toString("utf8")) as RemoteResult;
   } catch (error) {
     if (error instanceof NoAnswerInTime) return failed(server, `no answer from ${server} within ${Math.round(timeoutMs)} ms`, true);
     return failed(server, `cannot query ${server}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

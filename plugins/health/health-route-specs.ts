@@ -7,15 +7,23 @@ const STATUS: JsonSchema = { enum: ["UP", "DOWN"] };
 const BY_APPLICATION: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
 
 const LIVENESS = objectSchema({ status: STATUS, event_loop_max_delay_ms: { type: "number" }, threshold_ms: { type: "integer" } });
-const READINESS = objectSchema({ status: STATUS, not_ready: { ...BY_APPLICATION, description: "Application id → why it is not ready (its state, or restoring)" } });
-const HEALTH = objectSchema({
-  status: STATUS,
-  ready: { type: "boolean" },
-  not_ready: { type: "array", items: { type: "string" }, description: "Applications still restoring a store" },
-  paused: { type: "array", items: { type: "string" }, description: "Applications paused by an operator (ready: they answer queries)" },
-  applications: { type: "object", additionalProperties: { enum: APPLICATION_STATES }, description: "Application id → state" },
-  components: objectSchema({ liveness: LIVENESS, readiness: READINESS }),
-});
+/** The fields an unauthenticated caller is not told (authentication on, a public path). */
+const AUTHENTICATED_ONLY = "; only to an authenticated caller when authentication is on";
+const READINESS = objectSchema(
+  { status: STATUS, not_ready: { ...BY_APPLICATION, description: `Application id → why it is not ready (its state, or restoring)${AUTHENTICATED_ONLY}` } },
+  { optional: ["not_ready"] },
+);
+const HEALTH = objectSchema(
+  {
+    status: STATUS,
+    ready: { type: "boolean" },
+    not_ready: { type: "array", items: { type: "string" }, description: "Applications still restoring a store" },
+    paused: { type: "array", items: { type: "string" }, description: "Applications paused by an operator (ready: they answer queries)" },
+    applications: { type: "object", additionalProperties: { enum: APPLICATION_STATES }, description: "Application id → state" },
+    components: objectSchema({ liveness: LIVENESS, readiness: READINESS }),
+  },
+  { optional: ["ready", "not_ready", "paused", "applications", "components"], description: `All but status${AUTHENTICATED_ONLY}` },
+);
 
 const probe = (summary: string, up: string, down: string, schema: JsonSchema): RouteSpec => ({
   summary,

@@ -7,6 +7,8 @@
  * - GET /health/readiness: 200 when every application is RUNNING and none restores a store, else 503 naming each
  *   application that is not ready and why, so a load balancer sends no queries to an instance that cannot answer.
  *   A paused application is RUNNING and answers queries: it is ready; /health lists it under `paused`.
+ * With authentication on, /health and /health/readiness are public (`server.auth.public.paths`) but tell an
+ * unauthenticated caller only UP or DOWN: which applications run, and which fail, is for viewers.
  */
 import type { ServerResponse } from "node:http";
 import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
@@ -35,7 +37,7 @@ export class HealthPlugin implements Plugin {
 
   configure({ routes, components, config }: PluginContext): void {
     this.maxLagMs = config.of(SERVER_CONFIG).get("health.liveness.max.lag.ms");
-    routes.get("/health", (_req, res) => this.report(components, res), { spec: HEALTH_SPECS.health });
+    routes.get("/health", (req, res) => this.report(components, res, req.principal === undefined), { spec: HEALTH_SPECS.health });
     routes.get(
       "/health/liveness",
       (_req, res) => {
@@ -46,9 +48,9 @@ export class HealthPlugin implements Plugin {
     );
     routes.get(
       "/health/readiness",
-      async (_req, res) => {
+      async (req, res) => {
         const readiness = readinessOf(await applicationsHealth(components));
-        sendJson(res, readiness.status === "UP" ? 200 : 503, readiness);
+        sendJson(res, readiness.status === "UP" ? 200 : 503, req.principal === undefined ? { status: readiness.status } : readiness);
       },
       { spec: HEALTH_SPECS.readiness },
     );
@@ -67,9 +69,11 @@ export class HealthPlugin implements Plugin {
     return { status: delayMs > this.maxLagMs ? "DOWN" : "UP", event_loop_max_delay_ms: delayMs, threshold_ms: this.maxLagMs };
   }
 
-  private async report(components: ComponentRegistry, res: ServerResponse): Promise<void> {
+  /** `anonymous`: a caller who did not authenticate (on a public path) learns UP or DOWN only. */
+  private async report(components: ComponentRegistry, res: ServerResponse, anonymous: boolean): Promise<void> {
     const health = await applicationsHealth(components);
     const down = Object.values(health.applications).includes("ERROR");
+    if (anonymous) return sendJson(res, down ? 503 : 200, { status: down ? "DOWN" : "UP" });
     sendJson(res, down ? 503 : 200, {
       status: down ? "DOWN" : "UP",
       ready: !down && health.restoring.length === 0,

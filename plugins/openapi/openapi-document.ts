@@ -72,7 +72,7 @@ function operation(route: RouteListing, security: SecurityScheme | undefined): O
     };
   }
   described.responses = responsesOf(route, security !== undefined);
-  if (security) described.security = route.authenticated ? security.requirementsFor(route.role) : [];
+  if (security) described.security = route.authenticated ? security.requirementsFor(route.role, route.openToPeers) : [];
   described["x-sluice-role"] = route.role;
   return described;
 }

@@ -1,12 +1,12 @@
 /** The OpenAPI security schemes of `server.auth.*`: how a caller authenticates, and which routes accept what. */
 import type { ServerConfig } from "../../kernel/config/kernel-config";
-import { PEER_HEADER } from "../../kernel/http/access-guard";
+import { PEER_HEADER } from "../../kernel/http/auth/peer-proof";
 import type { Role } from "../../kernel/http/auth/principal";
 
 export interface SecurityScheme {
   schemes: Record<string, Record<string, unknown>>;
   /** The security requirements of a route that needs credentials (any one of them). */
-  requirementsFor(role: Role): Record<string, string[]>[];
+  requirementsFor(role: Role, openToPeers: boolean): Record<string, string[]>[];
 }
 
 const MECHANISMS: Record<string, (config: ServerConfig) => Record<string, unknown>> = {
@@ -26,11 +26,11 @@ export function securitySchemeOf(config: ServerConfig): SecurityScheme | undefin
   const scheme = MECHANISMS[mechanism]?.(config);
   if (!scheme) return undefined;
   const schemes: SecurityScheme["schemes"] = { [mechanism]: scheme };
-  // Another instance's forwarded query authenticates with the shared credential, as a viewer.
+  // Another instance's forwarded query authenticates with a proof made with the instance secret, on the query routes only.
   const peer = config.get("auth.peer.token.file") !== "";
-  if (peer) schemes.peer = { type: "apiKey", in: "header", name: PEER_HEADER, description: "Instances' shared credential (server.auth.peer.token.file); a viewer" };
+  if (peer) schemes.peer = { type: "apiKey", in: "header", name: PEER_HEADER, description: "Another instance's proof: an HMAC made with the instance secret (server.auth.peer.token.file); forwarded queries only" };
   return {
     schemes,
-    requirementsFor: (role) => [{ [mechanism]: [] }, ...(peer && role === "viewer" ? [{ peer: [] }] : [])],
+    requirementsFor: (role, openToPeers) => [{ [mechanism]: [] }, ...(peer && openToPeers ? [{ peer: [] }] : [])],
   };
 }

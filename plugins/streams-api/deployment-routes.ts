@@ -29,7 +29,7 @@ export function registerDeploymentRoutes(routes: RouteRegistrar, lookup: Applica
     BASE,
     async (req: SluiceRequest, res: ServerResponse) => {
       refuseWhenHeadless(options, "deploy");
-      const application = await deployments().deploy(req.body as DeployRequest);
+      const application = await deployments().deploy(req.body as DeployRequest, req.principal);
       sendJson(res, 201, { id: application.id });
     },
     { spec: SPECS.deploy },

@@ -16,4 +16,4 @@ export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } 
 export type { KafkaEndpoint } from "./kafka-endpoint";
 export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
-export { COMPRESSION_TYPES, type ByteRange, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord, type StampHeader } from "../kafka-protocol";
+export { COMPRESSION_TYPES, type ByteRange, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord, type RecordHeader, type StampHeader } from "../kafka-protocol";

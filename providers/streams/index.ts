@@ -3,7 +3,10 @@
  * public surface topology providers compile against (DSL, Processor API, store interfaces, serdes).
  */
 export { StreamsRuntime, type StreamsRuntimeOptions } from "./streams-runtime";
-export { TopologyTestDriver, type TestDriverOptions, type TestRecord } from "./testing/topology-test-driver";
+export { TopologyTestDriver, type TestDriverOptions } from "./testing/topology-test-driver";
+export { TestRecord, type PipedRecord } from "./testing/test-record";
+export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testing/test-topics";
+export { Record, RecordHeaders } from "./processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { windowedSerde } from "./serdes/windowed-serde";
 export type * from "../../kernel/contracts/streams/dsl";

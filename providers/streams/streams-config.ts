@@ -6,14 +6,15 @@ import { ConfigReader } from "../../kernel/config/config-reader";
 import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "../../kernel/config/config-schema";
 import { coerceValue } from "../../kernel/config/config-validation";
 import { BOOTSTRAP_SERVERS_KEY } from "../../kernel/contracts/kafka-bootstrap";
+import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
 
 const STREAMS_KEYS = configKeys({
   "bootstrap.servers": BOOTSTRAP_SERVERS_KEY,
   "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
-  "state.dir": { type: "string", default: ".sluice/state", doc: "Directory of the applications' local state stores." },
-  "default.key.serde": { type: "string", default: "string", doc: "Key serde: string, json, long, int, double, bytes, or module#export." },
-  "default.value.serde": { type: "string", default: "string", doc: "Value serde: string, json, long, int, double, bytes, or module#export." },
+  "state.dir": { type: "string", default: ".sluice/state", path: "directory", doc: "Directory of the applications' local state stores. A deploy request's resolves under the trusted one." },
+  "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
+  "default.value.serde": { type: "string", default: "string", code: "serde", doc: "Value serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
   "num.partitions": { type: "integer", default: 1, doc: "Partitions of the input and output topics the runtime creates when they are missing." },
   "commit.interval.ms": { type: "integer", default: 100, doc: "Longest time between commits of consumed offsets." },
   "processing.error.policy": { type: "string", default: "fail", choices: ["fail", "log_and_continue", "dead_letter"], doc: "What a deserialization or processing error does: `fail` puts the application in ERROR; `log_and_continue` logs it and skips the record; `dead_letter` writes the record, key and value as consumed, to `streams.dead.letter.topic` with headers `sluice.dlq.error`, `sluice.dlq.error.class`, `sluice.dlq.phase`, `sluice.dlq.application.id`, `sluice.dlq.task.id`, `sluice.dlq.topic`, `sluice.dlq.partition`, `sluice.dlq.offset`, and goes on (each bad record once, also across a crash)." },
@@ -22,15 +23,15 @@ const STREAMS_KEYS = configKeys({
   "restart.backoff.ms": { type: "integer", default: 1_000, doc: "First wait before `backoff` restarts a failed application; doubled after each failure that follows a restart." },
   "restart.backoff.max.ms": { type: "integer", default: 60_000, doc: "Longest wait between automatic restarts; a run that stays up longer counts as recovered." },
   "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "How the applications reach the cluster (Sluice's own client and its kafkajs admin): `PLAINTEXT`, `SSL` (TLS, with `ssl.*`), `SASL_PLAINTEXT` or `SASL_SSL` (SASL with `sasl.*`, over TLS)." },
-  "ssl.ca.location": { type: "string", default: "", doc: "PEM file of the CA(s) that signed the brokers' certificates; empty: the system's." },
-  "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the client certificate, for brokers that require one (mutual TLS)." },
-  "ssl.key.location": { type: "string", default: "", doc: "PEM file of the client certificate's private key." },
+  "ssl.ca.location": { type: "string", default: "", path: "file", doc: "PEM file of the CA(s) that signed the brokers' certificates; empty: the system's." },
+  "ssl.certificate.location": { type: "string", default: "", path: "file", doc: "PEM file of the client certificate, for brokers that require one (mutual TLS)." },
+  "ssl.key.location": { type: "string", default: "", path: "file", doc: "PEM file of the client certificate's private key." },
   "ssl.key.password": { type: "string", default: "", doc: "Password of the private key, if it is encrypted (hidden in `/config`; `${env:NAME}` or `${file:PATH}`)." },
   "ssl.endpoint.identification.algorithm": { type: "string", default: "https", choices: ["https", ""], doc: "`https` checks the broker's name against its certificate; empty does not." },
   "sasl.mechanism": { type: "string", default: "", doc: "SASL mechanism with `SASL_*`: `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512` or `OAUTHBEARER`." },
   "sasl.username": { type: "string", default: "", doc: "User of PLAIN and SCRAM (`${env:NAME}` or `${file:PATH}`)." },
   "sasl.password": { type: "string", default: "", doc: "Password of PLAIN and SCRAM (hidden in `/config`; `${env:NAME}` or `${file:PATH}`)." },
-  "sasl.oauthbearer.token.provider": { type: "string", default: "", doc: "OAUTHBEARER: `module#export` of a function returning a token, or `{ value, expiresAt }`; asked again at 80% of its life." },
+  "sasl.oauthbearer.token.provider": { type: "string", default: "", code: "sasl.oauthbearer.token.provider", doc: "OAUTHBEARER: the name of a registered token provider (`sluice.streams.NamedCode`), or `module#export` (trusted configuration only), of a function returning a token, or `{ value, expiresAt }`; asked again at 80% of its life." },
   "sasl.oauthbearer.token.endpoint.url": { type: "string", default: "", doc: "OAUTHBEARER: OAuth token endpoint asked with the client-credentials grant (instead of a token provider)." },
   "sasl.oauthbearer.client.id": { type: "string", default: "", doc: "OAUTHBEARER: client id at the token endpoint (`${env:NAME}` or `${file:PATH}`)." },
   "sasl.oauthbearer.client.secret": { type: "string", default: "", doc: "OAUTHBEARER: client secret at the token endpoint (hidden in `/config`; `${env:NAME}` or `${file:PATH}`)." },
@@ -48,10 +49,10 @@ const STREAMS_KEYS = configKeys({
   "metadata.max.age.ms": { type: "integer", default: 300_000, doc: "The cluster's layout (partition leaders) is asked again once older than this, even without an error." },
   "stats.enable": { type: "boolean", default: false, doc: "Log store statistics periodically." },
   "stats.dumpPeriodSec": { type: "integer", default: 60, doc: "Period of the store statistics log, in seconds." },
-  "log.dir": { type: "string", default: "", doc: "Directory of the application's own log file (<application.id>.log, at log.level, secrets hidden); empty: no file." },
+  "log.dir": { type: "string", default: "", path: "directory", doc: "Directory of the application's own log file (<application.id>.log, at log.level, secrets hidden); empty: no file. A deploy request's resolves under the trusted `streams.log.dir` (or `streams.state.dir` when that is empty)." },
   "log.maxFileSize": { type: "integer", default: 10_485_760, doc: "Size in bytes at which the application's log file rotates to <application.id>.log.1 (one file kept)." },
   "statestore.cache.max.bytes": { type: "integer", default: 10_485_760, doc: "Bytes of the record cache of the application's key-value stores (Kafka Streams' `statestore.cache.max.bytes`): updates of one key are folded and reach the store, its changelog and the operator's downstream (output topics, event streams) once per commit, or when the cache is full (least recently used first). Interactive queries read through it. `0`: every update goes through as it happens. Updates continuing to a repartition topic are forwarded as they happen." },
-  "leveldb.config.setter": { type: "string", default: "", doc: "module#export of a function that tunes LevelDB options per store." },
+  "leveldb.config.setter": { type: "string", default: "", code: "leveldb.config.setter", doc: "The name of a registered setter (`sluice.streams.NamedCode`), or `module#export` (trusted configuration only), of a function that tunes LevelDB options per store." },
   "session.timeout.ms": { type: "integer", default: 10_000, doc: "Consumer group session timeout." },
   "heartbeat.interval.ms": { type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
   "max.poll.interval.ms": { type: "integer", default: 60_000, doc: "How long a rebalance waits for the members to join again (the group's rebalance timeout)." },
@@ -69,10 +70,21 @@ const OPEN_STREAMS_KEYS = {
   "topic.": "Configs of the repartition and changelog topics the runtime creates, e.g. `streams.topic.min.insync.replicas=2`. Changelogs are created `cleanup.policy=compact`.",
 };
 
+/** `streams.deployments.key.location`: a setting of the runtime, not of one application. */
+export const DEPLOYMENTS_KEY_LOCATION = "deployments.key.location";
+
 export const STREAMS_CONFIG = configSection({
   name: "streams",
   doc: "Defaults of every application the streams runtime hosts.",
-  keys: STREAMS_KEYS,
+  keys: {
+    ...STREAMS_KEYS,
+    [DEPLOYMENTS_KEY_LOCATION]: {
+      type: "string",
+      default: "",
+      path: "file",
+      doc: "File whose content is the key that encrypts (AES-256-GCM) the secrets of instances deployed over REST in `deployments.json`; empty: a deploy request that carries a secret (`sasl.password`, …) is refused, and the secret belongs in trusted configuration (`applications.<application.id>.sasl.password`, `${env:…}`, `${file:…}`).",
+    },
+  },
   open: OPEN_STREAMS_KEYS,
 });
 
@@ -90,6 +102,9 @@ export const APPLICATIONS_CONFIG = configSection({
   named: true,
 });
 
+/** The keys every application takes, with what their declarations say (code, paths). */
+export const APPLICATION_KEYS: ConfigKeys = STREAMS_KEYS;
+
 /** Typed reads of an application's effective configuration. */
 export type StreamsSettings = ConfigReader<typeof STREAMS_KEYS>;
 
@@ -104,10 +119,12 @@ export interface ApplicationConfig {
   /** Every entry of every layer, the later layer winning, the declared keys as their declared types. */
   values: Readonly<Record<string, ConfigValue>>;
   settings: StreamsSettings;
+  /** The code the keys that take code may name (`code` in their declaration); none registered when undefined. */
+  code?: NamedCodeLookup;
 }
 
 /** Merges the layers, each declared key validated where it is set (other entries, as `application.id`, are kept as given). */
-export function applicationConfig(layers: readonly ConfigLayer[]): ApplicationConfig {
+export function applicationConfig(layers: readonly ConfigLayer[], code?: NamedCodeLookup): ApplicationConfig {
   const declared: ConfigKeys = STREAMS_KEYS;
   const values: Record<string, ConfigValue> = {};
   for (const { values: layer, source } of layers) {
@@ -116,5 +133,5 @@ export function applicationConfig(layers: readonly ConfigLayer[]): ApplicationCo
       values[key] = spec === undefined ? raw : coerceValue({ key, spec }, raw, source);
     }
   }
-  return { values, settings: new ConfigReader(STREAMS_KEYS, values) };
+  return { values, settings: new ConfigReader(STREAMS_KEYS, values), code };
 }

@@ -7,6 +7,9 @@ import type { ConfigValue, TopologyProvider } from "../../kernel/contracts/strea
 import { StreamsApplication } from "./application/streams-application";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { applicationConfig, AUTOSTART_KEY } from "./streams-config";
+import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
+import type { FailedDeployment } from "./application/failed-deployment";
+
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];
   /** `streams.*` defaults, without the prefix. */
@@ -16,10 +19,14 @@ export interface StreamsRuntimeOptions {
   /** host:port other instances reach this one at; unset when there is no server. */
   applicationServer?: string | null;
   logger?: ComponentLogger;
+  /** The code registered by name (`sluice.streams.NamedCode`) that configuration may refer to. */
+  code?: NamedCodeLookup;
 }
 
 export class StreamsRuntime {
   private readonly apps = new Map<string, StreamsApplication>();
+  /** Deployed instances that could not be created: listed in ERROR until terminated. */
+  private readonly failed = new Map<string, FailedDeployment>();
   private readonly logger: ComponentLogger;
 
   constructor(private readonly options: StreamsRuntimeOptions) {
@@ -46,11 +53,16 @@ export class StreamsRuntime {
       { values: provider.config, source: `topology provider '${provider.name}'` },
       ...(deployed ? [{ values: deployed, source: "the deploy request" }] : []),
       { values: overrides, source: `applications.${providerId}.*` },
-    ]);
+    ], this.options.code);
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
-    if (this.apps.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
+    if (this.apps.has(app.id) || this.failed.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
     this.apps.set(app.id, app);
     return app;
+  }
+
+  /** Lists an instance that could not be created, in ERROR with its reason. */
+  addFailed(failed: FailedDeployment): void {
+    this.failed.set(failed.id, failed);
   }
 
   /** Starts every application; one application's failure leaves it in ERROR and the others running. */
@@ -60,6 +72,7 @@ export class StreamsRuntime {
 
   /** Stops the application and forgets it; `cleanup` also deletes its local state. */
   async remove(id: string, options: { cleanup: boolean; timeoutMs: number }): Promise<void> {
+    this.failed.delete(id);
     const app = this.apps.get(id);
     if (!app) return;
     await app.stop(options);
@@ -71,10 +84,10 @@ export class StreamsRuntime {
   }
 
   applications(): ApplicationHandle[] {
-    return [...this.apps.values()];
+    return [...this.apps.values(), ...this.failed.values()];
   }
 
   application(id: string): ApplicationHandle | undefined {
-    return this.apps.get(id);
+    return this.apps.get(id) ?? this.failed.get(id);
   }
 }

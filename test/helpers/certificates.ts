@@ -13,8 +13,8 @@ export interface TestPki {
   dir: string;
   ca: string;
   caKey: string;
-  /** A new key and certificate signed by the CA (`san` for servers: IP:127.0.0.1, DNS:localhost). */
-  issue(name: string, cn: string, options?: { server?: boolean }): KeyPair;
+  /** A new key and certificate signed by the CA (servers: subject alternative names IP:127.0.0.1, DNS:localhost; `san`: others). */
+  issue(name: string, cn: string, options?: { server?: boolean; san?: string }): KeyPair;
   remove(): void;
 }
 
@@ -30,12 +30,13 @@ export function createPki(): TestPki {
     dir,
     ca,
     caKey,
-    issue(name, cn, { server = false } = {}) {
+    issue(name, cn, { server = false, san } = {}) {
       const key = path.join(dir, `${name}.key`);
       const csr = path.join(dir, `${name}.csr`);
       const cert = path.join(dir, `${name}.pem`);
       const extensions = path.join(dir, `${name}.ext`);
-      fs.writeFileSync(extensions, server ? "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n" : "extendedKeyUsage=clientAuth\n");
+      const names = server ? "subjectAltName=IP:127.0.0.1,DNS:localhost\n" : san ? `subjectAltName=${san}\n` : "";
+      fs.writeFileSync(extensions, `${names}extendedKeyUsage=${server ? "serverAuth,clientAuth" : "clientAuth"}\n`);
       openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", csr, "-subj", `/CN=${cn}`);
       openssl(dir, "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", caKey, "-set_serial", String(serial++), "-days", "2", "-out", cert, "-extfile", extensions);
       return { key, cert };

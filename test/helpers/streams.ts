@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { Kafka, logLevel, type Message } from "kafkajs";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../kernel/contracts/kafka-bootstrap";
+import { startBroker, type RunningBroker } from "../../providers/broker";
 import { REPO_ROOT, startSluice, type RunningSluice } from "./sluice";
 
 export const EXAMPLES_PACKAGE = path.join(REPO_ROOT, "dist", "providers", "examples");
@@ -19,11 +20,15 @@ export interface SluiceWithExamples extends RunningSluice {
   produce(topic: string, messages: Message[]): Promise<void>;
 }
 
-/** `services`: components the program gives for a contract, beside those found through descriptors. */
-export async function startSluiceWithExamples(overrides: Record<string, string> = {}, services?: Record<string, unknown[]>): Promise<SluiceWithExamples> {
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
+/** `services`: components the program gives for a contract, beside those found through descriptors; `logSink`: the log lines. */
+export async function startSluiceWithExamples(overrides: Record<string, string> = {}, services?: Record<string, unknown[]>, logSink?: (line: string) => void): Promise<SluiceWithExamples> {
+  // A state dir the caller gives outlives the instance (a restart on it); one made here is removed at close.
+  const given = overrides["streams.state.dir"];
+  const stateDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), "sluice-state-"));
+  const removeState = () => given === undefined && fs.rmSync(stateDir, { recursive: true, force: true });
   const sluice = await startSluice({
     services,
+    logSink,
     overrides: {
       "plugins.packages": EXAMPLES_PACKAGE,
       "broker.port": "0",
@@ -31,6 +36,9 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
       "streams.state.dir": stateDir,
       ...overrides,
     },
+  }).catch((error: unknown) => {
+    removeState();
+    throw error;
   });
   const brokers = overrides["streams.bootstrap.servers"]?.split(",") ?? sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
   const kafka = new Kafka({ clientId: "test-client", brokers, logLevel: logLevel.NOTHING });
@@ -45,7 +53,18 @@ export async function startSluiceWithExamples(overrides: Record<string, string> 
     close: async () => {
       await producer.disconnect();
       await sluice.close();
-      fs.rmSync(stateDir, { recursive: true, force: true });
+      removeState();
     },
   };
+}
+
+/** A broker of its own (in memory, no rebalance delay) with `topics` of four partitions each, for tests of instances that share a group. */
+export async function startBrokerWithTopics(topics: string[]): Promise<{ broker: RunningBroker; bootstrap: string }> {
+  const broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
+  const bootstrap = `127.0.0.1:${broker.port}`;
+  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: 4 })), waitForLeaders: true });
+  await admin.disconnect();
+  return { broker, bootstrap };
 }

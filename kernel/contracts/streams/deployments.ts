@@ -3,6 +3,7 @@
  * paused, resumed and terminated at run time — decisions the streams runtime keeps across restarts.
  * Registered under STREAMS_DEPLOYMENTS_TOKEN by the streams runtime plugin.
  */
+import type { Principal } from "../../http/auth/principal";
 import { token } from "../token";
 import type { ApplicationHandle } from "./runtime";
 import type { ConfigValue, EventStreamDeclaration } from "./topology-provider";
@@ -36,8 +37,12 @@ export interface DeployRequest {
 export interface StreamsDeployments {
   /** Sorted by name, then version (oldest first). */
   topologies(): TopologyVersion[];
-  /** Resolves once the new instance has started (joining its group), with its handle. */
-  deploy(request: DeployRequest): Promise<ApplicationHandle>;
+  /**
+   * Resolves once the new instance has started (joining its group), with its handle. The configuration is not
+   * trusted (it never names modules, files or outside directories); `caller` (default: an admin, the program
+   * itself) must be an admin to name registered code.
+   */
+  deploy(request: DeployRequest, caller?: Principal): Promise<ApplicationHandle>;
   /** Stops the instance and forgets it; `cleanup` also deletes its local state. */
   terminate(id: string, options: { cleanup: boolean; timeoutMs: number }): Promise<void>;
   pause(id: string): Promise<ApplicationHandle>;

@@ -7,6 +7,8 @@ export interface Rejection {
   readonly reason: string;
   /** The request sent credentials (a failed login, slowed and logged) rather than none. */
   readonly credentialsSent: boolean;
+  /** Not checked now: 429 (too many failed logins) or 503 (too many logins being checked), with Retry-After. */
+  readonly busy?: { status: 429 | 503; retryAfterMs: number };
 }
 
 export type AuthOutcome = Principal | Rejection;
@@ -19,9 +21,12 @@ export const badCredentials = (reason: string): Rejection => ({ reason, credenti
 export interface Authenticator {
   /** The scheme of the `WWW-Authenticate` challenge of a 401 (`Basic`, `Bearer`, …). */
   readonly scheme: string;
-  authenticate(req: IncomingMessage): AuthOutcome | Promise<AuthOutcome>;
-  /** Reads its files again (SIGHUP). */
+  /** `source`: the client's address. */
+  authenticate(req: IncomingMessage, source: string): AuthOutcome | Promise<AuthOutcome>;
+  /** Reads its files again (SIGHUP, or a watched file that changed). */
   reload?(): void;
+  /** The files it reads, watched for changes. */
+  readonly files?: readonly string[];
 }
 
 /** The credentials of `Authorization: <scheme> <credentials>`; undefined when the header has another scheme. */

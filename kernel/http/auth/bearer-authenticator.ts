@@ -10,8 +10,11 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 export class BearerAuthenticator implements Authenticator {
   readonly scheme = "Bearer";
+  readonly files: readonly string[];
 
-  constructor(private readonly tokens: TokenFile | undefined, private readonly jwt: JwtVerifier | undefined) {}
+  constructor(private readonly tokens: TokenFile | undefined, private readonly jwt: JwtVerifier | undefined) {
+    this.files = [...(tokens ? [tokens.file] : []), ...(jwt?.file ? [jwt.file] : [])];
+  }
 
   reload(): void {
     this.tokens?.reload();

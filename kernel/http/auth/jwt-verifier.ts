@@ -1,6 +1,7 @@
 /**
- * JWT bearer tokens verified with jose against a JWKS URL or a PEM public key file: signature, expiry (and
- * not-before), issuer and audience when configured. The role is the strongest known role in the roles claim
+ * JWT bearer tokens verified with jose against a JWKS URL or a PEM public key file: signature, expiry (required
+ * unless configured otherwise), not-before and issued-at (neither in the future beyond the clock skew), issuer and
+ * audience when configured. The role is the strongest known role in the roles claim
  * (a dotted path, e.g. `realm_access.roles`; a string or an array). A verified token is remembered until it
  * expires, for a minute at most (so that a key removed from the JWKS stops being honoured soon): a signature
  * check on every request would cost more than the rest of a query.
@@ -18,6 +19,10 @@ export interface JwtSettings {
   issuer?: string;
   audience?: string;
   rolesClaim: string;
+  /** Refuse tokens without `exp`. */
+  requireExp: boolean;
+  /** How far clocks may differ: for `exp`, `nbf` and `iat`. */
+  clockSkewMs: number;
 }
 
 type Key = KeyObject | ReturnType<typeof createRemoteJWKSet>;
@@ -39,6 +44,11 @@ export class JwtVerifier {
     this.key = this.readKey();
   }
 
+  /** The key file, watched for changes; none with a JWKS URL. */
+  get file(): string | undefined {
+    return this.settings.jwksUrl ? undefined : this.settings.publicKeyFile;
+  }
+
   reload(): void {
     if (this.settings.publicKeyFile) this.key = this.readKey();
     this.verified.clear();
@@ -52,11 +62,14 @@ export class JwtVerifier {
 
   private async verify(token: string): Promise<AuthOutcome> {
     let payload: JWTPayload;
+    const { issuer, audience, requireExp, clockSkewMs } = this.settings;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { issuer: this.settings.issuer, audience: this.settings.audience }));
+      ({ payload } = await jwtVerify(token, this.key, { issuer, audience, requiredClaims: requireExp ? ["exp"] : [], clockTolerance: Math.round(clockSkewMs / 1000) }));
     } catch (error) {
-      return badCredentials(`invalid JWT: ${error instanceof errors.JOSEError ? error.code : "not a JWT"}`);
+      return badCredentials(`invalid JWT: ${error instanceof errors.JOSEError ? error.code : "not a JWT"}${error instanceof errors.JWTClaimValidationFailed ? ` (${error.claim})` : ""}`);
     }
+    // jose checks `iat` is a number; one in the future means a clock, or a token, that cannot be trusted.
+    if (typeof payload.iat === "number" && payload.iat * 1000 > Date.now() + clockSkewMs) return badCredentials("invalid JWT: ERR_JWT_CLAIM_VALIDATION_FAILED (iat is in the future)");
     const claim = this.settings.rolesClaim.split(".").reduce<unknown>((value, name) => (value as Record<string, unknown> | undefined)?.[name], payload);
     const role = strongestRole(Array.isArray(claim) ? claim : [claim]);
     if (!role) return badCredentials(`JWT of '${payload.sub ?? "no subject"}' has no known role in claim '${this.settings.rolesClaim}'`);

@@ -1,12 +1,16 @@
 /**
  * Salted scrypt password hashes as the users file stores them: `scrypt$N$r$p$<salt base64>$<hash base64>`, the
- * cost parameters kept beside the hash so they can be raised without invalidating the older lines.
+ * cost parameters kept beside the hash so they can be raised without invalidating the older lines: a login with
+ * an older line's password rewrites it at today's cost (basic-authenticator.ts).
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-const COST = { N: 16_384, r: 8, p: 1 };
+/** OWASP's Password Storage Cheat Sheet: N=2^17 (128 MiB with r=8), r=8, p=1. */
+export const PASSWORD_COST = Object.freeze({ N: 131_072, r: 8, p: 1 });
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
+
+export type PasswordHash = NonNullable<ReturnType<typeof parsePasswordHash>>;
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -16,8 +20,9 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number,
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const hash = await derive(password, salt, COST.N, COST.r, COST.p, HASH_BYTES);
-  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64"), hash.toString("base64")].join("$");
+  const { N, r, p } = PASSWORD_COST;
+  const hash = await derive(password, salt, N, r, p, HASH_BYTES);
+  return ["scrypt", N, r, p, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
 /** A stored hash that is not of this format; the users file reader names the line. */
@@ -28,7 +33,10 @@ export function parsePasswordHash(stored: string): { N: number; r: number; p: nu
   return { N: numbers[0], r: numbers[1], p: numbers[2], salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") };
 }
 
-export async function verifyPassword(password: string, stored: NonNullable<ReturnType<typeof parsePasswordHash>>): Promise<boolean> {
+export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
   const derived = await derive(password, stored.salt, stored.N, stored.r, stored.p, stored.hash.length);
   return timingSafeEqual(derived, stored.hash);
 }
+
+/** Whether a hash was made at a lower cost than today's. */
+export const isOutdated = ({ N, r, p }: PasswordHash): boolean => N < PASSWORD_COST.N || r < PASSWORD_COST.r || p < PASSWORD_COST.p;

@@ -16,7 +16,7 @@ interface TokenEntry {
 export class TokenFile {
   private entries: TokenEntry[];
 
-  constructor(private readonly file: string, private readonly key: string) {
+  constructor(readonly file: string, private readonly key: string) {
     this.entries = this.read();
   }
 

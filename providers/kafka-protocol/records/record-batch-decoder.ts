@@ -8,6 +8,7 @@ import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
 import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
+import type { RecordHeader } from "./record-batch-encoder";
 
 /** Where a field's bytes are in a record's `bytes`: [start, end). */
 export interface ByteRange {
@@ -53,6 +54,22 @@ export class ConsumedRecord {
       headers[name] = cursor.bytesOrNull();
     }
     return headers;
+  }
+
+  /** Every header in order, names repeated as they are, except those named `hidden` (its UTF-8 bytes). */
+  headerEntries(hidden?: Uint8Array): RecordHeader[] {
+    const entries: RecordHeader[] = [];
+    if (this.headerCount === 0) return entries;
+    const bytes = this.bytes;
+    const cursor = new Cursor(bytes, this.headersStart());
+    for (let h = 0; h < this.headerCount; h++) {
+      const nameSize = Math.max(cursor.field(), 0);
+      const nameStart = cursor.position - nameSize;
+      const value = cursor.bytesOrNull();
+      if (hidden !== undefined && nameSize === hidden.length && sameBytes(bytes, nameStart, hidden)) continue;
+      entries.push({ key: bytes.toString("utf8", nameStart, nameStart + nameSize), value });
+    }
+    return entries;
   }
 
   /**

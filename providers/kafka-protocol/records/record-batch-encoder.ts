@@ -16,9 +16,18 @@ export interface ProducerRecord {
   value: Buffer | string | null;
   /** CreateTime, epoch milliseconds. */
   timestamp: number;
+  /** Headers in order, a name may repeat (a record's own, as a stream processor carries them): written first. */
+  headerList?: readonly RecordHeader[];
+  /** Headers by name, written after `headerList`. */
   headers?: Readonly<Record<string, Buffer | string>>;
-  /** One header more, written after `headers`. */
+  /** One header more, written last. */
   stamp?: StampHeader;
+}
+
+/** A header as Kafka's record format holds it: a name, and bytes or null. */
+export interface RecordHeader {
+  readonly key: string;
+  readonly value: Buffer | null;
 }
 
 /**
@@ -98,6 +107,11 @@ function bodySize(record: ProducerRecord, keyBytes: number, valueBytes: number, 
       count++;
     }
   }
+  const list = record.headerList;
+  if (list !== undefined) {
+    for (const header of list) size += fieldSize(utf8Bytes(header.key)) + fieldSize(fieldBytes(header.value));
+    count += list.length;
+  }
   return size + varintBytes(count * 2);
 }
 
@@ -131,10 +145,14 @@ function writeHeaderName(buffer: Buffer, position: number, name: string): number
 /** The headers section of a record with headers of its own or a stamp header (or both). */
 function writeHeaders(buffer: Buffer, position: number, record: ProducerRecord): number {
   const headers = record.headers;
+  const list = record.headerList;
   const stamp = record.stamp;
-  let count = stamp === undefined ? 0 : 1;
+  let count = (stamp === undefined ? 0 : 1) + (list === undefined ? 0 : list.length);
   if (headers !== undefined) for (const _ in headers) count++;
   position = writeVarint(buffer, position, count * 2);
+  if (list !== undefined) {
+    for (const { key, value } of list) position = writeField(buffer, writeField(buffer, position, key, utf8Bytes(key)), value, fieldBytes(value));
+  }
   if (headers !== undefined) {
     for (const name in headers) {
       const value = headers[name];
@@ -153,7 +171,7 @@ function writeRecord(buffer: Buffer, position: number, record: ProducerRecord, b
   position = writeVarint(buffer, position, offsetDelta * 2);
   position = writeField(buffer, position, record.key, keyBytes);
   position = writeField(buffer, position, record.value, valueBytes);
-  if (record.headers === undefined && record.stamp === undefined) buffer[position++] = 0;
+  if (record.headers === undefined && record.stamp === undefined && record.headerList === undefined) buffer[position++] = 0;
   else position = writeHeaders(buffer, position, record);
   return position;
 }

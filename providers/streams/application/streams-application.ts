@@ -36,7 +36,7 @@ import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
 import { RunMetrics } from "../metrics/run-metrics";
-import { loadModuleExport } from "../serdes/serde-resolver";
+import { namedCode } from "../code/named-code-registry";
 import { buildTopology } from "../engine/build-topology";
 import { ApplicationViews } from "./application-views";
 import { configView } from "./config-view";
@@ -101,8 +101,8 @@ export class StreamsApplication implements ApplicationHandle {
       }
     }
     const setter = settings.get("leveldb.config.setter");
-    if (setter) this.configSetter = loadModuleExport(setter) as LevelDbConfigSetter;
-    this.security = clusterSecurity(settings);
+    if (setter) this.configSetter = namedCode("leveldb.config.setter", setter, options.config.code);
+    this.security = clusterSecurity(settings, options.config.code);
     this.kafka = new Kafka({
       clientId: this.id,
       brokers: options.bootstrapServers,

@@ -1,6 +1,7 @@
 /**
  * `<streams.state.dir>/deployments.json`: the instances deployed over REST, and the pause and terminate decisions
- * made over REST, so a restarted (or killed) Sluice brings back the same instances in the same state. Written whole
+ * made over REST, so a restarted (or killed) Sluice brings back the same instances in the same state. Readable by
+ * Sluice's user only (0600), with secrets sealed (sealed-secrets.ts). Written whole
  * on each change: a temporary file, fsynced, renamed over the old one, the directory fsynced — a crash leaves the old
  * file or the new one, never half of one.
  */
@@ -59,8 +60,10 @@ export class DeploymentFile {
     fs.mkdirSync(path.dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.tmp`;
     const body = JSON.stringify({ format: FORMAT_VERSION, ...decisions }, null, 2) + "\n";
-    const fd = fs.openSync(temporary, "w");
+    const fd = fs.openSync(temporary, "w", 0o600);
     try {
+      // A temporary file left by an earlier process of the same pid keeps its mode: set it whatever it was.
+      fs.fchmodSync(fd, 0o600);
       fs.writeSync(fd, body);
       fs.fsyncSync(fd);
     } finally {

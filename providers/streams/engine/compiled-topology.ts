@@ -5,6 +5,7 @@
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
+import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
 import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
@@ -27,11 +28,13 @@ export class CompiledTopology {
     readonly definition: TopologyDefinition,
     defaultKeySerde: SerdeSpec,
     defaultValueSerde: SerdeSpec,
+    /** The serdes registered by name (`sluice.streams.NamedCode`). */
+    private readonly namedCode?: NamedCodeLookup,
   ) {
     this.subTopologies = splitSubTopologies(definition);
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
-      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`),
-      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`),
+      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
+      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),
     });
     for (const node of definition.nodes.values()) {
       if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
@@ -65,7 +68,7 @@ export class CompiledTopology {
   eventSerdeNames(type: string): { key?: string; value?: string } {
     const senders = this.definition.eventSerdes.get(type) ?? [];
     const agreed = (specs: SerdeSpec[]) => {
-      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`).name)));
+      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.namedCode).name)));
       const [only] = names;
       return names.size === 1 ? only : undefined;
     };

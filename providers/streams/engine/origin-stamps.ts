@@ -3,10 +3,11 @@
  * `sluice.origin` = `<offset>.<rank>@<topic>:<partition>` of the input record the output comes from.
  */
 import type { StampHeader } from "../../kafka-client";
+import { HIDDEN_HEADER_NAME, ORIGIN_HEADER } from "../processor/hidden-headers";
 
-export const ORIGIN_HEADER = "sluice.origin";
+export { ORIGIN_HEADER };
 /** The header's name as its bytes: written by stamps, looked for by the commit sequence. */
-export const ORIGIN_HEADER_NAME = Buffer.from(ORIGIN_HEADER, "latin1");
+export const ORIGIN_HEADER_NAME = HIDDEN_HEADER_NAME;
 
 /**
  * The origin header of one repartition record, `<offset>.<rank>@<topic>:<partition>`, written by the encoder

@@ -3,14 +3,8 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
-import type {
-  Cancellable,
-  Processor,
-  ProcessorContext,
-  PunctuationType,
-  RecordMetadata,
-  StreamRecord,
-} from "../../../kernel/contracts/streams/processor";
+import type { Cancellable, Header, Processor, ProcessorContext, PunctuationType, RecordMetadata } from "../../../kernel/contracts/streams/processor";
+import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
@@ -22,10 +16,19 @@ export interface RawRecord {
   value: Buffer | null;
   timestamp: number;
   offset: number;
+  headers?: readonly Header[];
 }
 
-/** A raw record whose key and value are ranges of one buffer (a consumed record): decoded without a view each. */
-export interface RangedRecord extends RawRecord {
+/**
+ * A raw record whose key and value are ranges of one buffer (a consumed record): decoded without a view each. Its
+ * headers stay encoded there until a processor asks for them.
+ */
+export interface RangedRecord extends EncodedHeaders {
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headerCount: number;
   readonly bytes: Buffer;
   readonly keyStart: number;
   /** -1: a null key. */
@@ -47,7 +50,9 @@ export interface OutputRecord {
   stamp?: OriginStamp;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/changelog/commit-marker). */
   positions?: string;
-  /** Headers of their own (dead letters). */
+  /** The record's headers, in order (those a processor gave it, or its input record's). */
+  headerList?: readonly Header[];
+  /** Headers of the runtime's own, written after `headerList` (dead letters). */
   headers?: Record<string, string>;
 }
 
@@ -61,7 +66,7 @@ export type ErrorPhase = "deserialization" | "processing" | "punctuation";
 export interface FailedRecord {
   topic: string;
   partition: number;
-  record: RawRecord;
+  record: RawRecord | RangedRecord;
 }
 
 export interface TaskEnvironment {
@@ -89,7 +94,7 @@ interface Punctuator {
 
 interface NodeRuntime {
   name: string;
-  receive(record: StreamRecord<unknown, unknown>): void;
+  receive(record: StreamsRecord<unknown, unknown>): void;
   processor?: Processor<any, any, any, any>;
 }
 
@@ -107,6 +112,8 @@ export class StreamTask {
   private inputOffset = -1;
   /** Outputs to repartition topics of the record in process so far. */
   private repartitionRank = 0;
+  /** The record the processor in process received (Kafka Streams' record context): its stores' cached updates keep its headers. */
+  private current: StreamsRecord<unknown, unknown> | undefined;
 
   constructor(
     private readonly topology: CompiledTopology,
@@ -126,6 +133,11 @@ export class StreamTask {
     return this.streamTime;
   }
 
+  /** The headers of the record the processor in process received; none in a punctuation. */
+  currentHeaders(): readonly Header[] | undefined {
+    return this.current?.headerList();
+  }
+
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
   process(topic: string, record: RawRecord | RangedRecord): void {
     const source = this.sourcesByTopic.get(topic);
@@ -141,6 +153,7 @@ export class StreamTask {
       this.counters.dropped++;
       this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
     }
+    this.current = undefined;
     if (this.punctuators.stream_time.length > 0) this.punctuate("stream_time", this.streamTime);
     this.inputTopic = null;
   }
@@ -194,12 +207,22 @@ export class StreamTask {
             key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
             value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
+            headerList: record.headerList(),
             stamp: origins === undefined ? undefined : this.originOfOutput(origins),
           }),
       };
     }
     const processor = def.supplier();
-    return { name, processor, receive: (record) => processor.process(record) };
+    return {
+      name,
+      processor,
+      receive: (record) => {
+        const caller = this.current;
+        this.current = record;
+        processor.process(record);
+        this.current = caller;
+      },
+    };
   }
 
   /** Outputs of punctuations have no input record, hence no origin. */
@@ -229,7 +252,8 @@ export class StreamTask {
       recordMetadata: () => (this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset }),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.env.now(),
-      forward: (record, childName) => {
+      forward: (forwarded, childName) => {
+        const record = asRecord(forwarded);
         for (const child of children) if (childName === undefined || child.name === childName) child.receive(record);
       },
       getStateStore: <S>(storeName: string): S => {
@@ -283,10 +307,11 @@ class SourceRuntime implements NodeRuntime {
     } catch (error) {
       throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
     }
-    this.receive({ key, value, timestamp: raw.timestamp });
+    const encoded = "bytes" in raw ? (raw.headerCount > 0 ? raw : undefined) : undefined;
+    this.receive(new StreamsRecord(key, value, raw.timestamp, "bytes" in raw ? undefined : raw.headers, encoded));
   }
 
-  receive(record: StreamRecord<unknown, unknown>): void {
+  receive(record: StreamsRecord<unknown, unknown>): void {
     this.children ??= this.resolveChildren();
     for (const child of this.children) child.receive(record);
   }

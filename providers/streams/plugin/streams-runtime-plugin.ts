@@ -13,11 +13,16 @@ import { STREAMS_DEPLOYMENTS_TOKEN } from "../../../kernel/contracts/streams/dep
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { Logger } from "../../../kernel/logger";
+import { NAMED_CODE_CONTRACT } from "../../../kernel/contracts/streams/named-code";
+import { readConfiguredFile } from "../../../kernel/http/configured-file";
+import { NamedCodeRegistry } from "../code/named-code-registry";
+import type { DeployPolicy } from "../deployment/deployed-config";
 import { DeploymentFile } from "../deployment/deployment-file";
+import { SecretSealer } from "../deployment/sealed-secrets";
 import { RuntimeDeployments } from "../deployment/runtime-deployments";
 import { TopologyCatalogue } from "../deployment/topology-catalogue";
 import { StreamsRuntime } from "../index";
-import { APPLICATIONS_CONFIG, AUTOSTART_KEY, STREAMS_CONFIG } from "../streams-config";
+import { APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
   /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
@@ -31,6 +36,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   private runtime: StreamsRuntime | undefined;
   private deployments!: RuntimeDeployments;
   private stateDir = "";
+  private code!: NamedCodeRegistry;
   private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
@@ -40,8 +46,14 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.logger = logger;
     const providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
     const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
-    this.stateDir = path.resolve(kernel.root, config.of(STREAMS_CONFIG).get("state.dir"));
-    this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger);
+    this.code = new NamedCodeRegistry(await services.load(NAMED_CODE_CONTRACT));
+    const streams = config.of(STREAMS_CONFIG);
+    this.stateDir = path.resolve(kernel.root, streams.get("state.dir"));
+    const logDir = streams.get("log.dir") === "" ? this.stateDir : path.resolve(kernel.root, streams.get("log.dir"));
+    const keyFile = streams.get(DEPLOYMENTS_KEY_LOCATION);
+    const sealer = keyFile === "" ? undefined : new SecretSealer(readConfiguredFile(keyFile, `streams.${DEPLOYMENTS_KEY_LOCATION}`));
+    const policy: DeployPolicy = { code: this.code, directoryOf: (key) => (key === "log.dir" ? logDir : this.stateDir), secretsKept: sealer !== undefined };
+    this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger, policy, sealer);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(STREAMS_DEPLOYMENTS_TOKEN, { useValue: this.deployments });
     components.register(HEALTH_INDICATOR, { useValue: this });
@@ -49,7 +61,8 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
 
   async start(): Promise<void> {
     const streams = this.config.of(STREAMS_CONFIG);
-    const streamsConfig = { ...this.config.section(STREAMS_CONFIG.name), "state.dir": this.stateDir };
+    const { [DEPLOYMENTS_KEY_LOCATION]: _key, ...defaults } = this.config.section(STREAMS_CONFIG.name);
+    const streamsConfig = { ...defaults, "state.dir": this.stateDir };
     const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.config, this.components),
@@ -57,6 +70,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
       applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
       logger: this.logger,
+      code: this.code,
     });
     this.deployments.boot();
     await this.runtime.start();

@@ -1,5 +1,6 @@
 /** A key_value or timestamped_key_value store at the byte level: data keyed by the serialized key. */
 
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import { stringSerde } from "../serdes/builtin-serdes";
 import type { StoreAreas } from "./key-layout";
@@ -11,7 +12,7 @@ import type { StoredValue, ValueLayout } from "./value-layout";
 import type { StoreCounters } from "./write-cache";
 
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
-export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number) => void;
+export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined) => void;
 
 /** Whether `key` holds the bytes `id` spells in latin1; a loop, since keys are short and a native compare costs more. */
 function spells(key: Buffer, id: string): boolean {
@@ -108,7 +109,8 @@ export class KeyValueBytes implements CachedStore {
     const records = this.context.records;
     if (records !== undefined) {
       const id = this.idOf(key);
-      if (!records.update(this, id, value, timestamp)) records.add(this, keyBytes(key), id, value, timestamp);
+      const headers = this.context.currentHeaders();
+      if (!records.update(this, id, value, timestamp, headers)) records.add(this, keyBytes(key), id, value, timestamp, headers);
       return;
     }
     const row = this.rowOf(key);
@@ -132,9 +134,9 @@ export class KeyValueBytes implements CachedStore {
     return true;
   }
 
-  flushRecord({ key, id, value, timestamp }: CachedRecord): void {
+  flushRecord({ key, id, value, timestamp, headers }: CachedRecord): void {
     this.writeThrough(key, this.dataKey(key), value, timestamp, this.dataPrefixId + id);
-    this.flushListener?.(key, value, timestamp);
+    this.flushListener?.(key, value, timestamp, headers);
   }
 
   private newest(key: StoreKey, peeking: boolean): StoredValue | undefined {

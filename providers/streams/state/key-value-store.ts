@@ -1,5 +1,6 @@
 /** Processor-facing key_value and timestamped_key_value stores: serdes over KeyValueBytes. */
 
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
 import { isAsciiText, takesTextKeys, type KeyValueBytes, type StoreKey } from "./key-value-bytes";
@@ -32,9 +33,9 @@ abstract class TypedKeyValue<K, V, Found> {
   protected abstract view(stored: StoredValue): Found;
 
   /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
-  forwardOnFlush(listener: (key: K, value: V | null, timestamp: number) => void): boolean {
-    return this.bytes.forwardOnFlush((key, value, timestamp) =>
-      listener(this.keySerde.deserialize(key), value === null ? null : this.valueSerde.deserialize(value), timestamp),
+  forwardOnFlush(listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
+    return this.bytes.forwardOnFlush((key, value, timestamp, headers) =>
+      listener(this.keySerde.deserialize(key), value === null ? null : this.valueSerde.deserialize(value), timestamp, headers),
     );
   }
 

@@ -5,6 +5,8 @@
  * first, because the run's cache is full. It holds only updates not yet flushed; a flush empties it.
  */
 
+import type { Header } from "../../../kernel/contracts/streams/processor";
+
 /** One folded update, as its store will write it. */
 export interface CachedRecord {
   readonly owner: CachedStore;
@@ -15,6 +17,8 @@ export interface CachedRecord {
   /** null: the key is deleted. */
   readonly value: Buffer | null;
   readonly timestamp: number;
+  /** Those of the record that made the update: it is forwarded with them. */
+  readonly headers: readonly Header[] | undefined;
   readonly size: number;
 }
 
@@ -50,6 +54,7 @@ class CacheEntry implements CachedRecord {
     readonly id: string,
     public value: Buffer | null,
     public timestamp: number,
+    public headers: readonly Header[] | undefined,
   ) {
     this.size = entrySize(owner, key, value);
   }
@@ -87,12 +92,13 @@ export class RecordCache {
   }
 
   /** Folds an update into the key's cached one, now the most recently used; false when the cache holds none. */
-  update(owner: CachedStore, id: string, value: Buffer | null, timestamp: number): boolean {
+  update(owner: CachedStore, id: string, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined): boolean {
     const entry = this.records.get(owner)?.get(id);
     if (entry === undefined) return false;
     this.budget.usedBytes -= entry.size;
     entry.value = value;
     entry.timestamp = timestamp;
+    entry.headers = headers;
     entry.size = entrySize(owner, entry.key, value);
     this.use(entry);
     this.spent(entry);
@@ -100,13 +106,13 @@ export class RecordCache {
   }
 
   /** Caches the update of a key the cache holds none of (see `update`). */
-  add(owner: CachedStore, key: Buffer, id: string, value: Buffer | null, timestamp: number): void {
+  add(owner: CachedStore, key: Buffer, id: string, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined): void {
     let entries = this.records.get(owner);
     if (entries === undefined) {
       entries = new Map();
       this.records.set(owner, entries);
     }
-    const entry = new CacheEntry(owner, key, id, value, timestamp);
+    const entry = new CacheEntry(owner, key, id, value, timestamp, headers);
     entries.set(id, entry);
     this.count++;
     this.append(entry);

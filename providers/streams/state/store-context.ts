@@ -1,5 +1,6 @@
 /** What every store of a task shares: the write cache, the record cache, the changelog buffer and the record clock. */
 
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { RecordCache } from "./record-cache";
 import type { WriteCache } from "./write-cache";
 
@@ -19,4 +20,6 @@ export interface StoreContext {
   emit(record: ChangelogRecord): void;
   /** Timestamp of the record being processed, for changelog records of writes that carry none. */
   currentTimestamp(): number;
+  /** Headers of the record being processed: a cached update is forwarded with those of the record that made it. */
+  currentHeaders(): readonly Header[] | undefined;
 }

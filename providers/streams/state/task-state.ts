@@ -4,6 +4,7 @@ import { rm, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import type { Logger } from "../../../kernel/logger";
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import type {
   KeyValueStore,
   LevelDbConfigSetter,
@@ -38,6 +39,8 @@ export interface TaskStateOptions {
   configSetter?: LevelDbConfigSetter;
   /** Timestamp of the record being processed, used for changelog records of writes without one. Default: now. */
   currentTimestamp?: () => number;
+  /** Headers of the record being processed (see StoreContext). Default: none. */
+  currentHeaders?: () => readonly Header[] | undefined;
   logger?: StateLogger;
   /** How many committed or read values stay cached for processors' reads. Default: 50,000. */
   cleanCacheEntries?: number;
@@ -121,6 +124,7 @@ export class TaskState {
         records,
         emit: (record) => state.changelog.push(record),
         currentTimestamp: options.currentTimestamp ?? Date.now,
+        currentHeaders: options.currentHeaders ?? (() => undefined),
       };
       specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
       state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });

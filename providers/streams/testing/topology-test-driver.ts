@@ -1,8 +1,10 @@
 /**
  * Runs a topology in-process without Kafka, like Kafka Streams' TopologyTestDriver: pipe records into source
- * topics, read what sinks wrote, read stores and event streams. Stores are the real LevelDB stores in a
- * temporary directory; every `pipeInput` is processed and committed as one batch per task. Records written to
- * a topic that the topology also reads (repartition topics) flow back in before `pipeInput` returns.
+ * topics (TestInputTopic), read what sinks wrote (TestOutputTopic), read stores and event streams. Stores are the
+ * real LevelDB stores in a temporary directory. As in Kafka Streams' driver, each piped record is processed whole
+ * before the next: records written to a topic that the topology also reads (repartition topics) flow back in first,
+ * and the record cache (`statestore.cache.max.bytes`) is flushed after every record processed, as if each were
+ * committed. The stores are committed once per pipe.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -18,17 +20,16 @@ import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task
 import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
+import type { Header } from "../../../kernel/contracts/streams/processor";
+import { CacheBudget } from "../state/record-cache";
+import { TestRecord, type PipedRecord } from "./test-record";
+import { TestInputTopic, TestOutputTopic, type InputTopicOptions, type TestTopicDriver, type TopicSerdes } from "./test-topics";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
 import { openTaskState, type TaskState } from "../state/task-state";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
 
-export interface TestRecord<K, V> {
-  key: K;
-  value: V;
-  timestamp?: number;
-}
 
 export interface TestDriverOptions {
   /** application.id defaults to "test-app"; default serdes to string. */
@@ -39,12 +40,19 @@ export interface TestDriverOptions {
   startTimeMs?: number;
 }
 
-/** An output as Kafka would hold it: bytes only. */
+/** An output as Kafka would hold it: bytes, and its headers in one list. */
 type WrittenRecord = OutputRecord & { key: Buffer | null; value: Buffer | null };
 
 /** A string key or value (the builtin string serde's output, which the runtime's encoder writes itself) as its UTF-8. */
 function written(record: OutputRecord): WrittenRecord {
-  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value) };
+  return { ...record, key: bytesOf(record.key), value: bytesOf(record.value), headerList: headersOf(record), headers: undefined };
+}
+
+/** The record's headers as a topic holds them: its own, then the runtime's (a dead letter's); the origin stamp aside. */
+function headersOf(record: OutputRecord): readonly Header[] | undefined {
+  if (record.headers === undefined) return record.headerList;
+  const own = Object.entries(record.headers).map(([key, value]) => ({ key, value: Buffer.from(value, "utf8") }));
+  return [...(record.headerList ?? []), ...own];
 }
 
 function bytesOf(field: Buffer | string | null): Buffer | null {
@@ -59,8 +67,9 @@ interface DriverTask {
   changelogPositions: Map<string, number>;
 }
 
-export class TopologyTestDriver {
+export class TopologyTestDriver implements TestTopicDriver {
   private readonly outputs = new Map<string, WrittenRecord[]>();
+  private readonly produced = new Set<string>();
   private readonly events: EventRecord[] = [];
   private readonly offsets = new TopicPartitionMap<number>();
   private readonly pending: OutputRecord[] = [];
@@ -91,10 +100,19 @@ export class TopologyTestDriver {
       driver!.pending.push(deadLetterRecord(deadLetters, 0, failed, error, phase, compiled.applicationId, taskId)),
     );
     let driver: TopologyTestDriver | undefined;
+    const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
-        const state = await openTaskState({ stateDir, applicationId: compiled.applicationId, taskId, stores: compiled.storeSpecsOf(sub.id) });
+        let currentHeaders: () => readonly Header[] | undefined = () => undefined;
+        const state = await openTaskState({
+          stateDir,
+          applicationId: compiled.applicationId,
+          taskId,
+          stores: compiled.storeSpecsOf(sub.id),
+          cacheBudget,
+          currentHeaders: () => currentHeaders(),
+        });
         const task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
           emit: (record) => driver!.pending.push(record),
@@ -102,6 +120,7 @@ export class TopologyTestDriver {
           onError,
           now: () => clock.now,
         });
+        currentHeaders = () => task.currentHeaders();
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
@@ -109,43 +128,84 @@ export class TopologyTestDriver {
     return driver;
   }
 
-  /** Serializes with the given serdes, or the serdes of the topic's source node. */
-  async pipeInput<K, V>(topic: string, records: TestRecord<K, V>[], serdes: { key?: SerdeRef<K>; value?: SerdeRef<V> } = {}): Promise<void> {
+  /** An input topic: records piped there are serialized with the given serdes, or those of the topic's source. */
+  createInputTopic<K, V>(topic: string, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>, options: InputTopicOptions = {}): TestInputTopic<K, V> {
+    this.sourceSerdes(topic);
+    return new TestInputTopic(this, topic, { key: keySerde, value: valueSerde }, options.startTimestamp ?? this.wallClock.now, options.autoAdvanceMs ?? 0);
+  }
+
+  /** An output topic: its records are deserialized with the given serdes, or those of the topic's sink. */
+  createOutputTopic<K, V>(topic: string, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): TestOutputTopic<K, V> {
+    return new TestOutputTopic(this, topic, { key: keySerde, value: valueSerde });
+  }
+
+  /** Pipes records into `topic`, serialized with the given serdes or those of the topic's source node. */
+  pipeInput<K, V>(topic: string, records: PipedRecord<K, V>[], serdes: TopicSerdes<K, V> = {}): Promise<void> {
+    return this.pipeRecords(topic, records, serdes);
+  }
+
+  /** See TestTopicDriver: each record is processed whole, the stores are committed at the end. */
+  async pipeRecords<K, V>(topic: string, records: PipedRecord<K, V>[], serdes: TopicSerdes<K, V>): Promise<void> {
     const source = this.sourceSerdes(topic);
     const keySerde = resolveSerde(serdes.key, source.key, `input key of '${topic}'`);
     const valueSerde = resolveSerde(serdes.value, source.value, `input value of '${topic}'`);
     for (const record of records) {
-      this.pending.push({
+      if (record.partition !== undefined && !(record.partition >= 0 && record.partition < this.partitions)) {
+        throw new Error(`partition ${record.partition} of '${topic}' does not exist: the driver runs ${this.partitions}`);
+      }
+      const headers = record.headers === undefined || record.headers === null ? undefined : [...record.headers];
+      this.route({
         topic,
+        partition: record.partition,
         key: record.key === null || record.key === undefined ? null : keySerde.serialize(record.key),
         value: record.value === null || record.value === undefined ? null : valueSerde.serialize(record.value),
         timestamp: record.timestamp ?? this.wallClock.now,
+        headerList: headers === undefined || headers.length === 0 ? undefined : headers,
       });
+      this.drainPending();
     }
+    await this.commit();
+  }
+
+  /** Moves the wall clock and runs the wall-clock punctuators that are due (Kafka Streams' advanceWallClockTime). */
+  async advanceWallClockTime(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new RangeError(`advance must not be negative, got ${ms}`);
+    this.wallClock.now += ms;
+    for (const { task } of this.tasks.values()) task.punctuateWallClock(this.wallClock.now);
+    this.flushCaches();
     this.drainPending();
     await this.commit();
   }
 
-  /** Moves the wall clock and runs the wall-clock punctuators that are due. */
-  async advanceWallClock(ms: number): Promise<void> {
-    this.wallClock.now += ms;
-    for (const { task } of this.tasks.values()) task.punctuateWallClock(this.wallClock.now);
-    this.drainPending();
-    await this.commit();
+  /** advanceWallClockTime, by its earlier name. */
+  advanceWallClock(ms: number): Promise<void> {
+    return this.advanceWallClockTime(ms);
   }
 
   /** Returns and forgets what the topology wrote to `topic`, deserialized with the sink's serdes unless given. */
-  readOutput<K = unknown, V = unknown>(topic: string, serdes: { key?: SerdeRef<K>; value?: SerdeRef<V> } = {}): TestRecord<K, V>[] {
+  readOutput<K = unknown, V = unknown>(topic: string, serdes: TopicSerdes<K, V> = {}): TestRecord<K, V>[] {
+    return this.createOutputTopic(topic, serdes.key, serdes.value).readRecordsToList();
+  }
+
+  /** See TestTopicDriver. */
+  takeRecord<K, V>(topic: string, serdes: TopicSerdes<K, V>): TestRecord<K, V> | undefined {
+    const record = this.outputs.get(topic)?.shift();
+    if (record === undefined) return undefined;
     const sink = this.sinkSerdes(topic);
     const keySerde = resolveSerde(serdes.key, sink?.key, `output key of '${topic}'`);
     const valueSerde = resolveSerde(serdes.value, sink?.value, `output value of '${topic}'`);
-    const records = this.outputs.get(topic) ?? [];
-    this.outputs.delete(topic);
-    return records.map((record) => ({
-      key: record.key === null ? (null as K) : keySerde.deserialize(record.key),
-      value: record.value === null ? (null as V) : valueSerde.deserialize(record.value),
-      timestamp: record.timestamp,
-    }));
+    const key = record.key === null ? (null as K) : keySerde.deserialize(record.key);
+    const value = record.value === null ? (null as V) : valueSerde.deserialize(record.value);
+    return new TestRecord(key, value, record.headerList, record.timestamp);
+  }
+
+  queueSize(topic: string): number {
+    return this.outputs.get(topic)?.length ?? 0;
+  }
+
+  /** The topics the topology has written to so far, its repartition topics aside. */
+  producedTopicNames(): string[] {
+    return [...this.produced];
   }
 
   /** Returns and forgets the records sent to event streams (of one type when given). */
@@ -171,23 +231,41 @@ export class TopologyTestDriver {
     fs.rmSync(this.stateDir, { recursive: true, force: true });
   }
 
+  /**
+   * Processes what the topology wrote, and what that writes in turn, one record at a time. Records written to a
+   * topic other than a repartition topic are kept as outputs, also when the topology reads them too.
+   */
   private drainPending(): void {
     while (this.pending.length > 0) {
       const record = written(this.pending.shift()!);
-      const sub = this.topology.subTopologyOfTopic(record.topic);
-      if (sub === undefined) {
-        const list = this.outputs.get(record.topic) ?? [];
-        list.push(record);
-        this.outputs.set(record.topic, list);
-        continue;
-      }
-      const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
-      const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
-      const offset = this.offsets.get(record.topic, partition) ?? 0;
-      this.offsets.set(record.topic, partition, offset + 1);
-      driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset });
-      driverTask.positions.inputs.set(record.topic, partition, offset + 1);
+      if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
+      this.route(record);
     }
+  }
+
+  /** Processes a record of a topic the topology reads, in the task of its partition. */
+  private route(record: WrittenRecord): void {
+    const sub = this.topology.subTopologyOfTopic(record.topic);
+    if (sub === undefined) return;
+    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
+    const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
+    const offset = this.offsets.get(record.topic, partition) ?? 0;
+    this.offsets.set(record.topic, partition, offset + 1);
+    driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset, headers: record.headerList });
+    driverTask.positions.inputs.set(record.topic, partition, offset + 1);
+    this.flushCaches();
+  }
+
+  private keepOutput(record: WrittenRecord): void {
+    const list = this.outputs.get(record.topic) ?? [];
+    list.push(record);
+    this.outputs.set(record.topic, list);
+    this.produced.add(record.topic);
+  }
+
+  /** Kafka Streams' driver commits, and so flushes the record cache, after every record it processes. */
+  private flushCaches(): void {
+    for (const { state } of this.tasks.values()) state.flushCache();
   }
 
   private async commit(): Promise<void> {

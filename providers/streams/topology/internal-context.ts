@@ -1,5 +1,5 @@
 /** What the engine's processor context offers the DSL's own processors beyond the public API. */
-import type { ProcessorContext } from "../../../kernel/contracts/streams/processor";
+import type { Header, ProcessorContext } from "../../../kernel/contracts/streams/processor";
 
 export interface InternalProcessorContext<K = unknown, V = unknown> extends ProcessorContext<K, V> {
   /** Counts a record the operator drops on purpose (late for its window, null key). */
@@ -13,7 +13,7 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
 
 /** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */
 export interface FlushForwarding {
-  forwardOnFlush(listener: (key: unknown, value: unknown, timestamp: number) => void): boolean;
+  forwardOnFlush(listener: (key: unknown, value: unknown, timestamp: number, headers: readonly Header[] | undefined) => void): boolean;
 }
 
 export function asInternal(context: ProcessorContext<any, any>): InternalProcessorContext<any, any> {

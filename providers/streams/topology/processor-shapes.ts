@@ -1,8 +1,13 @@
 /** The shapes the DSL's processors are made of, and the rules they share about keys and record caches. */
-import type { ProcessorContext, ProcessorSupplier, StreamRecord } from "../../../kernel/contracts/streams/processor";
+import type { ProcessorContext, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import { StreamsRecord } from "../processor/record";
 import { asInternal, type FlushForwarding, type InternalProcessorContext } from "./internal-context";
 
-export type Rec = StreamRecord<any, any>;
+/**
+ * The DSL's processors receive the runtime's records, whose `with…` methods keep the headers: sources make them, and
+ * a forward makes one of what is not.
+ */
+export type Rec = StreamsRecord<any, any>;
 
 /** A processor whose whole job is `handle(record, context)`. */
 export function recordProcessor(handle: (record: Rec, context: ProcessorContext<any, any>) => void): ProcessorSupplier<any, any, any, any> {
@@ -12,7 +17,7 @@ export function recordProcessor(handle: (record: Rec, context: ProcessorContext<
       init: (ctx) => {
         context = ctx;
       },
-      process: (record) => handle(record, context),
+      process: (record) => handle(record as Rec, context),
     };
   };
 }
@@ -29,7 +34,7 @@ export function statefulProcessor(
       init: (context: ProcessorContext<any, any>) => {
         handle = setUp(asInternal(context));
       },
-      process: (record) => handle(record),
+      process: (record) => handle(record as Rec),
     };
   };
 }
@@ -52,6 +57,6 @@ export function forwardsOnFlush(context: InternalProcessorContext, store: object
   return (
     typeof forwarding.forwardOnFlush === "function" &&
     context.forwardsMayWait() &&
-    forwarding.forwardOnFlush((key, value, timestamp) => context.forward({ key, value, timestamp }))
+    forwarding.forwardOnFlush((key, value, timestamp, headers) => context.forward(new StreamsRecord(key, value, timestamp, headers)))
   );
 }

@@ -67,7 +67,7 @@ const ROUTES: Route[] = [
   { method: "GET", path: "/api/v1/streams/wordcount/metrics", role: "viewer", ok: 200 },
   { method: "GET", path: "/metrics", role: "viewer", ok: 200 },
   { method: "GET", path: "/api/v1/log/level", role: "viewer", ok: 200 },
-  { method: "PUT", path: "/api/v1/log/level", body: '{"level":"info"}', role: "operator", ok: 200 },
+  { method: "PUT", path: "/api/v1/log/level", body: '{"level":"info"}', role: "admin", ok: 200 },
   { method: "GET", path: "/api/v1/applications", role: "viewer", ok: 200 },
   { method: "GET", path: "/api/v1/applications/wordcount/topology", role: "viewer", ok: 200 },
   { method: "POST", path: "/api/v1/applications/wordcount/stores/counts", body: QUERY, role: "viewer", ok: 200 },
@@ -184,7 +184,7 @@ test("an operator restarts an application: 200, and an audit line names who did 
   const res = await http(`${sluice.url}/api/v1/streams/wordcount/restart`, { method: "POST", headers: basic("otto") });
   assert.is(res.status, 200, res.text);
   await http(`${sluice.url}/api/v1/streams/wordcount/restart`, { method: "POST", headers: basic("vera") });
-  const audit = logged.map((line) => JSON.parse(line)).filter((line) => line.component === "audit" && line.path === "/api/v1/streams/wordcount/restart");
+  const audit = logged.map((line) => JSON.parse(line)).filter((line) => line.component === "audit" && line.msg === "operation" && line.path === "/api/v1/streams/wordcount/restart");
   assert.equal(
     audit.map(({ principal, mechanism, method, application, status }) => ({ principal, mechanism, method, application, status })),
     [

@@ -69,8 +69,8 @@ test("expired, wrongly signed, foreign-issuer and wrong-audience JWTs are 401 wi
   const cases = [
     [await jwt({ roles: ["admin"] }, { expires: "-1m" }), "ERR_JWT_EXPIRED"],
     [await jwt({ roles: ["admin"] }, { key: stranger }), "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"],
-    [await jwt({ roles: ["admin"] }, { issuer: "https://other.example" }), "ERR_JWT_CLAIM_VALIDATION_FAILED"],
-    [await jwt({ roles: ["admin"] }, { audience: "someone-else" }), "ERR_JWT_CLAIM_VALIDATION_FAILED"],
+    [await jwt({ roles: ["admin"] }, { issuer: "https://other.example" }), "ERR_JWT_CLAIM_VALIDATION_FAILED (iss)"],
+    [await jwt({ roles: ["admin"] }, { audience: "someone-else" }), "ERR_JWT_CLAIM_VALIDATION_FAILED (aud)"],
   ];
   for (const [token, code] of cases) {
     const res = await streams(keyFile, token);
@@ -78,6 +78,23 @@ test("expired, wrongly signed, foreign-issuer and wrong-audience JWTs are 401 wi
     assert.equal(res.json(), { error_code: 401, message: `Authentication required: invalid JWT: ${code}`, path: "/api/v1/streams" });
     assert.is(res.headers.get("www-authenticate"), 'Bearer realm="sluice", error="invalid_token"');
   }
+});
+
+test("JWTs without exp, or issued or valid only beyond the clock skew in the future, are 401; within the skew they pass", async ({ keyFile }) => {
+  const now = Math.floor(Date.now() / 1000);
+  const signed = (claims: JWTPayload) =>
+    new SignJWT({ roles: ["viewer"], iss: "https://idp.example", aud: "sluice", sub: "clock", ...claims }).setProtectedHeader({ alg: "ES256" }).sign(signing);
+  const cases: [JWTPayload, string][] = [
+    [{ iat: now }, "ERR_JWT_CLAIM_VALIDATION_FAILED (exp)"],
+    [{ iat: now + 3_600, exp: now + 7_200 }, "ERR_JWT_CLAIM_VALIDATION_FAILED (iat is in the future)"],
+    [{ iat: now, nbf: now + 3_600, exp: now + 7_200 }, "ERR_JWT_CLAIM_VALIDATION_FAILED (nbf)"],
+  ];
+  for (const [claims, code] of cases) {
+    const res = await streams(keyFile, await signed(claims));
+    assert.is(res.status, 401, JSON.stringify(claims));
+    assert.is(res.json().message, `Authentication required: invalid JWT: ${code}`);
+  }
+  assert.is((await streams(keyFile, await signed({ iat: now + 10, nbf: now + 10, exp: now + 600 }))).status, 200, "10 s ahead is within the default 30 s skew");
 });
 
 test("a JWT without a known role is 401", async ({ keyFile }) => {

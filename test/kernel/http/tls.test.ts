@@ -27,7 +27,7 @@ test.before(async (context) => {
       "server.ssl.ca.location": context.pki.ca,
       "server.ssl.client.auth": "requested",
       "server.auth.mechanism": "mtls",
-      "server.auth.mtls.roles": "CN=ops:operator,reader:viewer",
+      "server.auth.mtls.roles": "CN=ops:operator,reader:viewer,DNS:build.example:operator",
       "server.auth.failure.delay.ms": "0",
     },
   });
@@ -73,6 +73,18 @@ test("a client certificate's CN names the principal and its role; unmapped or ab
   const none = await request(`${base}/api/v1/streams`, { ca: pki.ca });
   assert.is(none.status, 401);
   assert.is(none.json().message, "Authentication required: a client certificate is required");
+});
+
+test("a mapping names the subject CN, or a subject alternative name of the type it names: a SAN never passes for a CN", async ({ mtls, pki }) => {
+  const base = httpsUrl(mtls);
+  const pretender = pki.issue("pretender", "stranger", { san: "DNS:reader,email:reader,URI:reader" });
+  const unmapped = await request(`${base}/api/v1/streams`, { ca: pki.ca, ...pretender });
+  assert.is(unmapped.status, 401);
+  assert.is(unmapped.json().message, "Authentication required: client certificate 'stranger' has no role in server.auth.mtls.roles");
+  const build = pki.issue("build", "ci-runner", { san: "DNS:build.example" });
+  assert.is((await request(`${base}/api/v1/streams/nope/restart`, { method: "POST", ca: pki.ca, ...build })).status, 404);
+  const namedLikeSan = pki.issue("named-like-san", "build.example");
+  assert.is((await request(`${base}/api/v1/streams`, { ca: pki.ca, ...namedLikeSan })).status, 401, "a CN is not a DNS name");
 });
 
 test("a missing certificate file stops startup with a message naming the file and the key", async ({ server }) => {

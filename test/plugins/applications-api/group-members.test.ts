@@ -1,10 +1,9 @@
-import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { startBroker, type RunningBroker } from "../../../providers/broker";
+import type { RunningBroker } from "../../../providers/broker";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { query, recordsOf } from "./query-client";
 
 /*
@@ -31,12 +30,8 @@ const serverOf = (sluice: SluiceWithExamples) => sluice.url.replace("http://", "
 const membersSeenBy = async (sluice: SluiceWithExamples): Promise<Member[]> => (await http(`${sluice.url}/api/v1/applications/wordcount`)).json().instances;
 
 test.before(async () => {
-  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
-  const bootstrap = `127.0.0.1:${broker.port}`;
-  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.createTopics({ topics: ["words", "pageviews"].map((topic) => ({ topic, numPartitions: 4 })), waitForLeaders: true });
-  await admin.disconnect();
+  let bootstrap: string;
+  ({ broker, bootstrap } = await startBrokerWithTopics(["words", "pageviews"]));
   here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
   there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
   await eventually(

@@ -1,11 +1,10 @@
 import net from "node:net";
-import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { startBroker, type RunningBroker } from "../../../providers/broker";
+import type { RunningBroker } from "../../../providers/broker";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { query, recordsOf } from "./query-client";
 
 /*
@@ -39,12 +38,8 @@ test.before(async () => {
   });
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   silentAddress = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
-  const bootstrap = `127.0.0.1:${broker.port}`;
-  const admin = new Kafka({ clientId: "test-admin", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "words", numPartitions: 4 }], waitForLeaders: true });
-  await admin.disconnect();
+  let bootstrap: string;
+  ({ broker, bootstrap } = await startBrokerWithTopics(["words"]));
   here = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true" });
   there = await startSluiceWithExamples({ "streams.bootstrap.servers": bootstrap, "streams.auto.create.topics": "true", "streams.application.server": silentAddress });
   await eventually(

@@ -89,14 +89,14 @@ test.before.each(() => {
   scan = { pulled: 0, closed: false, resume: () => undefined };
 });
 
-const peers = new PeerClient({ tls: undefined, caFile: undefined, token: undefined, presentCertificate: false });
+const peers = new PeerClient({ tls: undefined, caFile: undefined, secret: undefined, authenticated: false, presentCertificate: false });
 
 const answerQuery = (req: http.IncomingMessage, res: http.ServerResponse) => {
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
     const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-    executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers, caller: req }, res).catch(() => res.destroy());
+    executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers }, res).catch(() => res.destroy());
   });
 };
 

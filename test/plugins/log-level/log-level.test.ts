@@ -61,4 +61,17 @@ test("a body that is not {\"level\": <level>} is a 400 naming the field, and the
   assert.equal((await http(`${sluice.url}/api/v1/log/level`)).json(), { level: "info" });
 });
 
+test("PUT warn, error or silent is a 400: audit lines and failed logins stay written; each change is an audit line", async ({ sluice, logged }) => {
+  for (const level of ["warn", "error", "silent"]) {
+    const res = await put(sluice, JSON.stringify({ level }));
+    assert.is(res.status, 400, level);
+    assert.is(res.json().message, `Field 'level' must be one of debug, info: at '${level}' the audit lines (info) and failed logins (warn) would not be written`);
+  }
+  assert.equal((await http(`${sluice.url}/api/v1/log/level`)).json(), { level: "info" });
+  assert.is((await put(sluice, JSON.stringify({ level: "info" }))).status, 200);
+  const audit = logged.map((line) => JSON.parse(line)).filter((line) => line.component === "audit" && line.path === "/api/v1/log/level");
+  assert.ok(audit.some((line) => line.msg === "operation requested" && line.body?.level === "info" && line.source === "127.0.0.1"));
+  assert.equal(audit.filter((line) => line.msg === "operation").map((line) => line.status).slice(-4), [400, 400, 400, 200]);
+});
+
 test.run();

@@ -245,11 +245,11 @@ plain("info defaults to Sluice and its version", async () => {
   }
 });
 
-plain("bearer tokens are an http bearer scheme; the instance credential an apiKey scheme on viewer routes only", async () => {
+plain("bearer tokens are an http bearer scheme; the instance secret's proof an apiKey scheme on the query routes only", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-openapi-bearer-"));
   const token = "opaque-token-of-the-test";
   fs.writeFileSync(path.join(dir, "tokens"), `${createHash("sha256").update(token).digest("hex")}:viewer\n`);
-  fs.writeFileSync(path.join(dir, "peer"), "shared instance credential\n");
+  fs.writeFileSync(path.join(dir, "peer"), "shared instance secret\n");
   const sluice = await startSluice({
     overrides: { "server.auth.mechanism": "bearer", "server.auth.tokens.file": path.join(dir, "tokens"), "server.auth.peer.token.file": path.join(dir, "peer") },
   });
@@ -257,8 +257,9 @@ plain("bearer tokens are an http bearer scheme; the instance credential an apiKe
     const document: OpenApi = (await http(`${sluice.url}/api/v1/openapi.json`, { headers: { Authorization: `Bearer ${token}` } })).json();
     assert.equal(Object.keys(document.components.securitySchemes), ["bearer", "peer"]);
     assert.equal(document.components.securitySchemes.bearer, { type: "http", scheme: "bearer", description: "Tokens of server.auth.tokens.file, or JWTs whose key is configured" });
-    assert.equal((document.components.securitySchemes.peer as Record<string, string>).name, "x-sluice-peer-token");
-    assert.equal(document.paths["/api/v1/streams"].get.security, [{ bearer: [] }, { peer: [] }]);
+    assert.equal((document.components.securitySchemes.peer as Record<string, string>).name, "x-sluice-peer");
+    assert.equal(document.paths["/api/v1/streams"].get.security, [{ bearer: [] }]);
+    assert.equal(document.paths["/api/v1/applications/{id}/stores/{name}"].post.security, [{ bearer: [] }, { peer: [] }]);
     assert.equal(document.paths["/api/v1/log/level"].put.security, [{ bearer: [] }]);
     assert.ok((await validate(structuredClone(document) as never)).valid);
   } finally {

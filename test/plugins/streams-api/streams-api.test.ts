@@ -13,8 +13,18 @@ interface Context {
 
 const streams = suite<Context>("GET /api/v1/streams endpoints on a running wordcount");
 
+/** Keys no declaration knows, hidden by their names alone (a rule, not a list). */
+const KEYS_NAMED_AS_SECRETS = {
+  "streams.consumer.ssl.keystore.key": "pem-private-key",
+  "streams.producer.ssl.truststore.certificates": "pem-certificates",
+  "streams.admin.basic.auth.user.info": "user:registry-password",
+  "streams.consumer.schema.registry.api.key": "registry-api-key",
+  "streams.producer.sasl.oauthbearer.client.secret": "client-secret",
+  "streams.admin.custom.refresh.token.value": "refresh-token",
+};
+
 streams.before(async (context) => {
-  context.sluice = await startSluiceWithExamples({ "streams.consumer.sasl.password": "hunter2" });
+  context.sluice = await startSluiceWithExamples({ "streams.consumer.sasl.password": "hunter2", ...KEYS_NAMED_AS_SECRETS });
   context.app = streamsClient(context.sluice.url, "wordcount");
   await context.app.waitForState(["RUNNING"]);
   await context.sluice.produce("words", [{ value: "kafka streams kafka" }]);
@@ -80,6 +90,10 @@ streams("GET /{id}/config is a sorted flat map with the server, brokers and stat
   }
   assert.is(config["consumer.sasl.password"], "[hidden]");
   assert.not.ok(JSON.stringify(config).includes("hunter2"));
+  for (const [key, value] of Object.entries(KEYS_NAMED_AS_SECRETS)) {
+    assert.is(config[key.replace(/^streams\./, "")], "[hidden]", key);
+    assert.not.ok(JSON.stringify(config).includes(value), value);
+  }
 });
 
 streams("GET /{id}/offsets moves as records are produced and consumed", async ({ app, sluice }) => {

@@ -4,12 +4,13 @@ import { http, type HttpResult } from "../../helpers/sluice";
 
 export const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,2}[1-9])?(Z|[+-]\d{2}:\d{2})\[[^\]]+\]$/;
 
-export function streamsClient(baseUrl: string, id: string) {
+/** `headers`: sent with every GET (credentials). */
+export function streamsClient(baseUrl: string, id: string, headers: Record<string, string> = {}) {
   const url = (path: string) => `${baseUrl}/api/v1/streams/${id}${path}`;
   const client = {
-    get: (path = "", init?: RequestInit): Promise<HttpResult> => http(url(path), init),
+    get: (path = "", init?: RequestInit): Promise<HttpResult> => http(url(path), { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
     json: async (path = "") => {
-      const res = await http(url(path));
+      const res = await http(url(path), { headers });
       if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.text}`);
       return res.json();
     },

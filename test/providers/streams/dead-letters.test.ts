@@ -1,6 +1,6 @@
 /**
- * processing.error.policy=dead_letter: a record that fails goes, as consumed, to the dead-letter topic with headers
- * naming the error and its origin, processing goes on, and a record a previous run dead-lettered without committing
+ * processing.error.policy=dead_letter: a record that fails goes, as consumed (its headers too), to the dead-letter
+ * topic with headers naming the error and its origin after its own, processing goes on, and a record a previous run dead-lettered without committing
  * is not dead-lettered twice.
  */
 import { execFile } from "node:child_process";
@@ -39,12 +39,13 @@ function poisonSensitive(id: string): TopologyProvider {
   };
 }
 
-test("a poison record lands in the dead-letter topic with its headers, read back with kcat, and processing goes on", async () => {
+test("a poison record lands in the dead-letter topic with its own headers and the error's, read back with kcat, and processing goes on", async () => {
   const runtime = harness.runtime([poisonSensitive("dlq-app")]);
   await runtime.start();
   const app = runtime.application("dlq-app")!;
   await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
-  await harness.producer.send({ topic: "dlq-app-in", messages: ["fine", "poison pill", "also fine"].map((value, i) => ({ key: `k${i}`, value })) });
+  const traced = { trace: "t-1", "sluice.dlq.phase": "the record's own" };
+  await harness.producer.send({ topic: "dlq-app-in", messages: ["fine", "poison pill", "also fine"].map((value, i) => ({ key: `k${i}`, value, headers: traced })) });
   const output = await harness.readTopic("dlq-app-out", (records) => records.some((record) => record.value?.toString() === "ALSO FINE"));
   assert.equal(output.map((record) => record.value?.toString()), ["FINE", "ALSO FINE"]);
   assert.is(app.state, "RUNNING");
@@ -54,7 +55,10 @@ test("a poison record lands in the dead-letter topic with its headers, read back
   assert.is(more.length, 0, stdout);
   const [key, value, headers] = line.split("|");
   assert.equal([key, value], ["k1", "poison pill"]);
-  const named = Object.fromEntries(headers.split(",").map((header) => header.split("=") as [string, string]));
+  const pairs = headers.split(",").map((header) => header.split("=") as [string, string]);
+  // The record's headers as consumed, then the dead letter's, which win where a name repeats.
+  assert.equal(pairs.slice(0, 2), [["trace", "t-1"], ["sluice.dlq.phase", "the record's own"]]);
+  const named = Object.fromEntries(pairs.slice(2));
   assert.equal(named, {
     "sluice.dlq.error": "cannot digest 'poison pill'",
     "sluice.dlq.error.class": "TypeError",

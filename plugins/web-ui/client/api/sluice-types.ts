@@ -6,16 +6,17 @@ export type ApiRoot = {
   headless: boolean;
 };
 
+/** All but status; only to an authenticated caller when authentication is on */
 export type Health = {
   status: "UP" | "DOWN";
-  ready: boolean;
+  ready?: boolean;
   /** Applications still restoring a store */
-  not_ready: string[];
+  not_ready?: string[];
   /** Applications paused by an operator (ready: they answer queries) */
-  paused: string[];
+  paused?: string[];
   /** Application id → state */
-  applications: Record<string, "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR">;
-  components: {
+  applications?: Record<string, "CREATED" | "REBALANCING" | "RUNNING" | "PENDING_SHUTDOWN" | "NOT_RUNNING" | "ERROR">;
+  components?: {
     liveness: {
       status: "UP" | "DOWN";
       event_loop_max_delay_ms: number;
@@ -23,8 +24,8 @@ export type Health = {
     };
     readiness: {
       status: "UP" | "DOWN";
-      /** Application id → why it is not ready (its state, or restoring) */
-      not_ready: Record<string, string>;
+      /** Application id → why it is not ready (its state, or restoring); only to an authenticated caller when authentication is on */
+      not_ready?: Record<string, string>;
     };
   };
 };

@@ -49,20 +49,32 @@ export function OverviewView() {
             ))}
         </section>
       </div>
-      {health.data && <ApplicationStates states={health.data.applications} />}
+      {health.data?.applications && <ApplicationStates states={health.data.applications} />}
     </>
   );
 }
 
+/** The console signs in, so /health tells it everything; an answer with the status only shows the status. */
 function HealthSummary({ health }: { health: Health }) {
+  const status = (
+    <dd>
+      <span class={`badge badge-${health.status === "UP" ? "ok" : "error"}`}>{health.status}</span>
+    </dd>
+  );
+  if (!health.components) {
+    return (
+      <dl>
+        <dt>Status</dt>
+        {status}
+      </dl>
+    );
+  }
   const { liveness, readiness } = health.components;
-  const notReady = Object.entries(readiness.not_ready);
+  const notReady = Object.entries(readiness.not_ready ?? {});
   return (
     <dl>
       <dt>Status</dt>
-      <dd>
-        <span class={`badge badge-${health.status === "UP" ? "ok" : "error"}`}>{health.status}</span>
-      </dd>
+      {status}
       <dt>Liveness</dt>
       <dd>
         <span class={`badge badge-${liveness.status === "UP" ? "ok" : "error"}`}>{liveness.status}</span> event loop delayed{" "}

@@ -6,7 +6,7 @@
  * `ssl.endpoint.identification.algorithm` (`https`, the default, checks the broker's name against its certificate;
  * empty does not).
  * SASL (SASL_*): `sasl.mechanism` PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 with `sasl.username` and `sasl.password`, or
- * OAUTHBEARER with a token from `sasl.oauthbearer.token.provider` (module#export) or from a client-credentials
+ * OAUTHBEARER with a token from `sasl.oauthbearer.token.provider` (a registered name, or module#export) or from a client-credentials
  * endpoint (`sasl.oauthbearer.token.endpoint.url`, `.client.id`, `.client.secret`, `.scope`, librdkafka's names),
  * and `sasl.oauthbearer.extensions`. Credentials may be `${env:NAME}` or `${file:PATH}` (secret-references.ts).
  * A setting that cannot be used stops the application with an error naming it.
@@ -17,15 +17,16 @@ import type { KafkaConfig, SASLOptions } from "kafkajs";
 import type { StreamsSettings } from "../../streams-config";
 import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type SaslSettings } from "../../../kafka-client";
 import { checkExtension, isSaslMechanism, SASL_MECHANISMS } from "../../../kafka-protocol";
-import { loadModuleExport } from "../../serdes/serde-resolver";
+import type { NamedCodeLookup } from "../../../../kernel/contracts/streams/named-code";
+import { namedCode } from "../../code/named-code-registry";
 import { resolveSecret } from "./secret-references";
 
 /** Validated against its declared choices when loaded. */
-export function clusterSecurity(config: StreamsSettings): BrokerSecurity {
+export function clusterSecurity(config: StreamsSettings, code?: NamedCodeLookup): BrokerSecurity {
   const protocol = config.get("security.protocol");
   return {
     tls: protocol.endsWith("SSL") ? clusterTls(config) : undefined,
-    sasl: protocol.startsWith("SASL_") ? clusterSasl(config, protocol) : undefined,
+    sasl: protocol.startsWith("SASL_") ? clusterSasl(config, protocol, code) : undefined,
   };
 }
 
@@ -50,7 +51,7 @@ function clusterTls(config: StreamsSettings): TlsOptions {
   return tls;
 }
 
-function clusterSasl(config: StreamsSettings, protocol: string): SaslSettings {
+function clusterSasl(config: StreamsSettings, protocol: string, code: NamedCodeLookup | undefined): SaslSettings {
   const mechanism = config.get("sasl.mechanism").toUpperCase();
   const choices = `one of ${SASL_MECHANISMS.join(", ")}`;
   if (mechanism === "") throw new Error(`sasl.mechanism is needed with security.protocol=${protocol}: ${choices}`);
@@ -65,7 +66,7 @@ function clusterSasl(config: StreamsSettings, protocol: string): SaslSettings {
   const endpoint = config.get("sasl.oauthbearer.token.endpoint.url");
   if ((provider === "") === (endpoint === "")) throw new Error("sasl.mechanism=OAUTHBEARER needs either sasl.oauthbearer.token.provider or sasl.oauthbearer.token.endpoint.url");
   let source: () => Promise<BearerToken>;
-  if (provider !== "") source = tokenProvider(provider);
+  if (provider !== "") source = tokenProvider(provider, code);
   else {
     const credentials = { endpoint, clientId: credential("sasl.oauthbearer.client.id", true), clientSecret: credential("sasl.oauthbearer.client.secret", true), scope: config.get("sasl.oauthbearer.scope") || undefined };
     source = () => clientCredentialsToken(credentials);
@@ -73,11 +74,11 @@ function clusterSasl(config: StreamsSettings, protocol: string): SaslSettings {
   return { mechanism, token: new OAuthBearerTokens(source).token, extensions: extensionsOf(config.get("sasl.oauthbearer.extensions")) };
 }
 
-/** `module#export`: a function returning (or resolving to) a token, or `{ value, expiresAt }` (epoch ms). */
-function tokenProvider(reference: string): () => Promise<BearerToken> {
+/** A registered name or `module#export`: a function returning (or resolving to) a token, or `{ value, expiresAt }` (epoch ms). */
+function tokenProvider(reference: string, code: NamedCodeLookup | undefined): () => Promise<BearerToken> {
   let provide: unknown;
   try {
-    provide = loadModuleExport(reference);
+    provide = namedCode("sasl.oauthbearer.token.provider", reference, code);
   } catch (error) {
     // Node's message goes on with the require stack.
     throw new Error(`sasl.oauthbearer.token.provider '${reference}' cannot be loaded: ${(error as Error).message.split("\n")[0]}`);

@@ -3,6 +3,7 @@
  * applied, and the plan to bring its stores up to date from their changelogs.
  */
 import type { Admin } from "kafkajs";
+import type { Header } from "../../../../kernel/contracts/streams/processor";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import { type CompiledTopology, taskIdOf } from "../../engine/compiled-topology";
 import { countingStore } from "../../engine/counting-store";
@@ -56,6 +57,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
   const { topology, subTopologyId, partition } = options;
   const id = taskIdOf(subTopologyId, partition);
   let currentTimestamp = () => Date.now();
+  let currentHeaders: () => readonly Header[] | undefined = () => undefined;
   const state = await openTaskState({
     stateDir: options.stateDir,
     applicationId: topology.applicationId,
@@ -64,6 +66,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
     configSetter: options.configSetter,
     cacheBudget: options.cacheBudget,
     currentTimestamp: () => currentTimestamp(),
+    currentHeaders: () => currentHeaders(),
     logger: options.logger,
   });
   const stores = {
@@ -76,6 +79,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
   };
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
   currentTimestamp = () => Math.max(task.currentStreamTime, 0);
+  currentHeaders = () => task.currentHeaders();
   return {
     id,
     subTopologyId,

@@ -1,7 +1,7 @@
 /**
  * Dead letters (`processing.error.policy=dead_letter`): a record that fails deserialization or processing is
- * written, key and value as consumed, to `dead.letter.topic` (default `<application.id>-dlq`) with headers naming the
- * error and where the record came from, and processing goes on. A dead letter leaves with its batch's other outputs,
+ * written, key, value and headers as consumed, to `dead.letter.topic` (default `<application.id>-dlq`) with headers
+ * of its own after those, naming the error and where the record came from, and processing goes on. A dead letter leaves with its batch's other outputs,
  * before the batch commits.
  *
  * Exactly once, also across a crash: a batch processed again after a crash meets its bad records again. Each task
@@ -13,7 +13,7 @@ import { PartitionFetcher, type KafkaEndpoint } from "../../../kafka-client";
 import type { StreamsSettings } from "../../streams-config";
 import type { ErrorPhase, FailedRecord, OutputRecord } from "../../engine/stream-task";
 import type { TopicEnds } from "./topic-ends";
-
+import { HIDDEN_HEADER_NAME } from "../../processor/hidden-headers";
 
 export const DEAD_LETTER_HEADERS = {
   error: "sluice.dlq.error",
@@ -51,6 +51,7 @@ export function deadLetterRecord(topic: string, partition: number, failed: Faile
     key: record.key,
     value: record.value,
     timestamp: record.timestamp,
+    headerList: "bytes" in record ? record.headerEntries(HIDDEN_HEADER_NAME) : record.headers,
     headers: {
       [DEAD_LETTER_HEADERS.error]: error instanceof Error ? error.message : String(error),
       [DEAD_LETTER_HEADERS.errorClass]: error instanceof Error ? error.name : typeof error,

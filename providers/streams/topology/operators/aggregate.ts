@@ -69,7 +69,7 @@ function aggregateProcessor(storeName: string, timestamped: boolean, { initializ
       const previous = store.get(record.key);
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
       store.put(record.key, next, record.timestamp);
-      if (!store.forwardsOnFlush) context.forward({ key: record.key, value: next, timestamp: record.timestamp });
+      if (!store.forwardsOnFlush) context.forward(record.withValue(next));
     };
   });
 }

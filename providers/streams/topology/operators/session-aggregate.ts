@@ -49,15 +49,11 @@ function sessionAggregateProcessor(
         end = Math.max(end, session.windowEnd);
         aggregate = merger(record.key, aggregate, session.value);
         store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
-        context.forward({
-          key: { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd },
-          value: null,
-          timestamp,
-        });
+        context.forward(record.withKeyValue({ key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd }, null));
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward({ key: { key: record.key, windowStart: start, windowEnd: end }, value: aggregate, timestamp });
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate));
     };
   });
 }

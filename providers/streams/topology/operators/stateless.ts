@@ -11,17 +11,17 @@ import { recordProcessor } from "../processor-shapes";
 const mapProcessor = (mapper: (key: any, value: any) => KeyValue<any, any>) =>
   recordProcessor((record, context) => {
     const mapped = mapper(record.key, record.value);
-    context.forward({ key: mapped.key, value: mapped.value, timestamp: record.timestamp });
+    context.forward(record.withKeyValue(mapped.key, mapped.value));
   });
 
 const mapValuesProcessor = (mapper: (value: any, key: any) => unknown) =>
   recordProcessor((record, context) =>
-    context.forward({ key: record.key, value: mapper(record.value, record.key), timestamp: record.timestamp }),
+    context.forward(record.withValue(mapper(record.value, record.key))),
   );
 
 export const selectKeyProcessor = (mapper: (key: any, value: any) => unknown) =>
   recordProcessor((record, context) =>
-    context.forward({ key: mapper(record.key, record.value), value: record.value, timestamp: record.timestamp }),
+    context.forward(record.withKey(mapper(record.key, record.value))),
   );
 
 const filterProcessor = (predicate: (key: any, value: any) => boolean, keepWhen: boolean) =>
@@ -32,14 +32,14 @@ const filterProcessor = (predicate: (key: any, value: any) => boolean, keepWhen:
 const flatMapProcessor = (mapper: (key: any, value: any) => Iterable<KeyValue<any, any>>) =>
   recordProcessor((record, context) => {
     for (const mapped of mapper(record.key, record.value)) {
-      context.forward({ key: mapped.key, value: mapped.value, timestamp: record.timestamp });
+      context.forward(record.withKeyValue(mapped.key, mapped.value));
     }
   });
 
 const flatMapValuesProcessor = (mapper: (value: any, key: any) => Iterable<unknown>) =>
   recordProcessor((record, context) => {
     for (const value of mapper(record.value, record.key)) {
-      context.forward({ key: record.key, value, timestamp: record.timestamp });
+      context.forward(record.withValue(value));
     }
   });
 

@@ -15,7 +15,7 @@ function streamTableJoinProcessor(storeName: string, joiner: (value: any, tableV
       if (!keyed(context, record)) return;
       const tableValue = store.get(record.key);
       if (tableValue === undefined && !left) return;
-      context.forward({ key: record.key, value: joiner(record.value, tableValue ?? null), timestamp: record.timestamp });
+      context.forward(record.withValue(joiner(record.value, tableValue ?? null)));
     };
   });
 }

@@ -64,7 +64,7 @@ function windowedAggregateProcessor(
         const previous = store.get(record.key, windowStart);
         const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
         store.put(record.key, next, windowStart, record.timestamp);
-        context.forward({ key: { key: record.key, windowStart, windowEnd }, value: next, timestamp: record.timestamp });
+        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next));
       }
     };
   });

@@ -1,0 +1,10 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  const users = builder.table<string, string>("users");
+  builder
+    .stream<string, string>("clicks")
+    .leftJoin(users, (page, user) => `${user}@${page}`)
+    .to("output");
+  users.toStream().to("user-changes");
+}
