@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       // The same records again each round: the task is told it has applied none of them.
       task.positions.inputs.set("in", 0, 0);
       const records = new FetchedRecords(bytes, 0, "in-0");
-      await sequence.process(task, { topic: "in", partition: 0, records, nextOffset: PER_BATCH, highWatermark: PER_BATCH }, { consumedOffset: -1, consumedTimestamp: -1 });
+      await sequence.process(task, { topic: "in", partition: 0, records, nextOffset: PER_BATCH, highWatermark: PER_BATCH, lastStableOffset: PER_BATCH }, { consumedOffset: -1, consumedTimestamp: -1 });
       await collector.flush([]);
     }
   };

@@ -28,6 +28,7 @@ export const BROKER_CONFIG = configSection({
     "retention.ms": { type: "integer", default: 604_800_000, doc: "Delete log segments older than this; -1 keeps them forever." },
     "retention.bytes": { type: "integer", default: -1, doc: "Trim each partition to about this many bytes; -1 is unbounded." },
     "segment.bytes": { type: "integer", default: 134_217_728, doc: "Size at which a partition rolls to a new segment file." },
+    "transaction.max.timeout.ms": { type: "integer", default: 900_000, doc: "The longest `transaction.timeout.ms` a transactional producer may ask for (Kafka's `transaction.max.timeout.ms`); a longer one is refused with INVALID_TRANSACTION_TIMEOUT." },
     "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "`PLAINTEXT`; `SSL` serves TLS with `broker.ssl.*`; `SASL_PLAINTEXT` and `SASL_SSL` authenticate clients with `broker.sasl.*` first." },
     "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`, `SASL_SSL`)." },
     "ssl.key.location": { type: "string", default: "", doc: "PEM file of the broker certificate's private key (`SSL`, `SASL_SSL`)." },
@@ -67,25 +68,26 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     autoCreateTopics: broker.get("auto.create.topics"),
     numPartitions: broker.get("num.partitions"),
     maxRequestBytes: broker.get("max.request.bytes"),
-    saslMaxReceiveBytes: positive(broker, "sasl.server.max.receive.size"),
-    maxConnections: maxConnections === -1 ? undefined : positive(broker, "max.connections"),
-    maxConnectionsPerIp: positive(broker, "max.connections.per.ip"),
+    saslMaxReceiveBytes: positive(broker.get("sasl.server.max.receive.size"), "broker.sasl.server.max.receive.size"),
+    maxConnections: maxConnections === -1 ? undefined : positive(maxConnections, "broker.max.connections"),
+    maxConnectionsPerIp: positive(broker.get("max.connections.per.ip"), "broker.max.connections.per.ip"),
     connectionsMaxIdleMs: Math.max(broker.get("connections.max.idle.ms"), 0),
     maxPartitions: orNull(broker.get("max.partitions")),
     retentionMs: orNull(broker.get("retention.ms")),
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
+    transactionMaxTimeoutMs: positive(broker.get("transaction.max.timeout.ms"), "broker.transaction.max.timeout.ms"),
     tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
     sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
     authorizer: authorizerOn(broker, protocol) ? brokerAuthorizer(broker, root) : undefined,
   };
 }
 
-function positive(broker: BrokerSettings, key: "sasl.server.max.receive.size" | "max.connections" | "max.connections.per.ip"): number {
-  const value = broker.get(key);
-  if (value < 1) throw new StartupError(`broker.${key} must be at least 1, is ${value}`);
+function positive(value: number, key: string): number {
+  if (value < 1) throw new StartupError(`${key} must be at least 1, got ${value}`);
   return value;
 }
+
 
 /** `auto`: ACLs as soon as clients prove who they are, since only then do principals tell users apart. */
 function authorizerOn(broker: BrokerSettings, protocol: string): boolean {

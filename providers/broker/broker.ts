@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { DefaultGroupCoordinator } from "./group/default-group-coordinator";
+import { TransactionCoordinator } from "./transactions/transaction-coordinator";
 import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
 import { TopicAdmin } from "./handlers/topic-admin";
@@ -57,6 +58,10 @@ export interface BrokerOptions {
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
   initialRebalanceDelayMs?: number;
+  /** The longest transaction timeout a producer may ask for (Kafka's transaction.max.timeout.ms); default 15 minutes. */
+  transactionMaxTimeoutMs?: number;
+  /** How often transactions past their timeout are looked for and aborted; default 10 s (Kafka's default). */
+  transactionTimeoutCheckIntervalMs?: number;
   /** Serve TLS (security.protocol=SSL) with this certificate; client certificates are required when `ca` is given. */
   tls?: BrokerTls;
   /** Authenticate every connection with SASL first: SASL_PLAINTEXT, or SASL_SSL with `tls`. */
@@ -77,8 +82,8 @@ export interface BrokerAuthorizer extends AuthorizerSettings {
   acls: AclBinding[];
 }
 
-type OptionalOptions = "dataDir" | "initialRebalanceDelayMs" | "tls" | "sasl" | "apiVersions" | "authorizer";
-export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, OptionalOptions>> & Pick<BrokerOptions, OptionalOptions>;
+type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions" | "authorizer";
+export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, OptionalBrokerOptions>> & Pick<BrokerOptions, OptionalBrokerOptions>;
 
 export interface RunningBroker {
   /** The address clients connect to. */
@@ -118,6 +123,7 @@ export class Broker implements RunningBroker {
     private readonly options: ResolvedBrokerOptions,
     private readonly store: LogStore,
     private readonly coordinator: DefaultGroupCoordinator,
+    private readonly transactions: TransactionCoordinator,
     private readonly appends: AppendSignal,
     private readonly server: BrokerServer,
   ) {}
@@ -128,12 +134,26 @@ export class Broker implements RunningBroker {
     const store = createStore(options, readBuffers);
     await store.open();
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
+    let transactions: TransactionCoordinator;
+    try {
+      transactions = await TransactionCoordinator.start({
+        store,
+        groups: coordinator,
+        logger: options.logger,
+        maxTimeoutMs: options.transactionMaxTimeoutMs,
+        timeoutCheckIntervalMs: options.transactionTimeoutCheckIntervalMs,
+      });
+    } catch (error) {
+      coordinator.close();
+      await store.close();
+      throw error;
+    }
     const appends = new AppendSignal(store);
     const topics = new TopicAdmin(store, options);
     let server: BrokerServer;
     try {
       const acls = options.authorizer && (await AclStore.open(options.authorizer.acls, options.storage === "file" ? options.dataDir! : null));
-      const services = { store, coordinator, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
+      const services = { store, coordinator, transactions, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
       const authorization = acls && { authorizer: new AclAuthorizer(options.authorizer!, acls), topicExists: (name: string) => topics.exists(name), autoCreateTopics: options.autoCreateTopics };
       if (acls && acls.size === 0 && options.authorizer!.superUsers.length === 0 && !options.authorizer!.allowEveryoneIfNoAclFound) {
         options.logger.warn("the broker checks ACLs and has none and no super user: every client is refused until broker.acls or broker.super.users name some");
@@ -146,11 +166,12 @@ export class Broker implements RunningBroker {
       });
       await server.listen();
     } catch (error) {
+      transactions.close();
       coordinator.close();
       await store.close();
       throw error;
     }
-    const broker = new Broker(options, store, coordinator, appends, server);
+    const broker = new Broker(options, store, coordinator, transactions, appends, server);
     broker.scheduleRetention();
     options.logger.info("broker listening", {
       host: broker.host,
@@ -178,6 +199,7 @@ export class Broker implements RunningBroker {
   private async shutDown(): Promise<void> {
     if (this.retentionTimer) clearInterval(this.retentionTimer);
     this.appends.close();
+    this.transactions.close();
     this.coordinator.close();
     await this.server.close();
     await this.store.close();

@@ -5,7 +5,11 @@
  * checks them all against the broker's ApiVersions answer when it opens.
  */
 import {
+  AddOffsetsToTxn,
+  AddPartitionsToTxn,
   ApiCodec,
+  EndTxn,
+  TxnOffsetCommit,
   ApiVersions,
   Fetch,
   FindCoordinator,
@@ -44,8 +48,16 @@ export const LEAVE_GROUP = new ApiCodec(LeaveGroup);
 export const OFFSET_COMMIT = new ApiCodec(OffsetCommit, "2+");
 /** 0 removed. */
 export const OFFSET_FETCH = new ApiCodec(OffsetFetch, "1+");
-/** None removed; the idempotent producer's id. */
+/** None removed; the idempotent and the transactional producer's id. */
 export const INIT_PRODUCER_ID = new ApiCodec(InitProducerId);
+/**
+ * The transactional producer's: none removed. Not among CLIENT_APIS, which every connection checks: a broker without
+ * transactions serves the rest of the client, and its coordinator's connection fails the first transactional call.
+ */
+export const ADD_PARTITIONS_TO_TXN = new ApiCodec(AddPartitionsToTxn);
+export const ADD_OFFSETS_TO_TXN = new ApiCodec(AddOffsetsToTxn);
+export const TXN_OFFSET_COMMIT = new ApiCodec(TxnOffsetCommit);
+export const END_TXN = new ApiCodec(EndTxn);
 
 /** v1: the tokens travel in SaslAuthenticate requests (v0 sends them bare, which Sluice does not). */
 export const SASL_HANDSHAKE = new ApiCodec(SaslHandshake, "1+");

@@ -18,7 +18,8 @@ import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, MembershipLostError, PartitionUnavailableError } from "./kafka-client-errors";
 import type { KafkaEndpoint } from "./kafka-endpoint";
-import { PartitionFetcher, type FetchAnswer, type FetchedBatch } from "./partition-fetcher";
+import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel } from "./partition-fetcher";
+import type { ConsumerGroupMetadata } from "./transactional-producer";
 /**
  * How long a new assignment waits for its partitions' leaders to show in the metadata. Another member may have
  * created the topics a moment ago, and the leader assigns them by their known partition counts.
@@ -66,11 +67,13 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   maxBytes?: number;
   /** Bound on one partition's share of a fetch answer; default 1 MiB. */
   maxPartitionBytes?: number;
+  /** read_committed: only records of committed transactions; default read_uncommitted. */
+  isolationLevel?: IsolationLevel;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -83,6 +86,14 @@ export class GroupConsumer {
   /** The generation this member last joined; -1 before it has joined. */
   get generationId(): number {
     return this.membership.generationId;
+  }
+
+  /**
+   * What a transactional producer sends with this member's offsets (sendOffsetsToTransaction, KIP-447), so that the
+   * group coordinator refuses them once the member's generation is over: a zombie's commit is fenced.
+   */
+  groupMetadata(): ConsumerGroupMetadata {
+    return { groupId: this.options.groupId, generationId: this.membership.generationId, memberId: this.membership.memberId, groupInstanceId: null };
   }
 
   private readonly settings: Settings;
@@ -130,6 +141,7 @@ export class GroupConsumer {
       maxWaitMs: this.settings.maxWaitMs,
       maxBytes: this.settings.maxBytes,
       maxPartitionBytes: this.settings.maxPartitionBytes,
+      isolationLevel: options.isolationLevel,
       retryBackoffMs: this.settings.retryBackoffMs,
       retryBackoffMaxMs: this.settings.retryBackoffMaxMs,
       metadataMaxAgeMs: options.metadataMaxAgeMs,

@@ -5,10 +5,11 @@
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
 import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
-import { FIND_COORDINATOR, HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
+import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
+import { CoordinatorKeyType, CoordinatorLocator } from "./coordinator-locator";
 import { BrokerConnectionError, GroupError } from "./kafka-client-errors";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,18 +62,20 @@ export class GroupMembership {
   generationId = -1;
   /** A rebalance is under way (or this member was dropped): stop after the batch in process and join again. */
   rejoinNeeded = true;
-  private coordinator: string | null = null;
+  private readonly coordinator: CoordinatorLocator;
   private heartbeatTimer?: NodeJS.Timeout;
   private heartbeatInFlight = false;
   private readonly logger: ComponentLogger;
 
   constructor(
-    private readonly pool: ConnectionPool,
+    pool: ConnectionPool,
     private readonly options: GroupMembershipOptions,
     /** Called when a heartbeat first learns that the group rebalances. */
     private readonly onRebalance: () => void,
   ) {
     this.logger = options.logger ?? silentLogger;
+    const refused = (errorCode: number) => new GroupError(options.groupId, "FindCoordinator", errorCode);
+    this.coordinator = new CoordinatorLocator(pool, options.brokers, { key: options.groupId, keyType: CoordinatorKeyType.GROUP }, refused);
   }
 
   /** Joins (again) and returns this member's partitions; retries what a rebalance in progress interrupts. */
@@ -188,8 +191,8 @@ export class GroupMembership {
   /** Leaves the group so that its partitions move at once, not after the session timeout. */
   async leave(): Promise<void> {
     this.stopHeartbeats();
-    if (this.memberId === "" || this.coordinator === null) return;
-    const connection = await this.pool.get(this.coordinator);
+    if (this.memberId === "" || !this.coordinator.known) return;
+    const connection = await this.coordinator.connection();
     // Versions up to 2 name the member in memberId, later ones in members: the codec writes the one the version has.
     await connection.request(LEAVE_GROUP, {
       groupId: this.options.groupId,
@@ -212,7 +215,7 @@ export class GroupMembership {
 
   /** Forgets the coordinator after a lost connection; the next call asks where it is. */
   forgetCoordinator(): void {
-    this.coordinator = null;
+    this.coordinator.forget();
   }
 
   private startHeartbeats(): void {
@@ -272,23 +275,7 @@ export class GroupMembership {
     }
   }
 
-  private async coordinatorConnection(): Promise<BrokerConnection> {
-    if (this.coordinator !== null) return this.pool.get(this.coordinator);
-    let lastError: unknown = new BrokerConnectionError(this.options.brokers().join(", "), "no broker reachable");
-    for (const address of this.options.brokers()) {
-      try {
-        const answer = await (await this.pool.get(address)).request(FIND_COORDINATOR, { key: this.options.groupId, keyType: 0 });
-        if (answer.errorCode !== 0) {
-          lastError = new GroupError(this.options.groupId, "FindCoordinator", answer.errorCode);
-          continue;
-        }
-        this.coordinator = `${answer.host}:${answer.port}`;
-        return this.pool.get(this.coordinator);
-      } catch (error) {
-        if (!(error instanceof BrokerConnectionError)) throw error;
-        lastError = error;
-      }
-    }
-    throw lastError;
+  private coordinatorConnection(): Promise<BrokerConnection> {
+    return this.coordinator.connection();
   }
 }

@@ -1,10 +1,13 @@
 /**
  * Sluice's own Kafka client for the streams runtime's hot path: a producer speaking the wire protocol directly
- * (through the protocol package's codecs), records encoded in place; and its consumer-group member, whose fetched records are
- * decoded without kafkajs's per-record Long and string conversions. Changelog restores read through the same
+ * (through the protocol package's codecs), records encoded in place, idempotent or transactional; and its
+ * consumer-group member, whose fetched records are decoded without kafkajs's per-record Long and string conversions,
+ * read_uncommitted or read_committed. Changelog restores read through the same
  * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
  */
-export { RecordProducer, type PartitionBatches, type PartitionOffsets, type PartitionRecords, type RecordProducerOptions } from "./record-producer";
+export { RecordProducer, type PartitionBatches, type PartitionOffsets, type PartitionRecords, type ProducerIdentity, type RecordProducerOptions } from "./record-producer";
+export { TransactionalProducer, type ConsumerGroupMetadata, type TransactionalProducerOptions } from "./transactional-producer";
+export { TransactionError, type TransactionErrorKind, type TransactionalOperation } from "./transaction-errors";
 export { AuthenticationError, BrokerConnectionError, GroupError, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";
@@ -14,6 +17,6 @@ export { checkClusterAccess } from "./cluster-access";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
 export type { KafkaEndpoint } from "./kafka-endpoint";
-export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
+export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionError, type PartitionFetcherOptions } from "./partition-fetcher";
 export { type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { COMPRESSION_TYPES, type ByteRange, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord, type RecordHeader, type StampHeader } from "../kafka-protocol";

@@ -8,6 +8,10 @@
  * (its answer kept while its partitions are asked at the same offsets). A leader whose connection fails fails its
  * own partitions only; those, and partitions whose leader moved, are held back for a backoff (retry.backoff.ms
  * doubled up to retry.backoff.max.ms) while the metadata is asked again, then fetched again from the same offsets.
+ *
+ * read_committed (isolation.level, KIP-98): the broker answers with records below each partition's last stable
+ * offset only, and lists the aborted transactions among them, whose records the answer skips, as it skips the
+ * transactions' markers; a position never moves past the last stable offset.
  */
 import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
@@ -21,6 +25,7 @@ import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
 
 const EARLIEST = -2n;
+const LATEST = -1n;
 
 export interface FetchedBatch {
   topic: string;
@@ -31,6 +36,8 @@ export interface FetchedBatch {
   nextOffset: number;
   /** The partition's high watermark when it was fetched. */
   highWatermark: number;
+  /** Its last stable offset then: where a read_committed reader's records end while a transaction is open. */
+  lastStableOffset: number;
 }
 
 export interface PartitionError {
@@ -75,8 +82,15 @@ export interface PartitionFetcherOptions extends KafkaEndpoint {
   maxBytes?: number;
   /** Bound on one partition's share of a fetch answer; default 1 MiB. */
   maxPartitionBytes?: number;
+  /** read_committed: only records of committed transactions (and of no transaction); default read_uncommitted, as Kafka's. */
+  isolationLevel?: IsolationLevel;
   logger?: ComponentLogger;
 }
+
+export type IsolationLevel = "read_uncommitted" | "read_committed";
+
+/** The isolation levels' ids in Fetch and ListOffsets. */
+const ISOLATION_LEVEL_IDS: Record<IsolationLevel, number> = { read_uncommitted: 0, read_committed: 1 };
 
 /** A Fetch sent to one leader: the offsets it asked, and once it is over, what it brought. */
 interface LeaderFetch {
@@ -100,6 +114,7 @@ export class PartitionFetcher {
   private readonly maxWaitMs: number;
   private readonly maxBytes: number;
   private readonly maxPartitionBytes: number;
+  private readonly isolationLevel: number;
   private readonly retryBackoffMs: number;
   private readonly retryBackoffMaxMs: number;
   private readonly logger: ComponentLogger;
@@ -122,6 +137,7 @@ export class PartitionFetcher {
     this.maxWaitMs = options.maxWaitMs ?? 500;
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.maxPartitionBytes = options.maxPartitionBytes ?? 1024 * 1024;
+    this.isolationLevel = ISOLATION_LEVEL_IDS[options.isolationLevel ?? "read_uncommitted"];
     this.retryBackoffMs = options.retryBackoffMs ?? 100;
     this.retryBackoffMaxMs = options.retryBackoffMaxMs ?? 1_000;
     this.logger = options.logger ?? silentLogger;
@@ -172,7 +188,19 @@ export class PartitionFetcher {
   }
 
   /** The earliest offset of each partition, from its leader. */
-  async earliestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
+  earliestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
+    return this.offsetsAt(partitions, EARLIEST, "earliest");
+  }
+
+  /**
+   * The end of each partition as this fetcher reads it, from its leader (Kafka's consumer's endOffsets): the high
+   * watermark, or read_committed the last stable offset.
+   */
+  latestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
+    return this.offsetsAt(partitions, LATEST, "latest");
+  }
+
+  private async offsetsAt(partitions: Record<string, number[]>, timestamp: bigint, which: string): Promise<TopicPartitionOffset[]> {
     const byLeader = new Map<string, Map<string, number[]>>();
     for (const [topic, list] of Object.entries(partitions)) {
       for (const partition of list) {
@@ -187,13 +215,13 @@ export class PartitionFetcher {
     for (const [address, topics] of byLeader) {
       const answer = await (await this.pool.get(address)).request(LIST_OFFSETS, {
         replicaId: -1,
-        isolationLevel: 0,
-        topics: [...topics].map(([name, list]) => ({ name, partitions: list.map((partitionIndex) => ({ partitionIndex, timestamp: EARLIEST })) })),
+        isolationLevel: this.isolationLevel,
+        topics: [...topics].map(([name, list]) => ({ name, partitions: list.map((partitionIndex) => ({ partitionIndex, timestamp })) })),
       });
       for (const topic of answer.topics) {
         for (const partition of topic.partitions) {
-          if (RETRIABLE_CODES.has(partition.errorCode)) throw new PartitionUnavailableError(topic.name, partition.partitionIndex, partition.errorCode, "earliest offset of");
-          if (partition.errorCode !== 0) throw new Error(`earliest offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
+          if (RETRIABLE_CODES.has(partition.errorCode)) throw new PartitionUnavailableError(topic.name, partition.partitionIndex, partition.errorCode, `${which} offset of`);
+          if (partition.errorCode !== 0) throw new Error(`${which} offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
           found.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.offset) });
         }
       }
@@ -314,7 +342,7 @@ export class PartitionFetcher {
       maxWaitMs: this.maxWaitMs,
       minBytes: 1,
       maxBytes: this.maxBytes,
-      isolationLevel: 0,
+      isolationLevel: this.isolationLevel,
       sessionId: 0,
       sessionEpoch: -1,
       topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
@@ -331,9 +359,11 @@ export class PartitionFetcher {
         }
         if (part.records === null || part.records.length === 0) continue;
         const from = offsets.get(key(topic, part.partitionIndex)) ?? 0;
-        const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`);
+        const lastStableOffset = Number(part.lastStableOffset);
+        const readCommitted = this.isolationLevel === ISOLATION_LEVEL_IDS.read_committed ? { lastStableOffset, abortedTransactions: part.abortedTransactions ?? [] } : undefined;
+        const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`, readCommitted);
         if (records.nextOffset < 0) continue;
-        answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark) });
+        answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark), lastStableOffset });
       }
     }
     return answer;

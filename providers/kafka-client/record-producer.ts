@@ -16,6 +16,10 @@
  * A broker that has forgotten the producer (UNKNOWN_PRODUCER_ID: its batches deleted) gets the unacknowledged batches
  * again under a new producer id; a gap in the sequence (OUT_OF_ORDER_SEQUENCE_NUMBER: the cluster lost batches it had
  * acknowledged) or a fenced epoch fails the send. After any failed send the next one starts under a new producer id.
+ *
+ * Transactional (`transactional`, set by TransactionalProducer): the batches carry the transaction coordinator's
+ * producer id and epoch, flagged transactional, and the requests the transactional id; a broker that lost the
+ * producer fails the send (its transaction must be aborted) instead of a new producer id being taken.
  */
 import {
   ChunkedBytes,
@@ -69,6 +73,13 @@ export interface PartitionOffsets {
   producerId: bigint;
 }
 
+/** A transactional producer's writes: under the producer id and epoch its transaction coordinator gave. */
+export interface TransactionalWrites {
+  readonly transactionalId: string;
+  /** The producer id and epoch to write under now. */
+  identity(): ProducerIdentity;
+}
+
 export interface RecordProducerOptions extends KafkaEndpoint {
   clientId: string;
   logger?: ComponentLogger;
@@ -87,6 +98,8 @@ export interface RecordProducerOptions extends KafkaEndpoint {
   requestTimeoutMs?: number;
   /** No retry starts later than this after its batch's first attempt (it fails its send instead); default 120 s. */
   deliveryTimeoutMs?: number;
+  /** Writes within transactions (implies idempotence). */
+  transactional?: TransactionalWrites;
 }
 
 const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
@@ -103,7 +116,7 @@ const RETRIABLE_INIT_CODES: ReadonlySet<number> = new Set([
 ]);
 
 /** The idempotent producer's identity, from InitProducerId. */
-interface ProducerIdentity {
+export interface ProducerIdentity {
   producerId: bigint;
   producerEpoch: number;
 }
@@ -136,13 +149,14 @@ interface AttemptOutcome {
   producerLost: boolean;
 }
 
-type Settings = Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl">>;
+type Settings = Required<Omit<RecordProducerOptions, "logger" | "bootstrapServers" | "clientId" | "compression" | "tls" | "sasl" | "transactional">>;
 
 const partitionKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 export class RecordProducer {
-  private readonly pool: ConnectionPool;
-  private readonly metadata: ClusterMetadata;
+  /** Its connections and what it knows of the cluster, which a transactional producer's coordinator requests share. */
+  readonly pool: ConnectionPool;
+  readonly metadata: ClusterMetadata;
   private readonly logger: ComponentLogger;
   /** The last send made: each send is delivered once the one before it has settled. */
   private tail: Promise<unknown> = Promise.resolve();
@@ -158,7 +172,7 @@ export class RecordProducer {
 
   constructor(private readonly options: RecordProducerOptions) {
     this.settings = {
-      idempotence: options.idempotence ?? true,
+      idempotence: options.transactional !== undefined || (options.idempotence ?? true),
       maxBatchBytes: options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES,
       maxRequestBytes: options.maxRequestBytes ?? 16 * 1024 * 1024,
       ackTimeoutMs: options.ackTimeoutMs ?? 30_000,
@@ -306,8 +320,17 @@ export class RecordProducer {
     }
   }
 
+  /**
+   * Forgets the sequence numbers: a transactional producer's new epoch starts them from 0 again in every partition.
+   * Call between sends only.
+   */
+  resetSequences(): void {
+    this.sequences.clear();
+  }
+
   /** The idempotent writes' producer id and epoch, asked for once and kept until a send fails. */
   private producerIdentity(): Promise<ProducerIdentity> {
+    if (this.options.transactional !== undefined) return Promise.resolve(this.options.transactional.identity());
     if (this.identity === undefined) {
       const asking = this.requestIdentity();
       this.identity = asking;
@@ -357,7 +380,7 @@ export class RecordProducer {
     const key = partitionKey(topic, partition);
     const baseSequence = this.sequences.get(key) ?? 0;
     this.sequences.set(key, incrementSequence(baseSequence, count));
-    return { ...identity, baseSequence };
+    return { ...identity, baseSequence, transactional: this.options.transactional !== undefined };
   }
 
   /** A new producer id, and every batch of the send not yet acknowledged stamped with it, each partition from 0. */
@@ -417,7 +440,7 @@ export class RecordProducer {
     try {
       const connection = await this.pool.get(address);
       const response = await connection.request(PRODUCE, {
-        transactionalId: null,
+        transactionalId: this.options.transactional?.transactionalId ?? null,
         acks: -1,
         timeoutMs: this.settings.ackTimeoutMs,
         topicData: topicDataOf(deliveries),
@@ -445,7 +468,7 @@ export class RecordProducer {
     const detail = answer.errorMessage ?? "";
     if (errorCode === ErrorCode.NONE) acknowledge(delivery, Number(answer.baseOffset));
     else if (RETRIABLE_CODES.has(errorCode)) outcome.retriable.push({ delivery, errorCode, detail });
-    else if (errorCode === ErrorCode.UNKNOWN_PRODUCER_ID && this.settings.idempotence) {
+    else if (errorCode === ErrorCode.UNKNOWN_PRODUCER_ID && this.settings.idempotence && this.options.transactional === undefined) {
       outcome.producerLost = true;
       outcome.retriable.push({ delivery, errorCode, detail });
     } else if (errorCode === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER) {

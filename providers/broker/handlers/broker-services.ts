@@ -1,10 +1,11 @@
-/** What the API handlers share: storage, the group coordinator and the broker's identity. */
+/** What the API handlers share: storage, the group and transaction coordinators and the broker's identity. */
 import type { AclStore } from "../acl/acl-store";
 import type { GroupCoordinator } from "../group/group-coordinator";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { LogStore } from "../storage/log-store";
 import type { AppendSignal } from "./append-signal";
 import type { TopicAdmin } from "./topic-admin";
+import type { TransactionCoordinator } from "../transactions/transaction-coordinator";
 
 export const BROKER_NODE_ID = 0;
 
@@ -21,6 +22,7 @@ export interface BrokerConfigValues {
 export interface BrokerServices {
   readonly store: LogStore;
   readonly coordinator: GroupCoordinator;
+  readonly transactions: TransactionCoordinator;
   readonly topics: TopicAdmin;
   readonly appends: AppendSignal;
   readonly clusterId: string;

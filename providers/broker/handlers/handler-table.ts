@@ -25,6 +25,12 @@ import { describeClusterHandler } from "./describe-cluster-handler";
 import { deleteGroupsHandler } from "./delete-groups-handler";
 import { deleteRecordsHandler } from "./delete-records-handler";
 import { createPartitionsHandler } from "./create-partitions-handler";
+import { addPartitionsToTxnHandler } from "./add-partitions-to-txn-handler";
+import { addOffsetsToTxnHandler } from "./add-offsets-to-txn-handler";
+import { txnOffsetCommitHandler } from "./txn-offset-commit-handler";
+import { endTxnHandler } from "./end-txn-handler";
+import { describeTransactionsHandler } from "./describe-transactions-handler";
+import { listTransactionsHandler } from "./list-transactions-handler";
 import { describeAclsHandler } from "./describe-acls-handler";
 import { createAclsHandler } from "./create-acls-handler";
 import { deleteAclsHandler } from "./delete-acls-handler";
@@ -64,6 +70,12 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     deleteGroupsHandler(services),
     deleteRecordsHandler(services),
     createPartitionsHandler(services),
+    addPartitionsToTxnHandler(services),
+    addOffsetsToTxnHandler(services),
+    txnOffsetCommitHandler(services),
+    endTxnHandler(services),
+    describeTransactionsHandler(services),
+    listTransactionsHandler(services),
     describeAclsHandler(services),
     createAclsHandler(services),
     deleteAclsHandler(services),

@@ -9,9 +9,11 @@ type PartitionResponse = ResponseOf<typeof ListOffsets>["topics"][number]["parti
 
 const LATEST = -1n;
 const EARLIEST = -2n;
+/** read_committed: the latest offset is the last stable one. */
+const READ_COMMITTED = 1;
 
 export function listOffsetsHandler({ store, logger }: BrokerServices): RegisteredHandler {
-  const lookUp = async (topic: string, partitionIndex: number, timestamp: bigint): Promise<PartitionResponse> => {
+  const lookUp = async (topic: string, partitionIndex: number, timestamp: bigint, isolationLevel: number): Promise<PartitionResponse> => {
     const found = (offset: bigint, at: bigint): PartitionResponse => ({
       partitionIndex,
       errorCode: ErrorCode.NONE,
@@ -28,7 +30,7 @@ export function listOffsetsHandler({ store, logger }: BrokerServices): Registere
     });
     const log = store.partition(topic, partitionIndex);
     if (!log) return missing(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-    if (timestamp === LATEST) return found(log.logEndOffset(), -1n);
+    if (timestamp === LATEST) return found(isolationLevel === READ_COMMITTED ? log.lastStableOffset() : log.logEndOffset(), -1n);
     if (timestamp === EARLIEST) return found(log.logStartOffset(), -1n);
     try {
       const match = await log.offsetForTimestamp(timestamp);
@@ -42,7 +44,7 @@ export function listOffsetsHandler({ store, logger }: BrokerServices): Registere
     topics: await Promise.all(
       request.topics.map(async ({ name, partitions }) => ({
         name,
-        partitions: await Promise.all(partitions.map(({ partitionIndex, timestamp }) => lookUp(name, partitionIndex, timestamp))),
+        partitions: await Promise.all(partitions.map(({ partitionIndex, timestamp }) => lookUp(name, partitionIndex, timestamp, request.isolationLevel))),
       })),
     ),
   }));

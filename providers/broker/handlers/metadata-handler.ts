@@ -5,6 +5,7 @@ import { defineHandler, type RegisteredHandler } from "./api-handler";
 import { BROKER_NODE_ID, type BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
 import { isValidTopicName } from "./topic-admin";
+import { TransactionCoordinator } from "../transactions/transaction-coordinator";
 
 type TopicMetadata = ResponseOf<typeof Metadata>["topics"][number];
 
@@ -17,6 +18,7 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
     return {
       errorCode: ErrorCode.NONE,
       name,
+      isInternal: TransactionCoordinator.isStateTopic(name),
       partitions: Array.from({ length: settings.partitions }, (_, partitionIndex) => ({
         errorCode: ErrorCode.NONE,
         partitionIndex,

@@ -1,6 +1,6 @@
 /**
  * Opens one partition of the file store, `<dataDir>/<topic>-<partition>/<20-digit base offset>.log`:
- * rebuilds each segment's index and the idempotent producers' states by scanning it, verifies the CRCs of the
+ * rebuilds each segment's index, the idempotent producers' states and the open and aborted transactions by scanning it, verifies the CRCs of the
  * last (active) segment and truncates a torn tail away, logging what was cut; reads the log start offset
  * DeleteRecords left.
  */
@@ -11,6 +11,8 @@ import { FileLogStartCheckpoint } from "./log-start-checkpoint";
 import type { TopicSettings } from "./log-store";
 import { PositionalFile } from "./positional-file";
 import { ProducerStates } from "./producer-states";
+import { PartitionTransactions } from "./partition-transactions";
+import { isTransactionalBatch } from "../../kafka-protocol/records/record-batch";
 import { Segment } from "./segment";
 import { scanSegment } from "./segment-recovery";
 import type { SegmentStorageFactory } from "./segment-storage";
@@ -57,11 +59,17 @@ export async function openFilePartition(
   const segments: Segment[] = [];
   const producers = new ProducerStates();
   const loadedAt = Date.now();
-  const restore = (header: RecordBatchHeader) => producers.restore(header, Number(header.baseOffset), loadedAt);
+  const transactions = new PartitionTransactions();
+  const restore = (header: RecordBatchHeader, controlType?: number) => {
+    producers.restore(header, Number(header.baseOffset), loadedAt);
+    transactions.track({ producerId: header.producerId, baseOffset: Number(header.baseOffset), transactional: isTransactionalBatch(header), controlType });
+  };
   for (const [i, baseOffset] of baseOffsets.entries()) {
     segments.push(await openSegment(dir, baseOffset, i === baseOffsets.length - 1, context, restore));
   }
-  return new SegmentedPartitionLog(topic, partition, settings, segments, logContext, await logStartCheckpoint.load(), producers);
+  const log = new SegmentedPartitionLog(topic, partition, settings, segments, logContext, await logStartCheckpoint.load(), producers, transactions);
+  transactions.forgetBefore(Number(log.logStartOffset()));
+  return log;
 }
 
 async function openSegment(
@@ -69,7 +77,7 @@ async function openSegment(
   baseOffset: number,
   isActive: boolean,
   context: FilePartitionContext,
-  onBatch: (header: RecordBatchHeader) => void,
+  onBatch: (header: RecordBatchHeader, controlType?: number) => void,
 ): Promise<Segment> {
   const file = await PositionalFile.open(path.join(dir, segmentFileName(baseOffset)));
   const fileSize = await file.fileSize();

@@ -36,6 +36,15 @@ export interface PartitionLog {
   /** Offset the next appended record gets (also the high watermark on a single node). */
   logEndOffset(): bigint;
   /**
+   * The last stable offset: the first offset of the earliest transaction still open in the partition, or the log
+   * end when none is. read_committed consumers read below it.
+   */
+  lastStableOffset(): bigint;
+  /** The aborted transactions whose records lie in [from, to) (at least in part): what a read_committed reader skips. */
+  abortedTransactions(from: bigint, to: bigint): { producerId: bigint; firstOffset: number; lastOffset: number }[];
+  /** Whether the producer has a transaction open in this partition (written to it, and not ended by a marker). */
+  hasOpenTransaction(producerId: bigint): boolean;
+  /**
    * Appends one record batch exactly as received, rewriting only its base offset field. Resolves once the
    * bytes are handed to the operating system (file store), so an acknowledged batch survives a process kill.
    * Rejects with ApiError(CORRUPT_MESSAGE / INVALID_RECORD / UNSUPPORTED_FOR_MESSAGE_FORMAT) for a batch
@@ -46,11 +55,11 @@ export interface PartitionLog {
   appendAll(batches: ChunkedBytes[]): Promise<AppendResult>;
   /**
    * Whole batches, concatenated, starting with the batch that contains `offset`, adding batches while the
-   * total stays within `maxBytes` — but always at least one batch when one exists at or after `offset`.
-   * Empty when offset == logEndOffset(). Rejects with ApiError(OFFSET_OUT_OF_RANGE) outside
-   * [logStartOffset, logEndOffset].
+   * total stays within `maxBytes` — but always at least one batch when one exists at or after `offset` — and none
+   * that starts at `maxOffset` or later. Empty when offset == logEndOffset(). Rejects with ApiError(OFFSET_OUT_OF_RANGE)
+   * outside [logStartOffset, logEndOffset].
    */
-  read(offset: bigint, maxBytes: number): Promise<ChunkedBytes>;
+  read(offset: bigint, maxBytes: number, maxOffset?: bigint): Promise<ChunkedBytes>;
   /** First offset whose batch max timestamp is >= timestamp (never below the log start), or null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
   /**

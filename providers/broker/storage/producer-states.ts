@@ -3,16 +3,20 @@
  * its epoch and the sequences and offsets of its last five batches. Each batch is checked before it is written: a
  * retry of one of those five is answered with the offset it got then and not stored again, a gap in the sequence
  * is OUT_OF_ORDER_SEQUENCE_NUMBER, and an epoch older than the producer's last one is INVALID_PRODUCER_EPOCH.
+ * A transaction marker (a control batch, which has no sequence) carries its producer's epoch as the coordinator
+ * knows it: a newer one fences the producer's older epoch here, as a new epoch's first batch does.
  * Rebuilt from the log's batch headers when a partition is opened, so a restart forgets nothing the log holds.
  */
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import { incrementSequence } from "../../kafka-protocol/records/producer-stamp";
+import { isControlBatch } from "../../kafka-protocol/records/record-batch";
 
 /** Batches remembered per producer: Kafka's clients have at most five in flight per partition. */
 const REMEMBERED_BATCHES = 5;
 
 /** What the checks read of a batch header. */
 export interface ProducerBatch {
+  attributes: number;
   producerId: bigint;
   producerEpoch: number;
   baseSequence: number;
@@ -49,13 +53,14 @@ export class ProducerStates {
     if (batch.producerId < 0n) return;
     const entry = this.entries.get(batch.producerId);
     if (entry !== undefined && batch.producerEpoch < entry.epoch) return;
-    this.entries.set(batch.producerId, withBatch(entry, batch, baseOffset, nowMs));
+    this.entries.set(batch.producerId, isControlBatch(batch) ? withMarker(entry, batch, nowMs) : withBatch(entry, batch, baseOffset, nowMs));
   }
 
   /** Forgets producers whose batches are all gone (deleted by retention), as Kafka does. */
   forgetBefore(logStartOffset: number): void {
     for (const [producerId, entry] of this.entries) {
-      if (entry.batches[entry.batches.length - 1].lastOffset < logStartOffset) this.entries.delete(producerId);
+      const last = entry.batches[entry.batches.length - 1];
+      if (last === undefined || last.lastOffset < logStartOffset) this.entries.delete(producerId);
     }
   }
 
@@ -88,10 +93,11 @@ export class ProducerWrite {
     for (const batch of batches) {
       const { producerId } = batch;
       const entry = producerId < 0n ? undefined : (changed.get(producerId) ?? this.pending.get(producerId) ?? this.entries.get(producerId));
-      const original = producerId < 0n ? null : checkBatch(entry, batch);
+      const control = isControlBatch(batch);
+      const original = producerId < 0n ? null : control ? checkMarker(entry, batch) : checkBatch(entry, batch);
       verdicts.push(original);
       if (original !== null) continue;
-      if (producerId >= 0n) changed.set(producerId, withBatch(entry, batch, offset, 0));
+      if (producerId >= 0n) changed.set(producerId, control ? withMarker(entry, batch, 0) : withBatch(entry, batch, offset, 0));
       offset += batch.lastOffsetDelta + 1;
     }
     for (const [producerId, entry] of changed) this.pending.set(producerId, entry);
@@ -119,6 +125,8 @@ function checkBatch(entry: ProducerEntry | undefined, batch: ProducerBatch): num
     if (baseSequence !== 0) throw new ApiError(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, `producer ${producerId} starts epoch ${producerEpoch} at sequence ${baseSequence}, not 0`);
     return null;
   }
+  // Only a marker leaves an entry without batches: the epoch's next batch may go on from any sequence, as a new producer's.
+  if (entry.batches.length === 0) return null;
   const lastSequence = incrementSequence(baseSequence, batch.lastOffsetDelta);
   const duplicate = entry.batches.find((known) => known.firstSequence === baseSequence && known.lastSequence === lastSequence);
   if (duplicate !== undefined) return duplicate.baseOffset;
@@ -127,6 +135,20 @@ function checkBatch(entry: ProducerEntry | undefined, batch: ProducerBatch): num
     throw new ApiError(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, `producer ${producerId} sends sequence ${baseSequence}, the next one here is ${incrementSequence(last, 1)}`);
   }
   return null;
+}
+
+/** A marker is never a retry (its coordinator writes each once); it may not come from an epoch older than the producer's. */
+function checkMarker(entry: ProducerEntry | undefined, batch: ProducerBatch): null {
+  if (entry !== undefined && batch.producerEpoch < entry.epoch) {
+    throw new ApiError(ErrorCode.INVALID_PRODUCER_EPOCH, `a transaction marker of producer ${batch.producerId} carries epoch ${batch.producerEpoch}, older than its epoch ${entry.epoch} here`);
+  }
+  return null;
+}
+
+/** `entry` after a marker: the same batches under the same epoch (a transactional producer's sequences go on), none under a newer one. */
+function withMarker(entry: ProducerEntry | undefined, marker: ProducerBatch, nowMs: number): ProducerEntry {
+  const batches = entry !== undefined && entry.epoch === marker.producerEpoch ? entry.batches : [];
+  return { epoch: marker.producerEpoch, batches, lastAppendMs: nowMs };
 }
 
 /** `entry` (a new one when absent or of an older epoch) with `batch` remembered at `baseOffset`. */

@@ -1,13 +1,15 @@
 /**
  * Rebuilds a segment's index by scanning its file, and finds where its valid batches end: a torn write
  * (short header, length past the end of the file, bad magic, offsets going backwards or, where checked,
- * a bad CRC) marks the end of what may be served. Each valid batch's header is shown to `onBatch`.
+ * a bad CRC) marks the end of what may be served. Each valid batch's header is shown to `onBatch`, with a control
+ * batch's record type.
  */
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { ApiError } from "../../kafka-protocol/error-codes";
 import { BatchIndex } from "./batch-index";
 import type { PositionalFile } from "./positional-file";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, readBatchHeader, validateBatch, type RecordBatchHeader } from "../../kafka-protocol/records/record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, isControlBatch, readBatchHeader, validateBatch, type RecordBatchHeader } from "../../kafka-protocol/records/record-batch";
+import { controlRecordType } from "../../kafka-protocol/records/control-batch";
 
 const SCAN_WINDOW_BYTES = 1 << 20;
 const CURRENT_MAGIC = 2;
@@ -44,7 +46,7 @@ export async function scanSegment(
   storage: PositionalFile,
   baseOffset: number,
   verifyChecksums: boolean,
-  onBatch: (header: RecordBatchHeader) => void = () => undefined,
+  onBatch: (header: RecordBatchHeader, controlType?: number) => void = () => undefined,
 ): Promise<SegmentScan> {
   const fileSize = await storage.fileSize();
   const window = new ScanWindow(storage, fileSize);
@@ -71,7 +73,7 @@ export async function scanSegment(
       }
     }
     index.add(batchOffset, header.lastOffsetDelta, position, Number(header.maxTimestamp));
-    onBatch(header);
+    onBatch(header, isControlBatch(header) ? controlRecordType(await window.bytes(position, size)) : undefined);
     expectedOffset = batchOffset + header.lastOffsetDelta + 1;
     position += size;
   }

@@ -40,11 +40,14 @@ export class Segment {
     return i + 1 < this.index.count ? this.index.position(i + 1) : this.size;
   }
 
-  /** Batches from `first` on, as many as fit in `maxBytes` but at least one: where they lie and the last of them. */
-  batchRange(first: number, maxBytes: number): BatchRange {
+  /**
+   * Batches from `first` on, as many as fit in `maxBytes` but at least one, and none starting at `endOffset` or
+   * later (a read_committed read stops at the last stable offset): where they lie and the last of them.
+   */
+  batchRange(first: number, maxBytes: number, endOffset = Number.POSITIVE_INFINITY): BatchRange {
     const position = this.index.position(first);
     let last = first;
-    while (last + 1 < this.index.count && this.batchEnd(last + 1) - position <= maxBytes) last++;
+    while (last + 1 < this.index.count && this.batchEnd(last + 1) - position <= maxBytes && this.index.baseOffset(last + 1) < endOffset) last++;
     return { position, length: this.batchEnd(last) - position, last };
   }
 

@@ -1,13 +1,16 @@
 /**
  * A partition log made of segments: validates and appends batches through a serial, coalescing write queue,
- * checks idempotent producers' sequences and assigns offsets at write time, rolls segments, serves reads of whole
- * batches, and applies retention and DeleteRecords. The bytes live wherever the SegmentStorageFactory puts them
+ * checks idempotent producers' sequences and assigns offsets at write time, tracks the transactions written into it
+ * (last stable offset, aborted transactions), rolls segments, serves reads of whole batches, and applies retention
+ * and DeleteRecords. The bytes live wherever the SegmentStorageFactory puts them
  * (files or memory).
  */
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { AppendResult, PartitionLog, TimestampLookup, TopicSettings } from "./log-store";
-import { BatchField, encodeBaseOffset, validateBatch } from "../../kafka-protocol/records/record-batch";
+import { BatchField, encodeBaseOffset, isControlBatch, isTransactionalBatch, validateBatch } from "../../kafka-protocol/records/record-batch";
+import { controlRecordType } from "../../kafka-protocol/records/control-batch";
+import { PartitionTransactions, type AbortedTransaction } from "./partition-transactions";
 import { BatchIndex } from "./batch-index";
 import type { LogStartCheckpoint } from "./log-start-checkpoint";
 import { ProducerStates, type ProducerBatch } from "./producer-states";
@@ -20,6 +23,8 @@ import type { ComponentLogger } from "../../../kernel/logger";
 interface ValidBatch extends ProducerBatch {
   bytes: ChunkedBytes;
   maxTimestamp: number;
+  /** For a control batch, its record's type. */
+  controlType?: number;
 }
 
 /** How long a producer id that writes nothing is remembered: Kafka's producer.id.expiration.ms default, a day. */
@@ -63,6 +68,7 @@ export class SegmentedPartitionLog implements PartitionLog {
     private startOffset = 0,
     /** Rebuilt from the segments by whoever read them; empty for a new log. */
     private readonly producers = new ProducerStates(),
+    private readonly transactions = new PartitionTransactions(),
   ) {
     if (segments.length === 0) throw new Error(`partition ${topic}-${partition} needs at least one segment`);
   }
@@ -85,6 +91,18 @@ export class SegmentedPartitionLog implements PartitionLog {
     return BigInt(this.activeSegment().endOffset());
   }
 
+  lastStableOffset(): bigint {
+    return BigInt(this.transactions.firstUnstableOffset() ?? this.activeSegment().endOffset());
+  }
+
+  abortedTransactions(from: bigint, to: bigint): AbortedTransaction[] {
+    return this.transactions.abortedBetween(Number(from), Number(to));
+  }
+
+  hasOpenTransaction(producerId: bigint): boolean {
+    return this.transactions.isOpen(producerId);
+  }
+
   sizeInBytes(): number {
     return this.segments.reduce((total, segment) => total + segment.size, 0);
   }
@@ -100,6 +118,8 @@ export class SegmentedPartitionLog implements PartitionLog {
       const header = validateBatch(bytes);
       return {
         bytes,
+        attributes: header.attributes,
+        controlType: isControlBatch(header) ? controlRecordType(bytes.toBuffer()) : undefined,
         lastOffsetDelta: header.lastOffsetDelta,
         maxTimestamp: Number(header.maxTimestamp),
         producerId: header.producerId,
@@ -110,7 +130,7 @@ export class SegmentedPartitionLog implements PartitionLog {
     return this.queue.push({ batches: valid, size: valid.reduce((total, batch) => total + batch.bytes.length, 0) });
   }
 
-  async read(offset: bigint, maxBytes: number): Promise<ChunkedBytes> {
+  async read(offset: bigint, maxBytes: number, maxOffset?: bigint): Promise<ChunkedBytes> {
     this.assertOpen();
     const start = this.logStartOffset();
     const end = this.logEndOffset();
@@ -118,11 +138,13 @@ export class SegmentedPartitionLog implements PartitionLog {
       throw new ApiError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} is outside [${start}, ${end}] of ${this.name()}`);
     }
     const target = Number(offset);
+    const bound = maxOffset === undefined ? Number.POSITIVE_INFINITY : Number(maxOffset);
     for (let s = this.segmentIndexFor(target); s < this.segments.length; s++) {
       const segment = this.segments[s];
       const first = segment.index.findByOffset(target);
       if (first < 0) continue;
-      const range = segment.batchRange(first, maxBytes);
+      if (segment.index.baseOffset(first) >= bound) return ChunkedBytes.EMPTY;
+      const range = segment.batchRange(first, maxBytes, bound);
       const readAhead = this.context.readAhead;
       // Found before the read: retention may remove segments while it is under way.
       const after = readAhead ? this.rangeAfter(s, range.last, maxBytes) : undefined;
@@ -178,6 +200,7 @@ export class SegmentedPartitionLog implements PartitionLog {
         // The active segment stays, as in Kafka: reads below the start are refused, and retention removes it once rolled.
         while (this.segments.length > 1 && this.segments[1].baseOffset <= this.startOffset) await this.deleteOldestSegment("records deleted");
         this.producers.forgetBefore(this.startOffset);
+        this.transactions.forgetBefore(this.startOffset);
       }
       return this.logStartOffset();
     });
@@ -191,6 +214,7 @@ export class SegmentedPartitionLog implements PartitionLog {
       await this.deleteSegmentsOverSize();
       this.producers.forgetBefore(Number(this.logStartOffset()));
       this.producers.expire(nowMs, PRODUCER_ID_EXPIRATION_MS);
+      this.transactions.forgetBefore(Number(this.logStartOffset()));
     });
   }
 
@@ -309,6 +333,7 @@ export class SegmentedPartitionLog implements PartitionLog {
       }
       for (const { offset: batchOffset, position: batchPosition, batch } of placed) {
         segment.index.add(batchOffset, batch.lastOffsetDelta, batchPosition, batch.maxTimestamp);
+        this.transactions.track({ producerId: batch.producerId, baseOffset: batchOffset, transactional: isTransactionalBatch(batch), controlType: batch.controlType });
       }
       segment.size = position;
       segment.lastWriteMs = Date.now();

@@ -4,8 +4,9 @@ import { defineApi } from "../schema";
 export const InitProducerId = defineApi({
   name: "InitProducerId",
   apiKey: 22,
-  // 3 adds the producer's current id and epoch (to resume after INVALID_PRODUCER_EPOCH); 4 the PRODUCER_FENCED error.
-  versions: "0-4",
+  // 3 adds the producer's current id and epoch (to resume after INVALID_PRODUCER_EPOCH); 4 the PRODUCER_FENCED error;
+  // 5 the TRANSACTION_ABORTABLE error (KIP-890). 6 (two-phase commit, KIP-939) is not declared.
+  versions: "0-5",
   flexibleVersions: "2+",
   request: [
     { name: "transactionalId", type: "string", nullableVersions: "0+" },

@@ -10,6 +10,8 @@ export interface ProducerStamp {
   producerEpoch: number;
   /** Sequence of the batch's first record. */
   baseSequence: number;
+  /** Written by a transactional producer: the batch belongs to its open transaction (the attributes' bit 4). */
+  transactional?: boolean;
 }
 
 /** A batch written by no idempotent producer: producer id and epoch -1, no sequence. */

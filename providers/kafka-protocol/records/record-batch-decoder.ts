@@ -7,8 +7,9 @@
 import { codecName, decompress } from "./compression-codecs";
 import { crc32c } from "./crc32c";
 import { readInt64Number } from "./int64-numbers";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize } from "./record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, batchSize, CONTROL_BATCH, TRANSACTIONAL_BATCH } from "./record-batch";
 import type { RecordHeader } from "./record-batch-encoder";
+import { ControlRecordType, controlRecordType } from "./control-batch";
 
 /** Where a field's bytes are in a record's `bytes`: [start, end). */
 export interface ByteRange {
@@ -115,7 +116,6 @@ export class CorruptRecordError extends Error {
 }
 
 const LOG_APPEND_TIME = 0x08;
-const CONTROL_BATCH = 0x20;
 
 /** A cursor over one buffer; varints are zigzag-decoded as the record format writes every one of them. */
 class Cursor {
@@ -161,11 +161,51 @@ interface BatchBounds {
   baseOffset: number;
 }
 
+/** An aborted transaction a Fetch answer lists: its producer's transactional batches from `firstOffset` on are skipped. */
+export interface AbortedTransactionRange {
+  producerId: bigint;
+  firstOffset: bigint;
+}
+
+/** What a read_committed reader is told with a partition's records (KIP-98). */
+export interface ReadCommitted {
+  /** Records at or after it belong to transactions still open: they are not read, and not stepped past. */
+  lastStableOffset: number;
+  abortedTransactions: readonly AbortedTransactionRange[];
+}
+
+/**
+ * The producers whose aborted transactions a read_committed reader is inside of, batch by batch, as Kafka's consumers
+ * track them: an aborted transaction starts counting at its first offset and stops at its producer's abort marker.
+ */
+class AbortedProducers {
+  private readonly pending: AbortedTransactionRange[];
+  private readonly inside = new Set<bigint>();
+
+  constructor(aborted: readonly AbortedTransactionRange[]) {
+    this.pending = [...aborted].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
+  }
+
+  /** Whether a batch (whole, from its header at `start`) is to be skipped; a marker ends its producer's abort. */
+  skips(recordSet: Buffer, start: number, end: number, lastOffset: number): boolean {
+    const producerId = recordSet.readBigInt64BE(start + F.producerId);
+    if (producerId < 0n) return false;
+    while (this.pending.length > 0 && this.pending[0].firstOffset <= BigInt(lastOffset)) this.inside.add(this.pending.shift()!.producerId);
+    const attributes = recordSet.readInt16BE(start + F.attributes);
+    if ((attributes & CONTROL_BATCH) !== 0) {
+      if (controlRecordType(recordSet.subarray(start, end)) === ControlRecordType.ABORT) this.inside.delete(producerId);
+      return true;
+    }
+    return (attributes & TRANSACTIONAL_BATCH) !== 0 && this.inside.has(producerId);
+  }
+}
+
 /**
  * The records at or after a fetch offset in one partition's fetched record set, decoded one at a time as they
  * are read, so that each is garbage as soon as its reader is done with it (a fetch holds tens of thousands).
  * Batch headers and checksums are checked up front. A trailing partial batch (a fetch cut at its byte limit)
- * is left for the next fetch.
+ * is left for the next fetch. Read read_committed, the batches of aborted transactions are skipped and the reader
+ * stops at the last stable offset.
  */
 export class FetchedRecords {
   /** The offset after the last complete batch (control batches included); -1 when there is none. */
@@ -185,13 +225,17 @@ export class FetchedRecords {
     private readonly recordSet: Buffer,
     private readonly fromOffset: number,
     private readonly where: string,
+    readCommitted?: ReadCommitted,
   ) {
     let nextOffset = -1;
     let position = 0;
+    const aborted = readCommitted && new AbortedProducers(readCommitted.abortedTransactions);
+    const stable = readCommitted?.lastStableOffset ?? Number.POSITIVE_INFINITY;
     while (recordSet.length - position >= BATCH_LOG_OVERHEAD) {
       const size = batchSize(recordSet, position);
       if (position + size > recordSet.length) break;
       const baseOffset = readInt64Number(recordSet, position);
+      if (baseOffset >= stable) break;
       if (size < BATCH_HEADER_SIZE) throw new CorruptRecordError(where, `batch at offset ${baseOffset} declares ${size} bytes`);
       const magic = recordSet[position + F.magic];
       if (magic !== 2) throw new CorruptRecordError(where, `batch at offset ${baseOffset} has magic ${magic}; only magic 2 (Kafka 0.11+) is read`);
@@ -201,7 +245,8 @@ export class FetchedRecords {
       }
       nextOffset = baseOffset + recordSet.readInt32BE(position + F.lastOffsetDelta) + 1;
       const control = (recordSet.readInt16BE(position + F.attributes) & CONTROL_BATCH) !== 0;
-      if (!control && nextOffset > fromOffset) this.batches.push({ start: position, end, baseOffset });
+      const skipped = aborted !== undefined && aborted.skips(recordSet, position, end, nextOffset - 1);
+      if (!control && !skipped && nextOffset > fromOffset) this.batches.push({ start: position, end, baseOffset });
       position = end;
     }
     this.nextOffset = nextOffset;

@@ -1,11 +1,11 @@
 /**
  * Encodes records into Kafka RecordBatch v2 (magic 2): CreateTime, compressed with a given codec, stamped with an
- * idempotent producer's id, epoch and sequences or with none. Each record is measured, then written in place into
+ * idempotent or transactional producer's id, epoch and sequences or with none. Each record is measured, then written in place into
  * its batch's buffer, so a record costs no allocation of its own; a string key or value is written there as its
  * UTF-8. Records are written as they come (RecordBatchAppender); the header, codec and stamp come at the send.
  */
 import { compress } from "./compression-codecs";
-import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F } from "./record-batch";
+import { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchField as F, TRANSACTIONAL_BATCH } from "./record-batch";
 import { writeInt64Number } from "./int64-numbers";
 import { utf8Bytes, writeUtf8 } from "./utf8-text";
 import { incrementSequence, NO_PRODUCER, stampProducer, type ProducerStamp } from "./producer-stamp";
@@ -276,7 +276,7 @@ function finishBatch(batch: Buffer, count: number, baseTimestamp: number, maxTim
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD, F.batchLength);
   batch.writeInt32BE(-1, F.partitionLeaderEpoch);
   batch[F.magic] = 2;
-  batch.writeInt16BE(codec, F.attributes); // the codec, CreateTime
+  batch.writeInt16BE(codec | (producer.transactional ? TRANSACTIONAL_BATCH : 0), F.attributes); // the codec, CreateTime
   batch.writeInt32BE(count - 1, F.lastOffsetDelta);
   writeInt64Number(batch, F.baseTimestamp, baseTimestamp);
   writeInt64Number(batch, F.maxTimestamp, maxTimestamp);

@@ -29,6 +29,10 @@ export const BATCH_LOG_OVERHEAD = 12;
 export const BATCH_HEADER_SIZE = 61;
 const CURRENT_MAGIC = 2;
 const COMPRESSION_CODEC_MASK = 0x07;
+/** Attribute bit 4: the batch belongs to a transaction of its producer. */
+export const TRANSACTIONAL_BATCH = 0x10;
+/** Attribute bit 5: the batch holds a control record (a transaction marker), not data. */
+export const CONTROL_BATCH = 0x20;
 
 export interface RecordBatchHeader {
   baseOffset: bigint;
@@ -49,6 +53,14 @@ export interface RecordBatchHeader {
 /** Size of the whole batch on the wire (and on disk), from its batchLength field. */
 export function batchSize(batch: Buffer, position = 0): number {
   return batch.readInt32BE(position + BatchField.batchLength) + BATCH_LOG_OVERHEAD;
+}
+
+export function isTransactionalBatch(header: Pick<RecordBatchHeader, "attributes">): boolean {
+  return (header.attributes & TRANSACTIONAL_BATCH) !== 0;
+}
+
+export function isControlBatch(header: Pick<RecordBatchHeader, "attributes">): boolean {
+  return (header.attributes & CONTROL_BATCH) !== 0;
 }
 
 export function compressionCodec(header: Pick<RecordBatchHeader, "attributes">): number {

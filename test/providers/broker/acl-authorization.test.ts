@@ -17,6 +17,8 @@ import { DescribeAcls } from "../../../providers/kafka-protocol/messages/describ
 import { Fetch } from "../../../providers/kafka-protocol/messages/fetch";
 import { FindCoordinator } from "../../../providers/kafka-protocol/messages/find-coordinator";
 import { JoinGroup } from "../../../providers/kafka-protocol/messages/join-group";
+import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
+import { EndTxn } from "../../../providers/kafka-protocol/messages/end-txn";
 import { InitProducerId } from "../../../providers/kafka-protocol/messages/init-producer-id";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { Produce } from "../../../providers/kafka-protocol/messages/produce";
@@ -199,8 +201,7 @@ test("transactional ids, idempotent producers and the cluster's ACLs are checked
   await startSecured(context, "ALLOW User:alice WRITE TRANSACTIONAL_ID:alice-tx; ALLOW User:bob WRITE TOPIC:bob- PREFIXED; ALLOW User:carol IDEMPOTENT_WRITE CLUSTER; ALLOW User:carol DESCRIBE GROUP:carol-");
   const initFor = async (user: string, transactionalId: string | null) =>
     (await (await rawAs(context, user)).request(InitProducerId, 2, { transactionalId, transactionTimeoutMs: 60_000 })).errorCode;
-  // Authorized: what follows is the transaction coordinator's answer, not an authorization error.
-  assert.not.ok([ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, ErrorCode.CLUSTER_AUTHORIZATION_FAILED].includes(await initFor("alice", "alice-tx") as never));
+  assert.is(await initFor("alice", "alice-tx"), ErrorCode.NONE);
   assert.is(await initFor("alice", "bob-tx"), ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
   assert.is(await initFor("alice", null), ErrorCode.CLUSTER_AUTHORIZATION_FAILED, "an idempotent producer needs IDEMPOTENT_WRITE or WRITE on some topic");
   assert.is(await initFor("bob", null), ErrorCode.NONE, "WRITE on some topic is enough (KIP-679)");
@@ -217,6 +218,39 @@ test("transactional ids, idempotent producers and the cluster's ACLs are checked
   assert.is((await carol.request(FindCoordinator, 1, { key: "someone-else", keyType: 0 })).errorCode, ErrorCode.GROUP_AUTHORIZATION_FAILED);
   const acls = await carol.request(DescribeAcls, 1, { resourceTypeFilter: 1, resourceNameFilter: null, patternTypeFilter: 1, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 });
   assert.equal([acls.errorCode, acls.resources], [ErrorCode.CLUSTER_AUTHORIZATION_FAILED, []], "only DESCRIBE on the cluster lists ACLs");
+});
+
+test("a transactional producer needs WRITE on its transactional id and on each topic it adds; its offsets READ on the group", async (context) => {
+  const broker = await startSecured(
+    context,
+    ["ALLOW User:alice WRITE TRANSACTIONAL_ID:alice-tx", "ALLOW User:alice WRITE TOPIC:alice-orders", "ALLOW User:alice READ TOPIC:alice-input", "ALLOW User:mallory WRITE TOPIC:mallory-"].join(";"),
+  );
+  await (await connectedAdmin(broker, "admin")).createTopics({ topics: [{ topic: "alice-orders" }, { topic: "bob-orders" }, { topic: "alice-input" }] });
+  const transactional = (user: string) => broker.kafka({ sasl: sasl(user), retry: { retries: 1, initialRetryTime: 50 } }).producer({ transactionalId: "alice-tx", idempotent: true, maxInFlightRequests: 1 });
+
+  const alice = transactional("alice");
+  await alice.connect();
+  const committed = await alice.transaction();
+  await committed.send({ topic: "alice-orders", messages: [{ value: "in a transaction" }] });
+  await committed.commit();
+
+  const stray = await alice.transaction();
+  assert.is(await failureOf(stray.send({ topic: "bob-orders", messages: [{ value: "not hers" }] })), "TOPIC_AUTHORIZATION_FAILED", "AddPartitionsToTxn refuses bob's topic");
+  await stray.abort().catch(() => undefined);
+
+  const raw = await rawAs(context, "alice");
+  const offsets = await raw.request(AddOffsetsToTxn, 3, { transactionalId: "alice-tx", producerId: 0n, producerEpoch: 0, groupId: "bob-group" });
+  assert.is(offsets.errorCode, ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  const ended = await (await rawAs(context, "mallory")).request(EndTxn, 3, { transactionalId: "alice-tx", producerId: 0n, producerEpoch: 0, committed: true });
+  assert.is(ended.errorCode, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+
+  const mallory = transactional("mallory");
+  await mallory.connect();
+  // kafkajs reports the coordinator's TRANSACTIONAL_ID_AUTHORIZATION_FAILED as a coordinator it could not find.
+  assert.is.not(await failureOf(mallory.transaction()), "none", "mallory cannot take over alice's transactional id");
+  const malloryRaw = await rawAs(context, "mallory");
+  assert.is((await malloryRaw.request(FindCoordinator, 1, { key: "alice-tx", keyType: 1 })).errorCode, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  assert.is((await malloryRaw.request(InitProducerId, 2, { transactionalId: "alice-tx", transactionTimeoutMs: 60_000 })).errorCode, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
 });
 
 test("kafkajs's admin creates, lists and deletes ACLs; they take effect at once and persist across a restart", async (context) => {

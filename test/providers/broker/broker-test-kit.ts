@@ -1,5 +1,7 @@
-/** Shared set-up for the broker's tests: a broker on an ephemeral port, kafkajs clients, kcat runs. */
-import { execFile } from "node:child_process";
+/** Shared set-up for the broker's tests: a broker on an ephemeral port (in this process or its own), kafkajs clients, kcat runs. */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { eventually } from "../../helpers/eventually";
 import { Kafka, logLevel, type KafkaConfig } from "kafkajs";
 import { startBroker, type BrokerOptions, type RunningBroker } from "../../../providers/broker";
 
@@ -58,4 +60,30 @@ export function runKcat(bootstrap: string, args: string[], input = "", timeoutMs
     );
     child.stdin!.end(input);
   });
+}
+
+export interface StandaloneBroker {
+  child: ChildProcess;
+  port: number;
+  bootstrap: string;
+}
+
+/**
+ * A file-storage broker in a process of its own (standalone-broker), on `port` (default: an ephemeral one), pushed
+ * onto `children` so that the test stops it by its pid.
+ */
+export async function startStandaloneBroker(dataDir: string, children: ChildProcess[], port = 0): Promise<StandaloneBroker> {
+  const child = spawn(process.execPath, [join(__dirname, "standalone-broker.js"), dataDir, String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  let output = "";
+  child.stdout!.setEncoding("utf8").on("data", (text: string) => (output += text));
+  const listening = await eventually(() => output.includes("\n") && (JSON.parse(output.split("\n")[0]) as { port: number }).port, {
+    what: "the standalone broker to listen",
+  });
+  return { child, port: listening, bootstrap: `127.0.0.1:${listening}` };
+}
+
+/** Resolves once `child` has exited. */
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { Kafka } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { kafkaConfig } from "./broker-test-kit";
+import { exited, kafkaConfig, startStandaloneBroker } from "./broker-test-kit";
 
 const test = suite<{ dataDir: string; children: ChildProcess[] }>("broker: crash recovery");
 
@@ -19,21 +19,6 @@ test.after.each(async ({ dataDir, children }) => {
   for (const child of children) child.kill("SIGKILL");
   await rm(dataDir, { recursive: true, force: true });
 });
-
-async function startStandalone(context: { dataDir: string; children: ChildProcess[] }): Promise<{ child: ChildProcess; bootstrap: string }> {
-  const child = spawn(process.execPath, [join(__dirname, "standalone-broker.js"), context.dataDir], { stdio: ["ignore", "pipe", "inherit"] });
-  context.children.push(child);
-  let output = "";
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => (output += text));
-  const port = await eventually(() => output.includes("\n") && (JSON.parse(output.split("\n")[0]) as { port: number }).port, {
-    what: "the standalone broker to listen",
-  });
-  return { child, bootstrap: `127.0.0.1:${port}` };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
-}
 
 async function readAll(bootstrap: string, topic: string): Promise<{ values: string[]; high: Map<number, bigint> }> {
   const kafka = new Kafka(kafkaConfig(bootstrap));
@@ -58,7 +43,7 @@ async function readAll(bootstrap: string, topic: string): Promise<{ values: stri
 }
 
 test("every acknowledged record survives SIGKILL during produce, and a torn tail is cut off", async (context) => {
-  const first = await startStandalone(context);
+  const first = await startStandaloneBroker(context.dataDir, context.children);
   const kafka = new Kafka(kafkaConfig(first.bootstrap, { retry: { retries: 0 } }));
   const admin = kafka.admin();
   await admin.connect();
@@ -91,7 +76,7 @@ test("every acknowledged record survives SIGKILL during produce, and a torn tail
   torn.writeInt32BE(500, 8);
   await appendFile(join(partitionDir, segments[segments.length - 1]), torn);
 
-  const second = await startStandalone(context);
+  const second = await startStandaloneBroker(context.dataDir, context.children);
   const { values, high } = await readAll(second.bootstrap, "durable");
   assert.is(new Set(values).size, values.length, "no record is served twice");
   for (const value of values) assert.ok(attempted.has(value), `served ${value}, which was never produced`);

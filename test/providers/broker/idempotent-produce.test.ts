@@ -73,18 +73,20 @@ async function storedValues(broker: TestBroker): Promise<string[]> {
   return values;
 }
 
-test("InitProducerId gives each producer its own id at epoch 0, at every version; a transactional id is refused", async ({ client }) => {
+test("InitProducerId gives each producer its own id at epoch 0, at every version; a transactional id keeps its id at a new epoch", async ({ client }) => {
   const ids = new Set<bigint>();
-  for (const version of [0, 1, 2, 3, 4]) {
+  for (const version of [0, 1, 2, 3, 4, 5]) {
     const { producerId, producerEpoch } = await initProducerId(client, version);
     assert.is(producerEpoch, 0);
     assert.ok(producerId >= 0n);
     ids.add(producerId);
   }
-  assert.is(ids.size, 5);
-  const refused = await client.request(InitProducerId, 4, { transactionalId: "tx", transactionTimeoutMs: 60_000 });
-  assert.is.not(refused.errorCode, ErrorCode.NONE);
-  assert.is(refused.producerId, -1n);
+  assert.is(ids.size, 6);
+  const first = await client.request(InitProducerId, 4, { transactionalId: "tx", transactionTimeoutMs: 60_000 });
+  const second = await client.request(InitProducerId, 4, { transactionalId: "tx", transactionTimeoutMs: 60_000 });
+  assert.equal([first.errorCode, first.producerEpoch, second.errorCode, second.producerEpoch], [ErrorCode.NONE, 0, ErrorCode.NONE, 1]);
+  assert.is(second.producerId, first.producerId);
+  assert.not.ok(ids.has(first.producerId));
 });
 
 test("a batch sent again is answered with its first offset and stored once; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER", async (context) => {

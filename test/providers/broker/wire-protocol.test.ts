@@ -57,7 +57,11 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     19: "0-4",
     20: "0-3",
     21: "0-2",
-    22: "0-4",
+    22: "0-5",
+    24: "0-3",
+    25: "0-4",
+    26: "0-4",
+    28: "0-4",
     29: "1-3",
     30: "1-3",
     31: "1-3",
@@ -66,6 +70,8 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     37: "0-3",
     42: "0-2",
     60: "0-1",
+    65: "0-0",
+    66: "0-2",
   });
 });
 

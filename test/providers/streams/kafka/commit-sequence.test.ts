@@ -109,7 +109,7 @@ test.after.each(async ({ dir, opened }) => {
 
 /** A fetched batch of "in" holding `records` at offsets 0, 1, …; `from`: the first offset handed out. */
 function batchOf(records: ProducerRecord[], from = 0, partition = 0): FetchedBatch {
-  return { topic: "in", partition, records: new FetchedRecords(encodeRecordBatch(records), from, `in-${partition}`), nextOffset: records.length, highWatermark: records.length };
+  return { topic: "in", partition, records: new FetchedRecords(encodeRecordBatch(records), from, `in-${partition}`), nextOffset: records.length, highWatermark: records.length, lastStableOffset: records.length };
 }
 
 const unseen = () => ({ consumedOffset: -1, consumedTimestamp: -1 });
