@@ -1,21 +1,19 @@
 /**
  * Apache Kafka's `kafka-acls` tool (AclCommand of Kafka 4.4, from the reference jars) against a secured `sluice
  * broker`: a super user adds, lists and removes ACLs; they apply at once and survive a restart of the broker; a user
- * without ACLs on the cluster is refused. Needs `reference/setup`; without its jars (no JDK) the test says so and
- * does nothing.
+ * without ACLs on the cluster is refused.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { referenceClasspath, runJava } from "../../helpers/reference-java";
+import { runReferenceJava } from "../../helpers/json-lines-program";
 import { brokerPort, runSluice, type SluiceProcess } from "../../helpers/sluice-process";
-import { stopProcess } from "../streams/wordcount-processes";
-import { runKcat } from "./broker-test-kit";
+import { runKcat } from "../../providers/broker/broker-test-kit";
+import { stopProcess } from "../../providers/streams/wordcount-processes";
 
 const ACL_COMMAND = "org.apache.kafka.tools.AclCommand";
-const classpath = referenceClasspath();
 
 function clientProperties(dir: string, user: string): string {
   const file = path.join(dir, `${user}.properties`);
@@ -39,10 +37,6 @@ function startBroker(dataDir: string): SluiceProcess {
 const kcatAs = (user: string) => ["-X", "security.protocol=SASL_PLAINTEXT", "-X", "sasl.mechanisms=PLAIN", "-X", `sasl.username=${user}`, "-X", `sasl.password=${user}-secret`];
 
 test("kafka-acls adds, lists and removes ACLs on a secured sluice broker; they apply at once and survive a restart", async () => {
-  if (!classpath) {
-    console.log("kafka-acls-tool: skipped, the reference jars are missing (run reference/setup)");
-    return;
-  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-kafka-acls-"));
   const processes: SluiceProcess[] = [];
   try {
@@ -51,7 +45,7 @@ test("kafka-acls adds, lists and removes ACLs on a secured sluice broker; they a
     processes.push(broker);
     let bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
     const admin = clientProperties(dir, "admin");
-    const acls = (properties: string, ...args: string[]) => runJava(classpath, ACL_COMMAND, ["--bootstrap-server", bootstrap, "--command-config", properties, ...args]);
+    const acls = (properties: string, ...args: string[]) => runReferenceJava(ACL_COMMAND, ["--bootstrap-server", bootstrap, "--command-config", properties, ...args]);
     const aliceWrites = () => runKcat(bootstrap, [...kcatAs("alice"), "-P", "-t", "alice-orders"], "order\n");
 
     assert.not.equal((await aliceWrites()).code, 0, "alice has no ACL yet");
