@@ -41,6 +41,7 @@ const STREAMS_KEYS = configKeys({
   "request.timeout.ms": { type: "integer", default: 30_000, doc: "How long the admin client (kafkajs) waits for a broker's answer to a request." },
   "auto.create.topics": { type: "boolean", doc: "Create missing input and output topics (`num.partitions` each). Default: true on the embedded broker, false when `bootstrap.servers` names a cluster. Internal topics are always created." },
   "repartition.purge.interval.ms": { type: "integer", default: 30_000, doc: "Least time between two purges of the repartition records the application has committed past (DeleteRecords)." },
+  "windowstore.changelog.additional.retention.ms": { type: "integer", default: 86_400_000, doc: "Added to a window or session store's retention to make its changelog's `retention.ms` (changelogs of such stores are `cleanup.policy=compact,delete`), as in Kafka Streams." },
   "replication.factor": { type: "integer", default: -1, doc: "Replication factor of the topics the runtime creates; `-1` is the broker's default (`default.replication.factor`)." },
   "processing.guarantee": { type: "string", default: "at_least_once", choices: ["at_least_once", "exactly_once", "exactly_once_v2"], doc: "`at_least_once`: outputs at least once, with exact state after a crash (stores and input positions commit together). `exactly_once` and `exactly_once_v2` stop startup with an error until they are supported." },
   "compression.type": { type: "string", default: "none", choices: COMPRESSION_TYPES, doc: "Codec of the record batches the application writes (outputs, changelogs, repartition topics, dead letters): `none`, `gzip`, `snappy`, `lz4` or `zstd`. Batches in every codec are read whatever this is." },
@@ -67,7 +68,7 @@ const OPEN_STREAMS_KEYS = {
   "consumer.": `Consumer settings, ${CLIENT_SETTINGS}`,
   "producer.": `Producer settings, ${CLIENT_SETTINGS}`,
   "admin.": `Admin client settings, ${CLIENT_SETTINGS}`,
-  "topic.": "Configs of the repartition and changelog topics the runtime creates, e.g. `streams.topic.min.insync.replicas=2`. Changelogs are created `cleanup.policy=compact`.",
+  "topic.": "Configs of the repartition and changelog topics the runtime creates, e.g. `streams.topic.min.insync.replicas=2`, over Kafka Streams' own: changelogs `cleanup.policy=compact` (`compact,delete` for window and session stores, with `retention.ms`), repartition topics `cleanup.policy=delete`, `retention.ms=-1`, `segment.bytes=52428800`; all `message.timestamp.type=CreateTime`.",
 };
 
 /** `streams.deployments.key.location`: a setting of the runtime, not of one application. */

@@ -123,10 +123,10 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
     return new DslGroupedStream<KR, V>(this.builder, groupBy(this.builder, this, selector, grouped));
   }
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, false, name));
+    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, false, name));
   }
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table.storeName, joiner, true, name));
+    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, true, name));
   }
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));

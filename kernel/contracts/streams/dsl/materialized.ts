@@ -5,7 +5,7 @@ export interface Materialized<K, V> {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
-  /** For non-windowed aggregates; default key_value. */
+  /** For tables and non-windowed aggregates; default key_value (Kafka Streams keeps timestamps: timestamped_key_value). */
   storeType?: "key_value" | "timestamped_key_value";
 }
 

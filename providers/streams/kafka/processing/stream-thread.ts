@@ -113,7 +113,7 @@ export class StreamThread implements RunView {
 
   async start(): Promise<void> {
     const { kafka, topology, settings, logger, metrics } = this.options;
-    await checkClusterAccess(this.endpoint, this.clientIds.admin);
+    await checkClusterAccess(this.endpoint, this.clientIds.admin, logger);
     const admin = kafka.admin();
     this.adminClient = admin;
     await admin.connect();
@@ -132,6 +132,7 @@ export class StreamThread implements RunView {
         defaultPartitions: settings.get("num.partitions"),
         replicationFactor: settings.get("replication.factor"),
         internalConfigs: settings.entries("topic."),
+        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
         singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
       }),
       this.producer.connect(),

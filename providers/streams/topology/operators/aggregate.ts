@@ -1,7 +1,8 @@
 /**
  * Aggregations of a grouped stream into a table (Kafka Streams' KStreamAggregate, KStreamReduce and count): one
  * key_value store (timestamped when asked), updated per record, its updates forwarded downstream — by the store's
- * record cache once folded, when it has one.
+ * record cache once folded, when it has one. An aggregate's timestamp is the largest of its records' (the store
+ * keeps it when timestamped), so a table's updates never go back in time.
  */
 import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
@@ -44,9 +45,15 @@ export function aggregateFolding(initializer: () => unknown, aggregator: Aggrega
   return { initializer, aggregator, valueSerde: undefined };
 }
 
+/** An aggregate as stored; a plain store keeps no timestamp, which shows as -Infinity. */
+export interface StoredAggregate {
+  value: unknown;
+  timestamp: number;
+}
+
 /** A get/put view that hides whether the key_value store is timestamped. */
 interface KeyValueAccess {
-  get(key: unknown): unknown;
+  get(key: unknown): StoredAggregate | undefined;
   put(key: unknown, value: unknown, timestamp: number): void;
   /** Whether the store forwards the updates (see forwardsOnFlush). */
   forwardsOnFlush: boolean;
@@ -55,10 +62,19 @@ interface KeyValueAccess {
 function keyValueAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): KeyValueAccess {
   if (timestamped) {
     const store = context.getStateStore<TimestampedKeyValueStore<unknown, unknown>>(storeName);
-    return { get: (key) => store.get(key)?.value, put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
+    return { get: (key) => store.get(key), put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
   }
   const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
-  return { get: (key) => store.get(key), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
+  return { get: (key) => withoutTimestamp(store.get(key)), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
+}
+
+export function withoutTimestamp(value: unknown): StoredAggregate | undefined {
+  return value === undefined ? undefined : { value, timestamp: -Infinity };
+}
+
+/** The timestamp of an aggregate that `timestamp`'s record updates: the largest of its records' (Kafka Streams'). */
+export function aggregateTimestamp(previous: StoredAggregate | undefined, timestamp: number): number {
+  return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
 }
 
 function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
@@ -67,9 +83,10 @@ function aggregateProcessor(storeName: string, timestamped: boolean, { initializ
     return (record) => {
       if (!keyed(context, record) || record.value === null || record.value === undefined) return;
       const previous = store.get(record.key);
-      const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
-      store.put(record.key, next, record.timestamp);
-      if (!store.forwardsOnFlush) context.forward(record.withValue(next));
+      const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
+      const timestamp = aggregateTimestamp(previous, record.timestamp);
+      store.put(record.key, next, timestamp);
+      if (!store.forwardsOnFlush) context.forward(record.withValue(next).withTimestamp(timestamp));
     };
   });
 }
