@@ -315,7 +315,8 @@ export class StreamThread implements RunView {
       const now = Date.now();
       const ready = this.tasks.readyTasks();
       for (const task of ready) task.task.punctuateWallClock(now);
-      const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
+      // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones.
+      const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }
