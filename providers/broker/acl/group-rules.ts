@@ -1,8 +1,8 @@
 /**
  * Authorization of the consumer-group APIs, as Kafka's KafkaApis checks them: READ on the group to join, sync,
  * heartbeat, leave and commit (and READ on each committed topic), DESCRIBE to fetch offsets (of the topics it may
- * describe), find the coordinator and describe the group, DELETE to delete it; ListGroups lists every group with
- * DESCRIBE on the cluster, else the groups the requester may describe.
+ * describe), find the coordinator and describe the group, DELETE to delete it or its offsets (with READ on each
+ * topic); ListGroups lists every group with DESCRIBE on the cluster, else the groups the requester may describe.
  */
 import { ErrorCode } from "../../kafka-protocol/error-codes";
 import { DeleteGroups } from "../../kafka-protocol/messages/delete-groups";
@@ -13,6 +13,7 @@ import { JoinGroup } from "../../kafka-protocol/messages/join-group";
 import { LeaveGroup } from "../../kafka-protocol/messages/leave-group";
 import { ListGroups } from "../../kafka-protocol/messages/list-groups";
 import { OffsetCommit } from "../../kafka-protocol/messages/offset-commit";
+import { OffsetDelete } from "../../kafka-protocol/messages/offset-delete";
 import { OffsetFetch } from "../../kafka-protocol/messages/offset-fetch";
 import { SyncGroup } from "../../kafka-protocol/messages/sync-group";
 import type { RequestContext } from "../handlers/api-handler";
@@ -80,6 +81,14 @@ export function groupRules({ authorizer }: RuleServices) {
       if (authorizer.authorize(requesterOf(context), AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME)) return servedWhole(request);
       const describable = may(context, AclOperation.DESCRIBE);
       return { request, complete: (response) => response && { ...response, groups: response.groups.filter(({ groupId }) => describable(groupId)) } };
+    }),
+
+    ruleOf(OffsetDelete, (request, context) => {
+      if (!may(context, AclOperation.DELETE)(request.groupId)) return refusedWith({ errorCode: GROUP_DENIED, topics: [] });
+      const readable = may(context, AclOperation.READ, ResourceType.TOPIC);
+      const [served, refused] = splitBy(request.topics, ({ name }) => readable(name));
+      const answered = refused.map(({ name, partitions }) => ({ name, partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) }));
+      return { request: { ...request, topics: served }, complete: appendingTo("topics", answered) };
     }),
 
     ruleOf(DeleteGroups, (request, context) => {

@@ -19,6 +19,7 @@ import { FindCoordinator } from "../../../providers/kafka-protocol/messages/find
 import { JoinGroup } from "../../../providers/kafka-protocol/messages/join-group";
 import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
 import { EndTxn } from "../../../providers/kafka-protocol/messages/end-txn";
+import { OffsetDelete } from "../../../providers/kafka-protocol/messages/offset-delete";
 import { InitProducerId } from "../../../providers/kafka-protocol/messages/init-producer-id";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { Produce } from "../../../providers/kafka-protocol/messages/produce";
@@ -135,6 +136,8 @@ test("an authenticated user without ACLs cannot delete, write, read or even list
     protocols: [{ name: "range", metadata: Buffer.alloc(0) }],
   });
   assert.is(joined.errorCode, ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  const offsetsDeleted = await raw.request(OffsetDelete, 0, { groupId: "alice-readers", topics: [{ name: "alice-orders", partitions: [{ partitionIndex: 0 }] }] });
+  assert.is(offsetsDeleted.errorCode, ErrorCode.GROUP_AUTHORIZATION_FAILED);
 
   assert.equal(await alice.listTopics(), ["alice-orders"], "the topic is still there");
   const offsets = await alice.fetchTopicOffsets("alice-orders");

@@ -8,12 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { runReferenceJava } from "../../helpers/json-lines-program";
+import { JavaProcesses, KAFKA_TOOLS } from "../../helpers/reference-java";
 import { brokerPort, runSluice, type SluiceProcess } from "../../helpers/sluice-process";
 import { runKcat } from "../../providers/broker/broker-test-kit";
 import { stopProcess } from "../../providers/streams/wordcount-processes";
 
-const ACL_COMMAND = "org.apache.kafka.tools.AclCommand";
+const java = new JavaProcesses();
 
 function clientProperties(dir: string, user: string): string {
   const file = path.join(dir, `${user}.properties`);
@@ -45,7 +45,7 @@ test("kafka-acls adds, lists and removes ACLs on a secured sluice broker; they a
     processes.push(broker);
     let bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
     const admin = clientProperties(dir, "admin");
-    const acls = (properties: string, ...args: string[]) => runReferenceJava(ACL_COMMAND, ["--bootstrap-server", bootstrap, "--command-config", properties, ...args]);
+    const acls = (properties: string, ...args: string[]) => java.run(KAFKA_TOOLS.acls, ["--bootstrap-server", bootstrap, "--command-config", properties, ...args]);
     const aliceWrites = () => runKcat(bootstrap, [...kcatAs("alice"), "-P", "-t", "alice-orders"], "order\n");
 
     assert.not.equal((await aliceWrites()).code, 0, "alice has no ACL yet");
@@ -76,6 +76,7 @@ test("kafka-acls adds, lists and removes ACLs on a secured sluice broker; they a
     assert.match(after.stdout, /operation=CREATE/);
     assert.not.equal((await aliceWrites()).code, 0, "alice can no longer write");
   } finally {
+    await java.stopAll();
     for (const process of processes.reverse()) await stopProcess(process, "SIGTERM");
     fs.rmSync(dir, { recursive: true, force: true });
   }
