@@ -2,7 +2,8 @@
  * ACLs on the embedded broker, through kafkajs and bare requests: a principal without an ACL gets Kafka's
  * authorization errors and does not see others' topics; Kafka's rules (deny wins, ALL, implied DESCRIBE, prefixes,
  * wildcards, super users, allow.everyone.if.no.acl.found); transactional ids, idempotent producers and the cluster;
- * kafkajs's admin ACL calls, whose ACLs take effect at once and persist across a restart; and no authorizer at all.
+ * deleting a group's offsets; kafkajs's admin ACL calls, whose ACLs take effect at once and persist across a restart;
+ * and no authorizer at all.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,7 +20,9 @@ import { FindCoordinator } from "../../../providers/kafka-protocol/messages/find
 import { JoinGroup } from "../../../providers/kafka-protocol/messages/join-group";
 import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
 import { EndTxn } from "../../../providers/kafka-protocol/messages/end-txn";
+import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
 import { OffsetDelete } from "../../../providers/kafka-protocol/messages/offset-delete";
+import { OffsetFetch } from "../../../providers/kafka-protocol/messages/offset-fetch";
 import { InitProducerId } from "../../../providers/kafka-protocol/messages/init-producer-id";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { Produce } from "../../../providers/kafka-protocol/messages/produce";
@@ -254,6 +257,28 @@ test("a transactional producer needs WRITE on its transactional id and on each t
   const malloryRaw = await rawAs(context, "mallory");
   assert.is((await malloryRaw.request(FindCoordinator, 1, { key: "alice-tx", keyType: 1 })).errorCode, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
   assert.is((await malloryRaw.request(InitProducerId, 2, { transactionalId: "alice-tx", transactionTimeoutMs: 60_000 })).errorCode, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+});
+
+test("deleting a group's offsets needs DELETE on the group, and READ on each topic whose offsets go", async (context) => {
+  const broker = await startSecured(context, "ALLOW User:bob DELETE GROUP:bob-readers; ALLOW User:bob READ TOPIC:bob-orders");
+  await (await connectedAdmin(broker, "admin")).createTopics({ topics: [{ topic: "bob-orders" }, { topic: "carol-orders" }] });
+  const admin = await rawAs(context, "admin");
+  const committed = await admin.request(OffsetCommit, 2, {
+    groupId: "bob-readers",
+    memberId: "",
+    groupInstanceId: null,
+    topics: ["bob-orders", "carol-orders"].map((name) => ({ name, partitions: [{ partitionIndex: 0, committedOffset: 3n, committedMetadata: null }] })),
+  });
+  assert.ok(committed.topics.every(({ partitions }) => partitions[0].errorCode === ErrorCode.NONE));
+
+  const deleted = await (await rawAs(context, "bob")).request(OffsetDelete, 0, {
+    groupId: "bob-readers",
+    topics: ["bob-orders", "carol-orders"].map((name) => ({ name, partitions: [{ partitionIndex: 0 }] })),
+  });
+  assert.is(deleted.errorCode, ErrorCode.NONE);
+  assert.equal(Object.fromEntries(deleted.topics.map(({ name, partitions }) => [name, partitions[0].errorCode])), { "bob-orders": ErrorCode.NONE, "carol-orders": ErrorCode.TOPIC_AUTHORIZATION_FAILED });
+  const kept = await admin.request(OffsetFetch, 2, { groupId: "bob-readers", topics: null });
+  assert.equal(kept.topics.map(({ name }) => name), ["carol-orders"], "only the offsets bob may read are gone");
 });
 
 test("kafkajs's admin creates, lists and deletes ACLs; they take effect at once and persist across a restart", async (context) => {
