@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 
-const STALL_MS = 60_000;
+/** Generous: a Kafka Streams JVM can take most of a minute to start and join on the 2 shared cores. */
+const STALL_MS = 120_000;
 
 /** When the output is complete: `records` records, or these final counts by word. */
 export type ExpectedOutput = { records: number } | { counts: ReadonlyMap<string, number> };

@@ -13,8 +13,11 @@
  *    streams-peers), inputs (4 partitions) produced beforehand.
  *
  * Prints, never asserts. Usage:
- *   node dist/bench/reference/peers-bench.js [--rounds=3] [--mb=128] [--records=300000] [--lines=30000] [--commit-ms=100] [--brokers=1] [--streams=1]
- * --brokers=0 or --streams=0 leaves that part out. Needs reference/setup (the jars) and kcat.
+ *   node dist/bench/reference/peers-bench.js [--rounds=3] [--mb=64] [--records=50000] [--lines=5000] [--commit-ms=100] [--brokers=1] [--streams=1]
+ * --brokers=0 or --streams=0 leaves that part out. Needs reference/setup (the jars) and kcat. The defaults keep a run
+ * near 15 minutes on the 2 shared cores, most of it the 48 streams runs' start-ups (a JVM for each Kafka Streams run);
+ * on such small inputs a cold JVM weighs more than it would over a long run: give more records and lines for that.
+ * The commit interval is Sluice's default (100 ms; Kafka Streams' is 30 s, which would hold wordcount's output back).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -30,9 +33,9 @@ import { adminOf, kcatRounds, type KcatRound, type PeerBroker } from "./broker-p
 import { KAFKA_JVM_OPTIONS, runKafkaStreams, runSluice, STREAMS_HEAP, type StreamsRun } from "./streams-peers";
 
 const rounds = numberArgument("rounds", 3);
-const megabytes = numberArgument("mb", 128);
-const records = numberArgument("records", 300_000);
-const lines = numberArgument("lines", 30_000);
+const megabytes = numberArgument("mb", 64);
+const records = numberArgument("records", 50_000);
+const lines = numberArgument("lines", 5_000);
 const commitMs = numberArgument("commit-ms", 100);
 const PARTITIONS = 4;
 const CACHE_BYTES = 10 * 1024 * 1024;
