@@ -1,7 +1,9 @@
 /**
  * One run of a bench topology by Sluice or by Kafka Streams, on inputs produced beforehand, timed from the first
  * input record processed to the last output record read back (an OutputReader): the application's start-up (a JVM,
- * worker threads, the group's join) is not counted, its commit interval and producer's linger are.
+ * worker threads, the group's join) is not counted, its commit interval and producer's linger are. Each side's
+ * processed count is looked at every 5 ms, but an application busy with its first batch can be seen late, with
+ * many records already processed: the run also gives that count, so that the rate leaves those records out.
  *
  * - Sluice: a StreamsRuntime per member, each in a worker thread of this process (WorkerMembers); "2 threads" is two
  *   members of one group, as Sluice has no num.stream.threads yet (#37). Its first input is the first time the
@@ -37,21 +39,28 @@ export interface StreamsRun {
   expected: ExpectedOutput;
 }
 
-/** Seconds from the first input record processed to the last output record read back. */
-export type RunSeconds = number;
+export interface RunTiming {
+  /** Seconds from the first time the application was seen to have processed input to the last output read back. */
+  seconds: number;
+  /** Records (of every sub-topology) it had processed when it was first seen to have processed any. */
+  processedAtFirst: number;
+}
 
 /** Runs `run` with Sluice. */
-export async function runSluice(run: StreamsRun): Promise<RunSeconds> {
+export async function runSluice(run: StreamsRun): Promise<RunTiming> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-peers-"));
   const reader = new OutputReader(run.bootstrap, run.output, run.expected);
   let firstInput = 0;
+  let processedAtFirst = 0;
   const application: MemberApplication = { topology: run.topology, applicationId: run.applicationId, input: run.input, output: run.output, streamsConfig: run.streamsConfig };
   const members = new WorkerMembers(run.bootstrap.split(","), stateDir, application, run.threads, (counts) => {
-    if (firstInput === 0 && counts.some((count) => count > 0)) firstInput = Date.now();
+    if (firstInput > 0 || !counts.some((count) => count > 0)) return;
+    firstInput = Date.now();
+    processedAtFirst = counts.reduce((sum, count) => sum + count, 0);
   });
   try {
     const lastOutput = await Promise.race([reader.complete, members.failed]);
-    return (lastOutput - firstInput) / 1000;
+    return { seconds: (lastOutput - firstInput) / 1000, processedAtFirst };
   } finally {
     reader.stop();
     await members.close();
@@ -60,7 +69,7 @@ export async function runSluice(run: StreamsRun): Promise<RunSeconds> {
 }
 
 /** Runs `run` with Kafka Streams. */
-export async function runKafkaStreams(run: StreamsRun): Promise<RunSeconds> {
+export async function runKafkaStreams(run: StreamsRun): Promise<RunTiming> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "kafka-streams-peers-"));
   const reader = new OutputReader(run.bootstrap, run.output, run.expected);
   const configs = Object.entries({ ...run.streamsConfig, "num.stream.threads": run.threads }).map(([name, value]) => `${name}=${value}`);
@@ -70,21 +79,21 @@ export async function runKafkaStreams(run: StreamsRun): Promise<RunSeconds> {
   });
   const exited = result.then((outcome) => Promise.reject(new Error(`Kafka Streams (${run.applicationId}) exited (${outcome.code}): ${outcome.stderr.slice(-4_000)}`)));
   exited.catch(() => undefined);
-  const firstInput = new Promise<number>((resolve, reject) => {
+  const firstInput = new Promise<{ at: number; processed: number }>((resolve, reject) => {
     let pending = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split("\n");
       pending = lines.pop()!;
       for (const line of lines.filter((text) => text.startsWith("{"))) {
-        const event = JSON.parse(line) as { event: string; at?: number; error?: unknown };
-        if (event.event === "first-input") resolve(event.at!);
+        const event = JSON.parse(line) as { event: string; at?: number; processed?: number; error?: unknown };
+        if (event.event === "first-input") resolve({ at: event.at!, processed: event.processed! });
         if (event.event === "failed") reject(new Error(`Kafka Streams (${run.applicationId}) failed: ${JSON.stringify(event.error)}`));
       }
     });
   });
   try {
     const [first, last] = await Promise.race([Promise.all([firstInput, reader.complete]), exited]);
-    return (last - first) / 1000;
+    return { seconds: (last - first.at) / 1000, processedAtFirst: first.processed };
   } finally {
     reader.stop();
     if (child.exitCode === null && child.signalCode === null) {

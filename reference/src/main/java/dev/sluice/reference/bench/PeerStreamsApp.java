@@ -32,8 +32,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li>wordcount: lines lower-cased and split into words, re-keyed by word (a repartition topic) and counted in the
  *       store "counts", the counts (longs) out (the wordcount example, providers/examples/wordcount.ts).
  * </ul>
- * Prints what {@link StreamsProgram} prints, and {"event":"first-input","at":epochMillis} when its stream threads have
- * processed their first record (their process-total, looked at every 5 ms).
+ * Prints what {@link StreamsProgram} prints, and {"event":"first-input","at":epochMillis,"processed":n} when its stream
+ * threads have processed their first records (their process-total, looked at every 5 ms; n is that total then).
  */
 public final class PeerStreamsApp {
     private static final Map<String, BiFunction<String, String, Topology>> TOPOLOGIES = Map.of(
@@ -48,8 +48,9 @@ public final class PeerStreamsApp {
         Properties props = ProgramArguments.withConfigs(StreamsProgram.properties(args[0], args[1], args[2]), args, 6);
         CountDownLatch closed = new CountDownLatch(1);
         KafkaStreams streams = StreamsProgram.start(topology, props, closed);
-        while (processed(streams) == 0 && closed.getCount() > 0) Thread.sleep(5);
-        if (closed.getCount() > 0) JsonLines.print("event", "first-input", "at", System.currentTimeMillis());
+        double processed = 0;
+        while ((processed = processed(streams)) == 0 && closed.getCount() > 0) Thread.sleep(5);
+        if (closed.getCount() > 0) JsonLines.print("event", "first-input", "at", System.currentTimeMillis(), "processed", (long) processed);
         closed.await();
     }
 
