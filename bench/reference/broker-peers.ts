@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka, logLevel, type Admin } from "kafkajs";
+import { eventually } from "../../test/helpers/eventually";
 import { kcatRows, mbPerSecond } from "../broker/kcat-throughput";
 
 export interface PeerBroker {
@@ -27,12 +28,27 @@ export function adminOf(bootstrap: string) {
   return new Kafka({ clientId: "peers-bench", brokers: bootstrap.split(","), logLevel: logLevel.NOTHING }).admin();
 }
 
+/**
+ * Creates the topics and waits until every partition has a leader. Not kafkajs' waitForLeaders: a busy Kafka broker
+ * can answer metadata of a topic its controller just made with UNKNOWN_TOPIC_OR_PARTITION, which that does not retry.
+ */
+export async function createReadyTopics(admin: Admin, topics: string[], partitions: number): Promise<void> {
+  await admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: partitions })) });
+  await eventually(
+    async () => {
+      const metadata = await admin.fetchTopicMetadata({ topics });
+      return metadata.topics.every((topic) => topic.partitions.length === partitions && topic.partitions.every((partition) => partition.leader >= 0));
+    },
+    { timeoutMs: 60_000, intervalMs: 100, what: `leaders of ${topics.join(", ")}` },
+  );
+}
+
 /** MB/s of kcat producing and then consuming `megabytes` on a new topic, deleted afterwards. */
 async function measureBroker(broker: PeerBroker, dir: string, megabytes: number, topic: string): Promise<{ produce: number; consume: number }> {
   const admin = adminOf(broker.bootstrap);
   await admin.connect();
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createReadyTopics(admin, [topic], 1);
     await broker.checkTopic?.(topic);
     const [produced, consumed] = await kcatRows(broker.bootstrap, dir, VALUE_BYTES, megabytes, topic);
     await admin.deleteTopics({ topics: [topic] });

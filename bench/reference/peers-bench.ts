@@ -30,7 +30,7 @@ import { startBrokerInWorker, type RunningBroker } from "../../providers/broker"
 import { numberArgument } from "../bench-arguments";
 import { produceInput, statelessValue, wordCounts, wordLine } from "../runtime/bench-input";
 import { median } from "../runtime/runtime-timing";
-import { adminOf, kcatRounds, type KcatRound, type PeerBroker } from "./broker-peers";
+import { adminOf, createReadyTopics, kcatRounds, type KcatRound, type PeerBroker } from "./broker-peers";
 import { KAFKA_JVM_OPTIONS, runKafkaStreams, runSluice, STREAMS_HEAP, type StreamsRun } from "./streams-peers";
 
 const rounds = numberArgument("rounds", 3);
@@ -121,7 +121,7 @@ async function produceInputs(bootstrap: string): Promise<void> {
   const kafka = new Kafka({ clientId: "peers-bench", brokers: bootstrap.split(","), logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [STATELESS_INPUT, WORDS_INPUT].map((topic) => ({ topic, numPartitions: PARTITIONS })), waitForLeaders: true });
+  await createReadyTopics(admin, [STATELESS_INPUT, WORDS_INPUT], PARTITIONS);
   await admin.disconnect();
   const producer = kafka.producer();
   await producer.connect();
@@ -147,7 +147,7 @@ async function streamsPart(brokers: { name: string; short: string; bootstrap: st
           const run = async (system: "sluice" | "kafka-streams") => {
             const applicationId = `peers-${system}-${topology}-${broker.short}-${threads}t-${round}`;
             const output = `${applicationId}-out`;
-            await admin.createTopics({ topics: [{ topic: output, numPartitions: PARTITIONS }], waitForLeaders: true });
+            await createReadyTopics(admin, [output], PARTITIONS);
             const streamsRun: StreamsRun = {
               bootstrap: broker.bootstrap,
               topology,
