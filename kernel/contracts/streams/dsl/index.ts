@@ -10,4 +10,5 @@ export type * from "./materialized";
 export type * from "./produced";
 export type * from "./serde-ref";
 export type * from "./streams-builder";
+export type * from "./suppressed";
 export type * from "./windows";
