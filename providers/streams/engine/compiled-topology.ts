@@ -26,8 +26,8 @@ export class CompiledTopology {
   constructor(
     readonly applicationId: string,
     readonly definition: TopologyDefinition,
-    defaultKeySerde: SerdeSpec,
-    defaultValueSerde: SerdeSpec,
+    private readonly defaultKeySerde: SerdeSpec,
+    private readonly defaultValueSerde: SerdeSpec,
     /** The serdes registered by name (`sluice.streams.NamedCode`). */
     private readonly namedCode?: NamedCodeLookup,
   ) {
@@ -73,6 +73,11 @@ export class CompiledTopology {
       return names.size === 1 ? only : undefined;
     };
     return { key: agreed(senders.map((sender) => sender.keySerde)), value: agreed(senders.map((sender) => sender.valueSerde)) };
+  }
+
+  /** A serde the DSL named (undefined: the configured default for a key or a value), for processors that serialize. */
+  resolveSerde(spec: SerdeSpec, role: "key" | "value", what: string): Serde<any> {
+    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.namedCode);
   }
 
   serdesOf(nodeName: string): SerdePair {

@@ -199,11 +199,13 @@ export class StreamTask {
       const keyAsText = serdes.key === stringSerde;
       const valueAsText = serdes.value === stringSerde;
       const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
+      const partitionOf = def.partitionOf;
       return {
         name,
         receive: (record) =>
           this.env.emit({
             topic: def.topic,
+            partition: partitionOf === undefined ? undefined : partitionOf(record.key, record.value),
             key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
             value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
             timestamp: record.timestamp,
@@ -270,6 +272,7 @@ export class StreamTask {
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
+      serdeOf: (spec, role) => this.topology.resolveSerde(spec, role, `a ${role} of processor '${node.name}'`),
     };
   }
 }

@@ -1,23 +1,30 @@
 /**
  * The graph the DSL's operators add to (Kafka Streams' InternalTopologyBuilder): named source, processor and sink
  * nodes, their edges and their stores, in a TopologyDefinition. It checks what holds for every operator — unique
- * node and store names, known stores, edges only out of sources and processors; each operator checks its own.
+ * node and store names, a topic read by one source only, known stores, edges only out of sources and processors;
+ * each operator checks its own.
  */
 import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
-import type { StoreDef, TopologyDefinition } from "./topology-model";
+import type { SinkNode, StoreDef, TopologyDefinition } from "./topology-model";
 
 export class InternalTopologyBuilder {
   readonly definition: TopologyDefinition = {
     nodes: new Map(),
     stores: new Map(),
     repartitionTopics: new Set(),
+    repartitionPartitions: new Map(),
     eventTypes: new Set(),
     eventSerdes: new Map(),
   };
   private counter = 0;
 
   constructor(readonly applicationId: string) {}
+
+  /** A generated name for a store the user did not name. */
+  storeName(prefix: string): string {
+    return `${prefix}-store-${this.counter++}`;
+  }
 
   nodeName(prefix: string, given?: string): string {
     const name = given ?? `${prefix}-${this.counter++}`;
@@ -27,6 +34,10 @@ export class InternalTopologyBuilder {
 
   addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string): string {
     const name = this.nodeName("source", given);
+    for (const node of this.definition.nodes.values()) {
+      const twice = node.kind === "source" ? topics.find((topic) => node.topics.includes(topic)) : undefined;
+      if (twice !== undefined) throw new Error(`source '${name}' reads topic '${twice}', which source '${node.name}' already reads: a topic may be subscribed once`);
+    }
     this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [] });
     return name;
   }
@@ -41,11 +52,22 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parent: string, given?: string): string {
+  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parents: string | string[], given?: string, partitionOf?: SinkNode["partitionOf"]): string {
     const name = this.nodeName("sink", given);
-    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors: [parent] });
-    this.link([parent], name);
+    const predecessors = typeof parents === "string" ? [parents] : parents;
+    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors, partitionOf });
+    this.link(predecessors, name);
     return name;
+  }
+
+  /** Connects a processor to more stores (the stores a table it reads keeps its rows in). */
+  connectStores(processor: string, stores: readonly string[]): void {
+    const node = this.definition.nodes.get(processor);
+    if (node?.kind !== "processor") throw new Error(`cannot connect stores to '${processor}': no such processor`);
+    for (const store of stores) {
+      if (!this.definition.stores.has(store)) throw new Error(`processor '${processor}' uses unknown store '${store}'`);
+      if (!node.stores.includes(store)) node.stores.push(store);
+    }
   }
 
   addStore(store: StoreDef): void {

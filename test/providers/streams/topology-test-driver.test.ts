@@ -31,7 +31,7 @@ test("stateless operators transform, filter, branch and merge records", async ()
   await driver.close();
 });
 
-test("groupBy repartitions and counts into a key_value store, emitting every update", async () => {
+test("groupBy repartitions and counts into a timestamped key_value store, emitting every update", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     builder
       .stream<string, string>("words")
@@ -48,17 +48,17 @@ test("groupBy repartitions and counts into a key_value store, emitting every upd
   const totals = new Map<string, number>();
   for (const partition of [0, 1]) {
     const store = driver.store("counts", partition);
-    assert.is(store.type, "key_value");
-    for (const { key, value } of await collect((store.store as ReadOnlyKeyValueStore<string, number>).all())) totals.set(key, value);
+    assert.is(store.type, "timestamped_key_value", "an aggregation keeps timestamps unless materialized otherwise");
+    for (const { key, value } of await collect((store.store as ReadOnlyKeyValueStore<string, ValueAndTimestamp<number>>).all())) totals.set(key, value.value);
   }
   assert.equal(Object.fromEntries(totals), { kafka: 2, streams: 2 });
   await driver.close();
 });
 
-test("reduce and aggregate keep per-key results, timestamped when asked", async () => {
+test("reduce and aggregate keep per-key results, plain when asked", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     const grouped = builder.stream<string, string>("in", { valueSerde: "json" }).groupByKey();
-    grouped.reduce((a, b) => `${a}+${b}`, { storeName: "joined", valueSerde: "string" });
+    grouped.reduce((a, b) => `${a}+${b}`, { storeName: "joined", valueSerde: "string", storeType: "key_value" });
     builder
       .stream<string, number>("nums", { valueSerde: "long" })
       .groupByKey()

@@ -1,16 +1,15 @@
 /**
  * Aggregations of a grouped stream into a table (Kafka Streams' KStreamAggregate, KStreamReduce and count): one
- * key_value store (timestamped when asked), updated per record, its updates forwarded downstream — by the store's
- * record cache once folded, when it has one.
+ * timestamped_key_value store (plain when asked), updated per record, its changes forwarded downstream — by the
+ * store's record cache once folded, when it has one. An aggregate carries the largest timestamp of its records.
  */
 import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
-import type { KeyValueStore, TimestampedKeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
-import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
+import { keyed, statefulProcessor, type Rec } from "../processor-shapes";
+import { changeForwarder, materializedView, tableStore, type Row, type TableOperator, type TableView } from "../table-changes";
 import { addAggregation, groupedValueSerde } from "./grouping";
 
 export type Aggregator = (key: any, value: any, aggregate: any) => any;
@@ -44,38 +43,56 @@ export function aggregateFolding(initializer: () => unknown, aggregator: Aggrega
   return { initializer, aggregator, valueSerde: undefined };
 }
 
-/** A get/put view that hides whether the key_value store is timestamped. */
-interface KeyValueAccess {
-  get(key: unknown): unknown;
-  put(key: unknown, value: unknown, timestamp: number): void;
-  /** Whether the store forwards the updates (see forwardsOnFlush). */
-  forwardsOnFlush: boolean;
-}
+/**
+ * The table an aggregation makes (Kafka Streams' KStreamAggregate, KTableAggregate, KStreamWindowAggregate…): always
+ * materialized, so it gives old values whenever asked, and, keyed by key (not windowed), is read from its store.
+ */
+export class AggregationTable implements TableOperator {
+  forwardsOldValues = false;
 
-function keyValueAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): KeyValueAccess {
-  if (timestamped) {
-    const store = context.getStateStore<TimestampedKeyValueStore<unknown, unknown>>(storeName);
-    return { get: (key) => store.get(key)?.value, put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
+  constructor(
+    readonly storeName: string,
+    private readonly keyedByKey = true,
+  ) {}
+
+  sendOldValues(): boolean {
+    this.forwardsOldValues = true;
+    return true;
   }
-  const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
-  return { get: (key) => store.get(key), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
+
+  view(): TableView {
+    if (!this.keyedByKey) throw new Error(`the windowed table of store '${this.storeName}' cannot be read key by key: it has no joins and no table lookups`);
+    return materializedView(this.storeName);
+  }
 }
 
-function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
+/**
+ * The timestamp of an aggregate that `timestamp`'s record updates: the largest of its records', as Kafka Streams
+ * keeps it (a plain store keeps none: -1).
+ */
+export function aggregateTimestamp(previous: Row | undefined, timestamp: number): number {
+  return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
+}
+
+function aggregateProcessor(table: AggregationTable, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
-    const store = keyValueAccess(context, storeName, timestamped);
+    const store = tableStore(context, table.storeName);
+    const forward = changeForwarder(context, store, table.forwardsOldValues);
     return (record) => {
       if (!keyed(context, record) || record.value === null || record.value === undefined) return;
       const previous = store.get(record.key);
-      const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
-      store.put(record.key, next, record.timestamp);
-      if (!store.forwardsOnFlush) context.forward(record.withValue(next));
+      const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
+      const timestamp = aggregateTimestamp(previous, record.timestamp);
+      store.put(record.key, next, timestamp);
+      forward(record.withTimestamp(timestamp) as Rec, next, previous?.value);
     };
   });
 }
 
+/** The store is timestamped unless materialized otherwise, and named by the builder unless materialized with a name. */
 export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
-  const type = materialized.storeType ?? "key_value";
-  const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", folding);
-  return addAggregation(builder, grouping, materialized, { type }, folding.valueSerde, "aggregate", supplier);
+  const table = new AggregationTable(materialized.storeName ?? builder.storeName("aggregate"));
+  const store = { storeName: table.storeName, keySerde: materialized.keySerde, valueSerde: materialized.valueSerde };
+  const type = materialized.storeType ?? "timestamped_key_value";
+  return { ...addAggregation(builder, grouping, store, { type }, folding.valueSerde, "aggregate", aggregateProcessor(table, folding)), operator: table };
 }

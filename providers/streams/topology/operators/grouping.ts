@@ -20,10 +20,14 @@ export function groupBy(builder: InternalTopologyBuilder, parent: StreamHandle, 
   return { stream: rekeyed, grouped, needsRepartition: true };
 }
 
-/** Writes the records of `parent` to a repartition topic and reads them back; returns the new source. */
-export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec): string {
+/**
+ * Writes the records of `parent` to a repartition topic and reads them back; returns the new source. The topic has
+ * `partitions` partitions when given, else as many as its sub-topologies call for (see ensureTopics).
+ */
+export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, partitions?: number): string {
   const topic = `${builder.applicationId}-${baseName}-repartition`;
   builder.definition.repartitionTopics.add(topic);
+  if (partitions !== undefined) builder.definition.repartitionPartitions.set(topic, partitions);
   builder.addSink(topic, keySerde, valueSerde, parent, `${baseName}-repartition-sink`);
   return builder.addSource([topic], keySerde, valueSerde, `${baseName}-repartition-source`);
 }
@@ -46,10 +50,13 @@ export interface AggregationStore {
   retentionMs?: number;
 }
 
+/** What an aggregation adds; its table's operator is the caller's. */
+export type AddedAggregation = Omit<TableHandle, "operator">;
+
 /**
  * Adds an aggregation after its grouping: the repartition topic when the key may have changed (named after the
- * grouping, or else the store), the store, and the processor that keeps it. Serdes not materialized are the
- * grouping's key serde and `defaultValueSerde`.
+ * grouping, or else the first aggregation's store; the grouping's other aggregations read the same), the store, and
+ * the processor that keeps it. Serdes not materialized are the grouping's key serde and `defaultValueSerde`.
  */
 export function addAggregation(
   builder: InternalTopologyBuilder,
@@ -59,11 +66,11 @@ export function addAggregation(
   defaultValueSerde: SerdeSpec,
   prefix: string,
   supplier: ProcessorSupplier<any, any, any, any>,
-): TableHandle {
+): AddedAggregation {
   const { storeName } = materialized;
   const inputKeySerde = grouping.grouped.keySerde ?? grouping.stream.keySerde;
   const parent = grouping.needsRepartition
-    ? repartition(builder, grouping.stream.node, grouping.grouped.name ?? storeName, inputKeySerde, groupedValueSerde(grouping))
+    ? (grouping.repartitionSource ??= repartition(builder, grouping.stream.node, grouping.grouped.name ?? storeName, inputKeySerde, groupedValueSerde(grouping)))
     : grouping.stream.node;
   const keySerde = materialized.keySerde ?? inputKeySerde;
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;

@@ -10,7 +10,8 @@ import { windowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
-import type { Folding } from "./aggregate";
+import { AggregationTable, type Folding } from "./aggregate";
+import { change } from "../table-changes";
 import { addAggregation } from "./grouping";
 import { DEFAULT_RETENTION_MS } from "./windowed-aggregate";
 
@@ -26,14 +27,15 @@ export const reduceMerger =
     aggregator(key, right, left);
 
 function sessionAggregateProcessor(
-  storeName: string,
+  table: AggregationTable,
   gapMs: number,
   graceMs: number,
   { initializer, aggregator }: Folding,
   merger: Merger,
 ): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
-    const store = context.getStateStore<SessionStore<unknown, unknown>>(storeName);
+    const store = context.getStateStore<SessionStore<unknown, unknown>>(table.storeName);
+    const sendOldValues = table.forwardsOldValues;
     return (record) => {
       if (!keyed(context, record) || record.value === null || record.value === undefined) return;
       const timestamp = record.timestamp;
@@ -49,11 +51,11 @@ function sessionAggregateProcessor(
         end = Math.max(end, session.windowEnd);
         aggregate = merger(record.key, aggregate, session.value);
         store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
-        context.forward(record.withKeyValue({ key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd }, null));
+        context.forward(record.withKeyValue({ key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd }, change(null, sendOldValues ? session.value : null)));
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate));
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)));
     };
   });
 }
@@ -68,7 +70,8 @@ export function sessionAggregate(
 ): TableHandle {
   const graceMs = windows.graceMs ?? 0;
   const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, windows.gapMs + graceMs);
-  const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
+  const operator = new AggregationTable(materialized.storeName, false);
+  const supplier = sessionAggregateProcessor(operator, windows.gapMs, graceMs, folding, merger);
   const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
-  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde } };
+  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde }, operator };
 }

@@ -11,7 +11,8 @@ import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
-import type { Folding } from "./aggregate";
+import { AggregationTable, type Folding } from "./aggregate";
+import { change } from "../table-changes";
 import { addAggregation } from "./grouping";
 
 /** How long windowed and session stores keep their data unless told: one day, as in Kafka Streams. */
@@ -44,14 +45,15 @@ function windowAccess(context: InternalProcessorContext, storeName: string, time
 }
 
 function windowedAggregateProcessor(
-  storeName: string,
+  table: AggregationTable,
   timestamped: boolean,
   windows: TimeWindows,
   { initializer, aggregator }: Folding,
 ): ProcessorSupplier<any, any, any, any> {
   const grace = windows.graceMs ?? 0;
   return statefulProcessor((context) => {
-    const store = windowAccess(context, storeName, timestamped);
+    const store = windowAccess(context, table.storeName, timestamped);
+    const sendOldValues = table.forwardsOldValues;
     return (record) => {
       if (!keyed(context, record) || record.value === null || record.value === undefined) return;
       const streamTime = context.currentStreamTimeMs();
@@ -64,7 +66,7 @@ function windowedAggregateProcessor(
         const previous = store.get(record.key, windowStart);
         const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
         store.put(record.key, next, windowStart, record.timestamp);
-        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next));
+        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, change(next, sendOldValues ? previous : null)));
       }
     };
   });
@@ -80,8 +82,9 @@ export function windowedAggregate(
   const type = materialized.storeType ?? "window";
   const minimumRetention = windows.sizeMs + (windows.graceMs ?? 0);
   const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, minimumRetention);
-  const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", windows, folding);
+  const operator = new AggregationTable(materialized.storeName, false);
+  const supplier = windowedAggregateProcessor(operator, type === "timestamped_window", windows, folding);
   const store = { type, windowSizeMs: windows.sizeMs, retentionMs };
   const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "windowed-aggregate", supplier);
-  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde } };
+  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde }, operator };
 }
