@@ -86,11 +86,12 @@ export interface KTable<K, V> {
   join<VO, VR>(other: KTable<K, VO>, joiner: (value: V, otherValue: VO) => VR, materialized?: Materialized<K, VR>, name?: string): KTable<K, VR>;
   /**
    * Foreign-key join (Kafka Streams' join(KTable, Function, ValueJoiner)): each row of this table joins the row of
-   * `other` whose key `foreignKeyExtractor` takes from its value. The tables need not be co-partitioned.
+   * `other` whose key `foreignKeyExtractor` takes from its value (and key, KIP-1104). The tables need not be
+   * co-partitioned.
    */
   join<VR, KO, VO>(
     other: KTable<KO, VO>,
-    foreignKeyExtractor: (value: V) => KO,
+    foreignKeyExtractor: (value: V, key: K) => KO,
     joiner: (value: V, otherValue: VO) => VR,
     tableJoined?: TableJoined,
     materialized?: Materialized<K, VR>,
@@ -100,7 +101,7 @@ export interface KTable<K, V> {
   /** Foreign-key left join: a row of this table whose foreign key is null or has no row in `other` joins null. */
   leftJoin<VR, KO, VO>(
     other: KTable<KO, VO>,
-    foreignKeyExtractor: (value: V) => KO | null,
+    foreignKeyExtractor: (value: V, key: K) => KO | null,
     joiner: (value: V, otherValue: VO | null) => VR,
     tableJoined?: TableJoined,
     materialized?: Materialized<K, VR>,

@@ -8,7 +8,8 @@ import type { ProcessorContext } from "../processor";
 export interface ValueTransformerWithKey<K, V, VR> {
   /** Its context may read stores and the record's metadata, not forward. */
   init?(context: ProcessorContext<never, never>): void;
-  transform(readOnlyKey: K, value: V): VR;
+  /** `value` is null for a deleted row. */
+  transform(readOnlyKey: K, value: V | null): VR;
   close?(): void;
 }
 

@@ -30,10 +30,10 @@ import type { TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { statefulProcessor, type Rec } from "../processor-shapes";
-import { tableStore, type Change, type Row, type TableView } from "../table-changes";
+import { tableStore, type Change, type Row, type TableStore, type TableView } from "../table-changes";
 import { addChangelogTable } from "./table";
 
-type Extractor = (value: any) => unknown;
+type Extractor = (value: any, key: any) => unknown;
 type Joiner = (value: any, foreignValue: any) => unknown;
 
 /** The 16-byte digest a subscription carries of its row's value. */
@@ -69,42 +69,44 @@ interface JoinSerdes {
 }
 
 /**
- * Kafka Streams' SubscriptionSendProcessorSupplier: what a left row's change subscribes to and unsubscribes from.
- * An inner join drops a row whose foreign key is null (counted); a left join sends it, with a null foreign key.
+ * Kafka Streams' SubscriptionSendProcessorSupplier (4.x): what a left row's change subscribes to and unsubscribes
+ * from. A row whose foreign key changed leaves the old one quietly (the new one answers); a left join subscribes
+ * even with no foreign key (a null one: the answer joins null). An inner join drops a row with a null foreign key
+ * (counted), and a row that had a foreign key and loses it, or is deleted, leaves it with a tombstone.
  */
 function sendProcessor(extractor: Extractor, left: boolean, serdes: JoinSerdes): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const primaryKeys = context.serdeOf(serdes.primaryKeys, "key");
     const leftValues = context.serdeOf(serdes.leftValues, "value");
     const foreignKeys = context.serdeOf(serdes.foreignKeys, "key");
-    const differ = (a: unknown, b: unknown) => a === null || b === null || !foreignKeys.serialize(a).equals(foreignKeys.serialize(b));
+    const changed = (newKey: unknown, oldKey: unknown) => newKey === null || !foreignKeys.serialize(newKey).equals(foreignKeys.serialize(oldKey));
     return (record) => {
       const { newValue, oldValue } = record.value as Change;
-      const newKey = newValue === null ? null : extractor(newValue) ?? null;
-      const oldKey = oldValue === null ? null : extractor(oldValue) ?? null;
-      const subscription = (instruction: Instruction): Subscription => ({
-        hash: newValue === null ? null : valueHash(leftValues, newValue),
-        instruction,
-        primaryKey: primaryKeys.serialize(record.key),
-        primaryPartition: context.recordMetadata().partition,
-      });
-      const send = (foreignKey: unknown, instruction: Instruction) => context.forward(record.withKeyValue(foreignKey, subscription(instruction)));
+      if (newValue === null && oldValue === null) return;
+      const foreignKeyOf = (value: unknown) => (value === null ? null : extractor(value, record.key) ?? null);
+      const newKey = foreignKeyOf(newValue);
+      const oldKey = foreignKeyOf(oldValue);
+      const send = (foreignKey: unknown, instruction: Instruction) =>
+        context.forward(
+          record.withKeyValue(foreignKey, {
+            hash: newValue === null ? null : valueHash(leftValues, newValue),
+            instruction,
+            primaryKey: primaryKeys.serialize(record.key),
+            primaryPartition: context.recordMetadata().partition,
+          } satisfies Subscription),
+        );
+      const moved = oldKey !== null && changed(newKey, oldKey);
       if (left) {
-        if (oldValue !== null && oldKey !== null && differ(newKey, oldKey)) send(oldKey, Instruction.DeleteKeyAndPropagate);
-        if (oldValue !== null || newValue !== null) send(newKey, Instruction.PropagateNullIfNoForeignValue);
-        return;
-      }
-      if ((oldValue !== null && oldKey === null) || (newValue !== null && newKey === null)) {
-        context.recordDropped();
-        return;
-      }
-      if (oldValue === null) {
-        if (newValue !== null) send(newKey, Instruction.PropagateOnlyIfForeignValue);
-      } else if (newValue === null) {
-        send(oldKey, Instruction.DeleteKeyAndPropagate);
-      } else {
-        if (differ(newKey, oldKey)) send(oldKey, Instruction.DeleteKeyNoPropagate);
+        if (moved) send(oldKey, Instruction.DeleteKeyNoPropagate);
         send(newKey, Instruction.PropagateNullIfNoForeignValue);
+      } else if (newValue === null || newKey === null) {
+        if (newValue !== null) context.recordDropped();
+        if (oldKey !== null) send(oldKey, Instruction.DeleteKeyAndPropagate);
+      } else if (moved) {
+        send(oldKey, Instruction.DeleteKeyNoPropagate);
+        send(newKey, Instruction.PropagateNullIfNoForeignValue);
+      } else {
+        send(newKey, Instruction.PropagateOnlyIfForeignValue);
       }
     };
   });
@@ -150,10 +152,17 @@ function receiveProcessor(storeName: string, foreign: TableView, serdes: JoinSer
   });
 }
 
-function updateSubscribers(store: ReturnType<typeof tableStore>, foreignKey: unknown, subscription: Subscription, timestamp: number): void {
+/**
+ * Replaces the row's subscription to the foreign key, or removes it. Subscribers are kept in key byte order, the
+ * order Kafka Streams' prefix scan of its subscription store answers a foreign row's change in.
+ */
+function updateSubscribers(store: TableStore, foreignKey: unknown, subscription: Subscription, timestamp: number): void {
   const subscribers = ((store.get(foreignKey)?.value ?? []) as Subscriber[]).filter((subscriber) => !subscriber.primaryKey.equals(subscription.primaryKey));
   const unsubscribes = subscription.instruction === Instruction.DeleteKeyAndPropagate || subscription.instruction === Instruction.DeleteKeyNoPropagate;
-  if (!unsubscribes) subscribers.push({ ...subscription, timestamp });
+  if (!unsubscribes) {
+    const after = subscribers.findIndex((subscriber) => Buffer.compare(subscriber.primaryKey, subscription.primaryKey) > 0);
+    subscribers.splice(after < 0 ? subscribers.length : after, 0, { ...subscription, timestamp });
+  }
   store.put(foreignKey, subscribers.length === 0 ? null : subscribers, timestamp);
 }
 
