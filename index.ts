@@ -22,6 +22,17 @@ export {
   type QueryParameterKind,
   type QueryRecord,
 } from "./kernel/contracts/query-engine";
+export {
+  INTERACTIVE_QUERIES,
+  type InteractiveQueries,
+  type StoreQuery,
+  type StoreQueryFailure,
+  type StoreQueryOptions,
+  type StoreQueryRecord,
+  type StoreQueryResult,
+  type StoreQueryStatus,
+  type StoreQuerySuccess,
+} from "./kernel/contracts/interactive-queries";
 export { METRICS_FORMATTER_CONTRACT, DEFAULT_METRICS_FORMAT, type MetricsFormatter } from "./kernel/contracts/metrics-formatter";
 export {
   SERIALIZER_MODULE_CONTRACT,
@@ -55,7 +66,7 @@ export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-r
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
-export { windowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";

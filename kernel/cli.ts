@@ -152,7 +152,31 @@ async function runUntilSignal(service: { start(): Promise<void>; close(): Promis
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   if (service.reload) process.on("SIGHUP", () => service.reload!());
+  whenOrphanedUnderNpm(() => {
+    process.stderr.write("sluice: the process npm started it through has exited, stopping\n");
+    onSignal("SIGTERM");
+  });
   await service.start();
+}
+
+const PARENT_WATCH_INTERVAL_MS = 500;
+
+/**
+ * A script run by npm, yarn or pnpm (`npm start` of a package that depends on Sluice, `npx sluice`) is started
+ * through a shell: npm passes SIGTERM or SIGINT on to that shell, which dies of it without passing it on, and
+ * Sluice would run on as an orphan. So when started by a package manager (it sets `npm_lifecycle_event`), Sluice
+ * stops as on SIGTERM once the process that started it is gone: it has then been given another parent. Run any other
+ * way (a supervisor, a container, `nohup`), it outlives its parent as any process does.
+ */
+function whenOrphanedUnderNpm(stop: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, PARENT_WATCH_INTERVAL_MS);
+  watch.unref();
 }
 
 function reportFatal(error: unknown): void {

@@ -25,7 +25,7 @@ import { HttpServer } from "./http/http-server";
 import { httpSecurityOf, type HttpSecurity } from "./http/http-security";
 import { createLogger, LogLevelSetting, type Logger } from "./logger";
 import { lifecycleOrder } from "./plugin-order";
-import { ServiceLoader, type NamedService } from "./service-loader";
+import { describeEntry, ServiceLoader, type NamedService } from "./service-loader";
 
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
 export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUICE_ROOT, "package.json"), "utf8")).version;
@@ -155,6 +155,7 @@ export class Kernel implements KernelInfo {
     const metrics = this.components.resolveOptional(PROCESS_METRICS);
     if (this.http && metrics) this.http.recordInto(metrics);
     if (this.http && server.get("rest.extensions")) await this.loadExtensions(loader);
+    else this.reportSkippedExtensions(loader, this.http ? "server.rest.extensions is false" : "the HTTP server is off (server.enable=false)");
 
     if (this.http) {
       this.address = await this.http.listen(server.get("listener"), server.get("port"));
@@ -177,7 +178,7 @@ export class Kernel implements KernelInfo {
 
   private async loadServices<T>(loader: ServiceLoader, contract: Token<T>): Promise<NamedService<T>[]> {
     const discovered = await loader.instances(contract, (type) => this.components.create(type));
-    const given = (this.options.services?.[contract] ?? []).map((instance, index) => ({ name: `${contract} given by the program #${index + 1}`, instance: instance as T }));
+    const given = (this.options.services?.[contract] ?? []).map((instance, index) => ({ name: givenName(contract, index), instance: instance as T }));
     return [...discovered, ...given];
   }
 
@@ -191,6 +192,13 @@ export class Kernel implements KernelInfo {
       await instance.register({ components: this.components, routes: this.routesFor(name, false) });
       this.logger.info("REST extension registered", { extension: name });
     }
+  }
+
+  /** Extensions that are there but not loaded would otherwise only show as 404s: one line names them. */
+  private reportSkippedExtensions(loader: ServiceLoader, reason: string): void {
+    const given = this.options.services?.[REST_EXTENSION_CONTRACT] ?? [];
+    const found = [...loader.discover(REST_EXTENSION_CONTRACT).map(describeEntry), ...given.map((_, index) => givenName(REST_EXTENSION_CONTRACT, index))];
+    if (found.length > 0) this.logger.warn(`REST extensions found but not loaded: ${reason}`, { extensions: found });
   }
 
   private routesFor(name: string, builtIn: boolean) {
@@ -207,3 +215,6 @@ export class Kernel implements KernelInfo {
     }
   }
 }
+
+/** How an implementation the program gave (`Sluice.register…`) is named in logs and messages. */
+const givenName = (contract: string, index: number) => `${contract} given by the program #${index + 1}`;

@@ -47,6 +47,7 @@ interface Rule {
   fixture: { files: SourceFile[]; reports: string[] };
 }
 
+const PACKAGE_TEMPLATE = "plugins/new-command/package-template";
 const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
 
 /**
@@ -101,7 +102,8 @@ const RULES: Rule[] = [
   },
   {
     name: "a plugin imports only the kernel and its own folder",
-    governs: (file) => within(file, "plugins"),
+    // The package `sluice new` writes is a user's package: the rule below governs it.
+    governs: (file) => within(file, "plugins") && !within(file, PACKAGE_TEMPLATE),
     allows: (file, target) => within(target, "kernel") || within(target, pluginFolder(file)),
     fixture: {
       files: [
@@ -161,6 +163,15 @@ const RULES: Rule[] = [
     fixture: {
       files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/kafkajs-idle-timer";\n` }],
       reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/kafkajs-idle-timer"],
+    },
+  },
+  {
+    name: "the package sluice new writes imports only \"sluice\" and itself",
+    governs: (file) => within(file, PACKAGE_TEMPLATE),
+    allows: (_, target) => target === "sluice" || within(target, PACKAGE_TEMPLATE),
+    fixture: {
+      files: [{ path: `${PACKAGE_TEMPLATE}/src/fixture.ts`, text: `import { TopologyTestDriver } from "sluice";\nimport { Greetings } from "./greetings";\nimport { StartupError } from "../../../../kernel/errors";\n` }],
+      reports: [`${PACKAGE_TEMPLATE}/src/fixture.ts:3 imports ../../../../kernel/errors`],
     },
   },
 ];

@@ -52,7 +52,7 @@ test("the helpers the built-in plugins answer with are exported", () => {
   const error = sluice.notFound("Unknown thing 'x'");
   assert.ok(error instanceof sluice.HttpError);
   assert.is(error.status, 404);
-  for (const name of ["Sluice", "TopologyTestDriver", "stringSerde", "windowedSerde", "UnrepresentableValueError", "resolveBootstrapServers"]) {
+  for (const name of ["Sluice", "TopologyTestDriver", "stringSerde", "timeWindowedSerde", "sessionWindowedSerde", "UnrepresentableValueError", "resolveBootstrapServers"]) {
     assert.ok(name in sluice, `${name} is exported`);
   }
 });

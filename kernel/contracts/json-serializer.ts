@@ -1,5 +1,5 @@
 /**
- * JSON serializer modules (API.md §6): how values that JSON cannot represent as they are (Buffers, BigInts,
+ * JSON serializer modules (docs/api.md#json-rendering): how values that JSON cannot represent as they are (Buffers, BigInts,
  * Dates, Maps, windowed keys, a package's own classes) become JSON in query results and event payloads.
  * Descriptor: META-INF/services/sluice.json.SerializerModule. Modules are consulted in discovery order
  * (the application's first, then Sluice's built-ins, then packages'); the first that handles a value wins.

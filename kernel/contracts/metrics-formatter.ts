@@ -1,5 +1,5 @@
 /**
- * Renders an application's metric groups in one output format (the `format` query value of API.md §1.5).
+ * Renders an application's metric groups in one output format (the `format` query value of docs/api.md#metrics).
  * One implementation per format, each listed in META-INF/services/sluice.metrics.MetricsFormatter, so a new
  * format is one more descriptor line.
  */

@@ -1,5 +1,5 @@
 /**
- * Interactive queries (API.md §2.3): one engine per store family, found through
+ * Interactive queries (docs/api.md#query-request): one engine per store family, found through
  * META-INF/services/sluice.query.QueryEngine. An engine declares the store types it answers and, for each
  * query, its parameters; the applications plugin validates requests against those declarations, routes them
  * and runs the query on the local partitions. A new store type or query is one more engine (descriptor line).

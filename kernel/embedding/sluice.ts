@@ -1,5 +1,5 @@
 /**
- * Embedding Sluice in a program (API.md §7). The CLI's `sluice start` uses this same class.
+ * Embedding Sluice in a program (README.md#use-sluice-from-your-own-program). The CLI's `sluice start` uses this same class.
  *
  *   const app = await Sluice.create({ config: { server: { listener: "127.0.0.1", port: 8080 } } });
  *   app.register(myTopologyProvider);

@@ -1,4 +1,4 @@
-/** An error that becomes an HTTP response of the single error shape (API.md §0). */
+/** An error that becomes an HTTP response of the single error shape (docs/api.md#conventions). */
 import type { JsonSchema } from "./json-schema";
 
 export class HttpError extends Error {

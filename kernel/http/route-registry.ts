@@ -4,11 +4,9 @@
  * error naming both), checks the caller's role against the route's (403), writes an audit line for each
  * state-changing call, answers HEAD on every GET route, URL-decodes parameters, validates a request body against the
  * schema its route declares, sends a handler's return value as JSON and turns thrown errors into the error shape of
- * API.md §0. Its listing of the routes, with their declarations, is what /api/v1/openapi.json is built from.
+ * docs/api.md#conventions. Its listing of the routes, with their declarations, is what /api/v1/openapi.json is built from.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type polka = require("polka");
-type Polka = ReturnType<typeof polka>;
 import { StartupError } from "../errors";
 import type { Logger } from "../logger";
 import type { AccessGuard } from "./access-guard";
@@ -84,6 +82,15 @@ export interface RouteListing {
   readonly spec: RouteSpec | undefined;
 }
 
+/**
+ * What the registry asks of the HTTP router (polka's), by its shape: Sluice's published declarations then name no
+ * type of polka, which has none of its own.
+ */
+export interface RouteTable {
+  add(method: string, pattern: string, handler: (req: IncomingMessage, res: ServerResponse) => void): unknown;
+  find(method: string, url: string): false | { handlers: readonly unknown[] };
+}
+
 const describeOwner = (owner: RouteOwner) => `${owner.builtIn ? "built-in" : "REST extension"} '${owner.name}'`;
 
 interface RouteAccess {
@@ -103,7 +110,7 @@ export class RouteRegistry {
   /** The pattern of each route's dispatching function, as the router finds it. */
   private readonly patterns = new Map<unknown, string>();
 
-  constructor(private readonly app: Polka, private readonly logger: Logger, private readonly guard: AccessGuard, private readonly audit: Logger) {}
+  constructor(private readonly app: RouteTable, private readonly logger: Logger, private readonly guard: AccessGuard, private readonly audit: Logger) {}
 
   /** A registrar whose routes are recorded as owned by `owner`. */
   registrar(owner: RouteOwner): RouteRegistrar {

@@ -1,6 +1,6 @@
 /**
  * What a route declares about itself beside its handler: the router validates request bodies with it, and
- * /api/v1/openapi.json describes the route from it. Errors share one shape (API.md §0), so an error status
+ * /api/v1/openapi.json describes the route from it. Errors share one shape (docs/api.md#conventions), so an error status
  * names only what it means.
  */
 import { assertSupportedSchema, type JsonSchema } from "./json-schema";

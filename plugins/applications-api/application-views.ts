@@ -1,5 +1,5 @@
 /**
- * The JSON of the servers record (API.md §2.1). A member without `application.server` is named by its member
+ * The JSON of the servers record (docs/api.md#servers). A member without `application.server` is named by its member
  * id; this instance, while it is not running, by its state.
  */
 import type { InstanceInfo } from "../../kernel/contracts/streams/runtime";

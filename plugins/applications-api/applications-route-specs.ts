@@ -1,5 +1,5 @@
 /**
- * What the /api/v1/applications routes take and answer (API.md §2). The query body's schema checks its shape; what
+ * What the /api/v1/applications routes take and answer (docs/api.md#applications). The query body's schema checks its shape; what
  * depends on the store (its type, the query's parameters, keys its serde takes) is checked by query-request.ts.
  */
 import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
@@ -35,7 +35,7 @@ const SERVERS_RECORD_SCHEMA = objectSchema({
   ),
 });
 
-// Values may be JSON numbers and booleans or their string forms (API.md §2.3); query-options.ts reads the strings.
+// Values may be JSON numbers and booleans or their string forms (docs/api.md#query-request); query-options.ts reads the strings.
 const count = (minimum: "minimum" | "exclusiveMinimum", description: string): JsonSchema => ({ type: ["integer", "string"], [minimum]: 0, description });
 const OPTION_SCHEMAS: Record<(typeof QUERY_OPTION_NAMES)[number], JsonSchema> = {
   retries: count("minimum", "Default 0"),
@@ -100,22 +100,22 @@ export function applicationsSpecs(catalog: QueryCatalog) {
       summary: "Every instance of an application across its consumer group",
       tags: TAGS,
       pathParameters: { id: APPLICATION_ID },
-      responses: { 200: { description: "The servers record (API.md §2.1)", schema: SERVERS_RECORD_SCHEMA }, 404: UNKNOWN_APPLICATION },
+      responses: { 200: { description: "The servers record (docs/api.md#servers)", schema: SERVERS_RECORD_SCHEMA }, 404: UNKNOWN_APPLICATION },
     },
     topology: {
       summary: "An application's topology graph",
       tags: TAGS,
       pathParameters: { id: APPLICATION_ID },
-      responses: { 200: { description: "The topology graph (API.md §2.2)", schema: TOPOLOGY_SCHEMA }, 404: UNKNOWN_APPLICATION },
+      responses: { 200: { description: "The topology graph (docs/api.md#topology-graph)", schema: TOPOLOGY_SCHEMA }, 404: UNKNOWN_APPLICATION },
     },
     query: {
       summary: "Interactive query on a store",
       description: "Runs locally and, with remote_access_allowed, on the other instances, merging their answers. Viewers may run it.",
       tags: TAGS,
       pathParameters: { id: APPLICATION_ID, name: { description: "A store of the application's topology", schema: { type: "string", examples: ["counts"] } } },
-      body: { description: "The query request (API.md §2.3)", schema: queryBodySchema(catalog) },
+      body: { description: "The query request (docs/api.md#query-request)", schema: queryBodySchema(catalog) },
       responses: {
-        200: { description: "The query result (API.md §2.4)", schema: QUERY_RESULT_SCHEMA },
+        200: { description: "The query result (docs/api.md#query-result)", schema: QUERY_RESULT_SCHEMA },
         400: "A type other than the store's, a query the type does not have, a missing, extra or ill-typed parameter, a key the store's serde cannot take, or bounds out of order",
         404: "Unknown application or store",
       },

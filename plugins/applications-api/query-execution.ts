@@ -2,7 +2,6 @@
  * Runs a validated query end to end: plans it, asks the remote instances concurrently (each bounded by the
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
-import type { ServerResponse } from "node:http";
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import { isStreamedAnswer, type QueryAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
 import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
@@ -11,7 +10,7 @@ import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
-import { QueryResponseWriter, type FailureEntry, type QueryStatus } from "./query-response-writer";
+import { QueryResponseWriter, type AnswerOutput, type FailureEntry, type QueryStatus } from "./query-response-writer";
 import type { QueryTarget } from "./query-targets";
 import { askRemote, type RemoteAnswer } from "./remote-query";
 import { storeAs } from "./store-facades";
@@ -21,8 +20,8 @@ export interface QueryExecution {
   request: QueryRequest;
   startedAt: number;
   logger: Logger;
-  /** How the other instances are asked. */
-  peers: PeerTransport;
+  /** How the other instances are asked; none without the HTTP server. */
+  peers: PeerTransport | undefined;
 }
 
 interface LocalOutcome {
@@ -42,10 +41,10 @@ const asIs = (outcome: LocalOutcome) => outcome;
  * the hot path of interactive queries, and is not async: a promise reaction costs less than an async frame. The
  * rest is `runPlanned`. Resolves with the answer's status once it is written.
  */
-export function executeQuery(execution: QueryExecution, res: ServerResponse): Promise<QueryStatus> {
+export function executeQuery(execution: QueryExecution, output: AnswerOutput): Promise<QueryStatus> {
   const { target, request } = execution;
   const deadline = execution.startedAt + request.options.queryTimeoutMs;
-  const writer = new QueryResponseWriter(res, target.serverJson);
+  const writer = new QueryResponseWriter(output, target.serverJson);
   const { routingKey } = request.definition;
   if (routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
@@ -120,6 +119,10 @@ function ask({ target, request, peers }: QueryExecution, instance: InstanceInfo,
   if (server === null) {
     const message = `group member '${memberId}' has no application.server to be asked at: the records of its partitions are not in this answer`;
     return Promise.resolve({ success: [], failure: [{ server: null, member_id: memberId ?? undefined, remote: true, errors: [{ message }] }], timeout: false });
+  }
+  if (!peers) {
+    const message = `${server} cannot be asked: this instance runs no HTTP server (server.enable=false), so it has no way to reach the others`;
+    return Promise.resolve({ success: [], failure: [{ server, remote: true, errors: [{ message }] }], timeout: false });
   }
   const remainingMs = deadline - Date.now();
   const body = {

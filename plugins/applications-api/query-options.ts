@@ -1,5 +1,5 @@
 /**
- * `set_options` of a query request (API.md §2.3): values may be JSON numbers/booleans or their string forms. The
+ * `set_options` of a query request (docs/api.md#query-request): values may be JSON numbers/booleans or their string forms. The
  * router has checked the object against its schema (applications-route-specs.ts); here values are read, strings
  * included.
  */

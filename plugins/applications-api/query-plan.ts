@@ -1,5 +1,5 @@
 /**
- * Where a query runs (API.md §2.4): a keyed query on the partition of its key — here, or with remote access
+ * Where a query runs (docs/api.md#query-result): a keyed query on the partition of its key — here, or with remote access
  * on the instance that owns it; the others on this instance's partitions — and with remote access on every
  * instance hosting the store. A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
  * apart, within the query's deadline.

@@ -1,8 +1,9 @@
 /**
- * Validation of a query request body (API.md §2.3) against the named store and the query engines' declarations,
+ * Validation of a query request body (docs/api.md#query-request) against the named store and the query engines' declarations,
  * once the router has checked its shape against queryBodySchema. Every rejection is a 400 whose message names the
  * field at fault.
  */
+import type { StoreQuery } from "../../kernel/contracts/interactive-queries";
 import type { QueryArguments, QueryDefinition, QueryParameter } from "../../kernel/contracts/query-engine";
 import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
 import type { StoreType } from "../../kernel/contracts/streams/stores";
@@ -21,13 +22,8 @@ export interface QueryRequest {
   options: QueryOptions;
 }
 
-/** A body that fits queryBodySchema. */
-export interface QueryBody {
-  type: StoreType;
-  set_options?: Parameters<typeof parseQueryOptions>[0];
-  /** Exactly one entry. */
-  query: Record<string, Record<string, unknown>>;
-}
+/** A body that fits queryBodySchema: the request of the route and of the interactive-query service. */
+export type QueryBody = StoreQuery;
 
 // The checks walk objects with for-in and build a message only when they reject: a valid request, the common
 // case, pays for no key arrays, closures or field names.

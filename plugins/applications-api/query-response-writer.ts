@@ -1,29 +1,17 @@
 /**
- * Writes a query result (API.md §2.4) as it is produced: the local server's records go out (chunked) while the
- * store is scanned, so a result of any size takes bounded memory. The fields known only at the end (totals,
- * `took`, `status`) come after the records; JSON does not order an object's fields.
+ * Writes a query result (docs/api.md, "Interactive queries") as it is produced: the local server's records go out
+ * (chunked) while the store is scanned, so a result of any size takes bounded memory. The fields known only at the
+ * end (totals, `took`, `status`) come after the records; JSON does not order an object's fields. The text goes to an
+ * HTTP response, or is collected whole for the interactive-query service: both answer the same.
  */
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
-import type { QueryRecord } from "../../kernel/contracts/query-engine";
+import type { StoreQueryFailure, StoreQueryStatus, StoreQuerySuccess } from "../../kernel/contracts/interactive-queries";
 import { JSON_CONTENT_TYPE } from "../../kernel/http/responses";
 
-export type QueryStatus = "SUCCESS" | "PARTIAL" | "ERROR" | "NO_RESULT" | "NOT_AVAILABLE";
-
-export interface SuccessEntry {
-  server: string;
-  remote: boolean;
-  total: number;
-  records: QueryRecord[];
-}
-
-export interface FailureEntry {
-  /** Null for a group member without application.server, named by `member_id`. */
-  server: string | null;
-  member_id?: string;
-  remote: boolean;
-  errors: { message: string }[];
-}
+export type QueryStatus = StoreQueryStatus;
+export type SuccessEntry = StoreQuerySuccess<unknown, unknown>;
+export type FailureEntry = StoreQueryFailure;
 
 export interface ResultTail {
   total: number;
@@ -31,6 +19,14 @@ export interface ResultTail {
   took: number;
   timeout: boolean;
   status: QueryStatus;
+}
+
+/** Where the answer's text goes. */
+export interface AnswerOutput {
+  /** A piece before the last; a promise when the reader must catch up first. */
+  write(chunk: string): Promise<void>;
+  /** The last piece. */
+  end(last: string): void;
 }
 
 const FLUSH_BYTES = 64 * 1024;
@@ -47,7 +43,7 @@ export class QueryResponseWriter {
   private inEntry = false;
 
   /** `serverJson`: this server's `host:port` as a JSON string. */
-  constructor(private readonly res: ServerResponse, serverJson: string) {
+  constructor(private readonly output: AnswerOutput, serverJson: string) {
     this.pending = `{"server":${serverJson},"result":{"success":[`;
   }
 
@@ -85,17 +81,51 @@ export class QueryResponseWriter {
     const failure = tail.failure.length === 0 ? "[]" : JSON.stringify(tail.failure);
     const last = `${this.pending}],"failure":${failure},"total":${tail.total}},"took":${tail.took},"timeout":${tail.timeout},"status":"${tail.status}"}`;
     this.pending = "";
+    this.output.end(last);
+  }
+
+  private flush(): Promise<void> {
+    const chunk = this.pending;
+    this.pending = "";
+    return this.output.write(chunk);
+  }
+}
+
+/** The answer as the HTTP response of the query route. */
+export class HttpAnswer implements AnswerOutput {
+  constructor(private readonly res: ServerResponse) {}
+
+  async write(chunk: string): Promise<void> {
+    const { res } = this;
+    if (res.destroyed) throw new Error("the client closed the connection");
+    if (!res.headersSent) res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE });
+    if (!res.write(chunk)) await drained(res);
+  }
+
+  end(last: string): void {
     // An answer that never filled the buffer goes out in one piece with its length, like any JSON response.
     if (!this.res.headersSent) this.res.writeHead(200, ["Content-Type", JSON_CONTENT_TYPE, "Content-Length", String(Buffer.byteLength(last))]);
     this.res.end(last);
   }
+}
 
-  private async flush(): Promise<void> {
-    const chunk = this.pending;
-    this.pending = "";
-    if (this.res.destroyed) throw new Error("the client closed the connection");
-    if (!this.res.headersSent) this.res.writeHead(200, { "Content-Type": JSON_CONTENT_TYPE });
-    if (!this.res.write(chunk)) await drained(this.res);
+/** The answer's text collected whole, for the interactive-query service; `text` once it has ended. */
+export class CollectedAnswer implements AnswerOutput {
+  private readonly pieces: string[] = [];
+  private ended: string | undefined;
+
+  async write(chunk: string): Promise<void> {
+    this.pieces.push(chunk);
+  }
+
+  end(last: string): void {
+    this.pieces.push(last);
+    this.ended = this.pieces.join("");
+  }
+
+  get text(): string {
+    if (this.ended === undefined) throw new Error("the query answer has not ended");
+    return this.ended;
   }
 }
 

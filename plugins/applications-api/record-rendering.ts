@@ -1,4 +1,4 @@
-/** A record of a local answer as JSON text, its key and value rendered by the JSON serializer modules (API.md §6). */
+/** A record of a local answer as JSON text, its key and value rendered by the JSON serializer modules (docs/api.md#json-rendering). */
 import type { JsonRenderer, JsonValue } from "../../kernel/contracts/json-serializer";
 import type { QueryRecord } from "../../kernel/contracts/query-engine";
 import type { StoreHandle } from "../../kernel/contracts/streams/runtime";

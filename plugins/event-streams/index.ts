@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/streams/{id}/subscribe/{eventType}: the application's event stream as server-sent events
- * (API.md §3). Every stream keeps its last `server.sse.history.size` events for clients that reconnect with
+ * (docs/api.md#event-streams). Every stream keeps its last `server.sse.history.size` events for clients that reconnect with
  * Last-Event-ID; every subscriber has a buffer of `server.sse.buffer.size` frames; idle connections get a
  * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
  */

@@ -1,4 +1,4 @@
-/** The text of a server-sent event stream (API.md §3): one string per frame, built once and shared by subscribers. */
+/** The text of a server-sent event stream (docs/api.md#event-streams): one string per frame, built once and shared by subscribers. */
 /** How long a client waits before reconnecting. */
 export const RETRY_MS = 3000;
 

@@ -2,7 +2,7 @@ import type { JsonValue, SerializerModule } from "../../kernel/contracts/json-se
 
 const WINDOWED_FIELDS = ["key", "windowEnd", "windowStart"];
 
-/** A windowed key `{key, windowStart, windowEnd}` renders as API.md §2.4 writes it: `{key, window_start, window_end}`. */
+/** A windowed key `{key, windowStart, windowEnd}` renders as docs/api.md#query-result writes it: `{key, window_start, window_end}`. */
 export class WindowedKeyModule implements SerializerModule {
   readonly name = "windowed-key";
 

@@ -1,4 +1,4 @@
-/** The metric groups as the JSON array of API.md §1.5 (the default format). */
+/** The metric groups as the JSON array of docs/api.md#metrics (the default format). */
 import type { MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
 import type { MetricGroup } from "../../kernel/contracts/streams/runtime";
 import { JSON_CONTENT_TYPE } from "../../kernel/http/responses";

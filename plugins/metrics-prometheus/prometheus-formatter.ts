@@ -1,5 +1,5 @@
 /**
- * The metric groups in the Prometheus text exposition format 0.0.4 (API.md §1.5): one family per metric
+ * The metric groups in the Prometheus text exposition format 0.0.4 (docs/api.md#metrics): one family per metric
  * name across groups and applications (the group and the application are labels), `*-total` metrics as counters,
  * the others as gauges, and string-valued metrics as `<family>_info{…, value="<string>"} 1`. Metrics without a
  * value are left out.

@@ -1,5 +1,5 @@
 /**
- * Metric and label names of the Prometheus text format. Names follow API.md §1.5 (`streams_` + the metric name
+ * Metric and label names of the Prometheus text format. Names follow docs/api.md#metrics (`streams_` + the metric name
  * with every character outside [a-zA-Z0-9_] turned into `_`), with two changes that `promtool check metrics`
  * demands: an abbreviated or non-base unit word becomes the base unit (`start-time-ms` →
  * `streams_start_time_seconds`, the value scaled to match), and a name ending in a suffix reserved for

@@ -1,5 +1,5 @@
 /**
- * The /api/v1/streams endpoints of API.md §1 (all but /subscribe, which the event-streams plugin serves),
+ * The /api/v1/streams endpoints of docs/api.md#streams (all but /subscribe, which the event-streams plugin serves),
  * GET /api/v1/streams/{id}/stores, and deploy, terminate, pause and resume. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /restart and DELETE|POST /stop (API.md §1.6): synchronous, bounded by server.operation.timeout.ms,
+ * POST /restart and DELETE|POST /stop (docs/api.md#restart-and-stop): synchronous, bounded by server.operation.timeout.ms,
  * 409 while the instance is already shutting down, 403 when the server is headless.
  */
 import type { RouteRegistrar } from "../../kernel/http/route-registry";

@@ -1,5 +1,5 @@
 /**
- * The metrics endpoints of API.md §1.5: the whole set, one group, one name in a group (each in the format
+ * The metrics endpoints of docs/api.md#metrics: the whole set, one group, one name in a group (each in the format
  * the `format` query value names, through the MetricsFormatter of that format) and one value as text.
  */
 import type { ServerResponse } from "node:http";

@@ -1,4 +1,4 @@
-/** Choosing metrics for the metrics endpoints (API.md §1.5): by group and name, `filter_empty`, sorting, value text. */
+/** Choosing metrics for the metrics endpoints (docs/api.md#metrics): by group and name, `filter_empty`, sorting, value text. */
 import { notFound } from "../../kernel/http/http-error";
 import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
 import { plainDecimal } from "./plain-decimal";

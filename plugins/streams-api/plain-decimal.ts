@@ -1,5 +1,5 @@
 /**
- * A JavaScript number as a plain decimal (API.md §1.5 `/value`): the shortest digits that read back as the
+ * A JavaScript number as a plain decimal (docs/api.md#metrics `/value`): the shortest digits that read back as the
  * same number — as `String(n)` picks them — but never in exponent notation: `0.0000001`, not `1e-7`;
  * `1000000000000000000000`, not `1e+21`. NaN and the infinities have no decimal form and keep their names.
  */

@@ -1,4 +1,4 @@
-/** The read-only endpoints of API.md §1: ids, description, status, config, offsets, topology, subscriptions, stores. */
+/** The read-only endpoints of docs/api.md#streams: ids, description, status, config, offsets, topology, subscriptions, stores. */
 import type { RouteRegistrar } from "../../kernel/http/route-registry";
 import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
 import { storesJson } from "./stores-json";

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/streams/{id}/stores (beyond API.md): per store and local partition, the changelog position, the
+ * GET /api/v1/streams/{id}/stores (beyond docs/api.md): per store and local partition, the changelog position, the
  * changelog's end, the lag, whether the partition is queryable or restoring, and the restore progress — so an
  * operator sees when a restarted instance can answer queries again.
  */

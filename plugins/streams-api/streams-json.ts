@@ -1,4 +1,4 @@
-/** The runtime's shapes as the JSON bodies of API.md §1.1–§1.4 (snake_case, sorted where the API says). */
+/** The runtime's shapes as the JSON bodies of docs/api.md#streams (snake_case, sorted where the API says). */
 import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus } from "../../kernel/contracts/streams/runtime";
 import { formatZonedDateTime } from "./zoned-date-time";
 

@@ -1,4 +1,4 @@
-/** What the /api/v1/streams routes take and answer (API.md §1), field for field as streams-json.ts writes them. */
+/** What the /api/v1/streams routes take and answer (docs/api.md#streams), field for field as streams-json.ts writes them. */
 import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
 import type { BodySpec, ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
 import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
@@ -132,11 +132,11 @@ const read = (summary: string, description: string, schema: JsonSchema): RouteSp
 
 export const STREAMS_READ_SPECS = {
   ids: { summary: "Ids of the applications running in this process, sorted", tags: TAGS, responses: { 200: { description: "Application ids", schema: strings } } },
-  description: read("An application's instance description", "The instance description (API.md §1.1)", INSTANCE_DESCRIPTION_SCHEMA),
-  status: read("Tasks and threads of an application", "Status (API.md §1.2)", STATUS_SCHEMA),
-  config: read("An application's configuration", "A flat map (API.md §1.3)", CONFIG_SCHEMA),
-  offsets: read("An application's consumer offsets and lag", "Offsets (API.md §1.4)", OFFSETS_SCHEMA),
-  topology: read("An application's topology graph", "The topology graph (API.md §2.2)", TOPOLOGY_SCHEMA),
+  description: read("An application's instance description", "The instance description (docs/api.md#application-description)", INSTANCE_DESCRIPTION_SCHEMA),
+  status: read("Tasks and threads of an application", "Status (docs/api.md#status)", STATUS_SCHEMA),
+  config: read("An application's configuration", "A flat map (docs/api.md#configuration)", CONFIG_SCHEMA),
+  offsets: read("An application's consumer offsets and lag", "Offsets (docs/api.md#offsets)", OFFSETS_SCHEMA),
+  topology: read("An application's topology graph", "The topology graph (docs/api.md#topology-graph)", TOPOLOGY_SCHEMA),
   subscriptions: read("An application's event stream types", "Event stream types, sorted", strings),
   stores: read("An application's stores: changelog position, lag and restoration per local partition", "Stores", STORES_SCHEMA),
 } satisfies Record<string, RouteSpec>;
@@ -155,7 +155,7 @@ export function metricsSpecs(formats: readonly string[], defaultFormat: string) 
     pathParameters: { id: APPLICATION_ID, ...(missing ? { group } : {}), ...(missing === "name" ? { name } : {}) },
     queryParameters,
     responses: {
-      200: { description: "Metric groups (API.md §1.5) in the format asked for; shown here as the json format", schema: METRIC_GROUPS_SCHEMA },
+      200: { description: "Metric groups (docs/api.md#metrics) in the format asked for; shown here as the json format", schema: METRIC_GROUPS_SCHEMA },
       400: "An unknown format",
       404: missing ? `${UNKNOWN_APPLICATION}, or no such metric ${missing}` : UNKNOWN_APPLICATION,
     },

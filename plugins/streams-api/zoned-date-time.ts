@@ -1,5 +1,5 @@
 /**
- * Epoch milliseconds as Java's ISO_ZONED_DATE_TIME prints them (API.md §0): seconds always present, the
+ * Epoch milliseconds as Java's ISO_ZONED_DATE_TIME prints them (docs/api.md#conventions): seconds always present, the
  * fraction only when not zero and without trailing zeros, the offset as `Z` or `±HH:MM`, then the zone id
  * in brackets — `2026-11-22T19:47:43.123+01:00[Europe/Paris]`, `2026-11-22T18:47:43.123Z[UTC]`.
  */

@@ -1,4 +1,7 @@
-/** sessions: clicks keyed by user → session windows with a 5-minute gap, counted in `user-sessions`. */
+/**
+ * sessions: clicks keyed by user → session windows with a 5-minute gap, counted in `user-sessions`, kept a day for
+ * interactive queries (by default a session store keeps only gap + grace behind stream time, as in Kafka Streams).
+ */
 import type { StreamsBuilder, TopologyProvider } from "sluice";
 
 export class SessionsProvider implements TopologyProvider {
@@ -12,6 +15,6 @@ export class SessionsProvider implements TopologyProvider {
       .stream<string, string>("clicks", { keySerde: "string", valueSerde: "string" })
       .groupByKey()
       .windowedBy({ type: "session", gapMs: 5 * 60_000 })
-      .count({ storeName: "user-sessions", keySerde: "string", valueSerde: "long" });
+      .count({ storeName: "user-sessions", keySerde: "string", valueSerde: "long", retentionMs: 24 * 60 * 60_000 });
   }
 }

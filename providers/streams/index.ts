@@ -8,7 +8,7 @@ export { TestRecord, type PipedRecord } from "./testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testing/test-topics";
 export { Record, RecordHeaders } from "./processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
-export { windowedSerde } from "./serdes/windowed-serde";
+export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";

@@ -21,6 +21,8 @@ export interface StreamsRuntimeOptions {
   logger?: ComponentLogger;
   /** The code registered by name (`sluice.streams.NamedCode`) that configuration may refer to. */
   code?: NamedCodeLookup;
+  /** Where a provider was found (its descriptor line), for messages that name it; undefined when not known. */
+  originOf?: (provider: TopologyProvider) => string | undefined;
 }
 
 export class StreamsRuntime {
@@ -55,7 +57,11 @@ export class StreamsRuntime {
       { values: overrides, source: `applications.${providerId}.*` },
     ], this.options.code);
     const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
-    if (this.apps.has(app.id) || this.failed.has(app.id)) throw new Error(`two topology providers use application.id '${app.id}'`);
+    const existing = this.apps.get(app.id) ?? this.failed.get(app.id);
+    if (existing) {
+      const first = existing instanceof StreamsApplication ? this.describe(existing.provider) : `'${existing.name}' ${existing.version}`;
+      throw new Error(`topology providers ${first} and ${this.describe(provider)} both use application.id '${app.id}': give one of them another`);
+    }
     this.apps.set(app.id, app);
     return app;
   }
@@ -81,6 +87,11 @@ export class StreamsRuntime {
 
   async close(timeoutMs = 30_000): Promise<void> {
     await Promise.all([...this.apps.values()].map((app) => app.stop({ timeoutMs })));
+  }
+
+  private describe(provider: TopologyProvider): string {
+    const origin = this.options.originOf?.(provider);
+    return `'${provider.name}' ${provider.version}${origin ? ` (${origin})` : ""}`;
   }
 
   applications(): ApplicationHandle[] {

@@ -1,4 +1,8 @@
-/** The README's TypeScript examples, compiled in a scratch package that depends on Sluice by its name, as a user's does. */
+/**
+ * The documentation's TypeScript samples (the README's, the guide's in docs/), compiled in a scratch package that
+ * depends on Sluice by its name, as a user's does: strict, and without skipLibCheck, so Sluice's own declarations are
+ * checked as a consumer's compiler checks them.
+ */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,19 +15,47 @@ export function readmeExample(heading: string): string | undefined {
   return /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(heading)))?.[1];
 }
 
-/** Compiles `source` as example.ts in a fresh folder and hands the folder (removed afterwards) to `use`. */
-export function withCompiledExample<T>(source: string, use: (dir: string) => T): T {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-readme-"));
+export interface Sample {
+  /** The file's name without `.ts`: its compiled module is `<dir>/<name>.js`. */
+  name: string;
+  source: string;
+}
+
+/** Every ```ts block of a Markdown file, named after the file and the line the block starts at. */
+export function markdownSamples(file: string): Sample[] {
+  const text = fs.readFileSync(file, "utf8");
+  const base = path.basename(file, ".md");
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => ({ name: `${base}-line-${text.slice(0, match.index).split("\n").length}`, source: match[1] }));
+}
+
+/** Compiles the samples together in a fresh folder and hands the folder to `use`; it is removed once `use` is done (its promise settled). */
+export function withCompiledSamples<T>(samples: readonly Sample[], use: (dir: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-samples-"));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  let result: T;
   try {
     fs.mkdirSync(path.join(dir, "node_modules"));
     fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "sluice"));
     for (const dependency of ["kafkajs", "@types"]) fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(dir, "node_modules", dependency));
-    fs.writeFileSync(path.join(dir, "example.ts"), source);
-    const compilerOptions = { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] };
-    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["example.ts"] }));
-    execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { stdio: "pipe" });
-    return use(dir);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    for (const { name, source } of samples) fs.writeFileSync(path.join(dir, `${name}.ts`), source);
+    const compilerOptions = { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, types: ["node"] };
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: samples.map(({ name }) => `${name}.ts`) }));
+    try {
+      execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { stdio: "pipe", encoding: "utf8" });
+    } catch (error) {
+      throw new Error(`the samples do not compile:\n${(error as { stdout: string }).stdout}`);
+    }
+    result = use(dir);
+  } catch (error) {
+    remove();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(remove) as T;
+  remove();
+  return result;
+}
+
+/** Compiles `source` as example.ts in a fresh folder and hands the folder (removed afterwards) to `use`. */
+export function withCompiledExample<T>(source: string, use: (dir: string) => T): T {
+  return withCompiledSamples([{ name: "example", source }], use);
 }

@@ -129,6 +129,19 @@ embedding("a plugin failing to configure fails the start, and only the plugins c
   assert.equal(logged.filter((line) => line.includes("close failed")), []);
 });
 
+embedding("two topology providers of one application.id fail the start, naming both", async ({ stateDir }) => {
+  const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
+  const farewells: TopologyProvider = { name: "Farewells", version: "1.0.0", config: { "application.id": "greetings" }, topology: (builder) => void builder.stream("names").to("farewells") };
+  app.register(new GreetingsProvider()).register(farewells);
+  await app.start().then(
+    () => assert.unreachable("the start should fail"),
+    (error: Error) => {
+      const given = (index: number) => `sluice.streams.TopologyProvider given by the program #${index}`;
+      assert.ok(error.message.includes(`topology providers 'Greetings' 2.0.0 (${given(1)}) and 'Farewells' 1.0.0 (${given(2)}) both use application.id 'greetings'`), error.message);
+    },
+  );
+});
+
 embedding("registering after start is refused", async ({ stateDir }) => {
   const app = await Sluice.create({ root: FIXTURES, env: {}, config: baseConfig(stateDir) });
   await app.start();

@@ -59,12 +59,22 @@ extensions("close runs at shutdown, after configure and register", async () => {
   assert.equal(lifecycle, ["configure", "register", "close"]);
 });
 
-extensions("nothing loads when server.rest.extensions is false", async () => {
-  const sluice = await startSluice({ root: APP });
+extensions("nothing loads when server.rest.extensions is false, and one warning names what was skipped", async () => {
+  const logged: string[] = [];
+  const sluice = await startSluice({ root: APP, overrides: { "log.level": "info" }, logSink: (line) => logged.push(line) });
   try {
     assert.is((await http(`${sluice.url}/hello/x`)).status, 404);
     assert.is((await http(`${sluice.url}/app-route`)).status, 404);
     assert.equal(lifecycle, []);
+    const skipped = logged.map((line) => JSON.parse(line)).filter((line) => /REST extensions/.test(line.msg));
+    assert.equal(skipped, [
+      {
+        ...skipped[0],
+        level: "warn",
+        msg: "REST extensions found but not loaded: server.rest.extensions is false",
+        extensions: ["extensions/app-extension#AppExtension", "hello#HelloExtension"],
+      },
+    ]);
   } finally {
     await sluice.close();
   }

@@ -66,11 +66,11 @@ export interface Cancellable {
   cancel(): void;
 }
 
-/** Where the record being processed came from; null fields inside a punctuation. */
+/** Where the record being processed came from; inside a punctuation, as in Kafka Streams: a null topic, partition and offset -1. */
 export interface RecordMetadata {
   topic: string | null;
   partition: number;
-  offset: number | null;
+  offset: number;
 }
 
 export interface ProcessorContext<KOut = unknown, VOut = unknown> {
@@ -84,6 +84,11 @@ export interface ProcessorContext<KOut = unknown, VOut = unknown> {
   forward(record: Record<KOut, VOut> | StreamRecord<KOut, VOut>, childName?: string): void;
   /** A store connected to this processor; the type parameter is the store interface (see stores.ts). */
   getStateStore<S>(name: string): S;
+  /**
+   * Calls `callback` with the stream time or the wall-clock time, as Kafka Streams punctuates: by stream time as soon
+   * as the task has data, then whenever stream time reaches the next multiple of the interval; by wall-clock time one
+   * interval from now, then every interval after that. Slots missed while time jumped are skipped, never made up.
+   */
   schedule(intervalMs: number, type: PunctuationType, callback: (timestamp: number) => void): Cancellable;
   /** Sends a record into one of the application's declared event streams. */
   send(eventType: string, key: unknown, value: unknown, timestamp?: number): void;

@@ -1,6 +1,6 @@
 /**
  * What the streams runtime exposes about each running application, for the REST plugins
- * (API.md §1–§3). Shapes are data; the plugins turn them into the JSON of the API.
+ * (docs/api.md). Shapes are data; the plugins turn them into the JSON of the API.
  */
 import type { ReadOnlyStore, StoreType } from "./stores";
 import { token } from "../token";

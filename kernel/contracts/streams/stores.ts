@@ -28,8 +28,9 @@ export interface StoreSpec<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
-   * window start / session end written). Windows whose end is older than streamTime - retentionMs are no
-   * longer returned and are deleted at the next commit; writes to them are ignored. Default: one day.
+   * window start / session end written). Windows that start, and sessions that end, at or before
+   * streamTime - retentionMs (as in Kafka Streams) are no longer returned and are deleted at the next commit;
+   * writes to them are ignored. Default: one day.
    */
   retentionMs?: number;
 }

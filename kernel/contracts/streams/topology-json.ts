@@ -1,5 +1,5 @@
 /**
- * The topology graph as API.md §2.2 writes it; both /api/v1/streams/{id}/topology and
+ * The topology graph as docs/api.md#topology-graph writes it; both /api/v1/streams/{id}/topology and
  * /api/v1/applications/{id}/topology answer this same body. Sub-topologies by id, nodes by name.
  */
 import { arrayOf, objectSchema, type JsonSchema } from "../../http/json-schema";

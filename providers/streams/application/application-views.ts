@@ -1,5 +1,5 @@
 /**
- * What the REST plugins read of one application (API.md §1–§2): its threads and tasks, consumed offsets and lag,
+ * What the REST plugins read of one application (docs/api.md): its threads and tasks, consumed offsets and lag,
  * the instances of its group, which instance owns a key, its stores and their restoration. Answered from the
  * compiled topology and, while the application runs, from its run through RunView.
  */

@@ -1,4 +1,4 @@
-/** The configuration map of API.md §1.3: flat, sorted, secrets hidden. */
+/** The configuration map of docs/api.md#configuration: flat, sorted, secrets hidden. */
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { HIDDEN, isSecretKey } from "../../../kernel/secrets";
 

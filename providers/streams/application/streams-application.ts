@@ -126,6 +126,9 @@ export class StreamsApplication implements ApplicationHandle {
     this.registerAppInfo();
   }
 
+  get provider(): TopologyProvider {
+    return this.options.provider;
+  }
   get name(): string {
     return this.options.provider.name;
   }

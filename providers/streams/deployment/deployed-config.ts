@@ -54,9 +54,9 @@ export function deployedConfig(provider: TopologyProvider, requested: Readonly<R
   for (const [key, value] of Object.entries(requested)) {
     refuseReferences(key, value);
     if (key === "application.id") config[key] = id;
-    else if (Object.hasOwn(APPLICATION_KEYS, key)) config[key] = trustedValue(key, APPLICATION_KEYS[key], declaredValue(id, key, value), policy, caller);
+    else if (Object.hasOwn(APPLICATION_KEYS, key)) config[key] = trustedValue(key, APPLICATION_KEYS[key], declaredValue(provider, id, key, value), policy, caller);
     else if (Object.hasOwn(provider.config, key)) config[key] = providerValue(provider, key, value);
-    else config[key] = declaredValue(id, key, value);
+    else config[key] = declaredValue(provider, id, key, value);
     if (isSecretKey(key) && config[key] !== "" && !policy.secretsKept) {
       throw badRequest(
         `Field 'config.${key}' holds a secret, which deployments.json keeps only encrypted: set streams.${DEPLOYMENTS_KEY_LOCATION}, ` +
@@ -118,14 +118,24 @@ function providerValue(provider: TopologyProvider, key: string, value: unknown):
   return value as ConfigValue;
 }
 
-function declaredValue(id: string, key: string, value: unknown): ConfigValue {
+function declaredValue(provider: TopologyProvider, id: string, key: string, value: unknown): ConfigValue {
   if (key === AUTOSTART_KEY) throw badRequest(`Field 'config.${key}' applies to the instances started at boot, not to a deployed one`);
+  const declared = unlessRefused(() => declarations.find(`${APPLICATIONS_CONFIG.name}.${id}.${key}`, SOURCE), () => undefined);
+  if (!declared) {
+    const own = Object.keys(provider.config).sort().join(", ");
+    throw badRequest(`Field 'config.${key}' is not a key of topology '${provider.name}' (its keys: ${own}) nor a streams key (config/README.md, section 'applications')`);
+  }
+  return unlessRefused(() => coerceValue(declared, value, SOURCE), (error) => {
+    throw badRequest(`Field 'config.${key}': ${error.message}`);
+  });
+}
+
+/** `read()`, or what `refused` makes of the StartupError it throws (configuration checks refuse with one). */
+function unlessRefused<T>(read: () => T, refused: (error: StartupError) => T): T {
   try {
-    const declared = declarations.find(`${APPLICATIONS_CONFIG.name}.${id}.${key}`, SOURCE);
-    if (!declared) throw new StartupError(`Unknown configuration key '${key}'`);
-    return coerceValue(declared, value, SOURCE);
+    return read();
   } catch (error) {
-    if (error instanceof StartupError) throw badRequest(`Field 'config.${key}': ${error.message}`);
+    if (error instanceof StartupError) return refused(error);
     throw error;
   }
 }

@@ -86,7 +86,8 @@ export interface TaskCounters {
 
 interface Punctuator {
   intervalMs: number;
-  next: number | undefined;
+  /** When it fires next: stream-time schedules are aligned to 0, wall-clock ones to when they were made. */
+  next: number;
   callback: (timestamp: number) => void;
   node: NodeRuntime;
   cancelled: boolean;
@@ -98,12 +99,14 @@ interface NodeRuntime {
   processor?: Processor<any, any, any, any>;
 }
 
-const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: null };
+/** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
+const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
 
 export class StreamTask {
   readonly id: string;
   readonly counters: TaskCounters = { processed: 0, dropped: 0 };
   private streamTime = -1;
+  private recordTimestamp = -1;
   private readonly nodes = new Map<string, NodeRuntime>();
   private readonly sourcesByTopic = new Map<string, NodeRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
@@ -133,6 +136,14 @@ export class StreamTask {
     return this.streamTime;
   }
 
+  /**
+   * The timestamp of the record in process, or of the punctuation running (Kafka Streams' record context): what a
+   * write to a store that keeps no timestamps is stamped with, in its changelog and in its record cache.
+   */
+  get currentRecordTimestamp(): number {
+    return this.recordTimestamp;
+  }
+
   /** The headers of the record the processor in process received; none in a punctuation. */
   currentHeaders(): readonly Header[] | undefined {
     return this.current?.headerList();
@@ -145,6 +156,7 @@ export class StreamTask {
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
+    this.recordTimestamp = record.timestamp;
     if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
       (source as SourceRuntime).receiveRaw(record);
@@ -167,16 +179,17 @@ export class StreamTask {
     for (const node of this.nodes.values()) node.processor?.close?.();
   }
 
+  /**
+   * Fires each due punctuator once, as Kafka Streams does: then it is due again at the first slot of its schedule
+   * after `time`, the slots it missed skipped (its schedule never drifts towards the times it happened to run).
+   */
   private punctuate(type: PunctuationType, time: number): void {
     if (time < 0) return;
     for (const punctuator of this.punctuators[type]) {
-      if (punctuator.cancelled) continue;
-      if (punctuator.next === undefined) {
-        punctuator.next = time + punctuator.intervalMs;
-        continue;
-      }
-      if (time < punctuator.next) continue;
-      punctuator.next = time + punctuator.intervalMs;
+      if (punctuator.cancelled || time < punctuator.next) continue;
+      const { intervalMs } = punctuator;
+      punctuator.next += (Math.floor((time - punctuator.next) / intervalMs) + 1) * intervalMs;
+      this.recordTimestamp = time;
       try {
         punctuator.callback(time);
       } catch (error) {
@@ -264,7 +277,8 @@ export class StreamTask {
       },
       schedule: (intervalMs, type, callback): Cancellable => {
         if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
-        const start = type === "wall_clock_time" ? this.env.now() + intervalMs : undefined;
+        // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.
+        const start = type === "wall_clock_time" ? this.env.now() + intervalMs : 0;
         const punctuator: Punctuator = { intervalMs, next: start, callback, node, cancelled: false };
         this.punctuators[type].push(punctuator);
         return { cancel: () => void (punctuator.cancelled = true) };

@@ -1,5 +1,5 @@
 /**
- * One application's metrics (API.md §1.5): named metrics in groups, with description and tags. Totals are
+ * One application's metrics (docs/api.md#metrics): named metrics in groups, with description and tags. Totals are
  * counters, rates are moving-window rates, the rest are gauges read when a snapshot is taken.
  */
 import type { MetricGroup } from "../../../kernel/contracts/streams/runtime";

@@ -1,5 +1,5 @@
 /**
- * The metrics of one application run (API.md §1.5 groups and names), recorded by the runner as it works
+ * The metrics of one application run (docs/api.md#metrics groups and names), recorded by the runner as it works
  * and read through the registry.
  */
 import type { MetricsRegistry, RateAndTotal, Counter } from "./metrics-registry";

@@ -37,6 +37,8 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   private deployments!: RuntimeDeployments;
   private stateDir = "";
   private code!: NamedCodeRegistry;
+  /** Each provider's descriptor line (or how the program that registered it is named). */
+  private origins = new Map<TopologyProvider, string>();
   private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
@@ -44,7 +46,9 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.components = components;
     this.kernel = kernel;
     this.logger = logger;
-    const providers = (await services.load(TOPOLOGY_PROVIDER_CONTRACT)).map(({ instance }) => instance);
+    const loaded = await services.load(TOPOLOGY_PROVIDER_CONTRACT);
+    const providers = loaded.map(({ instance }) => instance);
+    this.origins = new Map(loaded.map(({ name, instance }) => [instance, name]));
     const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
     this.code = new NamedCodeRegistry(await services.load(NAMED_CODE_CONTRACT));
     const streams = config.of(STREAMS_CONFIG);
@@ -71,6 +75,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
       applicationServer,
       logger: this.logger,
       code: this.code,
+      originOf: (provider) => this.origins.get(provider),
     });
     this.deployments.boot();
     await this.runtime.start();

@@ -1,20 +1,52 @@
-/** Serde of windowed keys: the inner key's bytes, then the window start and end as 8-byte big-endian longs. */
+/**
+ * Serdes of windowed keys with Kafka Streams' byte layouts (WindowedSerdes), so that Java consumers read Sluice's
+ * windowed outputs and Sluice reads theirs: a time window's key is the inner key's bytes and the window start (an
+ * 8-byte big-endian long), its end being start + size; a session's is the inner key's bytes, the session end, then
+ * its start.
+ */
 import type { Windowed } from "../../../kernel/contracts/streams/dsl";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 
-export function windowedSerde<K>(inner: Serde<K>): Serde<Windowed<K>> {
+const TIME_BYTES = 8;
+
+function timeBytes(...times: number[]): Buffer {
+  const bytes = Buffer.allocUnsafe(TIME_BYTES * times.length);
+  times.forEach((time, index) => bytes.writeBigInt64BE(BigInt(time), index * TIME_BYTES));
+  return bytes;
+}
+
+function readTime(bytes: Buffer, offset: number): number {
+  return Number(bytes.readBigInt64BE(offset));
+}
+
+function innerBytes(bytes: Buffer, timeCount: number, what: string): Buffer {
+  if (bytes.length < TIME_BYTES * timeCount) throw new TypeError(`${what}: expected at least ${TIME_BYTES * timeCount} bytes, got ${bytes.length}`);
+  return bytes.subarray(0, bytes.length - TIME_BYTES * timeCount);
+}
+
+/** Kafka Streams' TimeWindowedSerde: the window's size is not in the bytes, so the reader is told it. */
+export function timeWindowedSerde<K>(inner: Serde<K>, windowSizeMs: number): Serde<Windowed<K>> {
+  const name = `time-windowed(${inner.name})`;
   return {
-    name: `windowed(${inner.name})`,
-    serialize: (windowed) => {
-      const times = Buffer.allocUnsafe(16);
-      times.writeBigInt64BE(BigInt(windowed.windowStart), 0);
-      times.writeBigInt64BE(BigInt(windowed.windowEnd), 8);
-      return Buffer.concat([inner.serialize(windowed.key), times]);
+    name,
+    serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowStart)]),
+    deserialize: (bytes) => {
+      const key = inner.deserialize(innerBytes(bytes, 1, name));
+      const windowStart = readTime(bytes, bytes.length - TIME_BYTES);
+      return { key, windowStart, windowEnd: windowStart + windowSizeMs };
     },
-    deserialize: (bytes) => ({
-      key: inner.deserialize(bytes.subarray(0, bytes.length - 16)),
-      windowStart: Number(bytes.readBigInt64BE(bytes.length - 16)),
-      windowEnd: Number(bytes.readBigInt64BE(bytes.length - 8)),
-    }),
+  };
+}
+
+/** Kafka Streams' SessionWindowedSerde. */
+export function sessionWindowedSerde<K>(inner: Serde<K>): Serde<Windowed<K>> {
+  const name = `session-windowed(${inner.name})`;
+  return {
+    name,
+    serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowEnd, windowed.windowStart)]),
+    deserialize: (bytes) => {
+      const key = inner.deserialize(innerBytes(bytes, 2, name));
+      return { key, windowStart: readTime(bytes, bytes.length - TIME_BYTES), windowEnd: readTime(bytes, bytes.length - 2 * TIME_BYTES) };
+    },
   };
 }

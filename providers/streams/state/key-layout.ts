@@ -4,10 +4,11 @@
  *   "s" <store name> 0x00 0x01 <key>                      key_value data (key = serialized key bytes)
  *   "s" <store name> 0x00 0x01 <esc(key)> <suffix>        window / session data
  *   "s" <store name> 0x00 0x02 <esc(key)>                 window / session directory: the key's suffixes
- *   "s" <store name> 0x00 0x03 <end time> <esc(key)> <suffix>   window / session expiry index (empty value)
+ *   "s" <store name> 0x00 0x03 <retention time> <esc(key)> <suffix>   window / session expiry index (empty value)
  *   "m" "checkpoint"                                      the task's checkpoint (JSON)
  *
- * A suffix is <window start> for windows and <session end> <session start> for sessions. Times are int64
+ * A suffix is <window start> for windows and <session end> <session start> for sessions; the retention time of an
+ * entry is its window's start or its session's end (see suffix-layouts.ts). Times are int64
  * big-endian with the sign bit flipped, so they sort numerically. esc() escapes 0x00 as 0x00 0x01 and ends
  * with 0x00 0x00: it keeps the keys' byte order and makes no encoded key a prefix of another, so one key's
  * windows are one contiguous range and never interleave with a longer key's.

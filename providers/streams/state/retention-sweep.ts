@@ -15,7 +15,7 @@ export async function sweepExpired(db: TaskDatabase, cache: WriteCache, layer: C
   const suffixLength = store.layout.length;
   const expiredKeys = new Map<string, Buffer>();
   let expired = 0;
-  const upTo = Buffer.concat([expiry, encodeTimes(store.cutoff(streamTime))]);
+  const upTo = Buffer.concat([expiry, encodeTimes(store.cutoff(streamTime) + 1)]);
   for await (const indexKey of db.keys({ gte: expiry, lt: upTo })) {
     const escapedKey = indexKey.subarray(expiry.length + TIME_BYTES, indexKey.length - suffixLength);
     const dataKey = store.dataKey(escapedKey, indexKey.subarray(indexKey.length - suffixLength));

@@ -18,7 +18,7 @@ export function windowSuffixLayout(windowSizeMs: number): WindowedSuffixLayout &
     windowSizeMs,
     length: TIME_BYTES,
     observedTime: (suffix) => readTime(suffix, 0),
-    endTime: (suffix) => readTime(suffix, 0) + windowSizeMs,
+    retentionTime: (suffix) => readTime(suffix, 0),
     bounds: (suffix) => {
       const start = readTime(suffix, 0);
       return { start, end: start + windowSizeMs };
@@ -31,7 +31,7 @@ export function windowSuffixLayout(windowSizeMs: number): WindowedSuffixLayout &
 export const sessionSuffixLayout: WindowedSuffixLayout & { encode(start: number, end: number): Buffer } = {
   length: 2 * TIME_BYTES,
   observedTime: (suffix) => readTime(suffix, 0),
-  endTime: (suffix) => readTime(suffix, 0),
+  retentionTime: (suffix) => readTime(suffix, 0),
   bounds: (suffix) => ({ start: readTime(suffix, TIME_BYTES), end: readTime(suffix, 0) }),
   encode: (start, end) => encodeTimes(end, start),
 };

@@ -1,8 +1,9 @@
 /**
  * A window, timestamped_window or session store at the byte level. Each entry (a window or a session) is a
  * data row keyed by esc(key) + suffix, listed in the key's directory row and in the expiry index by end time
- * (layouts in key-layout.ts). Entries whose end is older than streamTime - retention are expired: hidden from
- * reads at once, deleted from disk by the next commit (retention-sweep.ts).
+ * (layouts in key-layout.ts). Entries whose retention time (a window's start, a session's end) is at or before
+ * streamTime - retention are expired, as in Kafka Streams' segmented stores: hidden from reads at once, deleted from
+ * disk by the next commit (retention-sweep.ts).
  */
 
 import { escapeKey, encodeTimes, type StoreAreas } from "./key-layout";
@@ -18,8 +19,8 @@ export interface SuffixLayout {
   readonly length: number;
   /** The time a write advances the store's stream time to: the window start, the session end. */
   observedTime(suffix: Buffer): number;
-  /** When the entry ends, for retention: window start + size, the session end. */
-  endTime(suffix: Buffer): number;
+  /** The time retention is judged on: a window's start, a session's end (Kafka Streams' segment timestamps). */
+  retentionTime(suffix: Buffer): number;
 }
 
 export interface WindowedEntryBytes {
@@ -47,12 +48,13 @@ export class WindowedBytes {
     private readonly context: StoreContext,
   ) {}
 
+  /** The latest retention time that has expired at `streamTime`. */
   cutoff(streamTime: number): number {
     return streamTime - this.retentionMs;
   }
 
   isExpired(suffix: Buffer, streamTime = this.streamTime.live): boolean {
-    return this.layout.endTime(suffix) < this.cutoff(streamTime);
+    return this.layout.retentionTime(suffix) <= this.cutoff(streamTime);
   }
 
   dataKey(escapedKey: Buffer, suffix: Buffer): Buffer {
@@ -64,7 +66,7 @@ export class WindowedBytes {
   }
 
   expiryKey(escapedKey: Buffer, suffix: Buffer): Buffer {
-    return Buffer.concat([this.areas.expiry, encodeTimes(this.layout.endTime(suffix)), escapedKey, suffix]);
+    return Buffer.concat([this.areas.expiry, encodeTimes(this.layout.retentionTime(suffix)), escapedKey, suffix]);
   }
 
   read(key: Buffer, suffix: Buffer): StoredValue | undefined {

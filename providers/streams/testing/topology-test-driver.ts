@@ -104,23 +104,23 @@ export class TopologyTestDriver implements TestTopicDriver {
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
-        let currentHeaders: () => readonly Header[] | undefined = () => undefined;
+        let task: StreamTask | undefined;
         const state = await openTaskState({
           stateDir,
           applicationId: compiled.applicationId,
           taskId,
           stores: compiled.storeSpecsOf(sub.id),
           cacheBudget,
-          currentHeaders: () => currentHeaders(),
+          currentHeaders: () => task?.currentHeaders(),
+          currentTimestamp: () => Math.max(task?.currentRecordTimestamp ?? 0, 0),
         });
-        const task = new StreamTask(compiled, sub.id, partition, state, {
+        task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
           emit: (record) => driver!.pending.push(record),
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
         });
-        currentHeaders = () => task.currentHeaders();
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }

@@ -1,4 +1,4 @@
-/** Describes a topology as the DAG of API.md §2.2. */
+/** Describes a topology as the DAG of docs/api.md#topology-graph. */
 import type { TopologyGraph, TopologyNode } from "../../../kernel/contracts/streams/runtime";
 import type { SubTopology } from "./sub-topologies";
 import type { TopologyDefinition } from "./topology-model";

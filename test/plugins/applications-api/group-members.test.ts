@@ -7,7 +7,7 @@ import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples
 import { query, recordsOf } from "./query-client";
 
 /*
- * The group as the applications API shows it (API.md §2.1, §2.4), with two instances of the examples in this
+ * The group as the applications API shows it (docs/api.md#servers, #query-result), with two instances of the examples in this
  * process on one broker (`words` and `pageviews` with 4 partitions each): queries not keyed by `get` or `fetch`
  * go to every instance; a member without application.server is listed by its member id and named in failures;
  * a stopped instance still lists the others.

@@ -1,4 +1,4 @@
-/** Posting interactive queries in tests: the request of API.md §2.3, the answer parsed. */
+/** Posting interactive queries in tests: the request of docs/api.md#query-request, the answer parsed. */
 import { http, type HttpResult } from "../../helpers/sluice";
 
 export interface QueryAnswer {

@@ -8,7 +8,7 @@ import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples
 import { query, recordsOf } from "./query-client";
 
 /*
- * NO_RESULT, PARTIAL, ERROR, NOT_AVAILABLE and timeouts (API.md §2.4), with two instances of wordcount in
+ * NO_RESULT, PARTIAL, ERROR, NOT_AVAILABLE and timeouts (docs/api.md#query-result), with two instances of wordcount in
  * this process on a broker whose `words` topic has 4 partitions: `here` is a plain instance; `there` joins the
  * group but advertises the address of a server that accepts connections, starts an answer and never finishes
  * it, so every request forwarded to it runs out of time.

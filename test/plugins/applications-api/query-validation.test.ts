@@ -4,7 +4,7 @@ import { http } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { postQuery } from "./query-client";
 
-// API.md §2.3: every bad request is a 400 whose message names the field; unknown application or store is 404.
+// docs/api.md#query-request: every bad request is a 400 whose message names the field; unknown application or store is 404.
 const test = suite("query request validation");
 
 let sluice: SluiceWithExamples;

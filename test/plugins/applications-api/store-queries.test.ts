@@ -4,7 +4,7 @@ import { eventually } from "../../helpers/eventually";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { query, recordsOf } from "./query-client";
 
-// Every query of API.md §2.3 on the example applications' stores, checked against the records produced.
+// Every query of docs/api.md#query-request on the example applications' stores, checked against the records produced.
 const test = suite("interactive queries on the example stores");
 
 const MINUTE = 60_000;

@@ -12,6 +12,7 @@ import { ModuleJsonRenderer } from "../../../kernel/json/module-json-renderer";
 import { silentLogger } from "../../../kernel/logger";
 import { QueryCatalog } from "../../../plugins/applications-api/query-catalog";
 import { executeQuery } from "../../../plugins/applications-api/query-execution";
+import { HttpAnswer } from "../../../plugins/applications-api/query-response-writer";
 import { parseQueryRequest } from "../../../plugins/applications-api/query-request";
 import { QueryTargets } from "../../../plugins/applications-api/query-targets";
 import { KeyValueQueryEngine } from "../../../plugins/query-key-value";
@@ -96,7 +97,7 @@ const answerQuery = (req: http.IncomingMessage, res: http.ServerResponse) => {
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
     const request = parseQueryRequest(JSON.parse(body), store, application.id, catalog, 10_000);
-    executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers }, res).catch(() => res.destroy());
+    executeQuery({ target, request, startedAt: Date.now(), logger: silentLogger, peers }, new HttpAnswer(res)).catch(() => res.destroy());
   });
 };
 

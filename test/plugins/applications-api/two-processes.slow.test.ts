@@ -5,15 +5,16 @@ import { Kafka, logLevel, type Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { http } from "../../helpers/sluice";
+import { FIXTURES, http } from "../../helpers/sluice";
 import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
 import { EXAMPLES_PACKAGE } from "../../helpers/streams";
-import { query, recordsOf, type QueryAnswer } from "./query-client";
+import { postQuery, query, recordsOf, type QueryAnswer } from "./query-client";
 
 /*
  * Two `sluice start` processes running wordcount on one standalone broker (`words` has 4 partitions): each
- * answers for the whole application with remote access, and the survivor of a kill -9 answers PARTIAL until
- * the group rebalances, then SUCCESS with every word.
+ * answers for the whole application with remote access — over REST, and to a REST extension (the word-queries
+ * fixture) through the interactive-query service — and the survivor of a kill -9 answers PARTIAL until the group
+ * rebalances, then SUCCESS with every word.
  */
 const test = suite("wordcount in two processes");
 
@@ -32,6 +33,7 @@ const all = (url: string): Promise<QueryAnswer> => query(url, "wordcount", "coun
 const byKey = (counts: [string, unknown][]) => Object.fromEntries(counts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 const countsOf = (answer: QueryAnswer) => byKey(recordsOf(answer).map((record) => [record.key, record.value]));
 const EXPECTED_COUNTS = byKey(Object.entries(EXPECTED));
+const WORD_QUERIES = path.join(FIXTURES, "word-queries");
 
 async function stop(process: SluiceProcess, signal: NodeJS.Signals): Promise<void> {
   if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill(signal);
@@ -55,7 +57,8 @@ test.before(async () => {
     stateDirs.push(stateDir);
     const process = runSluice([
       "start",
-      `--plugins.packages=${EXAMPLES_PACKAGE}`,
+      `--plugins.packages=${EXAMPLES_PACKAGE},${WORD_QUERIES}`,
+      "--server.rest.extensions=true",
       `--streams.bootstrap.servers=${bootstrap}`,
       "--streams.auto.create.topics=true",
       "--server.port=0",
@@ -119,6 +122,66 @@ test("from either instance, all answers every word once with one success entry p
     assert.equal(countsOf(answer), EXPECTED_COUNTS);
     assert.is(answer.result.total, keys.length);
   }
+});
+
+/** What the word-queries extension answers for `body` through the service: its `/queries` route passes it on as it is. */
+const askService = (url: string, store: string, body: unknown) =>
+  http(`${url}/queries/wordcount/${store}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const withoutTook = ({ took: _took, ...answer }: QueryAnswer) => answer;
+
+test("a REST extension asking the interactive-query service gets the route's answer, remote instances included", async () => {
+  const words = Object.keys(EXPECTED);
+  const bodies = [
+    { type: "key_value", query: { all: {} } },
+    { type: "key_value", set_options: remote, query: { all: {} } },
+    { type: "key_value", set_options: { ...remote, limit: 3 }, query: { range: { key_from: "a", key_to: "s" } } },
+    { type: "key_value", query: { get: { key: "absent" } } },
+    ...words.flatMap((word) => [
+      { type: "key_value", query: { get: { key: word } } },
+      { type: "key_value", set_options: remote, query: { get: { key: word } } },
+    ]),
+  ];
+  for (const instance of instances) {
+    for (const body of bodies) {
+      const route = await postQuery(instance.url, "wordcount", "counts", body);
+      const service = await askService(instance.url, "counts", body);
+      assert.is(service.status, 200, service.text);
+      assert.equal(withoutTook(service.json()), withoutTook(route.json()), JSON.stringify(body));
+    }
+  }
+});
+
+test("the service refuses what the route refuses, with the same status and message", async () => {
+  const [{ url }] = instances;
+  const refused = [
+    { store: "nothing", body: { type: "key_value", query: { all: {} } } },
+    { store: "counts", body: { type: "window", query: { all: {} } } },
+    { store: "counts", body: { type: "key_value", query: { get: {} } } },
+    { store: "counts", body: { type: "key_value", query: {} } },
+    { store: "counts", body: { type: "key_value", set_options: { retries: "many" }, query: { all: {} } } },
+  ];
+  for (const { store, body } of refused) {
+    const route = await postQuery(url, "wordcount", store, body);
+    const service = await askService(url, store, body);
+    assert.ok(route.status >= 400, `${route.status} ${route.text}`);
+    assert.is(service.status, route.status, JSON.stringify(body));
+    assert.is(service.json().message, route.json().message);
+  }
+});
+
+test("through the extension, a word on the other instance's partitions is found with remote access only", async () => {
+  const [{ url }] = instances;
+  let elsewhere = 0;
+  for (const [word, count] of Object.entries(EXPECTED)) {
+    const routed = (await http(`${url}/words/${word}?remote=true`)).json();
+    assert.equal([routed.status, routed.count], ["SUCCESS", count], word);
+    const local = (await http(`${url}/words/${word}`)).json();
+    if (routed.remote) {
+      elsewhere++;
+      assert.equal([local.status, local.count], ["NO_RESULT", 0], word);
+    } else assert.equal([local.status, local.count, local.remote], ["SUCCESS", count, false], word);
+  }
+  assert.ok(elsewhere > 0, "some words are counted by the other instance");
 });
 
 test("with one instance killed, the survivor answers PARTIAL until the group rebalances, then SUCCESS with every word", async () => {

@@ -7,7 +7,7 @@ import { openSse } from "../event-streams/sse-reader";
 import { query, recordsOf } from "../applications-api/query-client";
 
 /*
- * A serializer module decides by the serde a value was read or sent with (API.md §6): the context names the
+ * A serializer module decides by the serde a value was read or sent with (docs/api.md#json-rendering): the context names the
  * store's key and value serdes in query results and the topology's serdes in event payloads. The module here
  * shows what it was told, for wordcount's values (keys `string`, counts `long`).
  */

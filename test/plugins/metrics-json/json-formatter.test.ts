@@ -4,7 +4,7 @@ import { JsonMetricsFormatter } from "../../../plugins/metrics-json";
 
 const json = suite("JSON metrics formatter");
 
-json("renders the groups as the JSON array of API.md §1.5, NaN as null", () => {
+json("renders the groups as the JSON array of docs/api.md#metrics, NaN as null", () => {
   const formatter = new JsonMetricsFormatter();
   assert.is(formatter.format, "json");
   assert.is(formatter.contentType, "application/json; charset=utf-8");

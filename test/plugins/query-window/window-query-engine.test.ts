@@ -48,7 +48,7 @@ const windows: Window[] = [
   { key: "/home", windowStart: 60_000, windowEnd: 120_000, value: 3, timestamp: 70_000 },
 ];
 
-test("declares both window store types and the four queries; only fetch is routed by key (API.md §2.4)", () => {
+test("declares both window store types and the four queries; only fetch is routed by key (docs/api.md#query-result)", () => {
   assert.equal(engine.storeTypes, ["window", "timestamped_window"]);
   assert.equal(engine.queries.map((definition) => [definition.name, definition.routingKey ?? null]), [
     ["fetch", "key"],

@@ -89,7 +89,7 @@ deployments("every bad deploy request is a 400 in the error shape naming the fie
     [{ topology: "WordCount", config: { "application.id": "../up" } }, /Field 'config.application.id' must name the new instance/],
     [{ topology: "WordCount", config: { ...config, "commit.interval.ms": "soon" } }, /Field 'config.commit.interval.ms': .*must be an integer/],
     [{ topology: "WordCount", config: { ...config, "processing.guarantee": "maybe" } }, /Field 'config.processing.guarantee': .*must be one of/],
-    [{ topology: "WordCount", config: { ...config, "no.such.key": 1 } }, /Field 'config.no.such.key': Unknown configuration key/],
+    [{ topology: "WordCount", config: { ...config, "no.such.key": 1 } }, /^Field 'config.no.such.key' is not a key of topology 'WordCount' \(its keys: application.id, input.topic, output.topic\) nor a streams key/],
     [{ topology: "WordCount", config: { ...config, "input.topic": 5 } }, /Field 'config.input.topic' must be a string, as topology 'WordCount' declares it, got 5/],
     [{ topology: "WordCount", config: { ...config, autostart: false } }, /Field 'config.autostart' applies to the instances started at boot/],
     // A secret's value is never echoed, even a mistyped one.

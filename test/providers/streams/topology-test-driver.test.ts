@@ -78,8 +78,10 @@ test("reduce and aggregate keep per-key results, plain when asked", async () => 
 test("tumbling and hopping windows count by event time and drop records past the grace period", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     const grouped = builder.stream<string, string>("views").groupByKey();
-    grouped.windowedBy({ type: "tumbling", sizeMs: 60_000 }).count({ storeName: "per-minute" }).toStream().to("per-minute-out", { valueSerde: "long" });
-    grouped.windowedBy({ type: "hopping", sizeMs: 10_000, advanceMs: 5_000 }).count({ storeName: "hopping", storeType: "timestamped_window" });
+    // Kept an hour: by default a window store keeps only size + grace behind stream time, as in Kafka Streams.
+    const retentionMs = 3_600_000;
+    grouped.windowedBy({ type: "tumbling", sizeMs: 60_000 }).count({ storeName: "per-minute", retentionMs }).toStream().to("per-minute-out", { valueSerde: "long" });
+    grouped.windowedBy({ type: "hopping", sizeMs: 10_000, advanceMs: 5_000 }).count({ storeName: "hopping", storeType: "window", retentionMs });
   });
   await driver.pipeInput("views", [
     { key: "home", value: "u1", timestamp: 1_000 },
@@ -87,21 +89,21 @@ test("tumbling and hopping windows count by event time and drop records past the
     { key: "home", value: "u3", timestamp: 61_000 },
     { key: "home", value: "late", timestamp: 2_000 },
   ]);
-  const minutes = driver.store("per-minute").store as ReadOnlyWindowStore<string, number>;
-  assert.is(await minutes.fetch("home", 0), 2);
-  assert.is(await minutes.fetch("home", 60_000), 1);
+  const minutes = driver.store("per-minute").store as ReadOnlyTimestampedWindowStore<string, number>;
+  assert.equal(await minutes.fetch("home", 0), { value: 2, timestamp: 59_000 }, "a window keeps the largest timestamp of its records");
+  assert.equal(await minutes.fetch("home", 60_000), { value: 1, timestamp: 61_000 });
   const out = driver.readOutput<{ key: string; windowStart: number; windowEnd: number }, number>("per-minute-out");
   assert.equal(out.map((r) => [r.key.windowStart, r.value]), [[0, 1], [0, 2], [60_000, 1]]);
   const hopping = driver.store("hopping");
-  assert.is(hopping.type, "timestamped_window");
-  const windows = await collect((hopping.store as ReadOnlyTimestampedWindowStore<string, number>).fetchTimeRange("home", 0, 100_000));
+  assert.is(hopping.type, "window", "a plain window store when materialized so");
+  const windows = await collect((hopping.store as ReadOnlyWindowStore<string, number>).fetchTimeRange("home", 0, 100_000));
   assert.equal(windows.map((w) => [w.windowStart, w.value]), [[0, 1], [50_000, 1], [55_000, 2], [60_000, 1]]);
   await driver.close();
 });
 
 test("session windows merge records closer than the gap", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
-    builder.stream<string, string>("clicks").groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "user-sessions" });
+    builder.stream<string, string>("clicks").groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "user-sessions", retentionMs: 3_600_000 });
   });
   await driver.pipeInput("clicks", [
     { key: "ann", value: "a", timestamp: 0 },
@@ -155,7 +157,8 @@ test("processors use stores, punctuate on stream and wall-clock time, and send e
   );
   await driver.pipeInput("in", [{ key: "a", value: "1", timestamp: 100 }, { key: "b", value: "2", timestamp: 1_200 }]);
   await driver.advanceWallClock(5_000);
-  assert.equal(driver.readEvents("ticks").map((e) => [e.key, e.value]), [["stream", "1200"], ["wall", "5000"]]);
+  // Stream time punctuates as soon as there is data (100), then at the multiples of its interval (1,000).
+  assert.equal(driver.readEvents("ticks").map((e) => [e.key, e.value]), [["stream", "100"], ["stream", "1200"], ["wall", "5000"]]);
   assert.is(await (driver.store("last").store as ReadOnlyKeyValueStore<string, string>).get("b"), "2");
   await driver.close();
 });

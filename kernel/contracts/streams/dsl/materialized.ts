@@ -22,7 +22,7 @@ export interface WindowMaterialized<K, V> {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
-  /** Default window. */
+  /** Default timestamped_window: each window keeps the largest timestamp of its records, as Kafka Streams' do. */
   storeType?: "window" | "timestamped_window";
   /** How long windows are kept; default and minimum: window size + grace. */
   retentionMs?: number;

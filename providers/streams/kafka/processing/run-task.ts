@@ -78,7 +78,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
       ),
   };
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
-  currentTimestamp = () => Math.max(task.currentStreamTime, 0);
+  currentTimestamp = () => Math.max(task.currentRecordTimestamp, 0);
   currentHeaders = () => task.currentHeaders();
   return {
     id,

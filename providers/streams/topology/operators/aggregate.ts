@@ -9,7 +9,7 @@ import type { SerdeSpec } from "../../serdes/serde-resolver";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor, type Rec } from "../processor-shapes";
-import { changeForwarder, materializedView, tableStore, type Row, type TableOperator, type TableView } from "../table-changes";
+import { changeForwarder, materializedView, tableStore, UNKNOWN_TIMESTAMP, type Row, type TableOperator, type TableView } from "../table-changes";
 import { addAggregation, groupedValueSerde } from "./grouping";
 
 export type Aggregator = (key: any, value: any, aggregate: any) => any;
@@ -66,11 +66,19 @@ export class AggregationTable implements TableOperator {
   }
 }
 
+/** An aggregate as stored: its value and timestamp (a plain store keeps none: -1). */
+export type StoredAggregate = Row;
+
+/** A plain store's aggregate, with the timestamp it does not keep. */
+export function withoutTimestamp(value: unknown): StoredAggregate | undefined {
+  return value === undefined ? undefined : { value, timestamp: UNKNOWN_TIMESTAMP };
+}
+
 /**
  * The timestamp of an aggregate that `timestamp`'s record updates: the largest of its records', as Kafka Streams
- * keeps it (a plain store keeps none: -1).
+ * keeps it, so a table's updates never go back in time.
  */
-export function aggregateTimestamp(previous: Row | undefined, timestamp: number): number {
+export function aggregateTimestamp(previous: StoredAggregate | undefined, timestamp: number): number {
   return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
 }
 

@@ -1,19 +1,19 @@
 /**
  * Aggregations of a grouped stream over session windows (Kafka Streams' KStreamSessionWindowAggregate): a record
  * within the gap of a key's sessions merges them into one; each merged session is deleted downstream (a tombstone)
- * and the new one forwarded.
+ * and the new one forwarded, each with its session's end as timestamp. As in Kafka Streams, lateness is judged on
+ * the merged session's end against the stream time this operator has seen, and only null keys are dropped.
  */
 import type { SessionMaterialized, SessionWindows } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
-import { windowedSerde } from "../../serdes/windowed-serde";
+import { sessionWindowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
 import { AggregationTable, type Folding } from "./aggregate";
 import { change } from "../table-changes";
 import { addAggregation } from "./grouping";
-import { DEFAULT_RETENTION_MS } from "./windowed-aggregate";
 
 export type Merger = (key: any, left: any, right: any) => any;
 
@@ -36,26 +36,35 @@ function sessionAggregateProcessor(
   return statefulProcessor((context) => {
     const store = context.getStateStore<SessionStore<unknown, unknown>>(table.storeName);
     const sendOldValues = table.forwardsOldValues;
+    let observedStreamTime = -1;
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      if (!keyed(context, record)) return;
       const timestamp = record.timestamp;
-      if (timestamp < context.currentStreamTimeMs() - gapMs - graceMs) {
-        context.recordDropped();
-        return;
-      }
+      observedStreamTime = Math.max(observedStreamTime, timestamp);
+      const merged = store.findSessions(record.key, timestamp - gapMs, timestamp + gapMs);
       let start = timestamp;
       let end = timestamp;
       let aggregate = initializer();
-      for (const session of store.findSessions(record.key, timestamp - gapMs, timestamp + gapMs)) {
+      for (const session of merged) {
         start = Math.min(start, session.windowStart);
         end = Math.max(end, session.windowEnd);
         aggregate = merger(record.key, aggregate, session.value);
-        store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
-        context.forward(record.withKeyValue({ key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd }, change(null, sendOldValues ? session.value : null)));
+      }
+      if (end < observedStreamTime - gapMs - graceMs) {
+        context.recordDropped();
+        return;
+      }
+      // Kafka Streams replaces the sessions a record joins, unless the record makes a new session of its own.
+      if (start !== timestamp || end !== timestamp) {
+        for (const session of merged) {
+          store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
+          const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
+          context.forward(record.withKeyValue(sessionKey, change(null, sendOldValues ? session.value : null)).withTimestamp(session.windowEnd));
+        }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)));
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)).withTimestamp(end));
     };
   });
 }
@@ -69,9 +78,11 @@ export function sessionAggregate(
   merger: Merger,
 ): TableHandle {
   const graceMs = windows.graceMs ?? 0;
-  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, windows.gapMs + graceMs);
+  // Kafka Streams' default, and the least that keeps every session until it closes.
+  const minimumRetention = windows.gapMs + graceMs;
+  const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
   const operator = new AggregationTable(materialized.storeName, false);
   const supplier = sessionAggregateProcessor(operator, windows.gapMs, graceMs, folding, merger);
   const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
-  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde }, operator };
+  return { ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde }, operator };
 }

@@ -1,22 +1,22 @@
 /**
  * Aggregations of a grouped stream over time windows, tumbling or hopping (Kafka Streams' KStreamWindowAggregate):
  * a window store (timestamped when asked) keeps each key's aggregate per window start; a record later than its
- * window's end plus grace is dropped.
+ * window's end plus grace is dropped. As in Kafka Streams, lateness is judged on the stream time this operator has
+ * seen (not the task's: records that other operators of the task saw, or that were filtered out on the way, do not
+ * close windows here), only null keys are dropped (a null value is aggregated), and a window's aggregate carries the
+ * largest timestamp of its records.
  */
 import type { TimeWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { TimestampedWindowStore, WindowStore } from "../../../../kernel/contracts/streams/stores";
-import { windowedSerde } from "../../serdes/windowed-serde";
+import { timeWindowedSerde } from "../../serdes/windowed-serde";
 import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, statefulProcessor } from "../processor-shapes";
-import { AggregationTable, type Folding } from "./aggregate";
+import { AggregationTable, aggregateTimestamp, withoutTimestamp, type Folding, type StoredAggregate } from "./aggregate";
 import { change } from "../table-changes";
 import { addAggregation } from "./grouping";
-
-/** How long windowed and session stores keep their data unless told: one day, as in Kafka Streams. */
-export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** Starts of the windows that contain `timestamp` (aligned to the epoch, as in Kafka Streams). */
 function windowStartsFor(windows: TimeWindows, timestamp: number): number[] {
@@ -28,7 +28,7 @@ function windowStartsFor(windows: TimeWindows, timestamp: number): number[] {
 }
 
 interface WindowAccess {
-  get(key: unknown, windowStart: number): unknown;
+  get(key: unknown, windowStart: number): StoredAggregate | undefined;
   put(key: unknown, value: unknown, windowStart: number, timestamp: number): void;
 }
 
@@ -36,12 +36,12 @@ function windowAccess(context: InternalProcessorContext, storeName: string, time
   if (timestamped) {
     const store = context.getStateStore<TimestampedWindowStore<unknown, unknown>>(storeName);
     return {
-      get: (key, start) => store.fetch(key, start)?.value,
+      get: (key, start) => store.fetch(key, start),
       put: (key, value, start, timestamp) => store.put(key, value, start, timestamp),
     };
   }
   const store = context.getStateStore<WindowStore<unknown, unknown>>(storeName);
-  return { get: (key, start) => store.fetch(key, start), put: (key, value, start) => store.put(key, value, start) };
+  return { get: (key, start) => withoutTimestamp(store.fetch(key, start)), put: (key, value, start) => store.put(key, value, start) };
 }
 
 function windowedAggregateProcessor(
@@ -54,19 +54,22 @@ function windowedAggregateProcessor(
   return statefulProcessor((context) => {
     const store = windowAccess(context, table.storeName, timestamped);
     const sendOldValues = table.forwardsOldValues;
+    let observedStreamTime = -1;
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
-      const streamTime = context.currentStreamTimeMs();
+      if (!keyed(context, record)) return;
+      observedStreamTime = Math.max(observedStreamTime, record.timestamp);
       for (const windowStart of windowStartsFor(windows, record.timestamp)) {
         const windowEnd = windowStart + windows.sizeMs;
-        if (windowEnd + grace <= streamTime) {
+        if (windowEnd + grace <= observedStreamTime) {
           context.recordDropped();
           continue;
         }
         const previous = store.get(record.key, windowStart);
-        const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous);
-        store.put(record.key, next, windowStart, record.timestamp);
-        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, change(next, sendOldValues ? previous : null)));
+        const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
+        const timestamp = aggregateTimestamp(previous, record.timestamp);
+        store.put(record.key, next, windowStart, timestamp);
+        const changed = change(next, sendOldValues ? previous?.value : null);
+        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, changed).withTimestamp(timestamp));
       }
     };
   });
@@ -79,12 +82,13 @@ export function windowedAggregate(
   materialized: WindowMaterialized<any, any>,
   folding: Folding,
 ): TableHandle {
-  const type = materialized.storeType ?? "window";
+  const type = materialized.storeType ?? "timestamped_window";
+  // Kafka Streams' default, and the least that keeps every window until it closes.
   const minimumRetention = windows.sizeMs + (windows.graceMs ?? 0);
-  const retentionMs = Math.max(materialized.retentionMs ?? DEFAULT_RETENTION_MS, minimumRetention);
+  const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
   const operator = new AggregationTable(materialized.storeName, false);
   const supplier = windowedAggregateProcessor(operator, type === "timestamped_window", windows, folding);
   const store = { type, windowSizeMs: windows.sizeMs, retentionMs };
   const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "windowed-aggregate", supplier);
-  return { ...table, keySerde: { wrap: windowedSerde, inner: table.keySerde }, operator };
+  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, windows.sizeMs), inner: table.keySerde }, operator };
 }

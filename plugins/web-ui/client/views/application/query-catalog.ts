@@ -1,4 +1,4 @@
-/** The interactive queries of each store type and their parameters (API.md §2.3), from which the query form is built. */
+/** The interactive queries of each store type and their parameters (docs/api.md#query-request), from which the query form is built. */
 import type { StoreType } from "../../api/sluice-types";
 
 export interface QuerySpec {

@@ -1,0 +1,23 @@
+import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.*;
+
+public class Scenario implements GoldenScenario {
+    @Override
+    public void build(StreamsBuilder builder) {
+        KGroupedStream<String, String> clicks = builder.<String, String>stream("clicks").groupByKey();
+        KGroupedStream<String, String> views = builder.<String, String>stream("views").groupByKey();
+        clicks.<String>cogroup((key, value, aggregate) -> aggregate + "C")
+            .cogroup(views, (key, value, aggregate) -> aggregate + "V")
+            .aggregate(() -> "", Materialized.as("activity"))
+            .toStream()
+            .to("output");
+    }
+}

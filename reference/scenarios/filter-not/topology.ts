@@ -1,0 +1,5 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  builder.stream<string, string>("input").filterNot((_key, value) => value.length > 2).to("output");
+}

@@ -1,0 +1,23 @@
+import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.*;
+
+public class Scenario implements GoldenScenario {
+    @Override
+    public void build(StreamsBuilder builder) {
+        builder.<String, String>stream("input")
+            .flatMap((key, value) -> {
+                List<KeyValue<String, String>> out = new ArrayList<>();
+                for (String word : value.split(" ")) if (!word.isEmpty()) out.add(KeyValue.pair(word, key));
+                return out;
+            })
+            .to("output");
+    }
+}

@@ -1,0 +1,19 @@
+import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.*;
+
+public class Scenario implements GoldenScenario {
+    @Override
+    public void build(StreamsBuilder builder) {
+        builder.stream("input", Consumed.with(Serdes.String(), Json.serde()))
+            .mapValues(value -> (com.fasterxml.jackson.databind.JsonNode) ((com.fasterxml.jackson.databind.node.ObjectNode) value.deepCopy()).put("double", value.get("n").asLong() * 2))
+            .to("output", Produced.with(Serdes.String(), Json.serde()));
+    }
+}

@@ -1,0 +1,23 @@
+import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.*;
+
+public class Scenario implements GoldenScenario {
+    @Override
+    public void build(StreamsBuilder builder) {
+        KStream<String, String> left = builder.<String, String>stream("left").selectKey((key, value) -> value);
+        KStream<String, String> right = builder.stream("right");
+        left.merge(right)
+            .groupByKey()
+            .count(Materialized.as("counts"))
+            .toStream()
+            .to("output", Produced.with(Serdes.String(), Serdes.Long()));
+    }
+}

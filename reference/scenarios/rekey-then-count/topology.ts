@@ -1,0 +1,11 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  builder
+    .stream<string, string>("input")
+    .selectKey((_key, value) => value)
+    .groupByKey()
+    .count({ storeName: "counts" })
+    .toStream()
+    .to("output", { valueSerde: "long" });
+}

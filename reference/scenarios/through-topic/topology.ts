@@ -1,0 +1,6 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  builder.stream<string, string>("input").mapValues((value) => value.toUpperCase()).to("middle");
+  builder.stream<string, string>("middle").mapValues((value) => `${value}!`).to("output");
+}

@@ -1,0 +1,42 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { longSerde, sessionWindowedSerde, stringSerde, timeWindowedSerde } from "../../../providers/streams";
+import { REPO_ROOT } from "../../helpers/sluice";
+
+const test = suite("windowed serdes: Kafka Streams' byte layouts");
+
+/** The windowed keys of a golden's outputs: the bytes Kafka Streams wrote, and what they mean. */
+function recordedKeys(scenario: string): { keyBytes: string; key: { key: unknown; start: number; end: number } }[] {
+  const golden = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "reference", "scenarios", scenario, "golden.json"), "utf8"));
+  return golden.outputs;
+}
+
+test("a time-windowed key is the key's bytes and the window start; Sluice reads Kafka Streams' keys and writes them alike", () => {
+  for (const [scenario, serde] of [["tumbling-count", timeWindowedSerde(stringSerde, 10)], ["windowed-aggregate-long-keys", timeWindowedSerde(longSerde, 20)]] as const) {
+    for (const { keyBytes, key } of recordedKeys(scenario)) {
+      const read = (serde as ReturnType<typeof timeWindowedSerde<unknown>>).deserialize(Buffer.from(keyBytes, "hex"));
+      assert.equal(read, { key: key.key, windowStart: key.start, windowEnd: key.end });
+      assert.is((serde as ReturnType<typeof timeWindowedSerde<unknown>>).serialize(read).toString("hex"), keyBytes);
+    }
+  }
+});
+
+test("a session-windowed key is the key's bytes, the session end, then its start", () => {
+  const serde = sessionWindowedSerde(stringSerde);
+  const keys = recordedKeys("session-merge");
+  assert.ok(keys.some(({ key }) => key.start !== key.end), "the golden has a session longer than one record");
+  for (const { keyBytes, key } of keys) {
+    const read = serde.deserialize(Buffer.from(keyBytes, "hex"));
+    assert.equal(read, { key: key.key, windowStart: key.start, windowEnd: key.end });
+    assert.is(serde.serialize(read).toString("hex"), keyBytes);
+  }
+});
+
+test("bytes too short for a windowed key are an error naming the serde", () => {
+  assert.throws(() => timeWindowedSerde(stringSerde, 10).deserialize(Buffer.alloc(7)), /time-windowed\(string\): expected at least 8 bytes, got 7/);
+  assert.throws(() => sessionWindowedSerde(stringSerde).deserialize(Buffer.alloc(15)), /session-windowed\(string\): expected at least 16 bytes, got 15/);
+});
+
+test.run();
