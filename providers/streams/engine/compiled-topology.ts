@@ -7,7 +7,7 @@ import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
-import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
+import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
 
@@ -32,6 +32,7 @@ export class CompiledTopology {
     private readonly namedCode?: NamedCodeLookup,
   ) {
     this.subTopologies = splitSubTopologies(definition);
+    validatePartitionCounts(definition, this.subTopologies);
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
       key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
       value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),

@@ -18,6 +18,8 @@ export class InternalTopologyBuilder {
     eventSerdes: new Map(),
   };
   private counter = 0;
+  /** Sources of StreamsBuilder.stream: another stream of the same topics shares them. */
+  private readonly streamSources = new Set<string>();
 
   constructor(readonly applicationId: string) {}
 
@@ -32,12 +34,25 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string): string {
-    const name = this.nodeName("source", given);
+  /**
+   * Adds a source reading `topics`; returns its name. As in Kafka Streams, a topic is read by one source: a stream
+   * source reading exactly the topics of an earlier stream source, with its serdes, is that source (both streams get
+   * every record), and any other overlap is an error naming both.
+   */
+  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string, kind: "stream" | "other" = "other"): string {
     for (const node of this.definition.nodes.values()) {
-      const twice = node.kind === "source" ? topics.find((topic) => node.topics.includes(topic)) : undefined;
-      if (twice !== undefined) throw new Error(`source '${name}' reads topic '${twice}', which source '${node.name}' already reads: a topic may be subscribed once`);
+      if (node.kind !== "source") continue;
+      const overlap = topics.find((topic) => node.topics.includes(topic));
+      if (overlap === undefined) continue;
+      const sameStream = kind === "stream" && this.streamSources.has(node.name) && topics.length === node.topics.length && topics.every((topic) => node.topics.includes(topic));
+      const sameSerdes = node.keySerde === keySerde && node.valueSerde === valueSerde;
+      if (sameStream && sameSerdes) return node.name;
+      const why = sameStream ? " with other serdes" : "";
+      const which = given === undefined ? "a source" : `source '${given}'`;
+      throw new Error(`${which} reads topic '${overlap}'${why}, which source '${node.name}' already reads: a topic is subscribed once (streams of exactly the same topics and serdes share one source)`);
     }
+    const name = this.nodeName("source", given);
+    if (kind === "stream") this.streamSources.add(name);
     this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [] });
     return name;
   }

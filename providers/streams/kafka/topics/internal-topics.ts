@@ -14,6 +14,7 @@
  */
 import type { Admin, ITopicConfig } from "kafkajs";
 import type { CompiledTopology } from "../../engine/compiled-topology";
+import { describeLinks } from "../../topology/sub-topologies";
 
 export interface TopicCreation {
   /** Whether missing input and output topics are created (`auto.create.topics`). */
@@ -58,7 +59,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     const width = widthOf(sub.id);
     for (const topic of sub.sourceTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
     const narrower = sub.sourceTopics.filter((topic) => counts.get(topic) !== width);
-    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, "are joined partition by partition"));
+    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, `are joined partition by partition${describeLinks(sub)}`));
     for (const store of sub.stores) {
       const changelog = topology.changelogTopic(store);
       changelogs.add(changelog);
@@ -103,7 +104,7 @@ function subTopologyWidths(topology: CompiledTopology, counts: Map<string, numbe
       return count === undefined ? [] : [[topic, count] as const];
     });
     if (new Set(fixed.map(([, count]) => count)).size > 1) {
-      throw new Error(copartitioningError(fixed.map(([topic]) => topic), new Map(fixed), "are joined partition by partition"));
+      throw new Error(copartitioningError(fixed.map(([topic]) => topic), new Map(fixed), `are joined partition by partition${describeLinks(sub)}`));
     }
     computing.add(id);
     const writers = sub.sourceTopics
