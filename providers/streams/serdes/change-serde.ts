@@ -2,10 +2,20 @@
  * The serde of a table change on a repartition topic (Kafka Streams 4.x's ChangedSerializer/ChangedDeserializer),
  * the bytes Kafka Streams writes: only a new value — its bytes, then 1; only an old one — its bytes, then 0; both —
  * the new value's length as a zig-zag varint, the new bytes, the old bytes, then 2. Flags 3 to 5 (the same with an
- * "is latest" byte before the flag, from versioned tables) are read as well.
+ * "is latest" byte before the flag, from versioned tables) are read as well. The Change itself lives here, beside its
+ * bytes, so that the serdes need nothing from the topology.
  */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import type { Change } from "../topology/table-changes";
+
+/** A change of one row (Kafka Streams' Change): its new value, null when deleted, and its old one when asked for. */
+export interface Change<V = unknown> {
+  readonly newValue: V | null;
+  readonly oldValue: V | null;
+}
+
+export function change<V>(newValue: V | null | undefined, oldValue: V | null | undefined): Change<V> {
+  return { newValue: newValue ?? null, oldValue: oldValue ?? null };
+}
 
 const NEW_ONLY = 1;
 const OLD_ONLY = 0;

@@ -4,7 +4,7 @@
  * node and store names, a topic read by one source only, known stores, edges only out of sources and processors;
  * each operator checks its own.
  */
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { SinkNode, StoreDef, TopologyDefinition } from "./topology-model";
 
@@ -36,24 +36,32 @@ export class InternalTopologyBuilder {
 
   /**
    * Adds a source reading `topics`; returns its name. As in Kafka Streams, a topic is read by one source: a stream
-   * source reading exactly the topics of an earlier stream source, with its serdes, is that source (both streams get
-   * every record), and any other overlap is an error naming both.
+   * source reading exactly the topics of an earlier stream source, with its serdes and timestamp extractor, is that
+   * source (both streams get every record), and any other overlap is an error naming both.
+   * `timestampExtractor`: none, `default.timestamp.extractor`.
    */
-  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string, kind: "stream" | "other" = "other"): string {
+  addSource(
+    topics: string[],
+    keySerde: SerdeSpec,
+    valueSerde: SerdeSpec,
+    given?: string,
+    timestampExtractor?: TimestampExtractor | string,
+    kind: "stream" | "other" = "other",
+  ): string {
     for (const node of this.definition.nodes.values()) {
       if (node.kind !== "source") continue;
       const overlap = topics.find((topic) => node.topics.includes(topic));
       if (overlap === undefined) continue;
       const sameStream = kind === "stream" && this.streamSources.has(node.name) && topics.length === node.topics.length && topics.every((topic) => node.topics.includes(topic));
       const sameSerdes = node.keySerde === keySerde && node.valueSerde === valueSerde;
-      if (sameStream && sameSerdes) return node.name;
-      const why = sameStream ? " with other serdes" : "";
+      if (sameStream && sameSerdes && node.timestampExtractor === timestampExtractor) return node.name;
+      const why = !sameStream ? "" : sameSerdes ? " with another timestamp extractor" : " with other serdes";
       const which = given === undefined ? "a source" : `source '${given}'`;
       throw new Error(`${which} reads topic '${overlap}'${why}, which source '${node.name}' already reads: a topic is subscribed once (streams of exactly the same topics and serdes share one source)`);
     }
     const name = this.nodeName("source", given);
     if (kind === "stream") this.streamSources.add(name);
-    this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [] });
+    this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [], timestampExtractor });
     return name;
   }
 

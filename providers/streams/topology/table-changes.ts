@@ -12,15 +12,9 @@ import { StreamsRecord } from "../processor/record";
 import type { FlushForwarding, InternalProcessorContext } from "./internal-context";
 import type { Rec } from "./processor-shapes";
 
-/** A change of one row (Kafka Streams' Change): its new value, null when deleted, and its old one when asked for. */
-export interface Change<V = unknown> {
-  readonly newValue: V | null;
-  readonly oldValue: V | null;
-}
+import { change } from "../serdes/change-serde";
 
-export function change<V>(newValue: V | null | undefined, oldValue: V | null | undefined): Change<V> {
-  return { newValue: newValue ?? null, oldValue: oldValue ?? null };
-}
+export { change, type Change } from "../serdes/change-serde";
 
 /** A table row: its value and the timestamp of the record that made it (-1: unknown). */
 export type Row = ValueAndTimestamp<unknown>;

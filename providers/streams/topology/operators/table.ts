@@ -114,7 +114,7 @@ export function tableSource(
   consumed: Consumed<any, any>,
   materialized: Materialized<any, any> | undefined,
 ): TableHandle {
-  const source = builder.addSource([topic], consumed.keySerde, consumed.valueSerde, consumed.name);
+  const source = builder.addSource([topic], consumed.keySerde, consumed.valueSerde, consumed.name, consumed.timestampExtractor);
   return addChangelogTable(builder, source, { prefix: "table", materialized, keySerde: consumed.keySerde, valueSerde: consumed.valueSerde, storeNameOtherwise: topic });
 }
 
