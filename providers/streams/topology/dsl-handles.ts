@@ -25,6 +25,11 @@ export interface TableHandle {
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
   readonly operator: TableOperator;
+  /**
+   * A windowed table's: how long after a window's end it closes (the grace; for sessions the gap plus the grace),
+   * which is when `suppress(untilWindowCloses)` emits it.
+   */
+  readonly windowCloseMs?: number;
 }
 
 export interface GroupedStreamHandle {

@@ -2,6 +2,7 @@
 import type { Header, ProcessorContext } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { SerdeSpec } from "../serdes/serde-resolver";
+import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 
 export interface InternalProcessorContext<K = unknown, V = unknown> extends ProcessorContext<K, V> {
   /** Counts a record the operator drops on purpose (late for its window, null key). */
@@ -13,6 +14,12 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
   forwardsMayWait(): boolean;
   /** The serde the DSL names with `spec` (undefined: the application's default for a key or a value). */
   serdeOf(spec: SerdeSpec, role: "key" | "value"): Serde<any>;
+  /** A connected store's committed contents, to load from in `prepare` (see processor-shapes' preparedProcessor). */
+  committedStore(name: string): ReadOnlyStore;
+  /** A store as declared, its serdes resolved. */
+  storeSpec(name: string): StoreSpec;
+  /** Least wall-clock time between two emits of an emit-on-close window aggregation (see TaskEnvironment). */
+  windowEmitIntervalMs(): number;
 }
 
 /**

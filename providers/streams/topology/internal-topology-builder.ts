@@ -4,9 +4,10 @@
  * node and store names, a topic read by one source only, known stores, edges only out of sources and processors;
  * each operator checks its own.
  */
+import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
-import type { SinkNode, StoreDef, TopologyDefinition } from "./topology-model";
+import type { StoreDef, TopologyDefinition } from "./topology-model";
 
 export class InternalTopologyBuilder {
   readonly definition: TopologyDefinition = {
@@ -75,10 +76,17 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parents: string | string[], given?: string, partitionOf?: SinkNode["partitionOf"]): string {
+  addSink(
+    topic: string | TopicNameExtractor<any, any>,
+    keySerde: SerdeSpec,
+    valueSerde: SerdeSpec,
+    parents: string | string[],
+    given?: string,
+    partitioner?: StreamPartitioner<any, any>,
+  ): string {
     const name = this.nodeName("sink", given);
     const predecessors = typeof parents === "string" ? [parents] : parents;
-    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors, partitionOf });
+    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, partitioner, predecessors });
     this.link(predecessors, name);
     return name;
   }

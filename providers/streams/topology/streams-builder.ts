@@ -5,7 +5,11 @@
  * is one file there plus a line per method here.
  */
 import type {
+  Branched,
+  BranchedKStream,
+  CogroupedKStream,
   Consumed,
+  EmitStrategy,
   Grouped,
   KGroupedStream,
   KGroupedTable,
@@ -16,28 +20,35 @@ import type {
   Produced,
   Repartitioned,
   SessionMaterialized,
+  SessionWindowedCogroupedKStream,
   SessionWindowedKStream,
   SessionWindows,
-  StoreBuilder, StoreDeclaration,
+  SlidingWindows,
+  StoreBuilder,
+  StoreDeclaration,
   StreamsBuilder,
+  Suppressed,
+  TimeWindowedCogroupedKStream,
   TimeWindowedKStream,
   TableJoined,
+  TopicNameExtractor,
   TimeWindows,
   ValueTransformerWithKeySupplier,
   WindowMaterialized,
   Windowed,
 } from "../../../kernel/contracts/streams/dsl";
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GroupedStreamHandle, GroupedTableHandle, StreamHandle, TableHandle } from "./dsl-handles";
 import { InternalTopologyBuilder } from "./internal-topology-builder";
-import { aggregate, aggregateFolding, countFolding, reduceFolding, type Folding } from "./operators/aggregate";
-import { branch, merge } from "./operators/branch-merge";
+import { aggregateFolding, countFolding, keyValueAggregation, reduceFolding, type Folding } from "./operators/aggregate";
+import { addBranch, branch, merge, split, type Splitter } from "./operators/branch-merge";
 import { toEventStream } from "./operators/event-stream";
-import { groupBy, groupByKey } from "./operators/grouping";
-import { addStateStore, process } from "./operators/process";
-import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
+import { addAggregation, groupBy, groupByKey, type Aggregation, type AggregationInput, type MaterializedStore } from "./operators/grouping";
+import { addStateStore, process, processValues } from "./operators/process";
+import { countMerger, reduceMerger, sessionWindowsAggregation, type Merger } from "./operators/session-aggregate";
 import { streamSource, to } from "./operators/source-sink";
+import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { foreignKeyJoin } from "./operators/foreign-key-join";
@@ -47,7 +58,9 @@ import { aggregateTableFolding, countTableFolding, reduceTableFolding, tableAggr
 import { tableTableJoin, type TableJoinKind } from "./operators/table-table-join";
 import { tableFilter, tableMapValues, tableTransformValues } from "./operators/table-values";
 import type { TableOperator } from "./table-changes";
-import { windowedAggregate } from "./operators/windowed-aggregate";
+import { slidingWindowsAggregation } from "./operators/sliding-aggregate";
+import { timeWindowsAggregation } from "./operators/windowed-aggregate";
+import { checkSessionWindows, checkWindows, emitsOnClose } from "./values/windows";
 import type { TopologyDefinition } from "./topology-model";
 
 export class DslTopologyBuilder implements StreamsBuilder {
@@ -123,6 +136,9 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[] {
     return branch(this.builder, this, predicates).map((handle) => this.stream<K, V>(handle));
   }
+  split(name?: string): BranchedKStream<K, V> {
+    return new DslBranchedStream<K, V>(this.builder, split(this.builder, this, name));
+  }
   merge(other: KStream<K, V>, name?: string): KStream<K, V> {
     return this.stream(merge(this.builder, this, other as DslStream<K, V>, name));
   }
@@ -147,11 +163,45 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));
   }
-  to(topic: string, produced: Produced<K, V> = {}): void {
+  processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores: string[] = [], name?: string): KStream<K, VR> {
+    return this.stream(processValues(this.builder, this, supplier as FixedKeyProcessorSupplier<any, any, any>, stores, name));
+  }
+  to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
     to(this.builder, this, topic, produced);
   }
   toEventStream(type: string, name?: string): void {
     toEventStream(this.builder, this, type, name);
+  }
+}
+
+class DslBranchedStream<K, V> implements BranchedKStream<K, V> {
+  private readonly branches = new Map<string, KStream<K, V>>();
+
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly splitter: Splitter,
+  ) {}
+
+  branch(predicate: (key: K, value: V) => boolean, branched: Branched<K, V> = {}): BranchedKStream<K, V> {
+    this.add(predicate, branched);
+    return this;
+  }
+  defaultBranch(branched: Branched<K, V> = {}): Map<string, KStream<K, V>> {
+    this.add(undefined, branched);
+    return this.branches;
+  }
+  noDefaultBranch(): Map<string, KStream<K, V>> {
+    return this.branches;
+  }
+
+  private add(predicate: ((key: K, value: V) => boolean) | undefined, branched: Branched<K, V>): void {
+    const handle = addBranch(this.builder, this.splitter, predicate as ((key: any, value: any) => boolean) | undefined, branched.name);
+    const stream = new DslStream<K, V>(this.builder, handle);
+    if (branched.withFunction !== undefined) {
+      const chained = branched.withFunction(stream);
+      if (chained !== null && chained !== undefined) this.branches.set(handle.node, chained);
+    } else if (branched.withConsumer !== undefined) branched.withConsumer(stream);
+    else this.branches.set(handle.node, stream);
   }
 }
 
@@ -160,6 +210,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
   readonly operator: TableOperator;
+  readonly windowCloseMs?: number;
   private readonly handle: TableHandle;
 
   constructor(
@@ -171,6 +222,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
     this.keySerde = handle.keySerde;
     this.valueSerde = handle.valueSerde;
     this.operator = handle.operator;
+    this.windowCloseMs = handle.windowCloseMs;
   }
 
   get storeName(): string {
@@ -220,6 +272,9 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   outerJoin<VO, VR>(other: KTable<K, VO>, joiner: (value: V | null, otherValue: VO | null) => VR, materialized?: Materialized<K, VR>, name?: string): KTable<K, VR> {
     return this.table(tableTableJoin(this.builder, this, other as DslTable<K, VO>, joiner, "outer", materialized, name));
   }
+  suppress(suppressed: Suppressed): KTable<K, V> {
+    return this.table(suppress(this.builder, this, suppressed));
+  }
 
   /** A key join `(other, joiner, materialized?, name?)`, or a foreign-key join `(other, extractor, joiner, tableJoined?, materialized?)`. */
   private anyJoin(kind: TableJoinKind, other: KTable<any, any>, second: (...args: any[]) => any, third: unknown, fourth: unknown, fifth: unknown): KTable<K, any> {
@@ -259,10 +314,12 @@ class DslGroupedTable<K, V> implements KGroupedTable<K, V> {
   }
 }
 
+type Input = AggregationInput;
+
 class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   constructor(
     private readonly builder: InternalTopologyBuilder,
-    private readonly handle: GroupedStreamHandle,
+    readonly handle: GroupedStreamHandle,
   ) {}
 
   count(materialized: Materialized<K, number>): KTable<K, number> {
@@ -274,25 +331,56 @@ class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: Materialized<K, VA>): KTable<K, VA> {
     return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
-  windowedBy(windows: TimeWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this.handle, windows);
-    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows);
+    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows, false);
+  }
+  cogroup<VOut>(aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut> {
+    return new DslCogroupedStream<K, VOut>(this.builder, [{ grouping: this.handle, aggregator }]);
   }
 
   private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
-    return new DslTable<K, VA>(this.builder, aggregate(this.builder, this.handle, materialized, folding));
+    const named = namedStore(this.builder, materialized);
+    return aggregated(this.builder, [{ grouping: this.handle, aggregator: folding.aggregator }], named, keyValueAggregation(named), folding);
   }
+}
+
+/** A key-value aggregation's materialization, its store named by the builder unless named already. */
+function namedStore<KT, VA>(builder: InternalTopologyBuilder, materialized: Materialized<KT, VA>): Materialized<KT, VA> & { storeName: string } {
+  return { ...materialized, storeName: materialized.storeName ?? builder.storeName("aggregate") };
+}
+
+/** The table of an aggregation of `inputs` (one grouped stream, or a cogroup's). */
+function aggregated<KT, VA>(
+  builder: InternalTopologyBuilder,
+  inputs: Input[],
+  materialized: MaterializedStore,
+  aggregation: Aggregation,
+  { initializer, valueSerde }: Pick<Folding, "initializer" | "valueSerde">,
+): KTable<KT, VA> {
+  return new DslTable<KT, VA>(builder, addAggregation(builder, inputs, materialized, aggregation, initializer, valueSerde));
+}
+
+/** The aggregation over time or sliding windows, forwarding updates or each window once closed. */
+function timeWindowed(windows: TimeWindows | SlidingWindows, materialized: WindowMaterialized<any, any>, emitOnClose: boolean): Aggregation {
+  return windows.type === "sliding" ? slidingWindowsAggregation(windows, materialized, emitOnClose) : timeWindowsAggregation(windows, materialized, emitOnClose);
 }
 
 class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   constructor(
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
-    private readonly windows: TimeWindows,
-  ) {}
+    private readonly windows: TimeWindows | SlidingWindows,
+    private readonly emitOnClose: boolean,
+  ) {
+    checkWindows(windows);
+  }
 
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    return new DslTimeWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
+  }
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number> {
     return this.table(materialized, countFolding());
   }
@@ -304,7 +392,8 @@ class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: WindowMaterialized<K, VA>, folding: Folding): KTable<Windowed<K>, VA> {
-    return new DslTable<Windowed<K>, VA>(this.builder, windowedAggregate(this.builder, this.grouping, this.windows, materialized, folding));
+    const aggregation = timeWindowed(this.windows, materialized, this.emitOnClose);
+    return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
   }
 }
 
@@ -313,7 +402,9 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
-  ) {}
+  ) {
+    checkSessionWindows(windows);
+  }
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
     return this.table(materialized, countFolding(), countMerger);
@@ -332,6 +423,42 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
-    return new DslTable<Windowed<K>, VA>(this.builder, sessionAggregate(this.builder, this.grouping, this.windows, materialized, folding, merger));
+    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger);
+    return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
+  }
+}
+
+class DslCogroupedStream<K, VOut> implements CogroupedKStream<K, VOut> {
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly inputs: Input[],
+  ) {}
+
+  cogroup<V>(groupedStream: KGroupedStream<K, V>, aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut> {
+    const grouping = (groupedStream as DslGroupedStream<K, V>).handle;
+    if (this.inputs.some((input) => input.grouping === grouping)) throw new Error("cogroup: a grouped stream is cogrouped once");
+    return new DslCogroupedStream<K, VOut>(this.builder, [...this.inputs, { grouping, aggregator }]);
+  }
+  aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut> {
+    const named = namedStore(this.builder, materialized);
+    return aggregated(this.builder, this.inputs, named, keyValueAggregation(named), { initializer, valueSerde: undefined });
+  }
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedCogroupedKStream<K, VOut> | SessionWindowedCogroupedKStream<K, VOut> {
+    const { builder, inputs } = this;
+    if (windows.type === "session") {
+      checkSessionWindows(windows);
+      return {
+        aggregate: (initializer, merger, materialized) =>
+          aggregated(builder, inputs, materialized, sessionWindowsAggregation(windows, materialized, merger), { initializer, valueSerde: undefined }),
+      };
+    }
+    checkWindows(windows);
+    // Kafka Streams' cogrouped windows emit every update: they have no emit strategy.
+    const windowed: TimeWindowedCogroupedKStream<K, VOut> = {
+      aggregate: (initializer, materialized) => aggregated(builder, inputs, materialized, timeWindowed(windows, materialized, false), { initializer, valueSerde: undefined }),
+    };
+    return windowed;
   }
 }

@@ -10,6 +10,7 @@ export interface SubTopology {
   /** Node names in creation order. */
   nodes: string[];
   sourceTopics: string[];
+  /** The topics its sinks name; those a TopicNameExtractor picks are known only as records come. */
   sinkTopics: string[];
   stores: string[];
   /** Stores that put processors into this sub-topology that their edges alone would not (for errors that name them). */
@@ -67,7 +68,7 @@ export function splitSubTopologies(definition: TopologyDefinition): SubTopology[
     id,
     nodes: members.map((node) => node.name),
     sourceTopics: unique(members.flatMap((node) => (node.kind === "source" ? node.topics : []))),
-    sinkTopics: unique(members.flatMap((node) => (node.kind === "sink" ? [node.topic] : []))),
+    sinkTopics: unique(members.flatMap((node) => (node.kind === "sink" && typeof node.topic === "string" ? [node.topic] : []))),
     stores: unique(members.flatMap((node) => (node.kind === "processor" ? node.stores : []))),
     storeLinks: links.filter((link) => members.some((node) => node.name === link.processors[0])),
   }));

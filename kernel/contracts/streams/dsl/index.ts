@@ -11,6 +11,7 @@ export type * from "./produced";
 export type * from "./repartitioned";
 export type * from "./serde-ref";
 export type * from "./streams-builder";
+export type * from "./suppressed";
 export type * from "./table-joined";
 export type * from "./value-transformer";
 export type * from "./windows";

@@ -6,21 +6,16 @@
 import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import type { GroupedStreamHandle } from "../dsl-handles";
 import { keyed, statefulProcessor, type Rec } from "../processor-shapes";
 import { changeForwarder, materializedView, tableStore, UNKNOWN_TIMESTAMP, type Row, type TableOperator, type TableView } from "../table-changes";
-import { addAggregation, groupedValueSerde } from "./grouping";
-
-export type Aggregator = (key: any, value: any, aggregate: any) => any;
+import { groupedValueSerde, type Aggregation, type Aggregator, type Fold } from "./grouping";
 
 /**
  * What a count, a reduce or an aggregate does, windowed or not: how it starts, how it folds one more value in, and
  * the value serde of its store unless materialized.
  */
-export interface Folding {
-  initializer: () => unknown;
-  aggregator: Aggregator;
+export interface Folding extends Fold {
   valueSerde: SerdeSpec;
 }
 
@@ -82,12 +77,14 @@ export function aggregateTimestamp(previous: StoredAggregate | undefined, timest
   return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
 }
 
-function aggregateProcessor(table: AggregationTable, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
+function aggregateProcessor(table: AggregationTable, { initializer, aggregator }: Fold): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const store = tableStore(context, table.storeName);
     const forward = changeForwarder(context, store, table.forwardsOldValues);
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      // Kafka Streams drops (and counts) records with a null key or value: there is nothing to fold in.
+      if (!keyed(context, record)) return;
+      if (record.value === null || record.value === undefined) return context.recordDropped();
       const previous = store.get(record.key);
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
       const timestamp = aggregateTimestamp(previous, record.timestamp);
@@ -97,10 +94,9 @@ function aggregateProcessor(table: AggregationTable, { initializer, aggregator }
   });
 }
 
-/** The store is timestamped unless materialized otherwise, and named by the builder unless materialized with a name. */
-export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
-  const table = new AggregationTable(materialized.storeName ?? builder.storeName("aggregate"));
-  const store = { storeName: table.storeName, keySerde: materialized.keySerde, valueSerde: materialized.valueSerde };
+/** An aggregation into a key_value store, timestamped unless materialized otherwise, one value per key. */
+export function keyValueAggregation(materialized: Materialized<any, any> & { storeName: string }): Aggregation {
+  const operator = new AggregationTable(materialized.storeName);
   const type = materialized.storeType ?? "timestamped_key_value";
-  return { ...addAggregation(builder, grouping, store, { type }, folding.valueSerde, "aggregate", aggregateProcessor(table, folding)), operator: table };
+  return { prefix: "aggregate", operator, store: { type }, processor: (fold) => aggregateProcessor(operator, fold) };
 }

@@ -13,7 +13,7 @@
  * foreign key changes, and whichever side is deleted. The tables need not be co-partitioned.
  */
 import { hash } from "node:crypto";
-import type { Materialized, TableJoined } from "../../../../kernel/contracts/streams/dsl";
+import type { Materialized, StreamPartitioner, TableJoined } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
@@ -207,7 +207,7 @@ function resolverProcessor(leftRows: TableView, joiner: Joiner, left: boolean, s
 }
 
 /** The response goes back to the partition of the left row's task. */
-const toPrimaryPartition = (_key: unknown, response: unknown) => (response as SubscriptionResponse).primaryPartition;
+const toPrimaryPartition: StreamPartitioner<unknown, SubscriptionResponse> = { partitions: (_topic, _key, response) => new Set([response.primaryPartition]) };
 
 export function foreignKeyJoin(
   builder: InternalTopologyBuilder,
