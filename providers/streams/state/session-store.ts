@@ -37,11 +37,12 @@ export class LevelSessionStore<K, V> implements SessionStore<K, V> {
    * See WindowedBytes.forwardOnFlush: the listener gets the session's key (key, windowStart, windowEnd) and value
    * deserialized, with the session's end as timestamp (as Kafka Streams' session aggregations forward them).
    */
-  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
-    return this.bytes.forwardOnFlush((key, suffix, value, _timestamp, headers) => {
+  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void, withOldValues = false): boolean {
+    const deserialize = (value: Buffer | null) => (value === null ? null : this.valueSerde.deserialize(value));
+    return this.bytes.forwardOnFlush((key, suffix, value, _timestamp, headers, oldValue) => {
       const { start, end } = sessionSuffixLayout.bounds(suffix);
-      listener({ key: this.keySerde.deserialize(key), windowStart: start, windowEnd: end }, value === null ? null : this.valueSerde.deserialize(value), end, headers);
-    });
+      listener({ key: this.keySerde.deserialize(key), windowStart: start, windowEnd: end }, deserialize(value), end, headers, deserialize(oldValue));
+    }, withOldValues);
   }
 
   fetchSession(key: K, sessionStart: number, sessionEnd: number): V | undefined {

@@ -114,13 +114,14 @@ abstract class TypedWindows<K, V, Found, Entry> {
     });
   }
 
-  /** See WindowedBytes.forwardOnFlush: the listener gets the windowed key (key, windowStart, windowEnd) and the value deserialized. */
-  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
+  /** See WindowedBytes.forwardOnFlush: the listener gets the windowed key (key, windowStart, windowEnd) and the values deserialized. */
+  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void, withOldValues = false): boolean {
     const { bytes, layout, keySerde, valueSerde } = this.wiring;
-    return bytes.forwardOnFlush((key, suffix, value, timestamp, headers) => {
+    const deserialize = (value: Buffer | null) => (value === null ? null : valueSerde.deserialize(value));
+    return bytes.forwardOnFlush((key, suffix, value, timestamp, headers, oldValue) => {
       const { start, end } = layout.bounds(suffix);
-      listener({ key: keySerde.deserialize(key), windowStart: start, windowEnd: end }, value === null ? null : valueSerde.deserialize(value), timestamp, headers);
-    });
+      listener({ key: keySerde.deserialize(key), windowStart: start, windowEnd: end }, deserialize(value), timestamp, headers, deserialize(oldValue));
+    }, withOldValues);
   }
 
   protected writeAt(key: K, value: V | null, windowStart: number, timestamp: number): void {

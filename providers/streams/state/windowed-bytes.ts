@@ -31,7 +31,7 @@ export interface SuffixLayout {
 }
 
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
-export type WindowedFlushListener = (key: Buffer, suffix: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined) => void;
+export type WindowedFlushListener = (key: Buffer, suffix: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: Buffer | null) => void;
 
 export interface WindowedEntryBytes {
   key: Buffer;
@@ -57,6 +57,7 @@ export class WindowedBytes implements CachedStore {
    */
   private readonly cachedSuffixes = new Map<string, Set<string>>();
   private flushListener?: WindowedFlushListener;
+  private flushOldValues = false;
   /** The store's keys, for processors' walks over several keys: kept when the store is rangeable (see indexKeys). */
   private index: KeyIndex | undefined;
 
@@ -84,9 +85,10 @@ export class WindowedBytes implements CachedStore {
    * Has the record cache's updates forwarded by `listener` as they are flushed; false when the store has no cache,
    * and the processor forwards each update itself.
    */
-  forwardOnFlush(listener: WindowedFlushListener): boolean {
+  forwardOnFlush(listener: WindowedFlushListener, withOldValues = false): boolean {
     if (!this.cached) return false;
     this.flushListener = listener;
+    this.flushOldValues = withOldValues;
     return true;
   }
 
@@ -178,9 +180,9 @@ export class WindowedBytes implements CachedStore {
     const suffixes = this.cachedSuffixes.get(keyId);
     if (suffixes !== undefined && suffixes.delete(suffix.toString("latin1")) && suffixes.size === 0) this.cachedSuffixes.delete(keyId);
     const listener = this.flushListener;
-    const held = listener !== undefined && value === null && this.storedValue(escapeKey(key), suffix) !== undefined;
+    const old = listener !== undefined && (value === null || this.flushOldValues) ? this.storedValue(escapeKey(key), suffix) : undefined;
     this.writeThrough(key, suffix, value, timestamp);
-    if (listener !== undefined && (value !== null || held)) listener(key, suffix, value, timestamp, headers);
+    if (listener !== undefined && (value !== null || old !== undefined)) listener(key, suffix, value, timestamp, headers, this.flushOldValues ? (old?.value ?? null) : null);
   }
 
   private writeThrough(key: Buffer, suffix: Buffer, value: Buffer | null, timestamp: number): boolean {
