@@ -67,6 +67,8 @@ export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./provi
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { JoinWindows } from "./providers/streams/topology/values/join-windows";
+export { StreamJoined } from "./providers/streams/topology/values/stream-joined";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";

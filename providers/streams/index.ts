@@ -9,6 +9,8 @@ export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testi
 export { Record, RecordHeaders } from "./processor/record-values";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
+export { JoinWindows } from "./topology/values/join-windows";
+export { StreamJoined } from "./topology/values/stream-joined";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";

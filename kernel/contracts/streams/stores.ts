@@ -26,6 +26,13 @@ export interface StoreSpec<K = unknown, V = unknown> {
   valueSerde: Serde<V>;
   /** window and timestamped_window: the size of every window in the store (required for those types). */
   windowSizeMs?: number;
+  /** key_value and timestamped_key_value: processors walk the store's keys in order (it keeps them in memory). */
+  rangeable?: boolean;
+  /**
+   * window and timestamped_window: a key may hold several windows with one start, each put adding one (Kafka Streams'
+   * retainDuplicates, what a stream-stream join keeps each side's records in); a null put is skipped.
+   */
+  retainDuplicates?: boolean;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before

@@ -77,6 +77,8 @@ export interface TaskEnvironment {
   /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
   onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
+  /** See InternalProcessorContext.emitIntervalMs; default 1000. */
+  emitIntervalMs?: number;
 }
 
 export interface TaskCounters {
@@ -98,6 +100,9 @@ interface NodeRuntime {
   receive(record: StreamsRecord<unknown, unknown>): void;
   processor?: Processor<any, any, any, any>;
 }
+
+/** Kafka Streams' interval between two looks for closed join windows (its internal config's default). */
+const DEFAULT_EMIT_INTERVAL_MS = 1000;
 
 /** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
@@ -284,6 +289,7 @@ export class StreamTask {
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
+      emitIntervalMs: () => this.env.emitIntervalMs ?? DEFAULT_EMIT_INTERVAL_MS,
     };
   }
 }

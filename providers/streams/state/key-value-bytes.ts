@@ -9,7 +9,9 @@ import { inScanRange, type PendingRow } from "./overlaid-scan";
 import type { CachedRecord, CachedStore } from "./record-cache";
 import type { StoreContext } from "./store-context";
 import type { StoredValue, ValueLayout } from "./value-layout";
-import type { StoreCounters } from "./write-cache";
+import { prefixEnd } from "./key-layout";
+import { scanRange } from "./level-scan";
+import type { StoreCounters, TaskDatabase } from "./write-cache";
 
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
 export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined) => void;
@@ -60,6 +62,8 @@ export class KeyValueBytes implements CachedStore {
   /** The last key given as bytes, in latin1, and the last row: an aggregation reads a key and writes it straight after. */
   private lastId = "";
   private lastRow: Row | undefined;
+  /** The store's keys (latin1) in byte order, kept when processors walk them (see indexKeys). */
+  private index: string[] | undefined;
 
   constructor(
     readonly name: string,
@@ -106,6 +110,7 @@ export class KeyValueBytes implements CachedStore {
 
   write(key: StoreKey, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
+    if (this.index !== undefined) this.indexed(this.idOf(key), value);
     const records = this.context.records;
     if (records !== undefined) {
       const id = this.idOf(key);
@@ -120,8 +125,37 @@ export class KeyValueBytes implements CachedStore {
   /** Writes without a changelog record: restoring from the changelog. */
   apply(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
+    if (this.index !== undefined) this.indexed(this.idOf(key), value);
     const row = this.rowOf(key);
     this.store(this.dataKeyOf(row), value, timestamp, row.id);
+  }
+
+  /** Keeps the store's keys in order from now on, starting from what the database holds (a rangeable store). */
+  async indexKeys(db: TaskDatabase): Promise<void> {
+    const index: string[] = [];
+    const prefix = this.areas.data.length;
+    for await (const id of scanRange(db, { gte: this.areas.data, lt: prefixEnd(this.areas.data) }, (rowKey) => rowKey.toString("latin1", prefix))) index.push(id);
+    this.index = index;
+  }
+
+  /** The store's keys (latin1) in byte order, as they are now; only a rangeable store keeps them. */
+  keyIds(): readonly string[] {
+    if (this.index === undefined) throw new Error(`store ${this.name} keeps no index of its keys`);
+    return this.index;
+  }
+
+  private indexed(id: string, value: Buffer | null): void {
+    const index = this.index!;
+    let low = 0;
+    let high = index.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (index[middle] < id) low = middle + 1;
+      else high = middle;
+    }
+    const present = index[low] === id;
+    if (value === null && present) index.splice(low, 1);
+    else if (value !== null && !present) index.splice(low, 0, id);
   }
 
   /**

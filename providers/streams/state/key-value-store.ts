@@ -32,6 +32,17 @@ abstract class TypedKeyValue<K, V, Found> {
 
   protected abstract view(stored: StoredValue): Found;
 
+  /**
+   * The entries in key byte order, of a rangeable store: the keys as they are now, each value read when reached (a
+   * key deleted meanwhile is passed over).
+   */
+  *all(): IterableIterator<{ key: K; value: Found }> {
+    for (const id of [...this.bytes.keyIds()]) {
+      const stored = this.bytes.read(this.textKeys && isAsciiText(id) ? id : Buffer.from(id, "latin1"));
+      if (stored !== undefined) yield { key: this.keySerde.deserialize(Buffer.from(id, "latin1")), value: this.view(stored) };
+    }
+  }
+
   /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
   forwardOnFlush(listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
     return this.bytes.forwardOnFlush((key, value, timestamp, headers) =>

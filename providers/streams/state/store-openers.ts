@@ -31,6 +31,8 @@ export interface OpenerInput {
 export interface StoreFaces {
   /** Window and session stores: their core, for retention and stream time. */
   windowed?: WindowedBytes;
+  /** Key-value stores: their core, whose key index a rangeable store builds. */
+  keyValue?: KeyValueBytes;
   processor: ProcessorStore;
   readOnly: ReadOnlyStore;
   /** Applies one changelog record without emitting one. */
@@ -47,11 +49,14 @@ function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values:
   return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context);
 }
 
+/** A join's window store may be 0 ms wide (it joins records of the same timestamp); an aggregation's may not. */
 function windowLayout(spec: StoreSpec) {
-  if (spec.windowSizeMs === undefined || !(spec.windowSizeMs > 0)) {
-    throw new Error(`store ${spec.name} (${spec.type}) needs a positive windowSizeMs`);
+  const retainsDuplicates = spec.retainDuplicates === true;
+  const size = spec.windowSizeMs;
+  if (size === undefined || !(retainsDuplicates ? size >= 0 : size > 0)) {
+    throw new Error(`store ${spec.name} (${spec.type}) needs a ${retainsDuplicates ? "non-negative" : "positive"} windowSizeMs`);
   }
-  return windowSuffixLayout(spec.windowSizeMs);
+  return windowSuffixLayout(size, retainsDuplicates);
 }
 
 const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
@@ -59,6 +64,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const { spec, db, context } = input;
     const bytes = keyValueBytes(input, plainValues);
     return {
+      keyValue: bytes,
       processor: new LevelKeyValueStore(bytes, spec.keySerde, spec.valueSerde, context.currentTimestamp),
       readOnly: { type: "key_value", store: new LevelReadOnlyKeyValueStore(db, bytes, spec.keySerde, plainValueView(spec.valueSerde).found) },
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),
@@ -69,6 +75,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = keyValueBytes(input, timestampedValues);
     const found = timestampedValueView(spec.valueSerde).found;
     return {
+      keyValue: bytes,
       processor: new LevelTimestampedKeyValueStore(bytes, spec.keySerde, spec.valueSerde),
       readOnly: { type: "timestamped_key_value", store: new LevelReadOnlyKeyValueStore(db, bytes, spec.keySerde, found) },
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),

@@ -120,6 +120,8 @@ export class TopologyTestDriver implements TestTopicDriver {
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
+          // As Kafka Streams' driver: a join looks for closed windows at every record, whatever the wall clock.
+          emitIntervalMs: 0,
         });
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }

@@ -9,6 +9,11 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
    * topic is downstream, whose records must leave in input order to be recognized when sent again after a crash.
    */
   forwardsMayWait(): boolean;
+  /**
+   * How often, in wall-clock ms, an operator that emits what a closed window leaves (a stream-stream left or outer
+   * join) looks for it: Kafka Streams' 1000, or 0 (every record) in the test drivers, as in Kafka Streams' own.
+   */
+  emitIntervalMs(): number;
 }
 
 /** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */

@@ -39,6 +39,10 @@ export interface StoreDef {
   valueSerde: SerdeSpec;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** Key-value stores: see StoreSpec.rangeable. */
+  rangeable?: boolean;
+  /** Window stores: see StoreSpec.retainDuplicates. */
+  retainDuplicates?: boolean;
 }
 
 export interface TopologyDefinition {

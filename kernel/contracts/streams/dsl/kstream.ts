@@ -6,8 +6,10 @@
 import type { ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
+import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced } from "./produced";
+import type { StreamJoined } from "./stream-joined";
 import type { SessionWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
@@ -28,7 +30,36 @@ export interface KStream<K, V> {
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped?: Grouped<KR, V>): KGroupedStream<KR, V>;
   /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Windowed inner join with another stream (Kafka Streams' KStream.join(KStream, ValueJoiner, JoinWindows,
+   * StreamJoined)): each record joins every record of the other stream with its key within `windows`; the result has
+   * the later of the two timestamps. The joiner also gets the key, as Kafka Streams' ValueJoinerWithKey does. A stream
+   * whose key may have changed is repartitioned first.
+   */
+  join<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V, otherValue: VO, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
+   * is emitted with a null other value then, never before (Kafka Streams 3.x+).
+   */
+  leftJoin<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V, otherValue: VO | null, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
+  /** Windowed outer join: as leftJoin, for the records of either stream. */
+  outerJoin<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V | null, otherValue: VO | null, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores?: string[], name?: string): KStream<KR, VR>;
   to(topic: string, produced?: Produced<K, V>): void;
   /** Sends every record into the application's declared event stream of that type. */
