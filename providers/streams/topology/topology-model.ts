@@ -43,6 +43,8 @@ export interface StoreDef {
   rangeable?: boolean;
   /** Window stores: see StoreSpec.retainDuplicates. */
   retainDuplicates?: boolean;
+  /** Configs of the changelog topic when Sluice creates it, over the internal topics' own and `cleanup.policy=compact`. */
+  changelogConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface TopologyDefinition {

@@ -20,8 +20,9 @@ export interface StreamJoined<K, V, VO> {
   readonly storeName?: string;
   /** Base of the join's processor names (`<name>-this-windowed`, `<name>-this-join`, `<name>-merge`, ...). */
   readonly name?: string;
-  /** false: the stores keep no changelog (lost with the local state). Default true. */
-  readonly loggingEnabled?: boolean;
-  /** Configs of the stores' changelog topics, over Sluice's own (the window stores' are `cleanup.policy=delete`). */
+  /**
+   * Configs of the stores' changelog topics when Sluice creates them, over its own (the window stores' changelogs are
+   * `cleanup.policy=delete`, kept a day beyond the windows, as in Kafka Streams).
+   */
   readonly topicConfig?: Readonly<Record<string, string>>;
 }

@@ -6,7 +6,9 @@
  * leaders, also when another instance of the application was creating them at the same moment.
  *
  * Created topics get `replication.factor` (-1: the broker's default); the internal ones also the `topic.*` configs,
- * and changelogs `cleanup.policy=compact`, so a store's changelog keeps its latest value per key however old.
+ * and changelogs `cleanup.policy=compact`, so a store's changelog keeps its latest value per key however old — unless
+ * the store asks otherwise (a stream-stream join's window stores, whose every record has a key of its own, are
+ * `cleanup.policy=delete` with a retention, as in Kafka Streams).
  * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition), and
  * an existing internal topic must have its sub-topology's: otherwise the application stops with an error naming them.
  */
@@ -50,7 +52,8 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   };
   for (const topic of external) size(topic, defaultPartitions);
   for (const topic of singles) size(topic, 1);
-  const changelogs = new Set<string>();
+  /** Changelog topic → the configs its store asks for (see StoreDef.changelogConfigs). */
+  const changelogs = new Map<string, Readonly<Record<string, string>>>();
   // Sub-topologies are in creation order, so a repartition topic's writer is sized before its reader.
   for (const sub of topology.subTopologies) {
     const width = Math.max(defaultPartitions > 0 ? 1 : 0, ...sub.sourceTopics.map((topic) => counts.get(topic) ?? 0));
@@ -59,7 +62,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     for (const topic of sub.sinkTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
     for (const store of sub.stores) {
       const changelog = topology.changelogTopic(store);
-      changelogs.add(changelog);
+      changelogs.set(changelog, topology.definition.stores.get(store)?.changelogConfigs ?? {});
       size(changelog, width);
       if (counts.get(changelog) !== width) throw new Error(copartitioningError([changelog, ...sub.sourceTopics], counts, `hold store '${store}' of their tasks`));
     }
@@ -67,7 +70,8 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   if (missing.size > 0) {
     const configsOf = (topic: string): ITopicConfig["configEntries"] => {
       const internal = changelogs.has(topic) || topology.definition.repartitionTopics.has(topic);
-      const configs = internal ? { ...creation.internalConfigs, ...(changelogs.has(topic) ? { "cleanup.policy": "compact" } : {}) } : {};
+      const changelog = changelogs.get(topic);
+      const configs = internal ? { ...creation.internalConfigs, ...(changelog === undefined ? {} : { "cleanup.policy": "compact", ...changelog }) } : {};
       return Object.entries(configs).map(([name, value]) => ({ name, value }));
     };
     await admin.createTopics({

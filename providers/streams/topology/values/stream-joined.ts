@@ -10,7 +10,6 @@ export class StreamJoined<K, V, VO> implements StreamJoinedType<K, V, VO> {
   readonly otherValueSerde?: SerdeRef<VO>;
   readonly storeName?: string;
   readonly name?: string;
-  readonly loggingEnabled?: boolean;
   readonly topicConfig?: Readonly<Record<string, string>>;
 
   private constructor(fields: StreamJoinedType<K, V, VO>) {
@@ -41,11 +40,9 @@ export class StreamJoined<K, V, VO> implements StreamJoinedType<K, V, VO> {
   withName(name: string): StreamJoined<K, V, VO> {
     return this.copy({ name });
   }
-  withLoggingDisabled(): StreamJoined<K, V, VO> {
-    return this.copy({ loggingEnabled: false, topicConfig: undefined });
-  }
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): StreamJoined<K, V, VO> {
-    return this.copy({ loggingEnabled: true, topicConfig: { ...topicConfig } });
+  /** The stores' changelogs are created with these configs (see StreamJoined.topicConfig). */
+  withLoggingEnabled(topicConfig: Readonly<Record<string, string>>): StreamJoined<K, V, VO> {
+    return this.copy({ topicConfig: { ...topicConfig } });
   }
 
   private copy(change: StreamJoinedType<K, V, VO>): StreamJoined<K, V, VO> {
