@@ -40,7 +40,7 @@ export interface StoreFaces {
 }
 
 function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: ValueLayout): KeyValueBytes {
-  return new KeyValueBytes(spec.name, areas, values, counters, context);
+  return new KeyValueBytes(spec.name, areas, values, counters, context, spec.caching !== false);
 }
 
 function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values: ValueLayout): WindowedBytes {

@@ -17,6 +17,7 @@ import type {
   SessionMaterialized,
   SessionWindowedKStream,
   SessionWindows,
+  StoreBuilder,
   StoreDeclaration,
   StreamJoined,
   StreamsBuilder,
@@ -60,7 +61,7 @@ export class DslTopologyBuilder implements StreamsBuilder {
   table<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
     return new DslTable<K, V>(this.builder, tableSource(this.builder, topic, consumed, materialized));
   }
-  addStateStore(store: StoreDeclaration): StreamsBuilder {
+  addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
     return this;
   }

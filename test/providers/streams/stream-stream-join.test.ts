@@ -55,7 +55,7 @@ test("a stream-stream join needs windows, and outerJoin takes only a stream", as
   }
 });
 
-test("the join's stores are named after StreamJoined, hold each side for size + grace, and the changelogs of the window stores are deleted, not compacted", async () => {
+test("the join's stores are named after StreamJoined and hold each side for size + grace; the shared store is walked in order, uncached", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     builder
       .stream("left")
@@ -66,9 +66,9 @@ test("the join's stores are named after StreamJoined, hold each side for size + 
     const stores = driver.topology.definition.stores;
     assert.equal([...stores.keys()].sort(), ["pairs-outer-shared-join-store", "pairs-outer-other-join-store", "pairs-outer-this-join-store"].sort());
     const window = stores.get("pairs-outer-this-join-store")!;
-    assert.equal([window.type, window.windowSizeMs, window.retentionMs, window.retainDuplicates], ["window", 20, 25, true]);
-    assert.equal(window.changelogConfigs, { "cleanup.policy": "delete", "retention.ms": String(25 + 24 * 60 * 60 * 1000), "min.insync.replicas": "2" });
-    assert.equal(stores.get("pairs-outer-shared-join-store")!.changelogConfigs, { "min.insync.replicas": "2" });
+    assert.equal([window.type, window.windowSizeMs, window.retentionMs, window.retainDuplicates, window.changelogConfigs], ["window", 20, 25, true, { "min.insync.replicas": "2" }]);
+    const shared = stores.get("pairs-outer-shared-join-store")!;
+    assert.equal([shared.type, shared.rangeable, shared.caching, shared.changelogConfigs], ["key_value", true, false, { "min.insync.replicas": "2" }]);
     await driver.pipeInput("left", [{ key: "a", value: "L", timestamp: 100 }]);
     await driver.pipeInput("right", [{ key: "a", value: "R", timestamp: 108 }]);
     assert.equal(driver.readOutput("out").map((record) => [record.value, record.timestamp]), [["L/R", 108]]);

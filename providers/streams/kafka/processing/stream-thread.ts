@@ -113,7 +113,7 @@ export class StreamThread implements RunView {
 
   async start(): Promise<void> {
     const { kafka, topology, settings, logger, metrics } = this.options;
-    await checkClusterAccess(this.endpoint, this.clientIds.admin);
+    await checkClusterAccess(this.endpoint, this.clientIds.admin, logger);
     const admin = kafka.admin();
     this.adminClient = admin;
     await admin.connect();
@@ -132,6 +132,7 @@ export class StreamThread implements RunView {
         defaultPartitions: settings.get("num.partitions"),
         replicationFactor: settings.get("replication.factor"),
         internalConfigs: settings.entries("topic."),
+        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
         singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
       }),
       this.producer.connect(),
@@ -314,7 +315,8 @@ export class StreamThread implements RunView {
       const now = Date.now();
       const ready = this.tasks.readyTasks();
       for (const task of ready) task.task.punctuateWallClock(now);
-      const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
+      // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones.
+      const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }

@@ -42,9 +42,6 @@ interface WaitingValue {
   value: unknown;
 }
 
-/** Kafka Streams' windowstore.changelog.additional.retention.ms default. */
-const WINDOW_CHANGELOG_EXTRA_RETENTION_MS = 24 * 60 * 60 * 1000;
-
 const LEFT = 1;
 const RIGHT = 0;
 
@@ -251,11 +248,9 @@ export function streamStreamJoin(
 
   const size = windows.size();
   const graceMs = windows.gracePeriodMs();
-  // Every record has a key of its own there, so compaction would keep them all: Kafka Streams deletes them instead,
-  // a day after the store lets them go.
-  const windowChangelog = { "cleanup.policy": "delete", "retention.ms": String(size + graceMs + WINDOW_CHANGELOG_EXTRA_RETENTION_MS), ...streamJoined.topicConfig };
+  const changelogConfigs = streamJoined.topicConfig;
   const windowStore = (name: string, valueSerde: SerdeSpec) =>
-    builder.addStore({ name, type: "window", keySerde, valueSerde, windowSizeMs: size, retentionMs: size + graceMs, retainDuplicates: true, changelogConfigs: windowChangelog });
+    builder.addStore({ name, type: "window", keySerde, valueSerde, windowSizeMs: size, retentionMs: size + graceMs, retainDuplicates: true, changelogConfigs });
   windowStore(names.thisStore, leftValueSerde);
   windowStore(names.otherStore, rightValueSerde);
   const waitingStore = kind.leftOuter ? names.waitingStore : undefined;
@@ -266,7 +261,8 @@ export function streamStreamJoin(
       keySerde: { wrap: waitingKeySerde, inner: keySerde },
       valueSerde: { combine: waitingValuesSerde, parts: [leftValueSerde, rightValueSerde] },
       rangeable: true,
-      changelogConfigs: streamJoined.topicConfig,
+      caching: false,
+      changelogConfigs,
     });
   }
 
