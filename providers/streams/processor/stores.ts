@@ -10,11 +10,11 @@ function positive(value: number, what: string, store: string): number {
   return value;
 }
 
+/** `retainDuplicates`: each put adds a window beside those of the same key and start (see StoreSpec.retainDuplicates). */
 function windowSupplier(name: string, retentionMs: number, windowSizeMs: number, retainDuplicates: boolean): StoreSupplier {
-  if (retainDuplicates) throw new Error(`store '${name}': window stores that retain duplicates (for stream-stream joins) are not offered yet`);
   positive(windowSizeMs, "the window size", name);
   if (positive(retentionMs, "the retention", name) < windowSizeMs) throw new RangeError(`the retention of store '${name}' (${retentionMs} ms) must not be shorter than its window (${windowSizeMs} ms)`);
-  return { name, kind: "window", retentionMs, windowSizeMs };
+  return { name, kind: "window", retentionMs, windowSizeMs, retainDuplicates };
 }
 
 class DeclaredStoreBuilder implements StoreBuilder {
@@ -42,8 +42,8 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   declaration(): StoreDeclaration {
-    const { name, windowSizeMs, retentionMs } = this.supplier;
-    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
+    const { name, windowSizeMs, retentionMs, retainDuplicates } = this.supplier;
+    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, caching: this.caching };
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { JoinWindows, StreamJoined, TopologyTestDriver, type StreamsBuilder } from "../../../index";
+import { JoinWindows, StreamJoined, Stores, TopologyTestDriver, type StreamsBuilder, type WindowStore } from "../../../index";
 
 const test = suite("stream-stream joins");
 
@@ -72,6 +72,32 @@ test("the join's stores are named after StreamJoined and hold each side for size
     await driver.pipeInput("left", [{ key: "a", value: "L", timestamp: 100 }]);
     await driver.pipeInput("right", [{ key: "a", value: "R", timestamp: 108 }]);
     assert.equal(driver.readOutput("out").map((record) => [record.value, record.timestamp]), [["L/R", 108]]);
+  } finally {
+    await driver.close();
+  }
+});
+
+test("the Stores factory offers window stores that retain duplicates to processors, as the join's own are", async () => {
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore("seen", 100, 10, true), "string", "string"));
+    builder.stream<string, string>("in").process(() => {
+      let store!: WindowStore<string, string>;
+      let forward!: (record: { key: string; value: string; timestamp: number }) => void;
+      return {
+        init: (context) => {
+          store = context.getStateStore("seen");
+          forward = (record) => context.forward(record);
+        },
+        process: (record) => {
+          store.put(record.key, record.value, record.timestamp);
+          forward({ key: record.key, value: store.fetchRange(record.key, 0, record.timestamp).map((window) => window.value).join(","), timestamp: record.timestamp });
+        },
+      };
+    }, ["seen"]).to("out");
+  });
+  try {
+    await driver.pipeInput("in", [{ key: "a", value: "x", timestamp: 5 }, { key: "a", value: "y", timestamp: 5 }, { key: "a", value: "z", timestamp: 6 }]);
+    assert.equal(driver.readOutput("out").map((record) => record.value), ["x", "x,y", "x,y,z"]);
   } finally {
     await driver.close();
   }

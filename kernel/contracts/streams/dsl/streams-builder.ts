@@ -15,6 +15,8 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   retentionMs?: number;
+  /** Window stores: each put adds a window beside those of the same key and start (Kafka Streams' retainDuplicates). */
+  retainDuplicates?: boolean;
   /** Key-value stores: fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
   caching?: boolean;
 }
@@ -28,6 +30,8 @@ export interface StoreSupplier {
   readonly windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   readonly retentionMs?: number;
+  /** Window stores: see StoreDeclaration.retainDuplicates. */
+  readonly retainDuplicates?: boolean;
 }
 
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */
