@@ -21,6 +21,7 @@ export { StreamJoined } from "./topology/values/stream-joined";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";
+export { PUT_RETURN_CODE_NOT_PUT, PUT_RETURN_CODE_VALID_TO_UNDEFINED } from "../../kernel/contracts/streams/stores";
 export type * from "../../kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "../../kernel/contracts/streams/topology-provider";
 export type * from "../../kernel/contracts/streams/runtime";

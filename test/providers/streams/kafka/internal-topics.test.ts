@@ -5,7 +5,7 @@ import { KafkaJSProtocolError, type Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
-import { JoinWindows, StreamJoined } from "../../../../index";
+import { JoinWindows, StreamJoined, Stores } from "../../../../index";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
 import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/topics/internal-topics";
@@ -116,6 +116,15 @@ test("a stream-stream join's window stores' changelogs are only deleted past the
   assert.equal(created["joined-pairs-this-join-store-changelog"], [-1, windowConfigs]);
   assert.equal(created["joined-pairs-outer-other-join-store-changelog"], [-1, windowConfigs]);
   assert.equal(created["joined-pairs-left-shared-join-store-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "1048576" }]);
+});
+
+test("a versioned store's changelog is compacted only once a version is older than the history retention plus a day", async ({ admin }) => {
+  const versioned = topologyOf("versioned", (builder) => {
+    builder.addStateStore(Stores.versionedKeyValueStoreBuilder(Stores.persistentVersionedKeyValueStore("prices", 3_600_000), "string", "string"));
+    builder.stream<string, string>("quotes").process(() => ({ process: () => undefined }), ["prices"]);
+  });
+  const created = await createdTopics(admin, versioned, { windowChangelogAdditionalRetentionMs: 1_000 });
+  assert.equal(created["versioned-prices-changelog"], [-1, { "cleanup.policy": "compact", "min.compaction.lag.ms": String(3_600_000 + 86_400_000), "message.timestamp.type": "CreateTime" }]);
 });
 
 test("a broker that does not know a just created topic yet (a cluster's brokers learn it one after the other) is asked again", async ({ admin }) => {
