@@ -16,6 +16,9 @@ export {
 } from "./processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
+export { Branched } from "./topology/values/branched";
+export { BufferConfig, Suppressed } from "./topology/values/suppressed";
+export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./topology/values/windows";
 export { JoinWindows } from "./topology/values/join-windows";
 export { StreamJoined } from "./topology/values/stream-joined";
 export type * from "../../kernel/contracts/streams/dsl";

@@ -95,6 +95,11 @@ export class CompiledTopology {
     return this.serdes.get(nodeName)!;
   }
 
+  /** Whether a sink picks its topic per record, so that output topics become known as records name them. */
+  hasTopicNameExtractor(): boolean {
+    return [...this.definition.nodes.values()].some((node) => node.kind === "sink" && typeof node.topic !== "string");
+  }
+
   sourceTopics(): string[] {
     return [...this.topicToSubTopology.keys()];
   }

@@ -21,6 +21,11 @@ export interface TableHandle {
   readonly storeName: string;
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
+  /**
+   * A windowed table's: how long after a window's end it closes (the grace; for sessions the gap plus the grace),
+   * which is when `suppress(untilWindowCloses)` emits it.
+   */
+  readonly windowCloseMs?: number;
 }
 
 export interface GroupedStreamHandle {

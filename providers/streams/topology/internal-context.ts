@@ -1,5 +1,6 @@
 /** What the engine's processor context offers the DSL's own processors beyond the public API. */
 import type { Header, ProcessorContext } from "../../../kernel/contracts/streams/processor";
+import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 
 export interface InternalProcessorContext<K = unknown, V = unknown> extends ProcessorContext<K, V> {
   /** Counts a record the operator drops on purpose (late for its window, null key). */
@@ -9,11 +10,15 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
    * topic is downstream, whose records must leave in input order to be recognized when sent again after a crash.
    */
   forwardsMayWait(): boolean;
+  /** A connected store's committed contents, to load from in `prepare` (see processor-shapes' preparedProcessor). */
+  committedStore(name: string): ReadOnlyStore;
+  /** A store as declared, its serdes resolved. */
+  storeSpec(name: string): StoreSpec;
   /**
-   * How often, in wall-clock ms, an operator that emits what a closed window leaves (a stream-stream left or outer
-   * join) looks for it: Kafka Streams' 1000, or 0 (every record) in the test drivers, as in Kafka Streams' own.
+   * Least wall-clock time between two looks for closed windows, by an emit-on-close window aggregation or a
+   * stream-stream left or outer join (see TaskEnvironment).
    */
-  emitIntervalMs(): number;
+  windowEmitIntervalMs(): number;
 }
 
 /** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */

@@ -3,6 +3,7 @@
  * nodes, their edges and their stores, in a TopologyDefinition. It checks what holds for every operator — unique
  * node and store names, known stores, edges only out of sources and processors; each operator checks its own.
  */
+import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { StoreDef, TopologyDefinition } from "./topology-model";
@@ -42,9 +43,16 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parent: string, given?: string): string {
+  addSink(
+    topic: string | TopicNameExtractor<any, any>,
+    keySerde: SerdeSpec,
+    valueSerde: SerdeSpec,
+    parent: string,
+    given?: string,
+    partitioner?: StreamPartitioner<any, any>,
+  ): string {
     const name = this.nodeName("sink", given);
-    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors: [parent] });
+    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, partitioner, predecessors: [parent] });
     this.link([parent], name);
     return name;
   }

@@ -5,7 +5,11 @@
  * is one file there plus a line per method here.
  */
 import type {
+  Branched,
+  BranchedKStream,
+  CogroupedKStream,
   Consumed,
+  EmitStrategy,
   Grouped,
   JoinWindows,
   KGroupedStream,
@@ -15,33 +19,41 @@ import type {
   Materialized,
   Produced,
   SessionMaterialized,
+  SessionWindowedCogroupedKStream,
   SessionWindowedKStream,
   SessionWindows,
+  SlidingWindows,
   StoreBuilder,
   StoreDeclaration,
   StreamJoined,
   StreamsBuilder,
+  Suppressed,
+  TimeWindowedCogroupedKStream,
   TimeWindowedKStream,
+  TopicNameExtractor,
   TimeWindows,
   WindowMaterialized,
   Windowed,
 } from "../../../kernel/contracts/streams/dsl";
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GroupedStreamHandle, StreamHandle, TableHandle } from "./dsl-handles";
 import { InternalTopologyBuilder } from "./internal-topology-builder";
-import { aggregate, aggregateFolding, countFolding, reduceFolding, type Folding } from "./operators/aggregate";
-import { branch, merge } from "./operators/branch-merge";
+import { aggregateFolding, countFolding, keyValueAggregation, reduceFolding, type Folding } from "./operators/aggregate";
+import { addBranch, branch, merge, split, type Splitter } from "./operators/branch-merge";
 import { toEventStream } from "./operators/event-stream";
-import { groupBy, groupByKey } from "./operators/grouping";
-import { addStateStore, process } from "./operators/process";
-import { countMerger, reduceMerger, sessionAggregate, type Merger } from "./operators/session-aggregate";
+import { addAggregation, groupBy, groupByKey, type Aggregation, type AggregationInput, type MaterializedStore } from "./operators/grouping";
+import { addStateStore, process, processValues } from "./operators/process";
+import { countMerger, reduceMerger, sessionWindowsAggregation, type Merger } from "./operators/session-aggregate";
 import { streamSource, to } from "./operators/source-sink";
+import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamStreamJoin, type JoinKind } from "./operators/stream-stream-join";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { tableSource, toStream } from "./operators/table";
-import { windowedAggregate } from "./operators/windowed-aggregate";
+import { slidingWindowsAggregation } from "./operators/sliding-aggregate";
+import { timeWindowsAggregation } from "./operators/windowed-aggregate";
+import { checkSessionWindows, checkWindows, emitsOnClose } from "./values/windows";
 import type { TopologyDefinition } from "./topology-model";
 
 export class DslTopologyBuilder implements StreamsBuilder {
@@ -117,6 +129,9 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[] {
     return branch(this.builder, this, predicates).map((handle) => this.stream<K, V>(handle));
   }
+  split(name?: string): BranchedKStream<K, V> {
+    return new DslBranchedStream<K, V>(this.builder, split(this.builder, this, name));
+  }
   merge(other: KStream<K, V>, name?: string): KStream<K, V> {
     return this.stream(merge(this.builder, this, other as DslStream<K, V>, name));
   }
@@ -155,11 +170,45 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));
   }
-  to(topic: string, produced: Produced<K, V> = {}): void {
+  processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores: string[] = [], name?: string): KStream<K, VR> {
+    return this.stream(processValues(this.builder, this, supplier as FixedKeyProcessorSupplier<any, any, any>, stores, name));
+  }
+  to(topic: string | TopicNameExtractor<K, V>, produced: Produced<K, V> = {}): void {
     to(this.builder, this, topic, produced);
   }
   toEventStream(type: string, name?: string): void {
     toEventStream(this.builder, this, type, name);
+  }
+}
+
+class DslBranchedStream<K, V> implements BranchedKStream<K, V> {
+  private readonly branches = new Map<string, KStream<K, V>>();
+
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly splitter: Splitter,
+  ) {}
+
+  branch(predicate: (key: K, value: V) => boolean, branched: Branched<K, V> = {}): BranchedKStream<K, V> {
+    this.add(predicate, branched);
+    return this;
+  }
+  defaultBranch(branched: Branched<K, V> = {}): Map<string, KStream<K, V>> {
+    this.add(undefined, branched);
+    return this.branches;
+  }
+  noDefaultBranch(): Map<string, KStream<K, V>> {
+    return this.branches;
+  }
+
+  private add(predicate: ((key: K, value: V) => boolean) | undefined, branched: Branched<K, V>): void {
+    const handle = addBranch(this.builder, this.splitter, predicate as ((key: any, value: any) => boolean) | undefined, branched.name);
+    const stream = new DslStream<K, V>(this.builder, handle);
+    if (branched.withFunction !== undefined) {
+      const chained = branched.withFunction(stream);
+      if (chained !== null && chained !== undefined) this.branches.set(handle.node, chained);
+    } else if (branched.withConsumer !== undefined) branched.withConsumer(stream);
+    else this.branches.set(handle.node, stream);
   }
 }
 
@@ -168,26 +217,33 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly storeName: string;
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
+  readonly windowCloseMs?: number;
 
   constructor(
     private readonly builder: InternalTopologyBuilder,
-    { node, storeName, keySerde, valueSerde }: TableHandle,
+    { node, storeName, keySerde, valueSerde, windowCloseMs }: TableHandle,
   ) {
     this.node = node;
     this.storeName = storeName;
     this.keySerde = keySerde;
     this.valueSerde = valueSerde;
+    this.windowCloseMs = windowCloseMs;
   }
 
   toStream(name?: string): KStream<K, V> {
     return new DslStream<K, V>(this.builder, toStream(this.builder, this, name));
   }
+  suppress(suppressed: Suppressed): KTable<K, V> {
+    return new DslTable<K, V>(this.builder, suppress(this.builder, this, suppressed));
+  }
 }
+
+type Input = AggregationInput;
 
 class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   constructor(
     private readonly builder: InternalTopologyBuilder,
-    private readonly handle: GroupedStreamHandle,
+    readonly handle: GroupedStreamHandle,
   ) {}
 
   count(materialized: Materialized<K, number>): KTable<K, number> {
@@ -199,25 +255,50 @@ class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   aggregate<VA>(initializer: () => VA, aggregator: (key: K, value: V, aggregate: VA) => VA, materialized: Materialized<K, VA>): KTable<K, VA> {
     return this.table(materialized, aggregateFolding(initializer, aggregator));
   }
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
-  windowedBy(windows: TimeWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows.type === "session") return new DslSessionWindowedStream<K, V>(this.builder, this.handle, windows);
-    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows);
+    return new DslTimeWindowedStream<K, V>(this.builder, this.handle, windows, false);
+  }
+  cogroup<VOut>(aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut> {
+    return new DslCogroupedStream<K, VOut>(this.builder, [{ grouping: this.handle, aggregator }]);
   }
 
   private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
-    return new DslTable<K, VA>(this.builder, aggregate(this.builder, this.handle, materialized, folding));
+    return aggregated(this.builder, [{ grouping: this.handle, aggregator: folding.aggregator }], materialized, keyValueAggregation(materialized), folding);
   }
+}
+
+/** The table of an aggregation of `inputs` (one grouped stream, or a cogroup's). */
+function aggregated<KT, VA>(
+  builder: InternalTopologyBuilder,
+  inputs: Input[],
+  materialized: MaterializedStore,
+  aggregation: Aggregation,
+  { initializer, valueSerde }: Pick<Folding, "initializer" | "valueSerde">,
+): KTable<KT, VA> {
+  return new DslTable<KT, VA>(builder, addAggregation(builder, inputs, materialized, aggregation, initializer, valueSerde));
+}
+
+/** The aggregation over time or sliding windows, forwarding updates or each window once closed. */
+function timeWindowed(windows: TimeWindows | SlidingWindows, materialized: WindowMaterialized<any, any>, emitOnClose: boolean): Aggregation {
+  return windows.type === "sliding" ? slidingWindowsAggregation(windows, materialized, emitOnClose) : timeWindowsAggregation(windows, materialized, emitOnClose);
 }
 
 class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   constructor(
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
-    private readonly windows: TimeWindows,
-  ) {}
+    private readonly windows: TimeWindows | SlidingWindows,
+    private readonly emitOnClose: boolean,
+  ) {
+    checkWindows(windows);
+  }
 
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V> {
+    return new DslTimeWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
+  }
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number> {
     return this.table(materialized, countFolding());
   }
@@ -229,7 +310,8 @@ class DslTimeWindowedStream<K, V> implements TimeWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: WindowMaterialized<K, VA>, folding: Folding): KTable<Windowed<K>, VA> {
-    return new DslTable<Windowed<K>, VA>(this.builder, windowedAggregate(this.builder, this.grouping, this.windows, materialized, folding));
+    const aggregation = timeWindowed(this.windows, materialized, this.emitOnClose);
+    return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
   }
 }
 
@@ -238,7 +320,9 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
-  ) {}
+  ) {
+    checkSessionWindows(windows);
+  }
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
     return this.table(materialized, countFolding(), countMerger);
@@ -257,6 +341,41 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
-    return new DslTable<Windowed<K>, VA>(this.builder, sessionAggregate(this.builder, this.grouping, this.windows, materialized, folding, merger));
+    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger);
+    return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
+  }
+}
+
+class DslCogroupedStream<K, VOut> implements CogroupedKStream<K, VOut> {
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly inputs: Input[],
+  ) {}
+
+  cogroup<V>(groupedStream: KGroupedStream<K, V>, aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut> {
+    const grouping = (groupedStream as DslGroupedStream<K, V>).handle;
+    if (this.inputs.some((input) => input.grouping === grouping)) throw new Error("cogroup: a grouped stream is cogrouped once");
+    return new DslCogroupedStream<K, VOut>(this.builder, [...this.inputs, { grouping, aggregator }]);
+  }
+  aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut> {
+    return aggregated(this.builder, this.inputs, materialized, keyValueAggregation(materialized), { initializer, valueSerde: undefined });
+  }
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedCogroupedKStream<K, VOut> | SessionWindowedCogroupedKStream<K, VOut> {
+    const { builder, inputs } = this;
+    if (windows.type === "session") {
+      checkSessionWindows(windows);
+      return {
+        aggregate: (initializer, merger, materialized) =>
+          aggregated(builder, inputs, materialized, sessionWindowsAggregation(windows, materialized, merger), { initializer, valueSerde: undefined }),
+      };
+    }
+    checkWindows(windows);
+    // Kafka Streams' cogrouped windows emit every update: they have no emit strategy.
+    const windowed: TimeWindowedCogroupedKStream<K, VOut> = {
+      aggregate: (initializer, materialized) => aggregated(builder, inputs, materialized, timeWindowed(windows, materialized, false), { initializer, valueSerde: undefined }),
+    };
+    return windowed;
   }
 }

@@ -10,6 +10,7 @@ export interface SubTopology {
   /** Node names in creation order. */
   nodes: string[];
   sourceTopics: string[];
+  /** The topics its sinks name; those a TopicNameExtractor picks are known only as records come. */
   sinkTopics: string[];
   stores: string[];
 }
@@ -54,7 +55,7 @@ export function splitSubTopologies(definition: TopologyDefinition): SubTopology[
     id,
     nodes: members.map((node) => node.name),
     sourceTopics: unique(members.flatMap((node) => (node.kind === "source" ? node.topics : []))),
-    sinkTopics: unique(members.flatMap((node) => (node.kind === "sink" ? [node.topic] : []))),
+    sinkTopics: unique(members.flatMap((node) => (node.kind === "sink" && typeof node.topic === "string" ? [node.topic] : []))),
     stores: unique(members.flatMap((node) => (node.kind === "processor" ? node.stores : []))),
   }));
 }

@@ -1,4 +1,5 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
+import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
@@ -26,9 +27,12 @@ export interface ProcessorNode {
 export interface SinkNode {
   kind: "sink";
   name: string;
-  topic: string;
+  /** One topic, or the extractor that names each record's. */
+  topic: string | TopicNameExtractor<any, any>;
   keySerde: SerdeSpec;
   valueSerde: SerdeSpec;
+  /** Picks each record's partitions; by default the producer's partitioner does. */
+  partitioner?: StreamPartitioner<any, any>;
   predecessors: string[];
 }
 

@@ -12,4 +12,5 @@ export type * from "./produced";
 export type * from "./serde-ref";
 export type * from "./stream-joined";
 export type * from "./streams-builder";
+export type * from "./suppressed";
 export type * from "./windows";

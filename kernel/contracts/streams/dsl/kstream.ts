@@ -3,14 +3,15 @@
  * SessionWindowedKStream). They name one another — a stream groups into a grouped stream, that aggregates into a
  * table, a table turns back into a stream — so they share this file rather than import each other in a circle.
  */
-import type { ProcessorSupplier } from "../processor";
+import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
 import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
-import type { Produced } from "./produced";
+import type { Produced, TopicNameExtractor } from "./produced";
 import type { StreamJoined } from "./stream-joined";
-import type { SessionWindows, TimeWindows, Windowed } from "./windows";
+import type { Suppressed } from "./suppressed";
+import type { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows, Windowed } from "./windows";
 
 export interface KStream<K, V> {
   map<KR, VR>(mapper: (key: K, value: V) => KeyValue<KR, VR>, name?: string): KStream<KR, VR>;
@@ -24,6 +25,11 @@ export interface KStream<K, V> {
   foreach(action: (key: K, value: V) => void, name?: string): void;
   /** One stream per predicate; a record goes to the first predicate it matches, or nowhere. */
   branch(...predicates: ((key: K, value: V) => boolean)[]): KStream<K, V>[];
+  /**
+   * Splits the stream into branches (Kafka Streams' split): a record goes to the first branch whose predicate it
+   * matches, else to the default branch if there is one. `name` prefixes the branches' names.
+   */
+  split(name?: string): BranchedKStream<K, V>;
   merge(other: KStream<K, V>, name?: string): KStream<K, V>;
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V>;
   /** Re-keys the stream; records then flow through a repartition topic. */
@@ -61,15 +67,41 @@ export interface KStream<K, V> {
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores?: string[], name?: string): KStream<KR, VR>;
-  to(topic: string, produced?: Produced<K, V>): void;
+  /** The Processor API for values only (Kafka Streams' processValues): the key stays, so the stream needs no repartition. */
+  processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores?: string[], name?: string): KStream<K, VR>;
+  /** Writes to one topic, or to the topic a TopicNameExtractor names for each record. */
+  to(topic: string | TopicNameExtractor<K, V>, produced?: Produced<K, V>): void;
   /** Sends every record into the application's declared event stream of that type. */
   toEventStream(type: string, name?: string): void;
+}
+
+/**
+ * The branches of `split()` (Kafka Streams' BranchedKStream). The map it ends with holds the branches by name: the
+ * split's name followed by the branch's (or its number: 1 for the first predicate, 0 for the default branch).
+ */
+export interface BranchedKStream<K, V> {
+  branch(predicate: (key: K, value: V) => boolean, branched?: Branched<K, V>): BranchedKStream<K, V>;
+  defaultBranch(branched?: Branched<K, V>): Map<string, KStream<K, V>>;
+  noDefaultBranch(): Map<string, KStream<K, V>>;
+}
+
+/**
+ * One branch of `split()` (Kafka Streams' Branched): its name, and what is done with its stream. `withFunction`'s
+ * result goes in the map (unless null or undefined); after `withConsumer` the branch is not in the map; with
+ * neither, the branch's own stream is.
+ */
+export interface Branched<K, V> {
+  readonly name?: string;
+  readonly withFunction?: (branch: KStream<K, V>) => KStream<K, V> | null | undefined;
+  readonly withConsumer?: (branch: KStream<K, V>) => void;
 }
 
 export interface KTable<K, V> {
   /** The store that holds this table, queryable by the runtime. */
   readonly storeName: string;
   toStream(name?: string): KStream<K, V>;
+  /** Holds updates back and forwards them later (Kafka Streams' suppress): see Suppressed. */
+  suppress(suppressed: Suppressed): KTable<K, V>;
 }
 
 export interface KGroupedStream<K, V> {
@@ -80,11 +112,36 @@ export interface KGroupedStream<K, V> {
     aggregator: (key: K, value: V, aggregate: VA) => VA,
     materialized: Materialized<K, VA>,
   ): KTable<K, VA>;
-  windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  /** Time windows and sliding windows are validated with Kafka Streams' rules; a bad definition is an error here. */
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>;
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
+  /**
+   * Starts an aggregation of several grouped streams into one table (Kafka Streams' cogroup): each stream folds its
+   * records into the key's aggregate with its own aggregator. The streams must be keyed alike (co-partitioned).
+   */
+  cogroup<VOut>(aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
 }
 
+/** Grouped streams aggregated together (Kafka Streams' CogroupedKStream). */
+export interface CogroupedKStream<K, VOut> {
+  cogroup<V>(groupedStream: KGroupedStream<K, V>, aggregator: (key: K, value: V, aggregate: VOut) => VOut): CogroupedKStream<K, VOut>;
+  aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut>;
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;
+}
+
+export interface TimeWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, materialized: WindowMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
+}
+
+export interface SessionWindowedCogroupedKStream<K, VOut> {
+  aggregate(initializer: () => VOut, merger: (key: K, left: VOut, right: VOut) => VOut, materialized: SessionMaterialized<K, VOut>): KTable<Windowed<K>, VOut>;
+}
+
+/** A grouped stream over time or sliding windows (Kafka Streams' TimeWindowedKStream). */
 export interface TimeWindowedKStream<K, V> {
+  /** When windows are forwarded: every update (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): TimeWindowedKStream<K, V>;
   count(materialized: WindowMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: WindowMaterialized<K, V>): KTable<Windowed<K>, V>;
   aggregate<VA>(

@@ -76,6 +76,8 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
         () => options.counters.read(name),
         () => options.counters.write(name),
       ),
+    readOnly: (name: string) => state.readOnly(name),
+    spec: (name: string) => state.spec(name),
   };
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
   currentTimestamp = () => Math.max(task.currentRecordTimestamp, 0);

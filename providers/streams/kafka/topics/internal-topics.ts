@@ -115,6 +115,27 @@ function kindConfigs(store: StoreSpec, additionalRetentionMs: number): Record<st
   return { "cleanup.policy": store.retainDuplicates ? "delete" : "compact,delete", "retention.ms": retentionMs };
 }
 
+/**
+ * The partition counts of output topics a TopicNameExtractor named, known only once records name them: those
+ * missing are created as `ensureTopics` creates outputs (or stop the application, naming them).
+ */
+export async function ensureNamedOutputTopics(admin: Admin, topics: readonly string[], creation: TopicCreation): Promise<Map<string, number>> {
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.filter((topic) => !existing.has(topic));
+  if (missing.length > 0) {
+    if (!creation.autoCreate) {
+      throw new Error(`topics missing on the cluster: ${missing.map((topic) => `${topic} (output named by a TopicNameExtractor)`).join(", ")}; create them, or set streams.auto.create.topics=true to have Sluice create them`);
+    }
+    await admin.createTopics({
+      waitForLeaders: false,
+      topics: missing.map((topic) => ({ topic, numPartitions: creation.defaultPartitions, replicationFactor: creation.replicationFactor })),
+    });
+    await untilLed(admin, missing);
+  }
+  const { topics: layouts } = await admin.fetchTopicMetadata({ topics: [...topics] });
+  return new Map(layouts.map((layout) => [layout.name, layout.partitions.length]));
+}
+
 function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly string[], existing: ReadonlySet<string>): void {
   const missing = [
     ...topology.externalSourceTopics().filter((topic) => !existing.has(topic)).map((topic) => `${topic} (input)`),

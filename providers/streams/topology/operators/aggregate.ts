@@ -8,21 +8,16 @@ import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { KeyValueStore, TimestampedKeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
+import type { GroupedStreamHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
-import { addAggregation, groupedValueSerde } from "./grouping";
-
-export type Aggregator = (key: any, value: any, aggregate: any) => any;
+import { groupedValueSerde, type Aggregation, type Aggregator, type Fold } from "./grouping";
 
 /**
  * What a count, a reduce or an aggregate does, windowed or not: how it starts, how it folds one more value in, and
  * the value serde of its store unless materialized.
  */
-export interface Folding {
-  initializer: () => unknown;
-  aggregator: Aggregator;
+export interface Folding extends Fold {
   valueSerde: SerdeSpec;
 }
 
@@ -77,11 +72,13 @@ export function aggregateTimestamp(previous: StoredAggregate | undefined, timest
   return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
 }
 
-function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
+function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Fold): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
     const store = keyValueAccess(context, storeName, timestamped);
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      // Kafka Streams drops (and counts) records with a null key or value: there is nothing to fold in.
+      if (!keyed(context, record)) return;
+      if (record.value === null || record.value === undefined) return context.recordDropped();
       const previous = store.get(record.key);
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
       const timestamp = aggregateTimestamp(previous, record.timestamp);
@@ -91,8 +88,8 @@ function aggregateProcessor(storeName: string, timestamped: boolean, { initializ
   });
 }
 
-export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
+/** An aggregation into a key_value store (timestamped when asked), one value per key. */
+export function keyValueAggregation(materialized: Materialized<any, any>): Aggregation {
   const type = materialized.storeType ?? "key_value";
-  const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", folding);
-  return addAggregation(builder, grouping, materialized, { type }, folding.valueSerde, "aggregate", supplier);
+  return { prefix: "aggregate", store: { type }, processor: (fold) => aggregateProcessor(materialized.storeName, type === "timestamped_key_value", fold) };
 }

@@ -124,7 +124,7 @@ function joinSideProcessor(side: SideConfig) {
     const other = context.getStateStore<WindowStore<unknown, unknown>>(side.otherStore);
     const waiting = side.waitingStore === undefined ? undefined : context.getStateStore<WaitingStore>(side.waitingStore);
     const tracker = trackerOf(side.trackers, context.taskId);
-    const emitIntervalMs = context.emitIntervalMs();
+    const emitIntervalMs = context.windowEmitIntervalMs();
     /** The user's joiner always gets the left value first. */
     const join = (key: unknown, thisValue: unknown, otherValue: unknown) => (side.left ? side.joiner(thisValue, otherValue, key) : side.joiner(otherValue, thisValue, key));
 
