@@ -51,6 +51,8 @@ export interface StoreDef {
   caching?: boolean;
   /** Window stores: see StoreSpec.retainDuplicates. */
   retainDuplicates?: boolean;
+  /** Versioned stores: see StoreSpec.historyRetentionMs. */
+  historyRetentionMs?: number;
   /** See StoreSpec.changelogConfigs. */
   changelogConfigs?: Readonly<Record<string, string>>;
 }
