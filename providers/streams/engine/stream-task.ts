@@ -29,6 +29,7 @@ import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
+import { PartitionGroup } from "./partition-group";
 
 export interface RawRecord {
   key: Buffer | null;
@@ -123,6 +124,8 @@ export interface TaskEnvironment {
    * emit interval): 1 s by default; Kafka Streams' test driver, like Sluice's, emits at every record.
    */
   windowEmitIntervalMs?: number;
+  /** `max.task.idle.ms` of tasks with several input partitions (see partition-group); default 0. */
+  maxTaskIdleMs?: number;
 }
 
 export interface TaskCounters {
@@ -156,7 +159,7 @@ export class StreamTask {
   private streamTime = -1;
   private recordTimestamp = -1;
   private readonly nodes = new Map<string, NodeRuntime>();
-  private readonly sourcesByTopic = new Map<string, NodeRuntime>();
+  private readonly sourcesByTopic = new Map<string, SourceRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
   /** The input record in process (null topic: none, as in a wall-clock punctuation); metadata is built only when asked. */
   private inputTopic: string | null = null;
@@ -168,6 +171,11 @@ export class StreamTask {
   private taskMetrics: StreamsMetrics | undefined;
   /** The record the processor in process received (Kafka Streams' record context): its stores' cached updates keep its headers. */
   private current: StreamsRecord<unknown, unknown> | undefined;
+  /**
+   * A task with several input partitions queues their records here and processes them in time order (see
+   * partition-group); a task with one processes each record as it comes.
+   */
+  readonly group: PartitionGroup | undefined;
 
   constructor(
     private readonly topology: CompiledTopology,
@@ -181,6 +189,7 @@ export class StreamTask {
     // Children are built before parents so that each node can hold its children directly.
     for (const name of [...sub.nodes].reverse()) this.nodes.set(name, this.buildNode(name));
     for (const name of sub.nodes) this.nodes.get(name)!.processor?.init?.(this.contextFor(this.nodes.get(name)!) as ProcessorContext<any, any>);
+    this.group = sub.sourceTopics.length > 1 ? new PartitionGroup(sub.sourceTopics, env.maxTaskIdleMs ?? 0, (topic, record) => this.stamp(topic, record)) : undefined;
   }
 
   get currentStreamTime(): number {
@@ -220,29 +229,68 @@ export class StreamTask {
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
   process(topic: string, record: RawRecord | RangedRecord): void {
-    const source = this.sourcesByTopic.get(topic);
-    if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
+    const read = this.stamp(topic, record);
+    if (read !== undefined) this.processStamped(topic, record, read);
+  }
+
+  /**
+   * Reads a consumed record of `topic` as its source does: deserialized and timestamped by its extractor (Kafka
+   * Streams' StampedRecord). Undefined when it is dropped: a negative timestamp (counted), or an error the policy
+   * skips. A timestamp extractor's refusal is thrown: it is fatal, as in Kafka Streams.
+   */
+  stamp(topic: string, record: RawRecord | RangedRecord): StreamsRecord<unknown, unknown> | undefined {
+    const source = this.sourceOf(topic);
+    try {
+      const read = source.read(topic, this.partition, record);
+      if (read === undefined) this.counters.dropped++;
+      return read;
+    } catch (error) {
+      if (error instanceof TimestampExtractionError) throw error;
+      this.counters.dropped++;
+      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
+      return undefined;
+    }
+  }
+
+  /** Processes a record `stamp` read; errors go through the environment's policy. */
+  processStamped(topic: string, record: RawRecord | RangedRecord, read: StreamsRecord<unknown, unknown>): void {
+    const source = this.sourceOf(topic);
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
     try {
-      const read = (source as SourceRuntime).read(topic, this.partition, record);
-      if (read === undefined) this.counters.dropped++;
-      else {
-        this.recordTimestamp = read.timestamp;
-        if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
-        source.receive(read);
-        this.counters.processed++;
-      }
+      this.recordTimestamp = read.timestamp;
+      if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
+      source.receive(read);
+      this.counters.processed++;
     } catch (error) {
-      // A timestamp extractor's refusal is fatal, as in Kafka Streams: no error policy skips it.
-      if (error instanceof TimestampExtractionError) throw error;
       this.counters.dropped++;
-      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
+      this.env.onError(error, "processing", this.id, { topic, partition: this.partition, record });
     }
     this.current = undefined;
     if (this.punctuators.stream_time.length > 0) this.punctuate("stream_time", this.streamTime);
     this.inputTopic = null;
+  }
+
+  /**
+   * The time of an input partition of the task (the largest timestamp processed from it): what the task commits
+   * with the partition's offset. A task with one input partition has the stream time as its partition time.
+   */
+  partitionTime(topic: string): number {
+    return this.group === undefined ? this.streamTime : this.group.partitionTime(topic);
+  }
+
+  /** Restores an input partition's time (committed with its offset, or with the task's state): the stream time follows. */
+  restorePartitionTime(topic: string, time: number): void {
+    this.group?.setPartitionTime(topic, time);
+    this.sourceOf(topic).restorePartitionTime(topic, time);
+    if (time > this.streamTime) this.streamTime = time;
+  }
+
+  private sourceOf(topic: string): SourceRuntime {
+    const source = this.sourcesByTopic.get(topic);
+    if (source === undefined) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
+    return source;
   }
 
   /** Runs the wall-clock punctuators that are due. */
@@ -452,6 +500,11 @@ class SourceRuntime implements NodeRuntime {
     const timestamp = this.timestampOf(topic, partition, raw, key, value);
     if (timestamp < 0) return undefined;
     return ranged ? new StreamsRecord(key, value, timestamp, undefined, raw.headerCount > 0 ? raw : undefined) : new StreamsRecord(key, value, timestamp, raw.headers);
+  }
+
+  /** Restores the time of `topic`'s partition that the extractor is given. */
+  restorePartitionTime(topic: string, time: number): void {
+    if (time > (this.partitionTimes.get(topic) ?? -1)) this.partitionTimes.set(topic, time);
   }
 
   receive(record: StreamsRecord<unknown, unknown>): void {
