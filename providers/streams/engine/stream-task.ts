@@ -455,6 +455,7 @@ export class StreamTask {
       metrics: () => (this.taskMetrics ??= this.env.metrics(this.id)),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
+      serdeOf: (spec, role) => this.topology.resolveSerde(spec, role, `a ${role} of processor '${node.name}'`),
     };
   }
 }

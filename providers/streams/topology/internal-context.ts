@@ -1,5 +1,7 @@
 /** What the engine's processor context offers the DSL's own processors beyond the public API. */
 import type { Header, ProcessorContext } from "../../../kernel/contracts/streams/processor";
+import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 
 export interface InternalProcessorContext<K = unknown, V = unknown> extends ProcessorContext<K, V> {
@@ -10,6 +12,8 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
    * topic is downstream, whose records must leave in input order to be recognized when sent again after a crash.
    */
   forwardsMayWait(): boolean;
+  /** The serde the DSL names with `spec` (undefined: the application's default for a key or a value). */
+  serdeOf(spec: SerdeSpec, role: "key" | "value"): Serde<any>;
   /** A connected store's committed contents, to load from in `prepare` (see processor-shapes' preparedProcessor). */
   committedStore(name: string): ReadOnlyStore;
   /** A store as declared, its serdes resolved. */
@@ -18,9 +22,15 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
   windowEmitIntervalMs(): number;
 }
 
-/** A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one. */
+/**
+ * A processor-facing store with a record cache: it forwards each update the cache flushes, when it has one, with the
+ * value it replaced when asked.
+ */
 export interface FlushForwarding {
-  forwardOnFlush(listener: (key: unknown, value: unknown, timestamp: number, headers: readonly Header[] | undefined) => void): boolean;
+  forwardOnFlush(
+    listener: (key: unknown, value: unknown, timestamp: number, headers: readonly Header[] | undefined, oldValue: unknown) => void,
+    withOldValues: boolean,
+  ): boolean;
 }
 
 export function asInternal(context: ProcessorContext<any, any>): InternalProcessorContext<any, any> {

@@ -1,7 +1,7 @@
-/** The shapes the DSL's processors are made of, and the rules they share about keys and record caches. */
+/** The shapes the DSL's processors are made of, and the rules they share about keys. */
 import type { Processor, ProcessorContext, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
-import { StreamsRecord } from "../processor/record";
-import { asInternal, type FlushForwarding, type InternalProcessorContext } from "./internal-context";
+import type { StreamsRecord } from "../processor/record";
+import { asInternal, type InternalProcessorContext } from "./internal-context";
 
 /**
  * The DSL's processors receive the runtime's records, whose `with…` methods keep the headers: sources make them, and
@@ -82,17 +82,4 @@ export function keyed(context: InternalProcessorContext, record: Rec): boolean {
     return false;
   }
   return true;
-}
-
-/**
- * Has the store's record cache forward the processor's updates once folded (Kafka Streams' flush listener);
- * false when the processor forwards each update itself.
- */
-export function forwardsOnFlush(context: InternalProcessorContext, store: object): boolean {
-  const forwarding = store as Partial<FlushForwarding>;
-  return (
-    typeof forwarding.forwardOnFlush === "function" &&
-    context.forwardsMayWait() &&
-    forwarding.forwardOnFlush((key, value, timestamp, headers) => context.forward(new StreamsRecord(key, value, timestamp, headers)))
-  );
 }

@@ -12,11 +12,13 @@ import type {
   EmitStrategy,
   Grouped,
   KGroupedStream,
+  KGroupedTable,
   KStream,
   KTable,
   KeyValue,
   Materialized,
   Produced,
+  Repartitioned,
   SessionMaterialized,
   SessionWindowedCogroupedKStream,
   SessionWindowedKStream,
@@ -28,14 +30,16 @@ import type {
   Suppressed,
   TimeWindowedCogroupedKStream,
   TimeWindowedKStream,
+  TableJoined,
   TopicNameExtractor,
   TimeWindows,
+  ValueTransformerWithKeySupplier,
   WindowMaterialized,
   Windowed,
 } from "../../../kernel/contracts/streams/dsl";
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
-import type { GroupedStreamHandle, StreamHandle, TableHandle } from "./dsl-handles";
+import type { GroupedStreamHandle, GroupedTableHandle, StreamHandle, TableHandle } from "./dsl-handles";
 import { InternalTopologyBuilder } from "./internal-topology-builder";
 import { aggregateFolding, countFolding, keyValueAggregation, reduceFolding, type Folding } from "./operators/aggregate";
 import { addBranch, branch, merge, split, type Splitter } from "./operators/branch-merge";
@@ -47,7 +51,13 @@ import { streamSource, to } from "./operators/source-sink";
 import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamTableJoin } from "./operators/stream-table-join";
-import { tableSource, toStream } from "./operators/table";
+import { foreignKeyJoin } from "./operators/foreign-key-join";
+import { explicitRepartition } from "./operators/repartition";
+import { tableSource, toStream, toTable } from "./operators/table";
+import { aggregateTableFolding, countTableFolding, reduceTableFolding, tableAggregate, tableGroupBy, type TableFolding } from "./operators/table-grouping";
+import { tableTableJoin, type TableJoinKind } from "./operators/table-table-join";
+import { tableFilter, tableMapValues, tableTransformValues } from "./operators/table-values";
+import type { TableOperator } from "./table-changes";
 import { slidingWindowsAggregation } from "./operators/sliding-aggregate";
 import { timeWindowsAggregation } from "./operators/windowed-aggregate";
 import { checkSessionWindows, checkWindows, emitsOnClose } from "./values/windows";
@@ -138,6 +148,12 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   groupBy<KR>(selector: (key: K, value: V) => KR, grouped: Grouped<KR, V> = {}): KGroupedStream<KR, V> {
     return new DslGroupedStream<KR, V>(this.builder, groupBy(this.builder, this, selector, grouped));
   }
+  repartition(repartitioned: Repartitioned<K, V> = {}): KStream<K, V> {
+    return this.stream(explicitRepartition(this.builder, this, repartitioned));
+  }
+  toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
+    return new DslTable<K, V>(this.builder, toTable(this.builder, this, materialized, name));
+  }
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR> {
     return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, false, name));
   }
@@ -191,27 +207,110 @@ class DslBranchedStream<K, V> implements BranchedKStream<K, V> {
 
 class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly node: string;
-  readonly storeName: string;
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
+  readonly operator: TableOperator;
   readonly windowCloseMs?: number;
+  private readonly handle: TableHandle;
 
   constructor(
     private readonly builder: InternalTopologyBuilder,
-    { node, storeName, keySerde, valueSerde, windowCloseMs }: TableHandle,
+    handle: TableHandle,
   ) {
-    this.node = node;
-    this.storeName = storeName;
-    this.keySerde = keySerde;
-    this.valueSerde = valueSerde;
-    this.windowCloseMs = windowCloseMs;
+    this.handle = handle;
+    this.node = handle.node;
+    this.keySerde = handle.keySerde;
+    this.valueSerde = handle.valueSerde;
+    this.operator = handle.operator;
+    this.windowCloseMs = handle.windowCloseMs;
   }
 
-  toStream(name?: string): KStream<K, V> {
-    return new DslStream<K, V>(this.builder, toStream(this.builder, this, name));
+  get storeName(): string {
+    const own = this.handle.storeName;
+    if (own !== undefined) return own;
+    const [derivedFrom] = this.operator.view().storeNames;
+    if (derivedFrom === undefined) throw new Error(`table '${this.node}' keeps no rows of its own and derives them from no store`);
+    return derivedFrom;
+  }
+
+  queryableStoreName(): string | null {
+    return this.handle.storeName ?? null;
+  }
+
+  private table<KR, VR>(handle: TableHandle): KTable<KR, VR> {
+    return new DslTable<KR, VR>(this.builder, handle);
+  }
+
+  filter(predicate: (key: K, value: V) => boolean, materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
+    return this.table(tableFilter(this.builder, this, predicate, true, materialized, name));
+  }
+  filterNot(predicate: (key: K, value: V) => boolean, materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
+    return this.table(tableFilter(this.builder, this, predicate, false, materialized, name));
+  }
+  mapValues<VR>(mapper: (value: V, key: K) => VR, materialized?: Materialized<K, VR>, name?: string): KTable<K, VR> {
+    return this.table(tableMapValues(this.builder, this, mapper, materialized, name));
+  }
+  transformValues<VR>(supplier: ValueTransformerWithKeySupplier<K, V, VR>, stores: string[] = [], materialized?: Materialized<K, VR>, name?: string): KTable<K, VR> {
+    return this.table(tableTransformValues(this.builder, this, supplier, stores, materialized, name));
+  }
+  toStream(name?: string): KStream<K, V>;
+  toStream<KR>(keyMapper: (key: K, value: V) => KR, name?: string): KStream<KR, V>;
+  toStream<KR>(mapperOrName?: string | ((key: K, value: V) => KR), name?: string): KStream<K | KR, V> {
+    const handle =
+      typeof mapperOrName === "function" ? toStream(this.builder, this, name, mapperOrName) : toStream(this.builder, this, mapperOrName);
+    return new DslStream<K | KR, V>(this.builder, handle);
+  }
+  groupBy<KR, VR>(selector: (key: K, value: V) => KeyValue<KR, VR>, grouped: Grouped<KR, VR> = {}): KGroupedTable<KR, VR> {
+    return new DslGroupedTable<KR, VR>(this.builder, tableGroupBy(this.builder, this, selector, grouped));
+  }
+  join(other: KTable<any, any>, second: (...args: any[]) => any, third?: unknown, fourth?: unknown, fifth?: unknown): KTable<K, any> {
+    return this.anyJoin("inner", other, second, third, fourth, fifth);
+  }
+  leftJoin(other: KTable<any, any>, second: (...args: any[]) => any, third?: unknown, fourth?: unknown, fifth?: unknown): KTable<K, any> {
+    return this.anyJoin("left", other, second, third, fourth, fifth);
+  }
+  outerJoin<VO, VR>(other: KTable<K, VO>, joiner: (value: V | null, otherValue: VO | null) => VR, materialized?: Materialized<K, VR>, name?: string): KTable<K, VR> {
+    return this.table(tableTableJoin(this.builder, this, other as DslTable<K, VO>, joiner, "outer", materialized, name));
   }
   suppress(suppressed: Suppressed): KTable<K, V> {
-    return new DslTable<K, V>(this.builder, suppress(this.builder, this, suppressed));
+    return this.table(suppress(this.builder, this, suppressed));
+  }
+
+  /** A key join `(other, joiner, materialized?, name?)`, or a foreign-key join `(other, extractor, joiner, tableJoined?, materialized?)`. */
+  private anyJoin(kind: TableJoinKind, other: KTable<any, any>, second: (...args: any[]) => any, third: unknown, fourth: unknown, fifth: unknown): KTable<K, any> {
+    const otherTable = other as DslTable<any, any>;
+    if (typeof third === "function") {
+      const joiner = third as (value: any, otherValue: any) => unknown;
+      return this.table(foreignKeyJoin(this.builder, this, otherTable, second, joiner, kind === "left", (fourth ?? {}) as TableJoined, fifth as Materialized<K, any> | undefined));
+    }
+    return this.table(tableTableJoin(this.builder, this, otherTable, second, kind, third as Materialized<K, any> | undefined, fourth as string | undefined));
+  }
+}
+
+class DslGroupedTable<K, V> implements KGroupedTable<K, V> {
+  constructor(
+    private readonly builder: InternalTopologyBuilder,
+    private readonly handle: GroupedTableHandle,
+  ) {}
+
+  count(materialized?: Materialized<K, number>, name?: string): KTable<K, number> {
+    return this.table(materialized, countTableFolding, name);
+  }
+  reduce(adder: (aggregate: V, value: V) => V, subtractor: (aggregate: V, value: V) => V, materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
+    return this.table(materialized, reduceTableFolding(adder, subtractor, this.handle), name);
+  }
+  aggregate<VA>(
+    initializer: () => VA,
+    adder: (key: K, value: V, aggregate: VA) => VA,
+    subtractor: (key: K, value: V, aggregate: VA) => VA,
+    materialized?: Materialized<K, VA>,
+    name?: string,
+  ): KTable<K, VA> {
+    return this.table(materialized, aggregateTableFolding(initializer, adder, subtractor), name);
+  }
+
+  private table<VA>(materialized: Materialized<K, VA> | undefined, folding: TableFolding, name: string | undefined): KTable<K, VA> {
+    return new DslTable<K, VA>(this.builder, tableAggregate(this.builder, this.handle, materialized, folding, name));
   }
 }
 
@@ -243,8 +342,14 @@ class DslGroupedStream<K, V> implements KGroupedStream<K, V> {
   }
 
   private table<VA>(materialized: Materialized<K, VA>, folding: Folding): KTable<K, VA> {
-    return aggregated(this.builder, [{ grouping: this.handle, aggregator: folding.aggregator }], materialized, keyValueAggregation(materialized), folding);
+    const named = namedStore(this.builder, materialized);
+    return aggregated(this.builder, [{ grouping: this.handle, aggregator: folding.aggregator }], named, keyValueAggregation(named), folding);
   }
+}
+
+/** A key-value aggregation's materialization, its store named by the builder unless named already. */
+function namedStore<KT, VA>(builder: InternalTopologyBuilder, materialized: Materialized<KT, VA>): Materialized<KT, VA> & { storeName: string } {
+  return { ...materialized, storeName: materialized.storeName ?? builder.storeName("aggregate") };
 }
 
 /** The table of an aggregation of `inputs` (one grouped stream, or a cogroup's). */
@@ -335,7 +440,8 @@ class DslCogroupedStream<K, VOut> implements CogroupedKStream<K, VOut> {
     return new DslCogroupedStream<K, VOut>(this.builder, [...this.inputs, { grouping, aggregator }]);
   }
   aggregate(initializer: () => VOut, materialized: Materialized<K, VOut>): KTable<K, VOut> {
-    return aggregated(this.builder, this.inputs, materialized, keyValueAggregation(materialized), { initializer, valueSerde: undefined });
+    const named = namedStore(this.builder, materialized);
+    return aggregated(this.builder, this.inputs, named, keyValueAggregation(named), { initializer, valueSerde: undefined });
   }
   windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>;
   windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>;

@@ -57,6 +57,8 @@ export interface TopologyDefinition {
   stores: Map<string, StoreDef>;
   /** Full topic names of the repartition topics the topology writes and reads. */
   repartitionTopics: Set<string>;
+  /** The partitions of the repartition topics whose number the topology fixes (KStream.repartition). */
+  repartitionPartitions: Map<string, number>;
   eventTypes: Set<string>;
   /** The serdes of the records each event stream is sent, as the DSL knows them (undefined: unknown, e.g. after a map). */
   eventSerdes: Map<string, { keySerde: SerdeSpec; valueSerde: SerdeSpec }[]>;

@@ -191,7 +191,7 @@ export class TaskManager {
     let task = await openRunTask(openOptions);
     const stale = await staleStateReason(ends, topology, task);
     if (stale !== undefined) {
-      logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+      logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
       await task.state.destroy();
       task = await openRunTask(openOptions);
     }

@@ -10,6 +10,7 @@ import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { nextStream, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { passThroughProcessor } from "../processor-shapes";
+import type { TableOperator } from "../table-changes";
 import { selectKeyProcessor } from "./stateless";
 
 export function groupByKey(parent: StreamHandle, grouped: Grouped<any, any>): GroupedStreamHandle {
@@ -22,10 +23,14 @@ export function groupBy(builder: InternalTopologyBuilder, parent: StreamHandle, 
   return { stream: rekeyed, grouped, needsRepartition: true };
 }
 
-/** Writes the records of `parent` to a repartition topic and reads them back; returns the new source. */
-export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec): string {
+/**
+ * Writes the records of `parent` to a repartition topic and reads them back; returns the new source. The topic has
+ * `partitions` partitions when given, else as many as its sub-topologies call for (see ensureTopics).
+ */
+export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, partitions?: number): string {
   const topic = `${builder.applicationId}-${baseName}-repartition`;
   builder.definition.repartitionTopics.add(topic);
+  if (partitions !== undefined) builder.definition.repartitionPartitions.set(topic, partitions);
   builder.addSink(topic, keySerde, valueSerde, parent, `${baseName}-repartition-sink`);
   return builder.addSource([topic], keySerde, valueSerde, `${baseName}-repartition-source`);
 }
@@ -62,6 +67,8 @@ export interface Fold {
 export interface Aggregation {
   /** The prefix of its processors' names. */
   prefix: string;
+  /** The table it makes, answering for old values and lookups (see aggregate's AggregationTable). */
+  operator: TableOperator;
   store: AggregationStore;
   /** A processor that folds records into the store; a cogroup has one per grouped stream, each with its aggregator. */
   processor(fold: Fold): ProcessorSupplier<any, any, any, any>;
@@ -77,9 +84,9 @@ export interface AggregationInput {
 
 /**
  * Adds an aggregation after its groupings (one; several for a cogroup): a repartition topic for each whose key may
- * have changed (named after the grouping, or else the store), the store, and a processor per grouping, all keeping
- * the one store; a cogroup's processors forward into one node (Kafka Streams' cogroup merge). Serdes not
- * materialized are the first grouping's key serde and `defaultValueSerde`.
+ * have changed (named after the grouping, or else the store; a grouping's other aggregations read the same topic),
+ * the store, and a processor per grouping, all keeping the one store; a cogroup's processors forward into one node
+ * (Kafka Streams' cogroup merge). Serdes not materialized are the first grouping's key serde and `defaultValueSerde`.
  */
 export function addAggregation(
   builder: InternalTopologyBuilder,
@@ -96,7 +103,7 @@ export function addAggregation(
     const { grouping } = input;
     if (!grouping.needsRepartition) return grouping.stream.node;
     const name = grouping.grouped.name ?? (inputs.length > 1 ? `${storeName}-${index}` : storeName);
-    return repartition(builder, grouping.stream.node, name, keySerdeOf(input), groupedValueSerde(grouping));
+    return (grouping.repartitionSource ??= repartition(builder, grouping.stream.node, name, keySerdeOf(input), groupedValueSerde(grouping)));
   });
   const keySerde = materialized.keySerde ?? keySerdeOf(inputs[0]);
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;
@@ -105,6 +112,6 @@ export function addAggregation(
   const stores = [storeName, ...companions];
   const nodes = inputs.map(({ aggregator }, index) => builder.addProcessor(aggregation.prefix, aggregation.processor({ initializer, aggregator }), [parents[index]], stores));
   const node = nodes.length === 1 ? nodes[0] : builder.addProcessor("cogroup-merge", passThroughProcessor(), nodes);
-  const table = { node, storeName, keySerde, valueSerde };
+  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator };
   return aggregation.table?.(table) ?? table;
 }

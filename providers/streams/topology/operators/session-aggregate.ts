@@ -9,6 +9,8 @@ import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/pro
 import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
 import { sessionWindowedSerde } from "../../serdes/windowed-serde";
 import { keyed, ObservedStreamTime, statefulProcessor } from "../processor-shapes";
+import { change } from "../table-changes";
+import { AggregationTable } from "./aggregate";
 import type { Aggregation, Fold } from "./grouping";
 import { checkSessionWindows, sessionWindowsRetention } from "../values/windows";
 
@@ -24,14 +26,15 @@ export const reduceMerger =
     aggregator(key, right, left);
 
 function sessionAggregateProcessor(
-  storeName: string,
+  table: AggregationTable,
   gapMs: number,
   graceMs: number,
   { initializer, aggregator }: Fold,
   merger: Merger,
 ): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
-    const store = context.getStateStore<SessionStore<unknown, unknown>>(storeName);
+    const store = context.getStateStore<SessionStore<unknown, unknown>>(table.storeName);
+    const sendOldValues = table.forwardsOldValues;
     const streamTime = new ObservedStreamTime();
     return (record) => {
       if (!keyed(context, record)) return;
@@ -55,12 +58,12 @@ function sessionAggregateProcessor(
         for (const session of merged) {
           store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
           const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
-          context.forward(record.withKeyValue(sessionKey, null).withTimestamp(session.windowEnd));
+          context.forward(record.withKeyValue(sessionKey, change(null, sendOldValues ? session.value : null)).withTimestamp(session.windowEnd));
         }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate).withTimestamp(end));
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)).withTimestamp(end));
     };
   });
 }
@@ -69,10 +72,12 @@ export function sessionWindowsAggregation(windows: SessionWindows, materialized:
   checkSessionWindows(windows);
   const graceMs = windows.graceMs ?? 0;
   const retentionMs = sessionWindowsRetention(materialized.storeName, windows, materialized.retentionMs);
+  const operator = new AggregationTable(materialized.storeName, false);
   return {
     prefix: "session-aggregate",
+    operator,
     store: { type: "session", retentionMs },
-    processor: (fold) => sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, fold, merger),
+    processor: (fold) => sessionAggregateProcessor(operator, windows.gapMs, graceMs, fold, merger),
     table: (table) => ({ ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde }, windowCloseMs: windows.gapMs + graceMs }),
   };
 }

@@ -13,6 +13,7 @@ import type { TimestampedWindowStore, TimestampedWindowedEntry } from "../../../
 import { timeWindowedSerde } from "../../serdes/windowed-serde";
 import type { Rec } from "../processor-shapes";
 import { checkSlidingWindows, slidingWindowsRetention } from "../values/windows";
+import { AggregationTable } from "./aggregate";
 import type { Aggregation, Fold } from "./grouping";
 import { emitTimeStore, storeRetention, windowEmitter, type WindowEmitter } from "./window-emit";
 
@@ -138,8 +139,10 @@ export function slidingWindowsAggregation(windows: SlidingWindows, materialized:
   const differenceMs = windows.timeDifferenceMs;
   const graceMs = windows.graceMs ?? 0;
   const retentionMs = slidingWindowsRetention(storeName, windows, materialized.retentionMs);
+  const operator = new AggregationTable(storeName, false);
   const processor = (fold: Fold) => windowEmitter({
     storeName,
+    table: operator,
     windowSizeMs: differenceMs,
     graceMs,
     emitOnClose,
@@ -160,6 +163,7 @@ export function slidingWindowsAggregation(windows: SlidingWindows, materialized:
   });
   return {
     prefix: "sliding-aggregate",
+    operator,
     store: { type: "timestamped_window", windowSizeMs: differenceMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] },
     processor,
     table: (table) => ({ ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, differenceMs), inner: table.keySerde }, windowCloseMs: graceMs }),

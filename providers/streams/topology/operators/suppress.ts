@@ -13,6 +13,7 @@ import { StreamsRecord } from "../../processor/record";
 import type { TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { ObservedStreamTime, preparedProcessor } from "../processor-shapes";
+import { change, type Change, type TableOperator } from "../table-changes";
 import { BufferOrder, bufferedSize, bufferedUpdateSerde, type BufferedUpdate, type BufferedUpdateSerde } from "./suppression-buffer";
 
 interface Suppression {
@@ -45,7 +46,7 @@ function suppressProcessor(suppression: Suppression): ProcessorSupplier<any, any
       const update = store.get(key)!;
       store.delete(key);
       if (dropTombstones && (update.value === null || update.value === undefined)) return;
-      context.forward(new StreamsRecord(key, update.value, update.timestamp, update.headers));
+      context.forward(new StreamsRecord(key, change(update.value, null), update.timestamp, update.headers));
     };
     const overCapacity = () => order.count > maxRecords || order.size > maxBytes;
     return {
@@ -65,7 +66,7 @@ function suppressProcessor(suppression: Suppression): ProcessorSupplier<any, any
           timestamp: record.timestamp,
           topic: context.recordMetadata().topic,
           headers: record.headerList(),
-          value: record.value ?? null,
+          value: (record.value as Change).newValue,
         };
         store.put(record.key, update);
         order.put(record.key, keyBytes, update.time, sizeOf(keyBytes, update));
@@ -114,5 +115,22 @@ export function suppress(builder: InternalTopologyBuilder, table: TableHandle, s
     dropTombstones: suppressed.type === "until_window_closes",
   });
   builder.addProcessor("suppress", supplier, [table.node], [storeName], node);
-  return { ...table, node };
+  return { ...table, node, storeName: undefined, operator: suppressedTable(node) };
+}
+
+/**
+ * A suppressed table forwards each buffered update's new value only. Kafka Streams also lets a join or a re-grouping
+ * read it (through the buffer) and ask it for old values; Sluice does not yet, and says so when the topology is built.
+ */
+function suppressedTable(node: string): TableOperator {
+  const unsupported = (what: string) => new Error(`the suppressed table '${node}' cannot ${what} in Sluice yet: turn it into a stream (toStream) first`);
+  return {
+    sendOldValues: (forceMaterialization) => {
+      if (forceMaterialization) throw unsupported("send old values (to a re-grouping or a join)");
+      return false;
+    },
+    view: () => {
+      throw unsupported("be read by a join or a lookup");
+    },
+  };
 }

@@ -14,11 +14,13 @@ import type { KeyValueStore, ReadOnlyTimestampedWindowStore, TimestampedWindowSt
 import { StreamsRecord } from "../../processor/record";
 import type { InternalProcessorContext } from "../internal-context";
 import { ObservedStreamTime, preparedProcessor, type Rec } from "../processor-shapes";
+import { change } from "../table-changes";
+import type { AggregationTable } from "./aggregate";
 
 /** What a window operator tells its emitter as it processes a record. */
 export interface WindowEmitter {
-  /** A window's aggregate changed. */
-  updated(record: Rec, windowStart: number, value: unknown, timestamp: number): void;
+  /** A window's aggregate changed (`oldValue`: what it was, when there was one). */
+  updated(record: Rec, windowStart: number, value: unknown, timestamp: number, oldValue?: unknown): void;
   /** The record, or its update of one window, was dropped (null key, late). */
   dropped(): void;
 }
@@ -28,6 +30,8 @@ export type WindowProcessing = (record: Rec, closeTime: number, emitter: WindowE
 
 export interface WindowOperator {
   storeName: string;
+  /** The aggregation's table: whether a downstream asked for old values. */
+  table: AggregationTable;
   windowSizeMs: number;
   graceMs: number;
   emitOnClose: boolean;
@@ -86,8 +90,10 @@ export function windowEmitter(operator: WindowOperator): ProcessorSupplier<any, 
     if (emitOnClose) return onCloseEmitter(context, operator, processing);
     const streamTime = new ObservedStreamTime();
     const emitter: WindowEmitter = {
-      updated: (record, start, value, timestamp) =>
-        context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: start + windowSizeMs }, value).withTimestamp(timestamp)),
+      updated: (record, start, value, timestamp, oldValue) => {
+        const windowed = { key: record.key, windowStart: start, windowEnd: start + windowSizeMs };
+        context.forward(record.withKeyValue(windowed, change(value, operator.table.forwardsOldValues ? oldValue : null)).withTimestamp(timestamp));
+      },
       dropped: () => context.recordDropped(),
     };
     return {
@@ -127,7 +133,7 @@ function onCloseEmitter(context: InternalProcessorContext, operator: WindowOpera
       const window = store.fetch(key, start);
       if (window === undefined) continue;
       const windowed = { key, windowStart: start, windowEnd: start + windowSizeMs };
-      context.forward(new StreamsRecord(windowed, window.value, window.timestamp, record.headerList()));
+      context.forward(new StreamsRecord(windowed, change(window.value, null), window.timestamp, record.headerList()));
     }
     lastEmit = closeTime;
     emitTimes.put(LAST_EMIT, closeTime);

@@ -12,7 +12,7 @@ import type { TimestampedWindowStore, WindowStore } from "../../../../kernel/con
 import { timeWindowedSerde } from "../../serdes/windowed-serde";
 import type { InternalProcessorContext } from "../internal-context";
 import { checkTimeWindows, timeWindowsRetention } from "../values/windows";
-import { aggregateTimestamp, withoutTimestamp, type StoredAggregate } from "./aggregate";
+import { AggregationTable, aggregateTimestamp, withoutTimestamp, type StoredAggregate } from "./aggregate";
 import type { Aggregation, Fold } from "./grouping";
 import { emitTimeStore, storeRetention, windowEmitter } from "./window-emit";
 
@@ -47,12 +47,14 @@ export function timeWindowsAggregation(windows: TimeWindows, materialized: Windo
   const { sizeMs } = windows;
   const graceMs = windows.graceMs ?? 0;
   // Emitting on close forwards each window's largest timestamp: its store keeps them, as Kafka Streams' always do.
-  const type = materialized.storeType ?? (emitOnClose ? "timestamped_window" : "window");
+  const type = materialized.storeType ?? "timestamped_window";
   if (emitOnClose && type !== "timestamped_window") throw new Error(`window store '${storeName}' emits on window close: its type is timestamped_window`);
   const retentionMs = timeWindowsRetention(storeName, windows, materialized.retentionMs);
   const startsOf = (timestamp: number) => windowStartsFor(sizeMs, advanceMs, timestamp);
+  const operator = new AggregationTable(storeName, false);
   const processor = ({ initializer, aggregator }: Fold) => windowEmitter({
     storeName,
+    table: operator,
     windowSizeMs: sizeMs,
     graceMs,
     emitOnClose,
@@ -69,7 +71,7 @@ export function timeWindowsAggregation(windows: TimeWindows, materialized: Windo
           const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
           const timestamp = aggregateTimestamp(previous, record.timestamp);
           store.put(record.key, next, windowStart, timestamp);
-          emitter.updated(record, windowStart, next, timestamp);
+          emitter.updated(record, windowStart, next, timestamp, previous?.value);
         }
       };
     },
@@ -80,6 +82,7 @@ export function timeWindowsAggregation(windows: TimeWindows, materialized: Windo
   });
   return {
     prefix: "windowed-aggregate",
+    operator,
     store: { type, windowSizeMs: sizeMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] },
     processor,
     table: (table) => ({ ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, sizeMs), inner: table.keySerde }, windowCloseMs: graceMs }),

@@ -22,6 +22,7 @@ import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/p
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { recordsOf } from "../../../helpers/record-batches";
+import { rowValue } from "../../../helpers/table-rows";
 import { bareTaskEnvironment } from "../../../helpers/task-environment";
 
 const topology = buildTopology(
@@ -124,8 +125,7 @@ async function runFetch(sequence: CommitSequence, task: RunTask, batch: FetchedB
 const word = (key: string, headers?: Record<string, string>): ProducerRecord => ({ key: Buffer.from(key), value: Buffer.from(key), timestamp: 1_000, headers });
 
 async function committedCount(task: RunTask, key: string): Promise<unknown> {
-  const store = task.state.readOnly("counts");
-  return store.type === "key_value" ? store.store.get(key) : undefined;
+  return rowValue(task.state.readOnly("counts"), key);
 }
 
 test("outputs and changelog are acknowledged before the stores commit with the batch's positions, then the commit returns", async ({ sender, sequence, task }) => {
