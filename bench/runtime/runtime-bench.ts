@@ -18,12 +18,13 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Kafka, logLevel, type Message, type Producer } from "kafkajs";
+import { Kafka, logLevel } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import type { TopologyContext } from "../../kernel/contracts/streams/topology-provider";
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
+import { produceInput, statelessValue, wordLine } from "./bench-input";
 import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
 import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
@@ -37,20 +38,6 @@ const PARTITIONS = 4;
 /** Members of the variant that runs the stateless topology in worker threads. */
 const MEMBERS = 2;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-/** Input goes in per-partition requests of 1,000 (kafkajs groups a request's messages in quadratic time), several in flight. */
-async function produce(producer: Producer, topic: string, count: number, value: (i: number) => string): Promise<void> {
-  const perRequest = 1_000;
-  const inFlight: Promise<unknown>[] = [];
-  for (let start = 0; start < count; start += perRequest) {
-    const partition = (start / perRequest) % PARTITIONS;
-    const messages: Message[] = [];
-    for (let i = start; i < Math.min(start + perRequest, count); i++) messages.push({ key: `k${i % 1000}`, value: value(i), partition });
-    inFlight.push(producer.send({ topic, messages }));
-    if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
-  }
-  await Promise.all(inFlight);
-}
 
 /** kcat consuming `count` records of `topic` from the beginning, printing one byte per record (counted here). */
 async function kcatConsumer(bootstrap: string, topic: string, count: number): Promise<Timing> {
@@ -97,9 +84,8 @@ async function main(): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
 
-  await produce(producer, STATELESS_INPUT, records, (i) => `record number ${i} with some payload text`);
-  const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
-  await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
+  await produceInput(producer, STATELESS_INPUT, records, PARTITIONS, statelessValue);
+  await produceInput(producer, "words", lines, PARTITIONS, wordLine);
   await producer.disconnect();
   // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
   // two runs made side by side.

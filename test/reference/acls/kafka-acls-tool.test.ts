@@ -1,7 +1,8 @@
 /**
  * Apache Kafka's `kafka-acls` tool (AclCommand of Kafka 4.4, from the reference jars) against a secured `sluice
  * broker`: a super user adds, lists and removes ACLs; they apply at once and survive a restart of the broker; a user
- * without ACLs on the cluster is refused.
+ * without ACLs on the cluster is refused; the tool's --producer and --consumer ACLs are what Kafka's console producer
+ * and consumer need.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,7 +30,7 @@ function startBroker(dataDir: string): SluiceProcess {
     `--broker.data.dir=${dataDir}`,
     "--broker.security.protocol=SASL_PLAINTEXT",
     "--broker.sasl.mechanisms=PLAIN",
-    "--broker.sasl.users=admin:admin-secret,alice:alice-secret",
+    "--broker.sasl.users=admin:admin-secret,alice:alice-secret,bob:bob-secret",
     "--broker.super.users=User:admin",
   ]);
 }
@@ -78,6 +79,44 @@ test("kafka-acls adds, lists and removes ACLs on a secured sluice broker; they a
   } finally {
     await java.stopAll();
     for (const process of processes.reverse()) await stopProcess(process, "SIGTERM");
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("kafka-acls --producer and --consumer grant what Kafka's console producer and consumer need, on that topic and group only", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-kafka-acls-"));
+  const broker = startBroker(path.join(dir, "broker"));
+  try {
+    const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
+    const admin = clientProperties(dir, "admin");
+    const bob = clientProperties(dir, "bob");
+    const run = async (tool: keyof typeof KAFKA_TOOLS, properties: string, args: string[], input?: string) => {
+      const ran = await java.run(KAFKA_TOOLS[tool], ["--bootstrap-server", bootstrap, "--command-config", properties, ...args], { input });
+      return { ...ran, output: `${ran.stdout}${ran.stderr}` };
+    };
+    const succeeds = async (...args: Parameters<typeof run>) => {
+      const ran = await run(...args);
+      assert.is(ran.code, 0, `${args[0]} ${args[2].join(" ")}:\n${ran.output}`);
+      return ran.stdout;
+    };
+    await succeeds("topics", admin, ["--create", "--topic", "bob-events", "--partitions", "1"]);
+    await succeeds("topics", admin, ["--create", "--topic", "ledger", "--partitions", "1"]);
+    await succeeds("acls", admin, ["--add", "--allow-principal", "User:bob", "--producer", "--topic", "bob-events"]);
+    await succeeds("acls", admin, ["--add", "--allow-principal", "User:bob", "--consumer", "--topic", "bob-events", "--group", "bob-readers"]);
+
+    await succeeds("consoleProducer", bob, ["--topic", "bob-events"], "first\nsecond\n");
+    const consumed = await succeeds("consoleConsumer", bob, ["--topic", "bob-events", "--group", "bob-readers", "--from-beginning", "--max-messages", "2"]);
+    assert.equal(consumed.trim().split("\n"), ["first", "second"]);
+
+    const foreign = await run("consoleProducer", bob, ["--topic", "ledger", "--command-property", "max.block.ms=10000"], "forged\n");
+    assert.match(foreign.output, /TopicAuthorizationException: Not authorized to access topics: \[ledger\]/);
+    const otherGroup = await run("consoleConsumer", bob, ["--topic", "bob-events", "--group", "someone-else", "--from-beginning", "--max-messages", "1", "--timeout-ms", "20000"]);
+    // The console consumer logs the refusal and ends, with exit code 0.
+    assert.match(otherGroup.output, /GroupAuthorizationException: Not authorized to access group: someone-else/);
+    assert.match(otherGroup.output, /Processed a total of 0 messages/);
+  } finally {
+    await java.stopAll();
+    await stopProcess(broker, "SIGTERM");
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
