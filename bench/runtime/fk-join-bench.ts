@@ -10,10 +10,11 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Kafka, logLevel, type Message, type Producer } from "kafkajs";
+import { Kafka, logLevel } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { startBrokerInWorker } from "../../providers/broker";
 import { StreamsRuntime } from "../../providers/streams";
+import { produceInput } from "./bench-input";
 import { rate, startup, timeRuntime } from "./runtime-timing";
 
 const orders = Number(process.argv[2] ?? 1_000_000);
@@ -22,19 +23,6 @@ const storage = process.argv[4] === "memory" ? "memory" : "file";
 const PARTITIONS = 4;
 const APPLICATION_ID = "bench-fk-join";
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-/** Input goes in per-partition requests of 1,000 (kafkajs groups a request's messages in quadratic time), several in flight. */
-async function produce(producer: Producer, topic: string, count: number, message: (i: number) => { key: string; value: string }): Promise<void> {
-  const perRequest = 1_000;
-  const inFlight: Promise<unknown>[] = [];
-  for (let start = 0; start < count; start += perRequest) {
-    const messages: Message[] = [];
-    for (let i = start; i < Math.min(start + perRequest, count); i++) messages.push(message(i));
-    inFlight.push(producer.send({ topic, messages }));
-    if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
-  }
-  await Promise.all(inFlight);
-}
 
 function enrichOrders(builder: StreamsBuilder): void {
   const orderTable = builder.table<string, { customer: string; amount: number }>("orders", { keySerde: "string", valueSerde: "json" });
@@ -65,8 +53,10 @@ async function main(): Promise<void> {
     await admin.disconnect();
     const producer = kafka.producer();
     await producer.connect();
-    await produce(producer, "customers", customers, (i) => ({ key: `c${i}`, value: JSON.stringify({ name: `customer ${i}`, region: `region ${i % 20}` }) }));
-    await produce(producer, "orders", orders, (i) => ({ key: `o${i}`, value: JSON.stringify({ customer: `c${(i * 7919) % customers}`, amount: 1 + (i % 500) }) }));
+    const customer = (i: number) => JSON.stringify({ name: `customer ${i}`, region: `region ${i % 20}` });
+    const order = (i: number) => JSON.stringify({ customer: `c${(i * 7919) % customers}`, amount: 1 + (i % 500) });
+    await produceInput(producer, "customers", customers, PARTITIONS, customer, (i) => `c${i}`);
+    await produceInput(producer, "orders", orders, PARTITIONS, order, (i) => `o${i}`);
     await producer.disconnect();
 
     const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
