@@ -10,16 +10,27 @@ function positive(value: number, what: string, store: string): number {
   return value;
 }
 
+/** `retainDuplicates`: each put adds a window beside those of the same key and start (see StoreSpec.retainDuplicates). */
 function windowSupplier(name: string, retentionMs: number, windowSizeMs: number, retainDuplicates: boolean): StoreSupplier {
-  if (retainDuplicates) throw new Error(`store '${name}': window stores that retain duplicates (for stream-stream joins) are not offered yet`);
   positive(windowSizeMs, "the window size", name);
   if (positive(retentionMs, "the retention", name) < windowSizeMs) throw new RangeError(`the retention of store '${name}' (${retentionMs} ms) must not be shorter than its window (${windowSizeMs} ms)`);
-  return { name, kind: "window", retentionMs, windowSizeMs };
+  return { name, kind: "window", retentionMs, windowSizeMs, retainDuplicates };
+}
+
+/**
+ * Kafka Streams' persistentVersionedKeyValueStore: the history retention is also how late a put may come. A segment
+ * interval is checked as Kafka Streams checks it; Sluice's versioned stores keep each key's versions together and
+ * expire them one by one, so it changes nothing else.
+ */
+function versionedSupplier(name: string, historyRetentionMs: number, segmentIntervalMs?: number): StoreSupplier {
+  if (!(Number.isInteger(historyRetentionMs) && historyRetentionMs >= 0)) throw new RangeError(`the history retention of store '${name}' must be 0 or more ms, got ${historyRetentionMs}`);
+  if (segmentIntervalMs !== undefined) positive(segmentIntervalMs, "the segment interval", name);
+  return { name, kind: "versioned_key_value", historyRetentionMs };
 }
 
 class DeclaredStoreBuilder implements StoreBuilder {
   private caching = false;
-  private changelogConfig: Record<string, string> | undefined;
+  private changelogConfigs: Record<string, string> | undefined;
 
   constructor(
     private readonly supplier: StoreSupplier,
@@ -33,6 +44,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   withCachingEnabled(): StoreBuilder {
+    if (this.type === "versioned_key_value") throw new Error(`store '${this.name}': versioned stores do not support caching`);
     this.caching = true;
     return this;
   }
@@ -43,7 +55,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   withLoggingEnabled(config: Record<string, string>): StoreBuilder {
-    this.changelogConfig = { ...config };
+    this.changelogConfigs = { ...config };
     return this;
   }
 
@@ -54,9 +66,9 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   declaration(): StoreDeclaration {
-    const { name, windowSizeMs, retentionMs, inMemory } = this.supplier;
-    const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
-    if (this.changelogConfig !== undefined) declaration.changelogConfig = this.changelogConfig;
+    const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, inMemory } = this.supplier;
+    const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
+    if (this.changelogConfigs !== undefined) declaration.changelogConfigs = this.changelogConfigs;
     if (inMemory === true) declaration.inMemory = true;
     return declaration;
   }
@@ -84,6 +96,8 @@ export const Stores = {
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
+  persistentVersionedKeyValueStore: (name: string, historyRetentionMs: number, segmentIntervalMs?: number): StoreSupplier =>
+    versionedSupplier(name, historyRetentionMs, segmentIntervalMs),
   persistentSessionStore: sessionSupplier,
   inMemoryKeyValueStore: (name: string): StoreSupplier => inMemory(keyValueSupplier(name)),
   inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
@@ -92,6 +106,8 @@ export const Stores = {
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
+  versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    builderOf(supplier, "versioned_key_value", "versioned_key_value", keySerde, valueSerde),
   windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),
   timestampedWindowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "window", "timestamped_window", keySerde, valueSerde),

@@ -13,8 +13,11 @@ import { sessionSuffixLayout, windowSuffixLayout, type WindowedSuffixLayout } fr
 import { plainValues, timestampedValues, type ValueLayout } from "./value-layout";
 import { plainValueView, timestampedValueView } from "./value-views";
 import { LevelTimestampedWindowStore, LevelWindowStore } from "./window-store";
+import { sweepExpired } from "./retention-sweep";
+import { VersionedBytes } from "./versioned-bytes";
+import { LevelReadOnlyVersionedKeyValueStore, LevelVersionedKeyValueStore } from "./versioned-store";
 import { WindowedBytes, type StreamTime } from "./windowed-bytes";
-import type { StoreCounters, TaskDatabase } from "./write-cache";
+import type { CacheLayer, StoreCounters, TaskDatabase, WriteCache } from "./write-cache";
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -28,11 +31,22 @@ export interface OpenerInput {
   streamTime: StreamTime;
 }
 
+/**
+ * A store whose entries expire as its stream time passes them (window, session and versioned stores): its stream
+ * time is checkpointed, and each commit deletes what expired.
+ */
+export interface ExpiringStore {
+  readonly streamTime: StreamTime;
+  /** Adds the deletion of what expired at `streamTime` to the commit's layer; returns how many entries. */
+  sweep(db: TaskDatabase, cache: WriteCache, layer: CacheLayer, streamTime: number): Promise<number>;
+}
+
 export interface StoreFaces {
-  /** Window and session stores: their core, for retention and stream time. */
-  windowed?: WindowedBytes;
+  expiring?: ExpiringStore;
   /** Key-value stores: their core, whose key index a rangeable store builds. */
   keyValue?: KeyValueBytes;
+  /** Window and session stores: their core, whose key index a rangeable store builds. */
+  windowed?: WindowedBytes;
   processor: ProcessorStore;
   readOnly: ReadOnlyStore;
   /** Applies one changelog record without emitting one. */
@@ -43,17 +57,26 @@ function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: 
   return new KeyValueBytes(spec.name, areas, values, counters, context, spec.caching !== false);
 }
 
+/** A store that retains duplicates is never cached, as Kafka Streams' window store builders disable caching for it. */
 function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values: ValueLayout): WindowedBytes {
   const { spec, areas, counters, streamTime, context } = input;
   const retentionMs = spec.retentionMs ?? DEFAULT_RETENTION_MS;
-  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context, spec.caching !== false);
+  const caching = spec.caching !== false && spec.retainDuplicates !== true;
+  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context, caching);
 }
 
+/** A join's window store may be 0 ms wide (it joins records of the same timestamp); an aggregation's may not. */
 function windowLayout(spec: StoreSpec) {
-  if (spec.windowSizeMs === undefined || !(spec.windowSizeMs > 0)) {
-    throw new Error(`store ${spec.name} (${spec.type}) needs a positive windowSizeMs`);
+  const retainsDuplicates = spec.retainDuplicates === true;
+  const size = spec.windowSizeMs;
+  if (size === undefined || !(retainsDuplicates ? size >= 0 : size > 0)) {
+    throw new Error(`store ${spec.name} (${spec.type}) needs a ${retainsDuplicates ? "non-negative" : "positive"} windowSizeMs`);
   }
-  return windowSuffixLayout(spec.windowSizeMs);
+  return windowSuffixLayout(size, retainsDuplicates);
+}
+
+function windowedExpiry(bytes: WindowedBytes): ExpiringStore {
+  return { streamTime: bytes.streamTime, sweep: (db, cache, layer, streamTime) => sweepExpired(db, cache, layer, bytes, streamTime) };
 }
 
 const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
@@ -78,6 +101,17 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),
     };
   },
+  versioned_key_value(input) {
+    const { spec, db, areas, counters, streamTime, context } = input;
+    if (spec.historyRetentionMs === undefined || !(spec.historyRetentionMs >= 0)) throw new Error(`store ${spec.name} (versioned_key_value) needs a historyRetentionMs of 0 or more`);
+    const bytes = new VersionedBytes(spec.name, areas, spec.historyRetentionMs, counters, streamTime, context);
+    return {
+      expiring: bytes,
+      processor: new LevelVersionedKeyValueStore(bytes, spec.keySerde, spec.valueSerde),
+      readOnly: { type: "versioned_key_value", store: new LevelReadOnlyVersionedKeyValueStore(db, bytes, spec.keySerde, spec.valueSerde) },
+      applyChangelog: (key, value, timestamp) => void bytes.apply(key, value, timestamp),
+    };
+  },
   window(input) {
     const { spec, db, context } = input;
     const layout = windowLayout(spec);
@@ -85,6 +119,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: plainValueView(spec.valueSerde) };
     return {
       windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelWindowStore(wiring, context.currentTimestamp),
       readOnly: { type: "window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
       applyChangelog: (key, value, timestamp) => bytes.applyChangelog(key, value, timestamp),
@@ -97,6 +132,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: timestampedValueView(spec.valueSerde) };
     return {
       windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelTimestampedWindowStore(wiring),
       readOnly: { type: "timestamped_window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
       applyChangelog: (key, value, timestamp) => bytes.applyChangelog(key, value, timestamp),
@@ -108,6 +144,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const view = plainValueView(spec.valueSerde);
     return {
       windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelSessionStore(bytes, spec.keySerde, spec.valueSerde, view, context.currentTimestamp),
       readOnly: {
         type: "session",

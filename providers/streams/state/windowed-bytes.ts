@@ -200,8 +200,11 @@ export class WindowedBytes implements CachedStore {
     return record.value === null ? undefined : { value: record.value, timestamp: this.values.timestamped ? record.timestamp : -1 };
   }
 
-  /** The key's suffixes, stored or cached, in suffix order. */
-  private suffixesOf(key: Buffer, escapedKey: Buffer): Buffer[] {
+  /**
+   * The key's suffixes, stored or in the record cache, in suffix order (expired ones too, until a write or a commit
+   * trims them).
+   */
+  suffixesOf(key: Buffer, escapedKey = escapeKey(key)): Buffer[] {
     const stored = parseSuffixes(this.context.cache.read(this.directoryKey(escapedKey)), this.layout.length);
     const keyId = key.toString("latin1");
     const cached = this.cachedSuffixes.get(keyId);

@@ -49,10 +49,14 @@ export interface StoreDef {
   rangeable?: boolean;
   /** False keeps the store out of the record cache. */
   caching?: boolean;
-  /** Topic configs of the store's changelog over Kafka Streams' defaults. */
-  changelogConfig?: Record<string, string>;
   /** Restored from its changelog whenever its task is opened (Kafka Streams' in-memory stores). */
   inMemory?: boolean;
+  /** Window stores: see StoreSpec.retainDuplicates. */
+  retainDuplicates?: boolean;
+  /** Versioned stores: see StoreSpec.historyRetentionMs. */
+  historyRetentionMs?: number;
+  /** See StoreSpec.changelogConfigs. */
+  changelogConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface TopologyDefinition {

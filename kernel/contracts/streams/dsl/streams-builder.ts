@@ -15,10 +15,14 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   retentionMs?: number;
+  /** Window stores: each put adds a window beside those of the same key and start (Kafka Streams' retainDuplicates). */
+  retainDuplicates?: boolean;
+  /** Versioned key-value stores: how long replaced versions stay readable, and how late a put may come (KIP-889). */
+  historyRetentionMs?: number;
   /** Fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
   caching?: boolean;
   /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
-  changelogConfig?: Record<string, string>;
+  changelogConfigs?: Record<string, string>;
   /**
    * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
    * task is opened, its local state is dropped and its stores are restored from their changelogs.
@@ -29,14 +33,18 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
 /** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
 export interface StoreSupplier {
   readonly name: string;
-  /** How the store keeps its data: key-value, window or session. */
-  readonly kind: "key_value" | "window" | "session";
+  /** How the store keeps its data: key-value, versioned key-value, window or session. */
+  readonly kind: "key_value" | "versioned_key_value" | "window" | "session";
   /** Window stores: the window size. */
   readonly windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   readonly retentionMs?: number;
   /** Kafka Streams' in-memory suppliers: the store keeps nothing locally between assignments (see StoreDeclaration.inMemory). */
   readonly inMemory?: boolean;
+  /** Window stores: see StoreDeclaration.retainDuplicates. */
+  readonly retainDuplicates?: boolean;
+  /** Versioned stores: see StoreDeclaration.historyRetentionMs. */
+  readonly historyRetentionMs?: number;
 }
 
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */

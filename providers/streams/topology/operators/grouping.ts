@@ -117,9 +117,9 @@ export function addAggregation(
 }
 
 /** The caching and changelog configs a Materialized gives its store, only those it sets. */
-export function storeOptions({ caching, changelogConfig }: MaterializedStoreOptions): MaterializedStoreOptions {
+export function storeOptions({ caching, changelogConfigs }: MaterializedStoreOptions): MaterializedStoreOptions {
   const options: MaterializedStoreOptions = {};
   if (caching !== undefined) options.caching = caching;
-  if (changelogConfig !== undefined) options.changelogConfig = { ...changelogConfig };
+  if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };
   return options;
 }
