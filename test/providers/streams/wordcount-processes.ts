@@ -18,7 +18,8 @@ export interface WordcountCluster {
   producer: Producer;
   /**
    * Starts `sluice start` running the examples on `stateDir` (a new temp dir by default), reaching the broker at
-   * `bootstrap` (default: the broker itself), with `flags` added and `env` set; resolves once it serves HTTP.
+   * `bootstrap` (default: the broker itself), with `flags` added (a flag given replaces the default of its key, such
+   * as `--plugins.packages`) and `env` set; resolves once it serves HTTP.
    */
   start(stateDir?: string, bootstrap?: string, flags?: string[], env?: NodeJS.ProcessEnv): Promise<WordcountInstance>;
   /** SIGKILLs the broker. */
@@ -84,20 +85,17 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
       kafka,
       producer,
       start: async (stateDir = tempDir("sluice-state-"), via = bootstrap, flags = [], env = {}) => {
-        const process = runSluice(
-          [
-            "start",
-            "--server.port=0",
-            `--plugins.packages=${EXAMPLES_PACKAGE}`,
-            `--streams.bootstrap.servers=${via}`,
-            "--streams.auto.create.topics=true",
-            `--streams.state.dir=${stateDir}`,
-            // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
-            "--streams.session.timeout.ms=3000",
-            ...flags,
-          ],
-          { env },
-        );
+        const defaults = [
+          "--server.port=0",
+          `--plugins.packages=${EXAMPLES_PACKAGE}`,
+          `--streams.bootstrap.servers=${via}`,
+          "--streams.auto.create.topics=true",
+          `--streams.state.dir=${stateDir}`,
+          // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
+          "--streams.session.timeout.ms=3000",
+        ];
+        const overridden = (flag: string) => flags.some((given) => given.split("=")[0] === flag.split("=")[0]);
+        const process = runSluice(["start", ...defaults.filter((flag) => !overridden(flag)), ...flags], { env });
         children.push(process);
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
