@@ -169,3 +169,11 @@ export async function untilExactCounts(url: string, application: string, lines: 
     return counts !== undefined && JSON.stringify(sorted(counts)) === want;
   }, { timeoutMs: 30_000, what: `${application}'s exact counts` });
 }
+
+/** The ids of the instance's active tasks of `application`; undefined unless it is RUNNING. */
+export async function activeTasks(url: string, application = "wordcount"): Promise<string[] | undefined> {
+  const response = await http(`${url}/api/v1/streams/${application}/status`);
+  if (response.status !== 200) return undefined;
+  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[] }[] };
+  return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
+}

@@ -1,8 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { http } from "../../helpers/sluice";
-import { lineFeeder, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
+import { activeTasks, lineFeeder, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount: one splits the lines of the one `words` partition (task 0_0) and
@@ -25,14 +24,6 @@ test.before(async () => {
 test.after(async () => {
   await cluster?.close();
 });
-
-/** The ids of the instance's active tasks; undefined unless it is RUNNING. */
-async function activeTasks(url: string): Promise<string[] | undefined> {
-  const response = await http(`${url}/api/v1/streams/wordcount/status`);
-  if (response.status !== 200) return undefined;
-  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[] }[] };
-  return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
-}
 
 test("a member continued after its tasks moved on commits nothing of its late work, rejoins, and every count stays exact", async () => {
   const feeder = lineFeeder(cluster.producer);
