@@ -65,6 +65,13 @@ export { TopologyTestDriver, type TestDriverOptions } from "./providers/streams/
 export { TestRecord, type PipedRecord } from "./providers/streams/testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./providers/streams/testing/test-topics";
 export { Record, RecordHeaders } from "./providers/streams/processor/record-values";
+export { Stores } from "./providers/streams/processor/stores";
+export {
+  FailOnInvalidTimestamp,
+  LogAndSkipOnInvalidTimestamp,
+  UsePartitionTimeOnInvalidTimestamp,
+  WallclockTimestampExtractor,
+} from "./providers/streams/processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
 export type { Serde } from "./kernel/contracts/streams/serde";

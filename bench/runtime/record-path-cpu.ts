@@ -20,6 +20,7 @@ import { applicationConfig } from "../../providers/streams/streams-config";
 import { buildTopology } from "../../providers/streams/engine/build-topology";
 import { numberArgument } from "../bench-arguments";
 import { statelessProvider } from "./stateless-topology";
+import { bareTaskEnvironment } from "../../test/helpers/task-environment";
 
 const RECORDS = numberArgument("records", 128_000);
 const ROUNDS = numberArgument("rounds", 7);
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     subTopologyId: 0,
     partition: 0,
     stateDir,
-    env: { applicationId: "stateless", emit: (record) => collector.collect(record), sendEvent: () => undefined, onError: (error) => { throw error; }, now: Date.now },
+    env: bareTaskEnvironment("stateless", stateDir, (record) => collector.collect(record)),
     counters: { read: () => undefined, write: () => undefined },
     logger: silentLogger,
   });

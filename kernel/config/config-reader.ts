@@ -13,6 +13,13 @@ export class ConfigReader<K extends ConfigKeys> {
     return (this.values[name] ?? this.keys[name].default) as KeyValue<K[N]>;
   }
 
+  /** Every declared key with its value or default, and every other entry as given. */
+  all(): Record<string, ConfigValue> {
+    const all: Record<string, ConfigValue> = {};
+    for (const [key, spec] of Object.entries(this.keys)) if (spec.default !== undefined) all[key] = spec.default;
+    return Object.assign(all, this.values);
+  }
+
   /** The free-form entries under an open prefix (`topic.`), the prefix removed, as strings. */
   entries(prefix: string): Record<string, string> {
     const picked: Record<string, string> = {};

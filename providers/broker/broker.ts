@@ -107,6 +107,7 @@ export class Broker implements RunningBroker {
     const store = createStore(options, readBuffers);
     await store.open();
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
+    coordinator.loadGroups(store.offsets.groups());
     let transactions: TransactionCoordinator;
     try {
       transactions = await TransactionCoordinator.start({

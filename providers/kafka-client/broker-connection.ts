@@ -110,6 +110,15 @@ export class BrokerConnection {
     return version;
   }
 
+  /**
+   * The version this client sends of each API to this broker, by name (SASL's too on a SASL connection); ApiVersions,
+   * always sent at version 0 before the broker's versions are known, is not among them.
+   */
+  negotiatedVersions(): Record<string, number> {
+    const apis = [...CLIENT_APIS, ...(this.options.sasl ? SASL_APIS : [])].filter((api) => api !== API_VERSIONS);
+    return Object.fromEntries(apis.map((api) => [api.spec.name, this.versionOf(api)]));
+  }
+
   request<A extends ApiSpec>(api: ApiCodec<A>, body: RequestBodyOf<A>, version = this.versionOf(api)): Promise<DecodedResponseOf<A>> {
     if (this.closedBy !== null) return Promise.reject(this.closedBy);
     const correlationId = this.nextCorrelationId;

@@ -32,6 +32,7 @@ export * from "./messages/heartbeat";
 export * from "./messages/leave-group";
 export * from "./messages/offset-commit";
 export * from "./messages/offset-fetch";
+export * from "./messages/offset-delete";
 export * from "./messages/describe-groups";
 export * from "./messages/list-groups";
 export * from "./messages/describe-configs";

@@ -7,6 +7,13 @@ export { TopologyTestDriver, type TestDriverOptions } from "./testing/topology-t
 export { TestRecord, type PipedRecord } from "./testing/test-record";
 export { TestInputTopic, TestOutputTopic, type InputTopicOptions } from "./testing/test-topics";
 export { Record, RecordHeaders } from "./processor/record-values";
+export { Stores } from "./processor/stores";
+export {
+  FailOnInvalidTimestamp,
+  LogAndSkipOnInvalidTimestamp,
+  UsePartitionTimeOnInvalidTimestamp,
+  WallclockTimestampExtractor,
+} from "./processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
 export type * from "../../kernel/contracts/streams/dsl";

@@ -3,8 +3,8 @@
  * takes commands on stdin and answers each with one JSON line on stdout. Stopped by its pid, also when a test fails.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { referenceClasspath } from "./reference-java";
 
 export type JsonLine = Record<string, unknown>;
 
@@ -71,10 +71,7 @@ export class JsonLinesProgram {
  * reference/src); throws naming what to run when it is missing.
  */
 export function referenceJava(mainClass: string, args: string[]): { command: string; args: string[] } {
-  const target = join(REPOSITORY, "reference", "target");
-  const classpathFile = join(target, "classpath.txt");
-  if (!existsSync(classpathFile) || !existsSync(join(target, "classes"))) throw new Error(`the reference test bed is not set up: run reference/setup (needs a JDK and Maven)`);
-  return { command: "java", args: ["-cp", `${readFileSync(classpathFile, "utf8").trim()}:${join(target, "classes")}`, mainClass, ...args] };
+  return { command: "java", args: ["-cp", referenceClasspath(), mainClass, ...args] };
 }
 
 /** Runs a Java class of the reference test bed to its end, without blocking this process (a broker may live in it). */

@@ -12,7 +12,7 @@ import net from "node:net";
 const REWRITTEN_APIS = new Set([3 /* Metadata */, 10 /* FindCoordinator */, 60 /* DescribeCluster */]);
 
 /** Splits a byte stream into Kafka frames (a 4-byte size, then that many bytes). */
-class FrameSplitter {
+export class FrameSplitter {
   private pending: Buffer = Buffer.alloc(0);
 
   push(chunk: Buffer): Buffer[] {

@@ -2,6 +2,8 @@
  * The Processor API: custom processors with store access, forwarding and punctuation, for what the DSL
  * cannot express. Processors are synchronous; the runtime batches their store writes and outputs.
  */
+import type { ConfigValue } from "../../config/config-schema";
+import type { Serde } from "./serde";
 
 /** One record header (Kafka's Header): a name, and bytes or null. */
 export interface Header {
@@ -59,6 +61,40 @@ export interface StreamRecord<K, V> {
   timestamp: number;
 }
 
+/** A record as a source read it, its key and value deserialized: what a timestamp extractor sees (Kafka's ConsumerRecord). */
+export interface ConsumerRecord<K = unknown, V = unknown> {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: K;
+  readonly value: V;
+  /** The timestamp the record carries (its CreateTime or LogAppendTime); -1 when it has none. */
+  readonly timestamp: number;
+  readonly headers: Headers;
+}
+
+/**
+ * Kafka Streams' TimestampExtractor: a record's event time. `partitionTime` is the largest timestamp extracted from
+ * the record's partition so far (-1 before the first). A negative result drops the record (counted in
+ * dropped-records); a throw fails the application, whatever `processing.error.policy` says.
+ */
+export interface TimestampExtractor {
+  extract(record: ConsumerRecord, partitionTime: number): number;
+}
+
+/**
+ * The built-in extractors by Kafka Streams' names: the record's own timestamp, and when it is negative, fail
+ * (`FailOnInvalidTimestamp`, the default), drop the record (`LogAndSkipOnInvalidTimestamp`) or take the partition
+ * time (`UsePartitionTimeOnInvalidTimestamp`, which fails when there is none yet; `UsePreviousTimeOnInvalidTimestamp`
+ * is its former name); or the wall-clock time (`WallclockTimestampExtractor`).
+ */
+export type TimestampExtractorName =
+  | "FailOnInvalidTimestamp"
+  | "LogAndSkipOnInvalidTimestamp"
+  | "UsePartitionTimeOnInvalidTimestamp"
+  | "UsePreviousTimeOnInvalidTimestamp"
+  | "WallclockTimestampExtractor";
+
 /** Stream time advances with the record timestamps of a task; wall-clock time with the system clock. */
 export type PunctuationType = "stream_time" | "wall_clock_time";
 
@@ -92,6 +128,63 @@ export interface ProcessorContext<KOut = unknown, VOut = unknown> {
   schedule(intervalMs: number, type: PunctuationType, callback: (timestamp: number) => void): Cancellable;
   /** Sends a record into one of the application's declared event streams. */
   send(eventType: string, key: unknown, value: unknown, timestamp?: number): void;
+  /** Asks for a commit soon: at the latest after the batch or punctuation in process (Sluice commits after each anyway). */
+  commit(): void;
+  /** The application's configuration, every key with its effective value. */
+  appConfigs(): Readonly<{ [key: string]: ConfigValue }>;
+  /** The entries of appConfigs() whose key starts with `prefix`, the prefix taken off. */
+  appConfigsWithPrefix(prefix: string): Readonly<{ [key: string]: ConfigValue }>;
+  /** The task's state directory. */
+  stateDir(): string;
+  /** The default key serde (`default.key.serde`). */
+  keySerde(): Serde<unknown>;
+  /** The default value serde (`default.value.serde`). */
+  valueSerde(): Serde<unknown>;
+  /** Where a processor adds metrics of its own: they show in `/metrics` with the runtime's. */
+  metrics(): StreamsMetrics;
+}
+
+/** `metrics.recording.level`: a sensor records only at or below the configured level. */
+export type RecordingLevel = "INFO" | "DEBUG" | "TRACE";
+
+/**
+ * What a sensor's metric shows of the values recorded (Kafka's stats): their average, largest, smallest, sum
+ * (`total`), how many (`count`), recordings per second over the last 30 s (`rate`), or the last one (`value`).
+ */
+export type SensorStat = "avg" | "max" | "min" | "total" | "count" | "rate" | "value";
+
+/** A metric's identity: name, group and tags as `/metrics` shows them. */
+export interface MetricName {
+  name: string;
+  group: string;
+  description?: string;
+  tags?: { [tag: string]: string };
+}
+
+/** Kafka's Sensor: values recorded once, shown by each metric added to it (and its parents). */
+export interface Sensor {
+  readonly name: string;
+  /** Records a value (default 1), unless the sensor's level is above the configured one. */
+  record(value?: number): void;
+  /** Adds a metric of `stat` over the recorded values; false when the metric exists already. */
+  add(metric: MetricName, stat: SensorStat): boolean;
+  /** Whether recording at this sensor's level is on. */
+  shouldRecord(): boolean;
+}
+
+/** Kafka Streams' StreamsMetrics, the part a processor uses. */
+export interface StreamsMetrics {
+  /**
+   * A sensor with `<operation>-latency-avg`, `<operation>-latency-max`, `<operation>-rate` and `<operation>-total`
+   * in group `stream-<scope>-metrics`, tagged with the thread, the task and `<scope>-id: <entity>`.
+   */
+  addLatencyRateTotalSensor(scopeName: string, entityName: string, operationName: string, recordingLevel?: RecordingLevel, tags?: { [tag: string]: string }): Sensor;
+  /** As addLatencyRateTotalSensor, with `<operation>-rate` and `<operation>-total` only. */
+  addRateTotalSensor(scopeName: string, entityName: string, operationName: string, recordingLevel?: RecordingLevel, tags?: { [tag: string]: string }): Sensor;
+  /** A sensor without metrics (add them with `Sensor.add`); the same name gives the same sensor. Parents record what it records. */
+  addSensor(name: string, recordingLevel?: RecordingLevel, parents?: Sensor[]): Sensor;
+  /** Removes the sensor and its metrics. */
+  removeSensor(sensor: Sensor): void;
 }
 
 export interface Processor<KIn = unknown, VIn = unknown, KOut = unknown, VOut = unknown> {

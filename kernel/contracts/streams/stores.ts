@@ -26,6 +26,10 @@ export interface StoreSpec<K = unknown, V = unknown> {
   valueSerde: Serde<V>;
   /** window and timestamped_window: the size of every window in the store (required for those types). */
   windowSizeMs?: number;
+  /** Processors may range over the store: it keeps an index of its keys in memory (key-value stores). */
+  rangeable?: boolean;
+  /** Key-value stores: false keeps the store's updates out of the record cache. Default true. */
+  caching?: boolean;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before
@@ -75,7 +79,34 @@ export interface StateStore {
   readonly type: StoreType;
 }
 
-export interface KeyValueStore<K, V> extends StateStore {
+/**
+ * A processor's walk over a store's entries (Kafka Streams' KeyValueIterator): the keys in range when it was made, in
+ * key byte order (or reversed), each value read as the walk reaches it (a key deleted meanwhile is passed over).
+ */
+export interface KeyValueIterator<K, V> extends IterableIterator<KeyValue<K, V>> {
+  /** The key the next step returns, or undefined at the end. */
+  peekNextKey(): K | undefined;
+  /** Ends the walk early. */
+  close(): void;
+}
+
+/**
+ * The ranges of a key-value store, over its uncommitted writes and its committed data alike. Only stores a processor
+ * may range over keep the index of their keys that needs: Processor API stores (StreamsBuilder.addStateStore).
+ */
+export interface KeyValueRanges<K, Found> {
+  /** Entries with from <= key <= to (an omitted bound is open); none when from > to. */
+  range(from?: K, to?: K): KeyValueIterator<K, Found>;
+  reverseRange(from?: K, to?: K): KeyValueIterator<K, Found>;
+  all(): KeyValueIterator<K, Found>;
+  reverseAll(): KeyValueIterator<K, Found>;
+  /** Entries whose serialized key starts with `prefix` serialized by `prefixKeySerde`. */
+  prefixScan<P>(prefix: P, prefixKeySerde: Serde<P>): KeyValueIterator<K, Found>;
+  /** How many keys the store holds (exact for stores with ranges, else as of the last commit). */
+  approximateNumEntries(): number;
+}
+
+export interface KeyValueStore<K, V> extends StateStore, KeyValueRanges<K, V> {
   get(key: K): V | undefined;
   /** A null value deletes the key. */
   put(key: K, value: V | null): void;
@@ -83,14 +114,18 @@ export interface KeyValueStore<K, V> extends StateStore {
   putIfAbsent(key: K, value: V): V | undefined;
   /** Returns the deleted value, if any. */
   delete(key: K): V | undefined;
+  /** put() for each entry, in order. */
+  putAll(entries: readonly KeyValue<K, V | null>[]): void;
 }
 
-export interface TimestampedKeyValueStore<K, V> extends StateStore {
+export interface TimestampedKeyValueStore<K, V> extends StateStore, KeyValueRanges<K, ValueAndTimestamp<V>> {
   get(key: K): ValueAndTimestamp<V> | undefined;
   /** A null value deletes the key. */
   put(key: K, value: V | null, timestamp: number): void;
   putIfAbsent(key: K, value: V, timestamp: number): ValueAndTimestamp<V> | undefined;
   delete(key: K): ValueAndTimestamp<V> | undefined;
+  /** put() for each entry, in order; a null deletes the key. */
+  putAll(entries: readonly KeyValue<K, ValueAndTimestamp<V> | null>[]): void;
 }
 
 export interface WindowStore<K, V> extends StateStore {

@@ -125,6 +125,10 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     }));
   }
 
+  loadGroups(groupIds: readonly string[]): void {
+    for (const groupId of groupIds) if (!this.groups.has(groupId)) this.groups.set(groupId, new ConsumerGroup(groupId));
+  }
+
   /**
    * Follows Kafka: a simple commit (generation -1, no member) is admitted while the group has no members and
    * creates the group as Empty when unknown, so it is listed; member commits need the current member and

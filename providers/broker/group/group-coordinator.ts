@@ -101,6 +101,11 @@ export interface GroupCoordinator {
   deleteGroup(groupId: string): ErrorCodeValue;
   list(): { groupId: string; protocolType: string; groupState: GroupState }[];
   /**
+   * The groups the offset store holds committed offsets of when the broker starts, as Kafka loads them from its
+   * offsets topic: each is an Empty group until members join it, so it is listed, described, reset and deleted.
+   */
+  loadGroups(groupIds: readonly string[]): void;
+  /**
    * May this member commit offsets now? generationId -1 with memberId "" is a simple (non-group) commit
    * and is allowed when the group has no members. Returns NONE or the error code a real broker returns.
    */

@@ -4,17 +4,13 @@ import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
 
-/**
- * Deletes empty groups with their committed offsets. A group known only by its offsets (its members left before the
- * broker restarted) is an empty group too, as Kafka loads it from its offsets topic.
- */
+/** Deletes empty groups with their committed offsets. */
 export function deleteGroupsHandler({ coordinator, store, logger }: BrokerServices): RegisteredHandler {
   const deleteOne = async (groupId: string): Promise<ErrorCodeValue> => {
     const state = coordinator.deleteGroup(groupId);
-    const hasOffsets = store.offsets.groups().includes(groupId);
-    if (state !== ErrorCode.NONE && !(state === ErrorCode.GROUP_ID_NOT_FOUND && hasOffsets)) return state;
+    if (state !== ErrorCode.NONE) return state;
     try {
-      if (hasOffsets) await store.offsets.deleteGroup(groupId);
+      if (store.offsets.groups().includes(groupId)) await store.offsets.deleteGroup(groupId);
       logger.info("group deleted", { groupId });
       return ErrorCode.NONE;
     } catch (error) {

@@ -16,6 +16,7 @@ import { listGroupsHandler } from "./list-groups-handler";
 import { listOffsetsHandler } from "./list-offsets-handler";
 import { metadataHandler } from "./metadata-handler";
 import { offsetCommitHandler } from "./offset-commit-handler";
+import { offsetDeleteHandler } from "./offset-delete-handler";
 import { offsetFetchHandler } from "./offset-fetch-handler";
 import { produceHandler } from "./produce-handler";
 import { saslAuthenticateHandler, saslHandshakeHandler } from "./sasl-handlers";
@@ -56,6 +57,7 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     leaveGroupHandler(services),
     offsetCommitHandler(services),
     offsetFetchHandler(services),
+    offsetDeleteHandler(services),
     describeGroupsHandler(services),
     listGroupsHandler(services),
     describeConfigsHandler(services),

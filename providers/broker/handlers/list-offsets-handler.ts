@@ -9,6 +9,9 @@ type PartitionResponse = ResponseOf<typeof ListOffsets>["topics"][number]["parti
 
 const LATEST = -1n;
 const EARLIEST = -2n;
+const MAX_TIMESTAMP = -3n;
+/** The earliest offset kept on the broker's own disk: the log start, as nothing here goes to tiered storage. */
+const EARLIEST_LOCAL = -4n;
 /** read_committed: the latest offset is the last stable one. */
 const READ_COMMITTED = 1;
 
@@ -31,9 +34,9 @@ export function listOffsetsHandler({ store, logger }: BrokerServices): Registere
     const log = store.partition(topic, partitionIndex);
     if (!log) return missing(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     if (timestamp === LATEST) return found(isolationLevel === READ_COMMITTED ? log.lastStableOffset() : log.logEndOffset(), -1n);
-    if (timestamp === EARLIEST) return found(log.logStartOffset(), -1n);
+    if (timestamp === EARLIEST || timestamp === EARLIEST_LOCAL) return found(log.logStartOffset(), -1n);
     try {
-      const match = await log.offsetForTimestamp(timestamp);
+      const match = await (timestamp === MAX_TIMESTAMP ? log.recordWithMaxTimestamp() : log.offsetForTimestamp(timestamp));
       return match ? found(match.offset, match.timestamp) : missing(ErrorCode.NONE);
     } catch (error) {
       return missing(errorCodeOf(error, logger, `looking up ${topic}-${partitionIndex} by timestamp`));

@@ -98,7 +98,12 @@ export const TOPIC_CONFIGS: readonly TopicConfig[] = [
     kafkaDefault: "delete",
     doc: "delete: records go by retention; compact (kept, not compacted, by this broker): records are never deleted by retention.",
     brokerConfig: LOG_CLEANUP_POLICY,
-    apply: (value) => (value.split(",").includes("delete") ? {} : { retentionMs: null, retentionBytes: null }),
+    apply: (value) => {
+      const policies = value.split(",").map((policy) => policy.trim());
+      const unknown = policies.filter((policy) => policy !== "delete" && policy !== "compact");
+      if (unknown.length > 0) throw new ApiError(ErrorCode.INVALID_CONFIG, `invalid cleanup.policy "${value}": each policy is compact or delete`);
+      return policies.includes("delete") ? {} : { retentionMs: null, retentionBytes: null };
+    },
   },
   {
     name: "retention.ms",
@@ -125,11 +130,61 @@ export const TOPIC_CONFIGS: readonly TopicConfig[] = [
   },
 ];
 
-/** The settings and kept configs of a topic created with `configs`; configs this broker does not honour are ignored. */
+/**
+ * Every topic config Kafka 4.4 knows. CreateTopics refuses any other name with INVALID_CONFIG, as Kafka does; those
+ * of them this broker does not honour (TOPIC_CONFIGS) are accepted and ignored, so that clients which set them, as
+ * Kafka Streams sets message.timestamp.type on its internal topics, can create their topics.
+ */
+const KAFKA_TOPIC_CONFIG_NAMES: ReadonlySet<string> = new Set([
+  "cleanup.policy",
+  "compression.gzip.level",
+  "compression.lz4.level",
+  "compression.type",
+  "compression.zstd.level",
+  "delete.retention.ms",
+  "errors.deadletterqueue.group.enable",
+  "file.delete.delay.ms",
+  "flush.messages",
+  "flush.ms",
+  "follower.replication.throttled.replicas",
+  "index.interval.bytes",
+  "internal.segment.bytes",
+  "leader.replication.throttled.replicas",
+  "local.retention.bytes",
+  "local.retention.ms",
+  "max.compaction.lag.ms",
+  "max.decompressed.message.bytes",
+  "max.message.bytes",
+  "message.timestamp.after.max.ms",
+  "message.timestamp.before.max.ms",
+  "message.timestamp.type",
+  "min.cleanable.dirty.ratio",
+  "min.compaction.lag.ms",
+  "min.insync.replicas",
+  "preallocate",
+  "remote.copy.lag.bytes",
+  "remote.copy.lag.ms",
+  "remote.log.copy.disable",
+  "remote.log.delete.on.disable",
+  "remote.storage.enable",
+  "retention.bytes",
+  "retention.ms",
+  "segment.bytes",
+  "segment.index.bytes",
+  "segment.jitter.ms",
+  "segment.ms",
+  "unclean.leader.election.enable",
+]);
+
+/**
+ * The settings and kept configs of a topic created with `configs`. Rejects with INVALID_CONFIG a name Kafka does not
+ * know and a value this broker cannot honour; Kafka's configs this broker does not honour are ignored.
+ */
 export function topicSettingsOf(configs: readonly { name: string; value: string | null }[]): Partial<TopicSettings> {
   let settings: Partial<TopicSettings> = {};
   const kept: Record<string, string> = {};
   for (const { name, value } of configs) {
+    if (!KAFKA_TOPIC_CONFIG_NAMES.has(name)) throw new ApiError(ErrorCode.INVALID_CONFIG, `unknown topic config ${name}`);
     const apply = TOPIC_CONFIGS.find((config) => config.name === name)?.apply;
     if (apply === undefined || value === null) continue;
     settings = { ...settings, ...apply(value) };

@@ -1,11 +1,12 @@
 /** Committed consumer-group offsets in memory: group → topic → partition → offset. */
-import type { CommittedOffset, OffsetCommitEntry } from "./log-store";
+import type { CommittedOffset, OffsetCommitEntry, TopicPartitionRef } from "./log-store";
 
 /** A change to the table, as the offset journal records it. */
 export type OffsetChange =
   | { kind: "commit"; groupId: string; entries: OffsetCommitEntry[]; commitTimestamp: bigint }
   | { kind: "deleteTopic"; topic: string }
-  | { kind: "deleteGroup"; groupId: string };
+  | { kind: "deleteGroup"; groupId: string }
+  | { kind: "deleteOffsets"; groupId: string; partitions: TopicPartitionRef[] };
 
 export class CommittedOffsetTable {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
@@ -13,6 +14,7 @@ export class CommittedOffsetTable {
   applyChange(change: OffsetChange): void {
     if (change.kind === "commit") this.apply(change.groupId, change.entries, change.commitTimestamp);
     else if (change.kind === "deleteTopic") this.deleteTopic(change.topic);
+    else if (change.kind === "deleteOffsets") this.deleteOffsets(change.groupId, change.partitions);
     else this.byGroup.delete(change.groupId);
   }
 
@@ -51,6 +53,18 @@ export class CommittedOffsetTable {
 
   groups(): string[] {
     return [...this.byGroup.keys()];
+  }
+
+  /** A group left without offsets is forgotten, as when its last topic is deleted. */
+  private deleteOffsets(groupId: string, partitions: TopicPartitionRef[]): void {
+    const topics = this.byGroup.get(groupId);
+    if (topics === undefined) return;
+    for (const { topic, partition } of partitions) {
+      const offsets = topics.get(topic);
+      offsets?.delete(partition);
+      if (offsets?.size === 0) topics.delete(topic);
+    }
+    if (topics.size === 0) this.byGroup.delete(groupId);
   }
 
   private deleteTopic(topic: string): void {

@@ -15,7 +15,8 @@ const GROWTH_BEFORE_COMPACTION = 4;
 type JournalLine =
   | { commit: { group: string; ts: string; entries: [string, number, string, string | null][] } }
   | { deleteTopic: string }
-  | { deleteGroup: string };
+  | { deleteGroup: string }
+  | { deleteOffsets: { group: string; partitions: [string, number][] } };
 
 function encodeLine(change: OffsetChange): string {
   return `${JSON.stringify(lineOf(change))}\n`;
@@ -35,6 +36,8 @@ function lineOf(change: OffsetChange): JournalLine {
       return { deleteTopic: change.topic };
     case "deleteGroup":
       return { deleteGroup: change.groupId };
+    case "deleteOffsets":
+      return { deleteOffsets: { group: change.groupId, partitions: change.partitions.map(({ topic, partition }) => [topic, partition]) } };
   }
 }
 
@@ -42,6 +45,9 @@ function decodeLine(text: string): OffsetChange {
   const line = JSON.parse(text) as JournalLine;
   if ("deleteTopic" in line) return { kind: "deleteTopic", topic: line.deleteTopic };
   if ("deleteGroup" in line) return { kind: "deleteGroup", groupId: line.deleteGroup };
+  if ("deleteOffsets" in line) {
+    return { kind: "deleteOffsets", groupId: line.deleteOffsets.group, partitions: line.deleteOffsets.partitions.map(([topic, partition]) => ({ topic, partition })) };
+  }
   return {
     kind: "commit",
     groupId: line.commit.group,

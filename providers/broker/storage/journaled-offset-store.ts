@@ -1,6 +1,6 @@
 /** The OffsetStore: a table of committed offsets whose changes are first recorded by a journal. */
 import { CommittedOffsetTable, type OffsetChange } from "./committed-offset-table";
-import type { CommittedOffset, OffsetCommitEntry, OffsetStore } from "./log-store";
+import type { CommittedOffset, OffsetCommitEntry, OffsetStore, TopicPartitionRef } from "./log-store";
 
 /** Records a change durably (file store) or not at all (memory store) before it is applied. */
 export interface OffsetJournal {
@@ -41,6 +41,10 @@ export class JournaledOffsetStore implements OffsetStore {
 
   deleteGroup(groupId: string): Promise<void> {
     return this.change({ kind: "deleteGroup", groupId });
+  }
+
+  deleteOffsets(groupId: string, partitions: TopicPartitionRef[]): Promise<void> {
+    return this.change({ kind: "deleteOffsets", groupId, partitions: partitions.map(({ topic, partition }) => ({ topic, partition })) });
   }
 
   private async change(change: OffsetChange): Promise<void> {

@@ -60,8 +60,10 @@ export interface PartitionLog {
    * outside [logStartOffset, logEndOffset].
    */
   read(offset: bigint, maxBytes: number, maxOffset?: bigint): Promise<ChunkedBytes>;
-  /** First offset whose batch max timestamp is >= timestamp (never below the log start), or null when there is none. */
+  /** The first record at or after the log start whose timestamp is >= timestamp: its offset and timestamp; null when there is none. */
   offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null>;
+  /** The first record at or after the log start that has the largest timestamp in the log; null when there is none. */
+  recordWithMaxTimestamp(): Promise<TimestampLookup | null>;
   /**
    * DeleteRecords: moves the log start offset up to `offset` (a lower one changes nothing) and deletes the segments
    * wholly below it; durable once resolved, with the new log start offset. Rejects with ApiError(OFFSET_OUT_OF_RANGE)
@@ -85,6 +87,11 @@ export interface OffsetCommitEntry {
   metadata: string | null;
 }
 
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
 export interface OffsetStore {
   /** Durable once resolved. */
   commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void>;
@@ -96,6 +103,8 @@ export interface OffsetStore {
   deleteTopic(topic: string): Promise<void>;
   /** Forgets every offset of a deleted group. */
   deleteGroup(groupId: string): Promise<void>;
+  /** Forgets a group's offsets of these partitions (OffsetDelete); the group goes with its last offset. */
+  deleteOffsets(groupId: string, partitions: TopicPartitionRef[]): Promise<void>;
 }
 
 export interface LogStore {

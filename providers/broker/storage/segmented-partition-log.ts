@@ -170,18 +170,50 @@ export class SegmentedPartitionLog implements PartitionLog {
     return { segment: next, range: next.batchRange(first, maxBytes) };
   }
 
+  /**
+   * Kafka's answer: the first record at or after the log start whose own timestamp is at least `timestamp`. The index
+   * finds the first batch that can hold it; its records (and, if none qualifies, those of the batches after it) are
+   * read to find the record.
+   */
   async offsetForTimestamp(timestamp: bigint): Promise<TimestampLookup | null> {
     this.assertOpen();
     const target = Number(timestamp);
-    const start = this.logStartOffset();
-    for (const segment of this.segments) {
+    const start = Number(this.logStartOffset());
+    for (let s = 0; s < this.segments.length; s++) {
+      const segment = this.segments[s];
       // Both searches are monotonic over the batches, so the first batch meeting both is the later of their answers.
       const byTimestamp = segment.index.findByTimestamp(target);
-      const byStart = segment.index.findByOffset(Number(start));
+      const byStart = segment.index.findByOffset(start);
       if (byTimestamp < 0 || byStart < 0) continue;
-      const i = Math.max(byTimestamp, byStart);
-      const offset = BigInt(segment.index.baseOffset(i));
-      return { offset: offset < start ? start : offset, timestamp: BigInt(segment.index.maxTimestampUpTo(i)) };
+      return this.firstRecordAtOrAfter(target, start, s, Math.max(byTimestamp, byStart));
+    }
+    return null;
+  }
+
+  /** Kafka's MAX_TIMESTAMP lookup: the first batch with the largest timestamp is found by the index, then the record in it. */
+  async recordWithMaxTimestamp(): Promise<TimestampLookup | null> {
+    this.assertOpen();
+    const largest = Math.max(...this.segments.map((segment) => segment.index.largestTimestamp()));
+    if (largest < 0) return null;
+    const s = this.segments.findIndex((segment) => segment.index.largestTimestamp() === largest);
+    return this.firstRecordAtOrAfter(largest, Number(this.logStartOffset()), s, this.segments[s].index.findByTimestamp(largest));
+  }
+
+  /** Reads the batches from batch `first` of segment `s` on, up to the first record stamped `target` or later. */
+  private async firstRecordAtOrAfter(target: number, start: number, s: number, first: number): Promise<TimestampLookup | null> {
+    // The decoder brings the compression codecs, which the broker loads only when a lookup by time needs them.
+    const { FetchedRecords } = await import("../../kafka-protocol/records/record-batch-decoder");
+    await (await import("../../kafka-protocol/records/compression-codecs")).codecsReady();
+    for (let i = first; s < this.segments.length; s++, i = 0) {
+      const segment = this.segments[s];
+      for (; i < segment.index.count; i++) {
+        const position = segment.index.position(i);
+        const bytes = await segment.storage.read(position, segment.batchEnd(i) - position);
+        const records = new FetchedRecords(bytes.toBuffer(), start, this.name());
+        for (let record = records.read(); record !== undefined; record = records.read()) {
+          if (record.timestamp >= target) return { offset: BigInt(record.offset), timestamp: BigInt(record.timestamp) };
+        }
+      }
     }
     return null;
   }

@@ -3,9 +3,14 @@ import { defineApi } from "../schema";
 export const ListGroups = defineApi({
   name: "ListGroups",
   apiKey: 16,
-  // v3 is the first flexible version.
-  versions: "0-2",
-  request: [],
+  versions: "0-5",
+  flexibleVersions: "3+",
+  request: [
+    // Empty: groups in any state; otherwise only those in one of these states (compared without regard to case).
+    { name: "statesFilter", type: "string", array: true, versions: "4+", default: [] },
+    // Empty: groups of any type ("classic", "consumer", ...); otherwise only those of these types.
+    { name: "typesFilter", type: "string", array: true, versions: "5+", default: [] },
+  ],
   response: [
     { name: "throttleTimeMs", type: "int32", versions: "1+", default: 0 },
     { name: "errorCode", type: "int16" },
@@ -14,6 +19,8 @@ export const ListGroups = defineApi({
       fields: [
         { name: "groupId", type: "string" },
         { name: "protocolType", type: "string" },
+        { name: "groupState", type: "string", versions: "4+", default: "" },
+        { name: "groupType", type: "string", versions: "5+", default: "" },
       ],
     },
   ],

@@ -9,5 +9,5 @@ export function buildTopology(provider: TopologyProvider, { values, settings, co
   if (!applicationId) throw new Error(`topology provider '${provider.name}' has no application.id`);
   const builder = new DslTopologyBuilder(applicationId);
   provider.topology(builder, { applicationId, config: values });
-  return new CompiledTopology(applicationId, builder.definition, settings.get("default.key.serde"), settings.get("default.value.serde"), code);
+  return new CompiledTopology(applicationId, builder.definition, settings.get("default.key.serde"), settings.get("default.value.serde"), code, settings.get("default.timestamp.extractor"));
 }

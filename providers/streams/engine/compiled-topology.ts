@@ -3,6 +3,8 @@
  * application's defaults, split into sub-topologies, with the names of its internal topics.
  */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { TimestampExtractor } from "../../../kernel/contracts/streams/processor";
+import { resolveTimestampExtractor } from "../processor/timestamp-extractors";
 import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
@@ -20,8 +22,11 @@ export class CompiledTopology {
   readonly subTopologies: SubTopology[];
   private readonly serdes = new Map<string, SerdePair>();
   private readonly storeSpecs = new Map<string, StoreSpec>();
+  private readonly extractors = new Map<string, TimestampExtractor>();
   private readonly topicToSubTopology = new Map<string, number>();
   private readonly storeToSubTopology = new Map<string, number>();
+  /** `default.key.serde` and `default.value.serde`, resolved. */
+  readonly defaultSerdes: SerdePair;
 
   constructor(
     readonly applicationId: string,
@@ -30,14 +35,20 @@ export class CompiledTopology {
     defaultValueSerde: SerdeSpec,
     /** The serdes registered by name (`sluice.streams.NamedCode`). */
     private readonly namedCode?: NamedCodeLookup,
+    defaultTimestampExtractor: string = "FailOnInvalidTimestamp",
   ) {
     this.subTopologies = splitSubTopologies(definition);
+    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", namedCode), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", namedCode) };
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
       key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
       value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),
     });
     for (const node of definition.nodes.values()) {
       if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
+      if (node.kind === "source") {
+        const [spec, what] = node.timestampExtractor === undefined ? [defaultTimestampExtractor, "default.timestamp.extractor"] : [node.timestampExtractor, `source '${node.name}'`];
+        this.extractors.set(node.name, resolveTimestampExtractor(spec, what));
+      }
     }
     for (const store of definition.stores.values()) {
       const { key, value } = pair(store.keySerde, store.valueSerde, `store '${store.name}'`);
@@ -73,6 +84,11 @@ export class CompiledTopology {
       return names.size === 1 ? only : undefined;
     };
     return { key: agreed(senders.map((sender) => sender.keySerde)), value: agreed(senders.map((sender) => sender.valueSerde)) };
+  }
+
+  /** The timestamp extractor of a source node. */
+  timestampExtractorOf(sourceName: string): TimestampExtractor {
+    return this.extractors.get(sourceName)!;
   }
 
   serdesOf(nodeName: string): SerdePair {

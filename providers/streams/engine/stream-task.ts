@@ -3,7 +3,22 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
-import type { Cancellable, Header, Processor, ProcessorContext, PunctuationType, RecordMetadata } from "../../../kernel/contracts/streams/processor";
+import type {
+  Cancellable,
+  ConsumerRecord,
+  Header,
+  Headers,
+  Processor,
+  ProcessorContext,
+  PunctuationType,
+  RecordMetadata,
+  StreamsMetrics,
+  TimestampExtractor,
+} from "../../../kernel/contracts/streams/processor";
+import { HIDDEN_HEADER_NAME } from "../processor/hidden-headers";
+import { RecordHeaders } from "../processor/record-headers";
+import { FailOnInvalidTimestamp, TimestampExtractionError } from "../processor/timestamp-extractors";
+import type { ConfigValue } from "../../../kernel/config/config-schema";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
 import type { InternalProcessorContext } from "../topology/internal-context";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
@@ -71,6 +86,12 @@ export interface FailedRecord {
 
 export interface TaskEnvironment {
   applicationId: string;
+  /** The application's configuration, defaults included (ProcessorContext.appConfigs). */
+  appConfigs: Readonly<Record<string, ConfigValue>>;
+  /** Where a task keeps its local state (ProcessorContext.stateDir). */
+  stateDir(taskId: string): string;
+  /** The metrics a task's processors add sensors to. */
+  metrics(taskId: string): StreamsMetrics;
   /** Receives sink outputs. */
   emit(record: OutputRecord): void;
   sendEvent(type: string, key: unknown, value: unknown, timestamp: number): void;
@@ -115,6 +136,9 @@ export class StreamTask {
   private inputOffset = -1;
   /** Outputs to repartition topics of the record in process so far. */
   private repartitionRank = 0;
+  /** Whether a processor asked for a commit since the last one (ProcessorContext.commit). */
+  private commitRequested = false;
+  private taskMetrics: StreamsMetrics | undefined;
   /** The record the processor in process received (Kafka Streams' record context): its stores' cached updates keep its headers. */
   private current: StreamsRecord<unknown, unknown> | undefined;
 
@@ -134,6 +158,13 @@ export class StreamTask {
 
   get currentStreamTime(): number {
     return this.streamTime;
+  }
+
+  /** Whether a processor asked for a commit since the last call; asking again starts afresh. */
+  takeCommitRequest(): boolean {
+    const requested = this.commitRequested;
+    this.commitRequested = false;
+    return requested;
   }
 
   /**
@@ -156,12 +187,18 @@ export class StreamTask {
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
-    this.recordTimestamp = record.timestamp;
-    if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
     try {
-      (source as SourceRuntime).receiveRaw(record);
-      this.counters.processed++;
+      const read = (source as SourceRuntime).read(topic, this.partition, record);
+      if (read === undefined) this.counters.dropped++;
+      else {
+        this.recordTimestamp = read.timestamp;
+        if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
+        source.receive(read);
+        this.counters.processed++;
+      }
     } catch (error) {
+      // A timestamp extractor's refusal is fatal, as in Kafka Streams: no error policy skips it.
+      if (error instanceof TimestampExtractionError) throw error;
       this.counters.dropped++;
       this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
     }
@@ -201,7 +238,7 @@ export class StreamTask {
   private buildNode(name: string): NodeRuntime {
     const def = this.topology.node(name);
     if (def.kind === "source") {
-      const runtime = new SourceRuntime(name, this.topology.serdesOf(name), () => this.childrenOf(def.successors));
+      const runtime = new SourceRuntime(name, this.topology.serdesOf(name), this.topology.timestampExtractorOf(name), () => this.childrenOf(def.successors));
       for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
       return runtime;
     }
@@ -282,6 +319,13 @@ export class StreamTask {
         return { cancel: () => void (punctuator.cancelled = true) };
       },
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
+      commit: () => void (this.commitRequested = true),
+      appConfigs: () => this.env.appConfigs,
+      appConfigsWithPrefix: (prefix) => Object.fromEntries(Object.entries(this.env.appConfigs).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value])),
+      stateDir: () => this.env.stateDir(this.id),
+      keySerde: () => this.topology.defaultSerdes.key,
+      valueSerde: () => this.topology.defaultSerdes.value,
+      metrics: () => (this.taskMetrics ??= this.env.metrics(this.id)),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
     };
@@ -296,21 +340,26 @@ class SourceRuntime implements NodeRuntime {
   private children: NodeRuntime[] | undefined;
   private readonly keyOf: RangeDeserializer;
   private readonly valueOf: RangeDeserializer;
+  /** The largest timestamp extracted from each of the source's topics (its partition of the task's): an extractor's partitionTime. */
+  private readonly partitionTimes = new Map<string, number>();
 
   constructor(
     readonly name: string,
     serdes: { key: { deserialize(bytes: Buffer): unknown }; value: { deserialize(bytes: Buffer): unknown } },
+    private readonly extractor: TimestampExtractor,
     private readonly resolveChildren: () => NodeRuntime[],
   ) {
     this.keyOf = rangeDeserializer(serdes.key);
     this.valueOf = rangeDeserializer(serdes.value);
   }
 
-  receiveRaw(raw: RawRecord | RangedRecord): void {
+  /** The consumed record deserialized and timestamped by the source's extractor; undefined when that drops it. */
+  read(topic: string, partition: number, raw: RawRecord | RangedRecord): StreamsRecord<unknown, unknown> | undefined {
     let key: unknown;
     let value: unknown;
+    const ranged = "bytes" in raw;
     try {
-      if ("bytes" in raw) {
+      if (ranged) {
         const { bytes, keyStart, keySize, valueStart, valueSize } = raw;
         key = keySize < 0 ? null : this.keyOf(bytes, keyStart, keyStart + keySize);
         value = valueSize < 0 ? null : this.valueOf(bytes, valueStart, valueStart + valueSize);
@@ -321,12 +370,55 @@ class SourceRuntime implements NodeRuntime {
     } catch (error) {
       throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
     }
-    const encoded = "bytes" in raw ? (raw.headerCount > 0 ? raw : undefined) : undefined;
-    this.receive(new StreamsRecord(key, value, raw.timestamp, "bytes" in raw ? undefined : raw.headers, encoded));
+    const timestamp = this.timestampOf(topic, partition, raw, key, value);
+    if (timestamp < 0) return undefined;
+    return ranged ? new StreamsRecord(key, value, timestamp, undefined, raw.headerCount > 0 ? raw : undefined) : new StreamsRecord(key, value, timestamp, raw.headers);
   }
 
   receive(record: StreamsRecord<unknown, unknown>): void {
     this.children ??= this.resolveChildren();
     for (const child of this.children) child.receive(record);
+  }
+
+  private timestampOf(topic: string, partition: number, raw: RawRecord | RangedRecord, key: unknown, value: unknown): number {
+    // The default extractor, without a record view to make: the record's own timestamp, a negative one fatal.
+    if (this.extractor === FailOnInvalidTimestamp && raw.timestamp >= 0) return raw.timestamp;
+    const partitionTime = this.partitionTimes.get(topic) ?? -1;
+    let timestamp: number;
+    try {
+      timestamp = this.extractor.extract(new ConsumerRecordView(topic, partition, raw, key, value), partitionTime);
+    } catch (error) {
+      if (error instanceof TimestampExtractionError) throw error;
+      throw new TimestampExtractionError(`the timestamp extractor of source '${this.name}' failed on ${topic}:${partition}@${raw.offset}: ${(error as Error).message}`);
+    }
+    if (typeof timestamp !== "number" || Number.isNaN(timestamp)) throw new TimestampExtractionError(`the timestamp extractor of source '${this.name}' returned ${String(timestamp)}, not a number`);
+    if (timestamp > partitionTime) this.partitionTimes.set(topic, timestamp);
+    return timestamp;
+  }
+}
+
+/** What a timestamp extractor sees of a consumed record; its headers are decoded if it asks. */
+class ConsumerRecordView implements ConsumerRecord {
+  private decoded: Headers | undefined;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    private readonly raw: RawRecord | RangedRecord,
+    readonly key: unknown,
+    readonly value: unknown,
+  ) {}
+
+  get offset(): number {
+    return this.raw.offset;
+  }
+
+  get timestamp(): number {
+    return this.raw.timestamp;
+  }
+
+  get headers(): Headers {
+    const raw = this.raw;
+    return (this.decoded ??= new RecordHeaders("bytes" in raw ? raw.headerEntries(HIDDEN_HEADER_NAME) : raw.headers));
   }
 }

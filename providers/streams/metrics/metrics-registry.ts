@@ -25,11 +25,13 @@ export interface RateAndTotal {
   record(amount?: number): void;
 }
 
+const metricKey = (group: string, name: string, tags: Tags) => `${group}\u0000${name}\u0000${JSON.stringify(tags)}`;
+
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Registered>();
 
   gauge(group: string, name: string, description: string, tags: Tags, read: () => number | string | null): void {
-    this.metrics.set(`${group}\u0000${name}\u0000${JSON.stringify(tags)}`, { group, name, description, tags, read });
+    this.metrics.set(metricKey(group, name, tags), { group, name, description, tags, read });
   }
 
   counter(group: string, name: string, description: string, tags: Tags): Counter {
@@ -54,6 +56,10 @@ export class MetricsRegistry {
         total.add(amount);
       },
     };
+  }
+
+  remove(group: string, name: string, tags: Tags): void {
+    this.metrics.delete(metricKey(group, name, tags));
   }
 
   /** Forgets every metric whose tags include all of `tags` (for tasks and stores that went away). */

@@ -4,6 +4,8 @@
  */
 import type { MetricsRegistry, RateAndTotal, Counter } from "./metrics-registry";
 import type { MovingRate } from "./moving-rate";
+import type { RecordingLevel, StreamsMetrics } from "../../../kernel/contracts/streams/processor";
+import { streamsMetrics } from "./streams-metrics";
 
 /** What a transaction cost, as the producer measured it (under exactly_once_v2). */
 export interface TransactionTimes {
@@ -117,6 +119,11 @@ export class RunMetrics {
     const processed = this.registry.rate("stream-task-metrics", "process-rate", "Records processed per second by the task", tags);
     this.registry.gauge("stream-task-metrics", "dropped-records-total", "Records the task dropped (errors skipped, late or keyless records)", tags, dropped);
     this.tasks.set(taskId, { processed, dropped });
+  }
+
+  /** The StreamsMetrics of a task's processors, their sensors' metrics tagged with the thread and the task. */
+  processorMetrics(taskId: string, level: RecordingLevel): StreamsMetrics {
+    return streamsMetrics(this.registry, level, { "thread-id": this.threadTags["thread-id"], "task-id": taskId });
   }
 
   taskRemoved(taskId: string): void {

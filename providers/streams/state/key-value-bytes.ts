@@ -4,12 +4,14 @@ import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import { stringSerde } from "../serdes/builtin-serdes";
 import type { StoreAreas } from "./key-layout";
-import type { ScanRange } from "./level-scan";
+import { KeyIndex } from "./key-index";
+import { prefixEnd } from "./key-layout";
+import { scanRange, type ScanRange } from "./level-scan";
 import { inScanRange, type PendingRow } from "./overlaid-scan";
-import type { CachedRecord, CachedStore } from "./record-cache";
+import type { CachedRecord, CachedStore, RecordCache } from "./record-cache";
 import type { StoreContext } from "./store-context";
 import type { StoredValue, ValueLayout } from "./value-layout";
-import type { StoreCounters } from "./write-cache";
+import type { StoreCounters, TaskDatabase } from "./write-cache";
 
 /** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
 export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined) => void;
@@ -60,6 +62,10 @@ export class KeyValueBytes implements CachedStore {
   /** The last key given as bytes, in latin1, and the last row: an aggregation reads a key and writes it straight after. */
   private lastId = "";
   private lastRow: Row | undefined;
+  /** The store's keys, for processors' ranges: kept when the store is rangeable (see indexKeys). */
+  private index: KeyIndex | undefined;
+  /** The task's record cache, unless the store's caching is off. */
+  private readonly records: RecordCache | undefined;
 
   constructor(
     readonly name: string,
@@ -67,14 +73,16 @@ export class KeyValueBytes implements CachedStore {
     readonly values: ValueLayout,
     readonly counters: StoreCounters,
     private readonly context: StoreContext,
+    caching = true,
   ) {
+    this.records = caching ? context.records : undefined;
     this.cachedRecordOverhead = areas.data.length;
     this.dataPrefixId = areas.data.toString("latin1");
   }
 
-  /** Whether updates are folded in the task's record cache (`statestore.cache.max.bytes` > 0). */
+  /** Whether updates are folded in the task's record cache (`statestore.cache.max.bytes` > 0, and the store's caching on). */
   get cached(): boolean {
-    return this.context.records !== undefined;
+    return this.records !== undefined;
   }
 
   dataKey(key: Buffer): Buffer {
@@ -95,7 +103,7 @@ export class KeyValueBytes implements CachedStore {
   pendingRows(range: ScanRange): PendingRow[] {
     const rows = new Map<string, PendingRow>();
     for (const { key, value } of this.context.cache.pending()) if (inScanRange(key, range)) rows.set(key.toString("latin1"), [key, value]);
-    for (const record of this.context.records?.values() ?? []) {
+    for (const record of this.records?.values() ?? []) {
       if (record.owner !== this) continue;
       const dataKey = this.dataKey(record.key);
       if (!inScanRange(dataKey, range)) continue;
@@ -106,7 +114,8 @@ export class KeyValueBytes implements CachedStore {
 
   write(key: StoreKey, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
-    const records = this.context.records;
+    if (this.index !== undefined) this.indexed(this.idOf(key), value);
+    const records = this.records;
     if (records !== undefined) {
       const id = this.idOf(key);
       const headers = this.context.currentHeaders();
@@ -120,8 +129,33 @@ export class KeyValueBytes implements CachedStore {
   /** Writes without a changelog record: restoring from the changelog. */
   apply(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.counters.uncommittedWrites++;
+    if (this.index !== undefined) this.indexed(this.idOf(key), value);
     const row = this.rowOf(key);
     this.store(this.dataKeyOf(row), value, timestamp, row.id);
+  }
+
+  /** Keeps an index of the store's keys from now on, starting from what the database holds. */
+  async indexKeys(db: TaskDatabase): Promise<void> {
+    const index = new KeyIndex();
+    const prefix = this.areas.data.length;
+    for await (const id of scanRange(db, { gte: this.areas.data, lt: prefixEnd(this.areas.data) }, (rowKey) => rowKey.toString("latin1", prefix))) index.add(id);
+    this.index = index;
+  }
+
+  /** The keys (latin1) in [from, to], in byte order or reversed; what the store holds now, pending writes included. */
+  keyIds(from: Buffer | undefined, to: Buffer | undefined, reverse: boolean): string[] {
+    if (this.index === undefined) throw new Error(`store ${this.name} keeps no key index: only Processor API stores (StreamsBuilder.addStateStore) offer ranges`);
+    return this.index.range(from?.toString("latin1"), to?.toString("latin1"), reverse);
+  }
+
+  /** How many keys the store holds now, when it keeps an index; else as of the last commit. */
+  approximateNumEntries(): number {
+    return this.index?.size ?? this.counters.entries;
+  }
+
+  private indexed(id: string, value: Buffer | null): void {
+    if (value === null) this.index!.remove(id);
+    else this.index!.add(id);
   }
 
   /**
@@ -140,7 +174,7 @@ export class KeyValueBytes implements CachedStore {
   }
 
   private newest(key: StoreKey, peeking: boolean): StoredValue | undefined {
-    const records = this.context.records;
+    const records = this.records;
     if (records !== undefined) {
       const id = this.idOf(key);
       const record = peeking ? records.peek(this, id) : records.get(this, id);

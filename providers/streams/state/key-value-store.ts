@@ -2,7 +2,8 @@
 
 import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import type { KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
+import type { KeyValue, KeyValueIterator, KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
+import { IndexedIterator } from "./key-value-iterator";
 import { isAsciiText, takesTextKeys, type KeyValueBytes, type StoreKey } from "./key-value-bytes";
 import type { StoredValue } from "./value-layout";
 
@@ -31,6 +32,50 @@ abstract class TypedKeyValue<K, V, Found> {
   }
 
   protected abstract view(stored: StoredValue): Found;
+
+  range(from?: K, to?: K): KeyValueIterator<K, Found> {
+    return this.walk(this.boundBytes(from), this.boundBytes(to), false);
+  }
+
+  reverseRange(from?: K, to?: K): KeyValueIterator<K, Found> {
+    return this.walk(this.boundBytes(from), this.boundBytes(to), true);
+  }
+
+  all(): KeyValueIterator<K, Found> {
+    return this.walk(undefined, undefined, false);
+  }
+
+  reverseAll(): KeyValueIterator<K, Found> {
+    return this.walk(undefined, undefined, true);
+  }
+
+  prefixScan<P>(prefix: P, prefixKeySerde: Serde<P>): KeyValueIterator<K, Found> {
+    const from = prefixKeySerde.serialize(prefix);
+    const ids = this.bytes.keyIds(from, undefined, false);
+    const start = from.toString("latin1");
+    const end = ids.findIndex((id) => !id.startsWith(start));
+    return this.iterate(end < 0 ? ids : ids.slice(0, end));
+  }
+
+  approximateNumEntries(): number {
+    return this.bytes.approximateNumEntries();
+  }
+
+  private boundBytes(bound: K | undefined): Buffer | undefined {
+    return bound === undefined || bound === null ? undefined : this.keySerde.serialize(bound);
+  }
+
+  private walk(from: Buffer | undefined, to: Buffer | undefined, reverse: boolean): KeyValueIterator<K, Found> {
+    return this.iterate(this.bytes.keyIds(from, to, reverse));
+  }
+
+  private iterate(ids: readonly string[]): KeyValueIterator<K, Found> {
+    return new IndexedIterator(ids, (id) => {
+      const key = Buffer.from(id, "latin1");
+      const stored = this.bytes.read(this.textKeys && isAsciiText(id) ? id : key);
+      return stored === undefined ? undefined : { key: this.keySerde.deserialize(key), value: this.view(stored) };
+    });
+  }
 
   /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
   forwardOnFlush(listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
@@ -81,6 +126,10 @@ export class LevelKeyValueStore<K, V> extends TypedKeyValue<K, V, V> implements 
     this.writeAt(key, value, this.currentTimestamp());
   }
 
+  putAll(entries: readonly KeyValue<K, V | null>[]): void {
+    for (const { key, value } of entries) this.put(key, value);
+  }
+
   putIfAbsent(key: K, value: V): V | undefined {
     return this.putIfAbsentAt(key, value, this.currentTimestamp());
   }
@@ -99,6 +148,10 @@ export class LevelTimestampedKeyValueStore<K, V> extends TypedKeyValue<K, V, Val
 
   put(key: K, value: V | null, timestamp: number): void {
     this.writeAt(key, value, timestamp);
+  }
+
+  putAll(entries: readonly KeyValue<K, ValueAndTimestamp<V> | null>[]): void {
+    for (const { key, value } of entries) this.writeAt(key, value === null ? null : value.value, value === null ? this.get(key)?.timestamp ?? 0 : value.timestamp);
   }
 
   putIfAbsent(key: K, value: V, timestamp: number): ValueAndTimestamp<V> | undefined {

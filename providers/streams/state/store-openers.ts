@@ -31,6 +31,8 @@ export interface OpenerInput {
 export interface StoreFaces {
   /** Window and session stores: their core, for retention and stream time. */
   windowed?: WindowedBytes;
+  /** Key-value stores: their core, whose key index a rangeable store builds. */
+  keyValue?: KeyValueBytes;
   processor: ProcessorStore;
   readOnly: ReadOnlyStore;
   /** Applies one changelog record without emitting one. */
@@ -38,7 +40,7 @@ export interface StoreFaces {
 }
 
 function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: ValueLayout): KeyValueBytes {
-  return new KeyValueBytes(spec.name, areas, values, counters, context);
+  return new KeyValueBytes(spec.name, areas, values, counters, context, spec.caching !== false);
 }
 
 function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values: ValueLayout): WindowedBytes {
@@ -59,6 +61,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const { spec, db, context } = input;
     const bytes = keyValueBytes(input, plainValues);
     return {
+      keyValue: bytes,
       processor: new LevelKeyValueStore(bytes, spec.keySerde, spec.valueSerde, context.currentTimestamp),
       readOnly: { type: "key_value", store: new LevelReadOnlyKeyValueStore(db, bytes, spec.keySerde, plainValueView(spec.valueSerde).found) },
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),
@@ -69,6 +72,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = keyValueBytes(input, timestampedValues);
     const found = timestampedValueView(spec.valueSerde).found;
     return {
+      keyValue: bytes,
       processor: new LevelTimestampedKeyValueStore(bytes, spec.keySerde, spec.valueSerde),
       readOnly: { type: "timestamped_key_value", store: new LevelReadOnlyKeyValueStore(db, bytes, spec.keySerde, found) },
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),

@@ -84,6 +84,11 @@ interface OpenedStore extends StoreFaces {
 
 const silentLogger: StateLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** Where a task's database lives under `state.dir`. */
+export function taskStateDirectory(stateDir: string, applicationId: string, taskId: string): string {
+  return join(stateDir, applicationId, taskId);
+}
+
 export class TaskState {
   private changelog: ChangelogRecord[] = [];
   private commitInFlight: Promise<void> | undefined;
@@ -107,7 +112,7 @@ export class TaskState {
     if (duplicate !== undefined) throw new Error(`task ${taskId} declares store ${duplicate} twice`);
     const areas = specs.map((spec) => storeAreas(spec.name));
 
-    const directory = join(stateDir, applicationId, taskId);
+    const directory = taskStateDirectory(stateDir, applicationId, taskId);
     await mkdir(directory, { recursive: true });
     const levelOptions: LevelDbOptions = { ...DEFAULT_LEVELDB_OPTIONS };
     options.configSetter?.(levelOptions, { applicationId, taskId, storeNames: names });
@@ -127,6 +132,7 @@ export class TaskState {
         currentHeaders: options.currentHeaders ?? (() => undefined),
       };
       specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
+      for (const { spec, keyValue } of state.stores.values()) if (spec.rangeable) await keyValue?.indexKeys(db);
       state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });
       return state;
     } catch (error) {

@@ -10,8 +10,16 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { SerdeRef, StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
-import type { ReadOnlyStore } from "../../../kernel/contracts/streams/stores";
-import type { EventRecord } from "../../../kernel/contracts/streams/runtime";
+import type {
+  KeyValueStore,
+  ProcessorStore,
+  ReadOnlyStore,
+  SessionStore,
+  TimestampedKeyValueStore,
+  TimestampedWindowStore,
+  WindowStore,
+} from "../../../kernel/contracts/streams/stores";
+import type { EventRecord, MetricGroup } from "../../../kernel/contracts/streams/runtime";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { CompiledTopology, taskIdOf } from "../engine/compiled-topology";
 import { errorPolicy } from "../engine/error-policy";
@@ -20,13 +28,15 @@ import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task
 import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
 import { StreamTask, type OutputRecord } from "../engine/stream-task";
-import type { Header } from "../../../kernel/contracts/streams/processor";
+import type { Header, RecordingLevel } from "../../../kernel/contracts/streams/processor";
 import { CacheBudget } from "../state/record-cache";
 import { TestRecord, type PipedRecord } from "./test-record";
 import { TestInputTopic, TestOutputTopic, type InputTopicOptions, type TestTopicDriver, type TopicSerdes } from "./test-topics";
 import { silentLogger } from "../../../kernel/logger";
 import { resolveSerde } from "../serdes/serde-resolver";
-import { openTaskState, type TaskState } from "../state/task-state";
+import { openTaskState, taskStateDirectory, type TaskState } from "../state/task-state";
+import { MetricsRegistry } from "../metrics/metrics-registry";
+import { streamsMetrics } from "../metrics/streams-metrics";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
 
@@ -80,6 +90,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     private readonly partitions: number,
     private readonly stateDir: string,
     private wallClock: { now: number },
+    private readonly registry: MetricsRegistry,
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
@@ -101,6 +112,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     );
     let driver: TopologyTestDriver | undefined;
     const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
+    const registry = new MetricsRegistry();
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
@@ -116,6 +128,9 @@ export class TopologyTestDriver implements TestTopicDriver {
         });
         task = new StreamTask(compiled, sub.id, partition, state, {
           applicationId: compiled.applicationId,
+          appConfigs: Object.freeze(config.settings.all()),
+          stateDir: (id) => taskStateDirectory(stateDir, compiled.applicationId, id),
+          metrics: (id) => streamsMetrics(registry, config.settings.get("metrics.recording.level") as RecordingLevel, { "thread-id": `${compiled.applicationId}-test-driver`, "task-id": id }),
           emit: (record) => driver!.pending.push(record),
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
@@ -124,7 +139,7 @@ export class TopologyTestDriver implements TestTopicDriver {
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
-    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock);
+    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
     return driver;
   }
 
@@ -208,6 +223,11 @@ export class TopologyTestDriver implements TestTopicDriver {
     return [...this.produced];
   }
 
+  /** The metrics of the topology's processors (the sensors they add through ProcessorContext.metrics()). */
+  metrics(): MetricGroup[] {
+    return this.registry.snapshot();
+  }
+
   /** Returns and forgets the records sent to event streams (of one type when given). */
   readEvents(type?: string): EventRecord[] {
     const matching = this.events.filter((event) => type === undefined || event.type === type);
@@ -216,11 +236,51 @@ export class TopologyTestDriver implements TestTopicDriver {
     return matching;
   }
 
+  /**
+   * The store as processors see it (Kafka Streams' getKeyValueStore and the like): every write so far, and writes
+   * of the test's own, committed with the next pipe. `partition`: which task's part of the store, default 0.
+   */
+  getKeyValueStore<K, V>(name: string, partition = 0): KeyValueStore<K, V> {
+    return this.stateOf(name, partition).keyValueStore<K, V>(name);
+  }
+
+  getTimestampedKeyValueStore<K, V>(name: string, partition = 0): TimestampedKeyValueStore<K, V> {
+    return this.stateOf(name, partition).timestampedKeyValueStore<K, V>(name);
+  }
+
+  getWindowStore<K, V>(name: string, partition = 0): WindowStore<K, V> {
+    return this.stateOf(name, partition).windowStore<K, V>(name);
+  }
+
+  getTimestampedWindowStore<K, V>(name: string, partition = 0): TimestampedWindowStore<K, V> {
+    return this.stateOf(name, partition).timestampedWindowStore<K, V>(name);
+  }
+
+  getSessionStore<K, V>(name: string, partition = 0): SessionStore<K, V> {
+    return this.stateOf(name, partition).sessionStore<K, V>(name);
+  }
+
+  /** Any store, by name, as its processors see it. */
+  getStateStore(name: string, partition = 0): ProcessorStore {
+    return this.stateOf(name, partition).store(name);
+  }
+
+  /** Every store of the topology (of one partition's tasks), by name. */
+  getAllStateStores(partition = 0): Map<string, ProcessorStore> {
+    return new Map(this.topology.storeNames().map((name) => [name, this.getStateStore(name, partition)]));
+  }
+
   /** The committed contents of one partition of a store, for queries. */
   store(name: string, partition = 0): ReadOnlyStore {
+    return this.stateOf(name, partition).readOnly(name);
+  }
+
+  private stateOf(name: string, partition: number): TaskState {
     const sub = this.topology.subTopologyOfStore(name);
     if (sub === undefined) throw new Error(`unknown store '${name}'`);
-    return this.tasks.get(taskIdOf(sub, partition))!.state.readOnly(name);
+    const task = this.tasks.get(taskIdOf(sub, partition));
+    if (task === undefined) throw new Error(`store '${name}' has no partition ${partition}: the driver runs ${this.partitions}`);
+    return task.state;
   }
 
   async close(): Promise<void> {

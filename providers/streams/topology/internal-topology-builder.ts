@@ -3,7 +3,7 @@
  * nodes, their edges and their stores, in a TopologyDefinition. It checks what holds for every operator — unique
  * node and store names, known stores, edges only out of sources and processors; each operator checks its own.
  */
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { StoreDef, TopologyDefinition } from "./topology-model";
 
@@ -25,9 +25,10 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string): string {
+  /** `timestampExtractor`: none, `default.timestamp.extractor`. */
+  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string, timestampExtractor?: TimestampExtractor | string): string {
     const name = this.nodeName("source", given);
-    this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [] });
+    this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [], timestampExtractor });
     return name;
   }
 

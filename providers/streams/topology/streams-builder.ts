@@ -16,7 +16,7 @@ import type {
   SessionMaterialized,
   SessionWindowedKStream,
   SessionWindows,
-  StoreDeclaration,
+  StoreBuilder, StoreDeclaration,
   StreamsBuilder,
   TimeWindowedKStream,
   TimeWindows,
@@ -57,7 +57,7 @@ export class DslTopologyBuilder implements StreamsBuilder {
   table<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
     return new DslTable<K, V>(this.builder, tableSource(this.builder, topic, consumed, materialized));
   }
-  addStateStore(store: StoreDeclaration): StreamsBuilder {
+  addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
     return this;
   }

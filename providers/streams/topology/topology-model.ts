@@ -1,5 +1,5 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
-import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
+import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 
@@ -10,6 +10,8 @@ export interface SourceNode {
   keySerde: SerdeSpec;
   valueSerde: SerdeSpec;
   successors: string[];
+  /** Consumed.withTimestampExtractor: an extractor or its name; none, the configured default. */
+  timestampExtractor?: TimestampExtractor | string;
 }
 
 export interface ProcessorNode {
@@ -39,6 +41,10 @@ export interface StoreDef {
   valueSerde: SerdeSpec;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** Processors range over it (see StoreSpec.rangeable). */
+  rangeable?: boolean;
+  /** Key-value stores: false keeps the store out of the record cache. */
+  caching?: boolean;
 }
 
 export interface TopologyDefinition {

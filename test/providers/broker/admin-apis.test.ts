@@ -11,7 +11,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
 import { FETCH, LIST_OFFSETS, OFFSET_COMMIT } from "../../../providers/kafka-client/client-apis";
-import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode } from "../../../providers/kafka-protocol";
+import { ApiCodec, CreatePartitions, DeleteGroups, DeleteRecords, DescribeCluster, DescribeConfigs, ErrorCode, ListGroups, ListOffsets } from "../../../providers/kafka-protocol";
 import { eventually } from "../../helpers/eventually";
 import { runKcat, startTestBroker, type TestBroker } from "./broker-test-kit";
 
@@ -72,6 +72,22 @@ async function produceOneByOne(broker: TestBroker, topic: string, count: number,
   for (let i = 0; i < count; i++) await producer.send({ topic, messages: [{ partition, value: `record-${i}` }] });
 }
 
+/** A broker with two groups on topic "events": "finished", empty with a committed offset, and "busy", a stable group of one kafkajs member. */
+async function finishedAndBusyGroups(context: { broker: TestBroker }): Promise<Admin> {
+  context.broker = await startTestBroker();
+  const kafka = context.broker.kafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: "events" }] });
+  await commitOffset(context.broker, "finished", "events", 5n);
+  const consumer = kafka.consumer({ groupId: "busy" });
+  await consumer.connect();
+  await consumer.subscribe({ topic: "events" });
+  await consumer.run({ eachMessage: async () => undefined });
+  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+  return admin;
+}
+
 test("ApiVersions advertises the five admin APIs with the versions Kafka defines", async (context) => {
   context.broker = await startTestBroker();
   const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
@@ -127,6 +143,21 @@ test("describeConfigs reports a topic's configs with where each comes from, and 
   );
 
   await rejects(admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC, name: "missing" }] }), /does not host this topic-partition/);
+});
+
+test("createTopics refuses a config Kafka does not know and a cleanup.policy other than compact and delete, as Kafka does", async (context) => {
+  context.broker = await startTestBroker();
+  const admin = await connectedAdmin(context.broker);
+  const refusal = (configEntries: { name: string; value: string }[]) =>
+    admin.createTopics({ topics: [{ topic: "refused", configEntries }] }).then(
+      () => "created",
+      (error: { errors?: { type: string }[] }) => error.errors?.map(({ type }) => type).join(),
+    );
+  assert.is(await refusal([{ name: "retention.mss", value: "1000" }]), "INVALID_CONFIG");
+  assert.is(await refusal([{ name: "cleanup.policy", value: "compact,shred" }]), "INVALID_CONFIG");
+  // Kafka's configs this broker does not honour are accepted, as Kafka Streams sets some on its internal topics.
+  await admin.createTopics({ topics: [{ topic: "streams-changelog", configEntries: [{ name: "cleanup.policy", value: "compact,delete" }, { name: "message.timestamp.type", value: "CreateTime" }] }] });
+  assert.equal(await admin.listTopics(), ["streams-changelog"]);
 });
 
 test("a topic's own configs survive a restart of the file store", async (context) => {
@@ -185,17 +216,7 @@ test("describeCluster and DescribeCluster name the cluster, its controller and t
 });
 
 test("deleteGroups deletes an empty group with its offsets, and refuses a group with members or none at all", async (context) => {
-  context.broker = await startTestBroker();
-  const kafka = context.broker.kafka();
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: [{ topic: "events" }] });
-  await commitOffset(context.broker, "finished", "events", 5n);
-  const consumer = kafka.consumer({ groupId: "busy" });
-  await consumer.connect();
-  await consumer.subscribe({ topic: "events" });
-  await consumer.run({ eachMessage: async () => undefined });
-  await eventually(async () => (await admin.describeGroups(["busy"])).groups[0].state === "Stable", { what: "group busy to be stable" });
+  const admin = await finishedAndBusyGroups(context);
 
   assert.equal(await admin.deleteGroups(["finished"]), [{ groupId: "finished", errorCode: ErrorCode.NONE }]);
   const [offsets] = await admin.fetchOffsets({ groupId: "finished", topics: ["events"] });
@@ -209,13 +230,36 @@ test("deleteGroups deletes an empty group with its offsets, and refuses a group 
   assert.equal(refused?.map(({ groupId, errorCode }) => [groupId, errorCode]).sort(), [["busy", ErrorCode.NON_EMPTY_GROUP], ["never-was", ErrorCode.GROUP_ID_NOT_FOUND]]);
 });
 
-test("a group known only by its offsets after a restart is deleted, and stays deleted", async (context) => {
+test("ListGroups v4 and v5 give each group's state and type, and filter by them whatever their case, as kafka-consumer-groups --list --state asks", async (context) => {
+  await finishedAndBusyGroups(context);
+
+  const connection = await BrokerConnection.open(context.broker.bootstrap, CONNECTION);
+  try {
+    const api = new ApiCodec(ListGroups);
+    const list = async (version: number, statesFilter: string[] = [], typesFilter: string[] = []) =>
+      (await connection.request(api, { statesFilter, typesFilter }, version)).groups.map(({ groupId, protocolType, groupState, groupType }) => [groupId, protocolType, groupState, groupType]).sort();
+    assert.equal(await list(5), [["busy", "consumer", "Stable", "classic"], ["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(4, ["stable"]), [["busy", "consumer", "Stable", ""]]);
+    assert.equal(await list(5, ["Empty", "Dead"]), [["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(5, [], ["Classic"]), [["busy", "consumer", "Stable", "classic"], ["finished", "", "Empty", "classic"]]);
+    assert.equal(await list(5, [], ["consumer"]), []);
+    // Before v4 the filters and the state are not on the wire.
+    assert.equal(await list(2, ["stable"]), [["busy", "consumer", "", ""], ["finished", "", "", ""]]);
+  } finally {
+    connection.close();
+  }
+});
+
+test("a group known only by its offsets after a restart is listed and described as Empty, as Kafka loads it, then deleted for good", async (context) => {
   context.broker = await fileBroker(context.dataDir);
   let admin = await connectedAdmin(context.broker);
   await admin.createTopics({ topics: [{ topic: "events" }] });
   await commitOffset(context.broker, "old", "events", 3n);
 
   admin = await restartFileBroker(context);
+  assert.equal((await admin.listGroups()).groups, [{ groupId: "old", protocolType: "" }]);
+  const [described] = (await admin.describeGroups(["old"])).groups;
+  assert.equal([described.state, described.members], ["Empty", []]);
   assert.equal(await admin.deleteGroups(["old"]), [{ groupId: "old", errorCode: ErrorCode.NONE }]);
 
   admin = await restartFileBroker(context);
@@ -330,6 +374,13 @@ test("the flexible versions answer as the older ones do", async (context) => {
     ]);
     const grown = await connection.request(new ApiCodec(CreatePartitions), { topics: [{ name: "flexible", count: 2, assignments: [{ brokerIds: [0] }] }], timeoutMs: 1_000, validateOnly: false }, 3);
     assert.equal(grown.results, [{ name: "flexible", errorCode: ErrorCode.NONE, errorMessage: null }]);
+    const offsets = await connection.request(
+      new ApiCodec(ListOffsets),
+      { replicaId: -1, isolationLevel: 0, topics: [{ name: "flexible", partitions: [-1n, -2n, -4n].map((timestamp) => ({ partitionIndex: 0, timestamp })) }] },
+      8,
+    );
+    // Latest, earliest, and the earliest kept locally, which is the earliest here: nothing goes to tiered storage.
+    assert.equal(offsets.topics[0].partitions.map(({ errorCode, offset }) => [errorCode, offset]), [[ErrorCode.NONE, 4n], [ErrorCode.NONE, 2n], [ErrorCode.NONE, 2n]]);
     const groups = await connection.request(new ApiCodec(DeleteGroups), { groupsNames: ["gone", "gone"] }, 2);
     assert.equal(groups.results, [{ groupId: "gone", errorCode: ErrorCode.NONE }, { groupId: "gone", errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
   } finally {

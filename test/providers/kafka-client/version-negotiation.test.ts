@@ -8,7 +8,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
 import { CLIENT_APIS } from "../../../providers/kafka-client/client-apis";
-import { GroupConsumer, RecordProducer, UnsupportedVersionError } from "../../../providers/kafka-client";
+import { checkClusterAccess, GroupConsumer, RecordProducer, UnsupportedVersionError } from "../../../providers/kafka-client";
+import { createLogger } from "../../../kernel/logger";
 import { decodeAssignment, encodeAssignment, encodeSubscription } from "../../../providers/kafka-protocol";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
@@ -103,6 +104,21 @@ test("against an older broker the client sends each API's highest common version
   } finally {
     await consumer?.stop();
     await producer.close();
+    await broker.close();
+  }
+});
+
+test("the versions negotiated with the cluster are logged at debug level, before the clients start", async () => {
+  const broker = await startTestBroker({ apiVersions: OLDER });
+  try {
+    const lines: string[] = [];
+    await checkClusterAccess({ bootstrapServers: [broker.bootstrap] }, "negotiation", createLogger("debug", {}, (line) => void lines.push(line)));
+    const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg === "negotiated API versions");
+    assert.is(logged?.level, "debug");
+    assert.is(logged.broker, broker.bootstrap);
+    // ApiVersions is not negotiated: it is sent at version 0 before the broker's versions are known.
+    assert.equal(logged.versions, { Metadata: 5, Produce: 5, Fetch: 7, ListOffsets: 2, FindCoordinator: 1, JoinGroup: 3, SyncGroup: 1, Heartbeat: 1, LeaveGroup: 1, OffsetCommit: 3, OffsetFetch: 2, InitProducerId: 1 });
+  } finally {
     await broker.close();
   }
 });

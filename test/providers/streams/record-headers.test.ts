@@ -6,9 +6,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
-import type { ProcessorContext } from "../../../kernel/contracts/streams/processor";
 import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../helpers/eventually";
+import { processorOf } from "../../helpers/processors";
 import { runKcat } from "../broker/broker-test-kit";
 import { startHarness, type Harness } from "./streams-harness";
 
@@ -32,29 +32,21 @@ const headersApp: TopologyProvider = {
   topology(builder: StreamsBuilder) {
     builder
       .stream<string, string>("headers-in")
-      .process<string, string>(() => {
-        let context!: ProcessorContext<string, string>;
-        return {
-          init: (given) => void (context = given),
-          process(record) {
-            record.headers.add("seen-by", "sluice");
-            context.forward(record.withValue(record.value.toUpperCase()));
-          },
-        };
-      })
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          record.headers.add("seen-by", "sluice");
+          context.forward(record.withValue(record.value.toUpperCase()));
+        }),
+      )
       .groupBy((_key, value) => value)
       .count({ storeName: "headers-counts" })
       .toStream()
-      .process<string, string>(() => {
-        let context!: ProcessorContext<string, string>;
-        return {
-          init: (given) => void (context = given),
-          process(record) {
-            seen.push(record.headers.toArray().map((header) => header.key));
-            context.forward(record.withValue(String(record.value)));
-          },
-        };
-      })
+      .process(
+        processorOf<string, number, string, string>((record, context) => {
+          seen.push(record.headers.toArray().map((header) => header.key));
+          context.forward(record.withValue(String(record.value)));
+        }),
+      )
       .to("headers-out");
   },
 };

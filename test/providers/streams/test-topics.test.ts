@@ -4,7 +4,9 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { TestRecord, TopologyTestDriver, type ProcessorContext } from "../../../index";
+import { Stores, TestRecord, TopologyTestDriver, type ProcessorContext, type TimestampedKeyValueStore, type WindowStore } from "../../../index";
+
+import { processorOf } from "../../helpers/processors";
 
 const test = suite("TestInputTopic and TestOutputTopic");
 
@@ -14,16 +16,12 @@ test("records piped with headers and timestamps come out with the headers a proc
   const driver = await TopologyTestDriver.create((builder) => {
     builder
       .stream<string, string>("in")
-      .process<string, string>(() => {
-        let context!: ProcessorContext<string, string>;
-        return {
-          init: (given) => void (context = given),
-          process(record) {
-            context.forward(record.withValue(record.value.toUpperCase()));
-            record.headers.remove("drop");
-          },
-        };
-      })
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          context.forward(record.withValue(record.value.toUpperCase()));
+          record.headers.remove("drop");
+        }),
+      )
       .mapValues((value) => value.length)
       .to("out", { valueSerde: "int" });
   }, { startTimeMs: 1_000 });
@@ -86,6 +84,31 @@ test("advanceWallClockTime runs wall-clock punctuators; the old advanceWallClock
   assert.equal(ticks.readValuesToList(), ["100", "200"]);
   const refused = await driver.advanceWallClockTime(-1).then(() => undefined, (error: Error) => error);
   assert.match(String(refused), /negative/);
+  await driver.close();
+});
+
+test("typed store getters give the stores as processors see them; Stores builders declare them", async () => {
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore("latest"), "string", "long").withCachingEnabled());
+    builder.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore("windows", 1_000, 10), "string", "long"));
+    builder
+      .stream<string, string>("in")
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          context.getStateStore<TimestampedKeyValueStore<string, number>>("latest").put(record.key, record.value.length, record.timestamp);
+          context.getStateStore<WindowStore<string, number>>("windows").put(record.key, record.value.length, record.timestamp - (record.timestamp % 10));
+        }),
+        ["latest", "windows"],
+      );
+  });
+  await driver.createInputTopic<string, string>("in").pipeInput("k", "abc", 25);
+  assert.equal(driver.getTimestampedKeyValueStore<string, number>("latest").get("k"), { value: 3, timestamp: 25 });
+  assert.equal([...driver.getTimestampedKeyValueStore<string, number>("latest").all()].map(({ key }) => key), ["k"]);
+  assert.is(driver.getWindowStore<string, number>("windows").fetch("k", 20), 3);
+  assert.equal([...driver.getAllStateStores().keys()].sort(), ["latest", "windows"]);
+  assert.throws(() => driver.getKeyValueStore("latest"), /timestamped_key_value store, not key_value/);
+  assert.throws(() => Stores.persistentWindowStore("w", 5, 10), /must not be shorter than its window/);
+  assert.throws(() => Stores.keyValueStoreBuilder(Stores.persistentSessionStore("s", 10)), /session store, not a key_value store/);
   await driver.close();
 });
 

@@ -1,6 +1,6 @@
 /**
  * Apache Kafka 4.4's Java clients against the embedded broker's transactions: a kafka-clients transactional producer
- * (TransactionalProducerProgram) and read_committed consumer (ReadCommittedConsumerProgram) see commits, skip
+ * (TransactionalProducerProgram) and read_committed consumer (clients.TopicReader) see commits, skip
  * aborts, stop at an open transaction; an old producer is fenced by a new one; a silent producer's transaction is
  * aborted at its timeout; and Kafka's kafka-transactions tool lists and describes the transactions.
  */
@@ -20,6 +20,7 @@ interface Context {
 const test = suite<Context>("reference: Java transactional clients on the embedded broker");
 
 const PACKAGE = "dev.sluice.reference.transactions";
+const TOPIC_READER = "dev.sluice.reference.clients.TopicReader";
 
 test.before.each(async (context) => {
   context.broker = await startTestBroker({ transactionTimeoutCheckIntervalMs: 100, numPartitions: 2 });
@@ -40,7 +41,7 @@ function javaProducer(context: Context, transactionalId: string, ...settings: st
 
 /** What the Java consumer reads of every partition, to the ends its isolation level sees. */
 async function javaRead(context: Context, topic: string, isolation: "read_committed" | "read_uncommitted"): Promise<{ values: Record<number, string[]>; ends: Record<string, number> }> {
-  const java = referenceJava(`${PACKAGE}.ReadCommittedConsumerProgram`, [context.broker.bootstrap, topic, isolation]);
+  const java = referenceJava(TOPIC_READER, [context.broker.bootstrap, topic, "string", isolation]);
   const program = JsonLinesProgram.start(java.command, java.args, `Java consumer ${isolation}`);
   context.programs.push(program);
   const values: Record<number, string[]> = {};

@@ -1,4 +1,5 @@
 /** How a source reads its topic (Kafka Streams' Consumed). */
+import type { TimestampExtractor, TimestampExtractorName } from "../processor";
 import type { SerdeRef } from "./serde-ref";
 
 export interface Consumed<K, V> {
@@ -6,4 +7,6 @@ export interface Consumed<K, V> {
   valueSerde?: SerdeRef<V>;
   /** Name of the source node. */
   name?: string;
+  /** How the source's records get their event time (Consumed.withTimestampExtractor); default `default.timestamp.extractor`. */
+  timestampExtractor?: TimestampExtractor | TimestampExtractorName;
 }

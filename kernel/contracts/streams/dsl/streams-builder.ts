@@ -15,12 +15,35 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   retentionMs?: number;
+  /** Key-value stores: fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
+  caching?: boolean;
+}
+
+/** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
+export interface StoreSupplier {
+  readonly name: string;
+  /** How the store keeps its data: key-value, window or session. */
+  readonly kind: "key_value" | "window" | "session";
+  /** Window stores: the window size. */
+  readonly windowSizeMs?: number;
+  /** Window and session stores: how long data is kept. */
+  readonly retentionMs?: number;
+}
+
+/** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */
+export interface StoreBuilder {
+  readonly name: string;
+  /** Folds updates in the record cache (key-value stores). Off unless enabled, as in Kafka Streams. */
+  withCachingEnabled(): StoreBuilder;
+  withCachingDisabled(): StoreBuilder;
+  /** The store as the topology declares it. */
+  declaration(): StoreDeclaration;
 }
 
 export interface StreamsBuilder {
   stream<K = string, V = string>(topics: string | string[], consumed?: Consumed<K, V>): KStream<K, V>;
   /** A table read from a topic, materialized in a key_value store (named after the topic unless given). */
   table<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
-  /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`). */
-  addStateStore(store: StoreDeclaration): StreamsBuilder;
+  /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`): a declaration or a Stores builder. */
+  addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder;
 }

@@ -130,7 +130,7 @@ export class StreamThread implements RunView {
 
   async start(): Promise<void> {
     const { kafka, topology, settings, logger, metrics } = this.options;
-    await checkClusterAccess(this.endpoint, this.clientIds.admin);
+    await checkClusterAccess(this.endpoint, this.clientIds.admin, logger);
     const admin = kafka.admin();
     this.adminClient = admin;
     await admin.connect();
@@ -153,6 +153,7 @@ export class StreamThread implements RunView {
         defaultPartitions: settings.get("num.partitions"),
         replicationFactor: settings.get("replication.factor"),
         internalConfigs: settings.entries("topic."),
+        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
         singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
       }),
       producer.start(),
@@ -413,8 +414,10 @@ export class StreamThread implements RunView {
       const ready = this.tasks.readyTasks();
       // Paused: no punctuation, but a transaction under way still commits.
       if (!this.paused) for (const task of ready) task.task.punctuateWallClock(Date.now());
+      // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones
+      // (under exactly_once_v2 every task with work commits on this tick anyway).
+      const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
       if (this.exactlyOnce) return this.commitTransaction();
-      const written = ready.filter((task) => task.state.uncommittedWrites() > 0);
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }

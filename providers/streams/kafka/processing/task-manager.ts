@@ -15,6 +15,8 @@ import { errorPolicy } from "../../engine/error-policy";
 import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../../engine/stream-task";
 import type { RunMetrics } from "../../metrics/run-metrics";
 import type { CacheBudget } from "../../state/record-cache";
+import { taskStateDirectory } from "../../state/task-state";
+import type { RecordingLevel } from "../../../../kernel/contracts/streams/processor";
 import type { StreamsSettings } from "../../streams-config";
 import { fenceRecord } from "../changelog/changelog-fence";
 import { restoreFromChangelogs } from "../changelog/changelog-restorer";
@@ -69,6 +71,9 @@ export class TaskManager {
     const deadLetter = deadLetters && ((failed: FailedRecord, error: unknown, phase: ErrorPhase, taskId: string) => this.deadLetter(deadLetters, failed, error, phase, taskId));
     this.env = {
       applicationId: topology.applicationId,
+      appConfigs: Object.freeze(settings.all()),
+      stateDir: (taskId) => taskStateDirectory(options.stateDir, topology.applicationId, taskId),
+      metrics: (taskId) => options.metrics.processorMetrics(taskId, settings.get("metrics.recording.level") as RecordingLevel),
       emit: (record) => collector.collect(record),
       sendEvent: options.sendEvent,
       onError: errorPolicy(settings, logger, deadLetter),

@@ -5,13 +5,18 @@
  * belong to (the largest input of that sub-topology), as Kafka Streams does. It returns once every topic has its
  * leaders, also when another instance of the application was creating them at the same moment.
  *
- * Created topics get `replication.factor` (-1: the broker's default); the internal ones also the `topic.*` configs,
- * and changelogs `cleanup.policy=compact`, so a store's changelog keeps its latest value per key however old.
+ * Created topics get `replication.factor` (-1: the broker's default). The internal ones get the configs Kafka Streams
+ * gives them, under the user's `topic.*`: a changelog is compacted, so that it keeps the latest value of each key
+ * however old — and a window or session store's also deleted past the store's retention plus
+ * `windowstore.changelog.additional.retention.ms`; a repartition topic keeps its records until the application
+ * purges them (retention.ms=-1, DeleteRecords), in 50 MiB segments; all take their records' own timestamps.
  * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition), and
  * an existing internal topic must have its sub-topology's: otherwise the application stops with an error naming them.
  */
 import type { Admin, ITopicConfig } from "kafkajs";
+import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
 import type { CompiledTopology } from "../../engine/compiled-topology";
+import { DEFAULT_RETENTION_MS } from "../../state";
 
 export interface TopicCreation {
   /** Whether missing input and output topics are created (`auto.create.topics`). */
@@ -21,6 +26,8 @@ export interface TopicCreation {
   replicationFactor: number;
   /** Configs of the repartition and changelog topics created (`topic.*` without the prefix). */
   internalConfigs: Record<string, string>;
+  /** Added to a window or session store's retention for its changelog's `retention.ms`. */
+  windowChangelogAdditionalRetentionMs: number;
   /** Topics of the application's own outside its topology (a dead-letter topic), created with one partition. */
   singles: readonly string[];
 }
@@ -50,7 +57,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   };
   for (const topic of external) size(topic, defaultPartitions);
   for (const topic of singles) size(topic, 1);
-  const changelogs = new Set<string>();
+  const changelogs = new Map<string, StoreSpec>();
   // Sub-topologies are in creation order, so a repartition topic's writer is sized before its reader.
   for (const sub of topology.subTopologies) {
     const width = Math.max(defaultPartitions > 0 ? 1 : 0, ...sub.sourceTopics.map((topic) => counts.get(topic) ?? 0));
@@ -59,15 +66,16 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     for (const topic of sub.sinkTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
     for (const store of sub.stores) {
       const changelog = topology.changelogTopic(store);
-      changelogs.add(changelog);
+      changelogs.set(changelog, topology.storeSpec(store)!);
       size(changelog, width);
       if (counts.get(changelog) !== width) throw new Error(copartitioningError([changelog, ...sub.sourceTopics], counts, `hold store '${store}' of their tasks`));
     }
   }
   if (missing.size > 0) {
     const configsOf = (topic: string): ITopicConfig["configEntries"] => {
-      const internal = changelogs.has(topic) || topology.definition.repartitionTopics.has(topic);
-      const configs = internal ? { ...creation.internalConfigs, ...(changelogs.has(topic) ? { "cleanup.policy": "compact" } : {}) } : {};
+      const store = changelogs.get(topic);
+      const streams = store ? changelogConfigs(store, creation.windowChangelogAdditionalRetentionMs) : topology.definition.repartitionTopics.has(topic) ? REPARTITION_CONFIGS : undefined;
+      const configs = streams ? { ...streams, ...creation.internalConfigs } : {};
       return Object.entries(configs).map(([name, value]) => ({ name, value }));
     };
     await admin.createTopics({
@@ -80,6 +88,16 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     await untilLed(admin, [...missing.keys()]);
   }
   return counts;
+}
+
+/** Kafka Streams' configs of a repartition topic: kept until purged by the application. */
+const REPARTITION_CONFIGS: Readonly<Record<string, string>> = { "cleanup.policy": "delete", "retention.ms": "-1", "segment.bytes": "52428800", "message.timestamp.type": "CreateTime" };
+
+/** Kafka Streams' configs of a store's changelog: compacted, and for window and session stores also deleted past their retention. */
+function changelogConfigs(store: StoreSpec, additionalRetentionMs: number): Record<string, string> {
+  if (store.type === "key_value" || store.type === "timestamped_key_value") return { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime" };
+  const retentionMs = (store.retentionMs ?? DEFAULT_RETENTION_MS) + additionalRetentionMs;
+  return { "cleanup.policy": "compact,delete", "retention.ms": String(retentionMs), "message.timestamp.type": "CreateTime" };
 }
 
 function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly string[], existing: ReadonlySet<string>): void {
@@ -99,13 +117,24 @@ function copartitioningError(topics: readonly string[], counts: Map<string, numb
 
 const LEADER_WAIT_MS = 30_000;
 
+/**
+ * Until every broker asked knows the topics and their leaders. A cluster's brokers learn of a new topic one after the
+ * other, and kafkajs's metadata call gives up at once when the broker it asks does not know a topic yet: that
+ * broker is asked again, as Kafka's own clients do.
+ */
 async function untilLed(admin: Admin, topics: string[]): Promise<void> {
   const deadline = Date.now() + LEADER_WAIT_MS;
   for (let delayMs = 20; ; delayMs = Math.min(delayMs * 2, 1_000)) {
     const listed = new Set(await admin.listTopics());
     if (topics.every((topic) => listed.has(topic))) {
-      const { topics: layouts } = await admin.fetchTopicMetadata({ topics });
-      if (layouts.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
+      const layouts = await admin.fetchTopicMetadata({ topics }).then(
+        (metadata) => metadata.topics,
+        (error: { type?: string }) => {
+          if (error.type === "UNKNOWN_TOPIC_OR_PARTITION" || error.type === "LEADER_NOT_AVAILABLE") return undefined;
+          throw error;
+        },
+      );
+      if (layouts?.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
     }
     if (Date.now() >= deadline) throw new Error(`topics ${topics.join(", ")} still have no leaders after ${LEADER_WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -6,7 +6,7 @@ import type { InternalTopologyBuilder } from "../internal-topology-builder";
 export function streamSource(builder: InternalTopologyBuilder, topics: string | string[], consumed: Consumed<any, any>): StreamHandle {
   const topicList = Array.isArray(topics) ? topics : [topics];
   if (topicList.length === 0) throw new Error("stream() needs at least one topic");
-  const node = builder.addSource(topicList, consumed.keySerde, consumed.valueSerde, consumed.name);
+  const node = builder.addSource(topicList, consumed.keySerde, consumed.valueSerde, consumed.name, consumed.timestampExtractor);
   return { node, keySerde: consumed.keySerde, valueSerde: consumed.valueSerde, keyChanged: false };
 }
 

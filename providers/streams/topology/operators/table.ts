@@ -33,7 +33,7 @@ export function tableSource(
   consumed: Consumed<any, any>,
   materialized: Materialized<any, any> | undefined,
 ): TableHandle {
-  const source = builder.addSource([topic], consumed.keySerde, consumed.valueSerde, consumed.name);
+  const source = builder.addSource([topic], consumed.keySerde, consumed.valueSerde, consumed.name, consumed.timestampExtractor);
   const storeName = materialized?.storeName ?? topic;
   const keySerde = materialized?.keySerde ?? consumed.keySerde;
   const valueSerde = materialized?.valueSerde ?? consumed.valueSerde;

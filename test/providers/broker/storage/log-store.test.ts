@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { ChunkedBytes } from "../../../../providers/kafka-protocol/chunked-bytes";
 import { ApiError, ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
 import type { LogStore, PartitionLog } from "../../../../providers/broker/storage/log-store";
-import { crc32c, readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol";
+import { crc32c, encodeRecordBatch, readBatchHeader, splitBatches } from "../../../../providers/kafka-protocol";
 import { batchOf, FOREVER, STORE_KINDS, withStore } from "./log-store-fixture";
 
 async function rejectsWith(promise: Promise<unknown>, code: number): Promise<void> {
@@ -100,7 +100,34 @@ for (const kind of STORE_KINDS) {
       await rejectsWith(log.read(-1n, 100), ErrorCode.OFFSET_OUT_OF_RANGE);
     }));
 
-  test("offsetForTimestamp finds the first batch whose max timestamp reaches it", () =>
+  test("offsetForTimestamp finds the first record stamped at or after the time, inside its batch, compressed or not, as Kafka does", () =>
+    withStore(kind, async (store) => {
+      const log = await topicPartition(store);
+      const stamped = (prefix: string, timestamps: number[]) =>
+        encodeRecordBatch(timestamps.map((timestamp, i) => ({ key: null, value: Buffer.from(`${prefix}-${i}`), timestamp })));
+      await log.append(stamped("plain", [1000, 1100, 1200, 1300]));
+      await log.append(gzipped(stamped("gzip", [1400, 1350, 1500])));
+      assert.equal(await log.offsetForTimestamp(1150n), { offset: 2n, timestamp: 1200n });
+      assert.equal(await log.offsetForTimestamp(1300n), { offset: 3n, timestamp: 1300n });
+      assert.equal(await log.offsetForTimestamp(1320n), { offset: 4n, timestamp: 1400n });
+      assert.equal(await log.offsetForTimestamp(1450n), { offset: 6n, timestamp: 1500n });
+      // Never below the log start: the records before it do not count.
+      await log.deleteRecordsBefore(5n);
+      assert.equal(await log.offsetForTimestamp(1150n), { offset: 5n, timestamp: 1350n });
+    }));
+
+  test("recordWithMaxTimestamp finds the first record with the largest timestamp, inside its batch (Kafka's MAX_TIMESTAMP)", () =>
+    withStore(kind, async (store) => {
+      const log = await topicPartition(store);
+      assert.is(await log.recordWithMaxTimestamp(), null);
+      const stamped = (timestamps: number[]) => encodeRecordBatch(timestamps.map((timestamp, i) => ({ key: null, value: Buffer.from(`r${i}`), timestamp })));
+      await log.append(stamped([1000, 1300, 1100]));
+      await log.append(gzipped(stamped([1200, 1500, 1400])));
+      await log.append(stamped([1500, 900]));
+      assert.equal(await log.recordWithMaxTimestamp(), { offset: 4n, timestamp: 1500n });
+    }));
+
+  test("offsetForTimestamp skips batches stamped earlier, whatever their order", () =>
     withStore(kind, async (store) => {
       const log = await topicPartition(store);
       await log.append(batchOf(2, "a", 0, 1000));

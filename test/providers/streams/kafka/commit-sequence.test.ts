@@ -22,6 +22,7 @@ import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/p
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { recordsOf } from "../../../helpers/record-batches";
+import { bareTaskEnvironment } from "../../../helpers/task-environment";
 
 const topology = buildTopology(
   {
@@ -85,7 +86,7 @@ test.before.each(async (context) => {
       subTopologyId: 0,
       partition,
       stateDir: context.dir,
-      env: { applicationId: "counter", emit: (record) => collector.collect(record), sendEvent: () => undefined, onError: (error) => { throw error; }, now: Date.now },
+      env: bareTaskEnvironment("counter", context.dir, (record) => collector.collect(record)),
       counters: { read: () => undefined, write: () => undefined },
       logger: silentLogger,
     });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Admin } from "kafkajs";
+import { KafkaJSProtocolError, type Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
@@ -24,26 +24,21 @@ test.after.each(async ({ broker }) => {
   await broker.close();
 });
 
-/** clicks → count per key into `per-user`; clicks → re-keyed by page → count into `per-page` → page-counts. */
-const topology = buildTopology(
-  {
-    name: "sizing",
-    version: "1",
-    config: { "application.id": "sizing" },
-    topology: (builder: StreamsBuilder) => {
-      const clicks = builder.stream<string, string>("clicks");
-      clicks.groupByKey().count({ storeName: "per-user" });
-      clicks
-        .groupBy((_user, page) => page)
-        .count({ storeName: "per-page" })
-        .toStream()
-        .to("page-counts");
-    },
-  },
-  applicationConfig([{ values: { "application.id": "sizing" }, source: "the test" }]),
-);
+const topologyOf = (id: string, topology: (builder: StreamsBuilder) => void) =>
+  buildTopology({ name: id, version: "1", config: { "application.id": id }, topology }, applicationConfig([{ values: { "application.id": id }, source: "the test" }]));
 
-const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, singles: [], ...more });
+/** clicks → count per key into `per-user`; clicks → re-keyed by page → count into `per-page` → page-counts. */
+const topology = topologyOf("sizing", (builder) => {
+  const clicks = builder.stream<string, string>("clicks");
+  clicks.groupByKey().count({ storeName: "per-user" });
+  clicks
+    .groupBy((_user, page) => page)
+    .count({ storeName: "per-page" })
+    .toStream()
+    .to("page-counts");
+});
+
+const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, windowChangelogAdditionalRetentionMs: 86_400_000, singles: [], ...more });
 
 async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
   const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
@@ -76,20 +71,58 @@ test("a missing input is created with num.partitions and sizes the internal topi
   assert.is((await partitionCounts(admin))["sizing-per-user-changelog"], 4);
 });
 
-test("created topics get the replication factor, internal ones the topic.* configs and changelogs cleanup.policy=compact", async ({ admin }) => {
+/** The replication factor and configs of each topic `ensureTopics` creates for `of`. */
+async function createdTopics(admin: Admin, of: typeof topology, more: Partial<TopicCreation>): Promise<Record<string, [number | undefined, Record<string, string>]>> {
   const requests: Parameters<Admin["createTopics"]>[0][] = [];
   const recording = { ...admin, createTopics: (request: Parameters<Admin["createTopics"]>[0]) => (requests.push(request), admin.createTopics(request)) } as Admin;
-  await ensureTopics(recording, topology, creation(1, { replicationFactor: 1, internalConfigs: { "min.insync.replicas": "1" }, singles: ["sizing-dlq"] }));
+  await ensureTopics(recording, of, creation(1, more));
+  return Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+}
+
+test("created topics get the replication factor; internal ones Kafka Streams' configs (changelogs compacted, repartition topics kept until purged) under the topic.* ones", async ({ admin }) => {
+  const created = await createdTopics(admin, topology, { replicationFactor: 1, internalConfigs: { "min.insync.replicas": "1", "segment.bytes": "1048576" }, singles: ["sizing-dlq"] });
   const repartition = [...topology.definition.repartitionTopics][0];
-  const created = Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+  const changelog = { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "min.insync.replicas": "1", "segment.bytes": "1048576" };
   assert.equal(created, {
     clicks: [1, {}],
     "page-counts": [1, {}],
     "sizing-dlq": [1, {}],
-    [repartition]: [1, { "min.insync.replicas": "1" }],
-    "sizing-per-user-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
-    "sizing-per-page-changelog": [1, { "min.insync.replicas": "1", "cleanup.policy": "compact" }],
+    [repartition]: [1, { "cleanup.policy": "delete", "retention.ms": "-1", "segment.bytes": "1048576", "message.timestamp.type": "CreateTime", "min.insync.replicas": "1" }],
+    "sizing-per-user-changelog": [1, changelog],
+    "sizing-per-page-changelog": [1, changelog],
   });
+});
+
+test("window and session stores' changelogs are compacted and deleted past the store's retention plus windowstore.changelog.additional.retention.ms", async ({ admin }) => {
+  const windowed = topologyOf("windowed", (builder) => {
+    const clicks = builder.stream<string, string>("clicks");
+    clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 60_000, graceMs: 0 }).count({ storeName: "per-minute", retentionMs: 3_600_000 });
+    clicks.groupByKey().windowedBy({ type: "session", gapMs: 300_000 }).count({ storeName: "sessions" });
+  });
+  const created = await createdTopics(admin, windowed, { windowChangelogAdditionalRetentionMs: 1_000 });
+  assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
+  // A session store keeps gap + grace by default, as in Kafka Streams.
+  assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(300_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
+});
+
+test("a broker that does not know a just created topic yet (a cluster's brokers learn it one after the other) is asked again", async ({ admin }) => {
+  // kafkajs's metadata call gives up at once on UNKNOWN_TOPIC_OR_PARTITION; here the first broker asked after the
+  // creation has not caught up, as happens on Apache Kafka clusters of several brokers.
+  let lagging = true;
+  const laggingBroker = {
+    ...admin,
+    fetchTopicMetadata: async (request?: { topics: string[] }) => {
+      const created = request?.topics.some((topic) => topic.endsWith("-changelog"));
+      if (created && lagging) {
+        lagging = false;
+        throw new KafkaJSProtocolError(Object.assign(new Error("This server does not host this topic-partition"), { type: "UNKNOWN_TOPIC_OR_PARTITION", code: 3, retriable: true }));
+      }
+      return admin.fetchTopicMetadata(request);
+    },
+  } as Admin;
+  const counts = await ensureTopics(laggingBroker, topology, creation(2));
+  assert.is(lagging, false, "the lagging broker was asked");
+  assert.is(counts.get("sizing-per-user-changelog"), 2);
 });
 
 test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {

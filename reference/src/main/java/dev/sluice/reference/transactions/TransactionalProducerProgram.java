@@ -1,5 +1,7 @@
 package dev.sluice.reference.transactions;
 
+import dev.sluice.reference.JsonLines;
+import dev.sluice.reference.ProgramArguments;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -31,10 +33,7 @@ public final class TransactionalProducerProgram {
         properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, args[1]);
         properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        for (int i = 2; i < args.length; i++) {
-            String[] setting = args[i].split("=", 2);
-            properties.put(setting[0], setting[1]);
-        }
+        ProgramArguments.withConfigs(properties, args, 2);
         KafkaProducer<String, String> producer = new KafkaProducer<>(properties);
         BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = input.readLine(); line != null; line = input.readLine()) {

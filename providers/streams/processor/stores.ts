@@ -1,0 +1,71 @@
+/**
+ * Kafka Streams' Stores factory, for Processor API stores: suppliers by Kafka Streams' names, and builders that add
+ * the serdes, the face processors get (plain or timestamped) and caching, for `StreamsBuilder.addStateStore`.
+ */
+import type { SerdeRef, StoreBuilder, StoreDeclaration, StoreSupplier } from "../../../kernel/contracts/streams/dsl";
+import type { StoreType } from "../../../kernel/contracts/streams/stores";
+
+function positive(value: number, what: string, store: string): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${what} of store '${store}' must be a positive number of ms, got ${value}`);
+  return value;
+}
+
+function windowSupplier(name: string, retentionMs: number, windowSizeMs: number, retainDuplicates: boolean): StoreSupplier {
+  if (retainDuplicates) throw new Error(`store '${name}': window stores that retain duplicates (for stream-stream joins) are not offered yet`);
+  positive(windowSizeMs, "the window size", name);
+  if (positive(retentionMs, "the retention", name) < windowSizeMs) throw new RangeError(`the retention of store '${name}' (${retentionMs} ms) must not be shorter than its window (${windowSizeMs} ms)`);
+  return { name, kind: "window", retentionMs, windowSizeMs };
+}
+
+class DeclaredStoreBuilder implements StoreBuilder {
+  private caching = false;
+
+  constructor(
+    private readonly supplier: StoreSupplier,
+    private readonly type: StoreType,
+    private readonly keySerde?: SerdeRef<any>,
+    private readonly valueSerde?: SerdeRef<any>,
+  ) {}
+
+  get name(): string {
+    return this.supplier.name;
+  }
+
+  withCachingEnabled(): StoreBuilder {
+    this.caching = true;
+    return this;
+  }
+
+  withCachingDisabled(): StoreBuilder {
+    this.caching = false;
+    return this;
+  }
+
+  declaration(): StoreDeclaration {
+    const { name, windowSizeMs, retentionMs } = this.supplier;
+    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
+  }
+}
+
+function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
+  if (supplier.kind !== kind) throw new Error(`store '${supplier.name}' is a ${supplier.kind} store, not a ${kind} store`);
+  return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
+}
+
+/** Serdes not given are the application's defaults. */
+export const Stores = {
+  persistentKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
+  persistentTimestampedKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
+  persistentWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
+    windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
+  persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
+    windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
+  persistentSessionStore: (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) }),
+  keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
+  timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
+  windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),
+  timestampedWindowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    builderOf(supplier, "window", "timestamped_window", keySerde, valueSerde),
+  sessionStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "session", "session", keySerde, valueSerde),
+};
