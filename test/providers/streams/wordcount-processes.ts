@@ -22,6 +22,8 @@ export interface WordcountCluster {
    * as `--plugins.packages`) and `env` set; resolves once it serves HTTP.
    */
   start(stateDir?: string, bootstrap?: string, flags?: string[], env?: NodeJS.ProcessEnv): Promise<WordcountInstance>;
+  /** The log lines of the broker running now. */
+  brokerLogs(): Record<string, unknown>[];
   /** SIGKILLs the broker. */
   killBroker(): Promise<void>;
   /** Starts the broker again on its port and data dir; resolves once it listens. */
@@ -100,6 +102,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
       },
+      brokerLogs: () => children[0].logs(),
       killBroker: () => stopProcess(children[0], "SIGKILL"),
       restartBroker: async () => void (await startBroker(port)),
       close,
