@@ -1,12 +1,15 @@
 /**
  * processing.guarantee: exactly_once_v2 runs wordcount on the embedded broker with every commit one transaction —
  * outputs read read_committed once each, stores exact after a stop and after a cleanup, the guarantee in the
- * instance description and transaction metrics — and the guarantees Kafka Streams 4.0 removed are refused by name.
+ * instance description and transaction metrics; dead letters and pause/resume under it — and the guarantees Kafka
+ * Streams 4.0 removed are refused by name.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
+import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import type { ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { WordCountProvider } from "../../../providers/examples";
 import { eventually } from "../../helpers/eventually";
 import { readToEnd } from "../../helpers/read-to-end";
@@ -106,6 +109,56 @@ test("exactly_once_v2: wordcount's outputs are committed once each, its stores e
   await harness.producer.send({ topic: "words", messages: more.map((value) => ({ key: "last", value })) });
   const all = trueCounts([...lines, ...more]);
   await eventually(async () => JSON.stringify(await storeContents(app)) === JSON.stringify(all), { what: "the restored counts going on", timeoutMs: 20_000 });
+  await runtime.close(10_000);
+});
+
+/** Upper-cases `<id>-in` to `<id>-out` under exactly_once_v2, dead-lettering the values that start with "poison". */
+function poisonSensitive(id: string): TopologyProvider {
+  return {
+    name: "PoisonSensitive",
+    version: "1.0.0",
+    config: { "application.id": id, "processing.error.policy": "dead_letter", "processing.guarantee": "exactly_once_v2", "commit.interval.ms": 1_000 },
+    topology(builder: StreamsBuilder) {
+      builder
+        .stream<string, string>(`${id}-in`, { keySerde: "string", valueSerde: "string" })
+        .mapValues((value) => {
+          if (value.startsWith("poison")) throw new TypeError(`cannot digest '${value}'`);
+          return value.toUpperCase();
+        })
+        .to(`${id}-out`, { keySerde: "string", valueSerde: "string" });
+    },
+  };
+}
+
+test("exactly_once_v2: a dead letter is committed with its transaction, and a paused application commits what it holds and goes on when resumed", async () => {
+  const admin = harness.kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: ["eos-dlq-in", "eos-dlq-out", "eos-dlq-dlq"].map((topic) => ({ topic, numPartitions: 1 })) });
+  await admin.disconnect();
+  const runtime = harness.runtime([poisonSensitive("eos-dlq")]);
+  await runtime.start();
+  const app = runtime.application("eos-dlq")!;
+  await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 20_000 });
+  const committedValues = async (topic: string) => (await readToEnd(harness.bootstrap[0], topic, [0], "read_committed")).records.map((record) => record.value);
+  const metric = (name: string) => Number(app.metrics().flatMap((group) => group.metrics).find((found) => found.name === name)?.value ?? 0);
+
+  await harness.producer.send({ topic: "eos-dlq-in", messages: ["fine", "poison pill", "also fine"].map((value, i) => ({ key: `k${i}`, value })) });
+  // Paused once the records are processed: the transaction holding them (or the next) commits all the same.
+  await eventually(() => metric("process-total") >= 3, { what: "the records processed", timeoutMs: 20_000 });
+  app.pause();
+  await eventually(async () => (await committedValues("eos-dlq-out")).length === 2 && (await committedValues("eos-dlq-dlq")).length === 1, {
+    what: "the outputs and the dead letter committed while paused",
+    timeoutMs: 20_000,
+  });
+  assert.ok(app.paused);
+  assert.equal(await committedValues("eos-dlq-dlq"), ["poison pill"]);
+
+  await harness.producer.send({ topic: "eos-dlq-in", messages: [{ key: "k3", value: "after the pause" }] });
+  app.resume();
+  await eventually(async () => (await committedValues("eos-dlq-out")).length === 3, { what: "the record sent while paused processed once resumed", timeoutMs: 20_000 });
+  assert.equal(await committedValues("eos-dlq-out"), ["FINE", "ALSO FINE", "AFTER THE PAUSE"]);
+  assert.equal(await committedValues("eos-dlq-dlq"), ["poison pill"]);
+  assert.is(metric("txn-abort-total"), 0, "no transaction aborted");
   await runtime.close(10_000);
 });
 
