@@ -74,6 +74,9 @@ export {
 } from "./providers/streams/processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { Branched } from "./providers/streams/topology/values/branched";
+export { BufferConfig, Suppressed } from "./providers/streams/topology/values/suppressed";
+export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";

@@ -5,7 +5,7 @@
 import type { PeerTransport } from "../../kernel/contracts/peer-transport";
 import { isStreamedAnswer, type QueryAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
 import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
-import type { ReadOnlyStore } from "../../kernel/contracts/streams/stores";
+import type { ReadOnlyStore, StoreType } from "../../kernel/contracts/streams/stores";
 import type { Logger } from "../../kernel/logger";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
@@ -13,6 +13,7 @@ import type { QueryRequest } from "./query-request";
 import { QueryResponseWriter, type AnswerOutput, type FailureEntry, type QueryStatus } from "./query-response-writer";
 import type { QueryTarget } from "./query-targets";
 import { askRemote, type RemoteAnswer } from "./remote-query";
+import { storeAs } from "./store-facades";
 
 export interface QueryExecution {
   target: QueryTarget;
@@ -47,7 +48,7 @@ export function executeQuery(execution: QueryExecution, output: AnswerOutput): P
   const { routingKey } = request.definition;
   if (routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-    const stores = readableStores(target.store, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
+    const stores = readableStores(target.store, request.type, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
     if (stores) return answerLocally(execution, stores, writer, deadline, false, (found) => finishFound(execution, found, writer, deadline));
   }
   return runPlanned(execution, writer, deadline);
@@ -68,7 +69,7 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
     return plan.outcome;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
+  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, request.type, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -92,15 +93,16 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
 }
 
 /**
- * The read-only stores of these partitions, that of partition `first` (when among them) ahead of the others;
- * undefined when there are none or one is not readable now.
+ * The read-only stores of these partitions as a query of type `asked` reads them, that of partition `first` (when
+ * among them) ahead of the others; undefined when there are none or one is not readable now.
  */
-function readableStores(store: StoreHandle, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
+function readableStores(store: StoreHandle, asked: StoreType, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
   if (partitions.length === 0) return undefined;
   const stores: ReadOnlyStore[] = [];
   for (const partition of partitions) {
-    const readOnly = store.readOnly(partition);
-    if (!readOnly) return undefined;
+    const stored = store.readOnly(partition);
+    if (!stored) return undefined;
+    const readOnly = storeAs(stored, asked);
     if (partition === first) stores.unshift(readOnly);
     else stores.push(readOnly);
   }

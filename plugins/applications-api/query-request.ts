@@ -10,6 +10,7 @@ import type { StoreType } from "../../kernel/contracts/streams/stores";
 import { badRequest } from "../../kernel/http/http-error";
 import type { QueryCatalog } from "./query-catalog";
 import { parseQueryOptions, type QueryOptions } from "./query-options";
+import { answersAs } from "./store-facades";
 
 export interface QueryRequest {
   type: StoreType;
@@ -39,8 +40,9 @@ export function parseQueryRequest(body: QueryBody, store: StoreHandle, applicati
   return { type, definition, args, rawParams: query.params, options: parseQueryOptions(body.set_options, defaultTimeoutMs) };
 }
 
+/** The query's type: the store's own, or one the store also answers (see store-facades). */
 function storeType(type: StoreType, store: StoreHandle, applicationId: string): StoreType {
-  if (type !== store.type) {
+  if (!answersAs(store.type, type)) {
     throw badRequest(`Field 'type' is '${type}' but store '${store.name}' of application '${applicationId}' is a '${store.type}' store`);
   }
   return type;

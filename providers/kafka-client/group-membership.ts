@@ -50,6 +50,8 @@ export interface TopicPartitionOffset {
   topic: string;
   partition: number;
   offset: number;
+  /** The metadata committed with the offset (Kafka Streams commits the partition time there); null or absent: none. */
+  metadata?: string | null;
 }
 
 /** Codes that mean "ask again where the coordinator is". */
@@ -163,7 +165,7 @@ export class GroupMembership {
           if (this.retriable(partition.errorCode)) moved = true;
           else if (partition.errorCode === ErrorCode.UNSTABLE_OFFSET_COMMIT) unstable = `${topic.name} partition ${partition.partitionIndex}`;
           else if (partition.errorCode !== 0) throw new GroupError(this.options.groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
-          offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset) });
+          offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset), metadata: partition.metadata });
         }
       }
       if (!moved && unstable === undefined) return offsets;
@@ -181,9 +183,9 @@ export class GroupMembership {
    */
   async commit(offsets: TopicPartitionOffset[]): Promise<boolean> {
     const byTopic = new Map<string, { partitionIndex: number; committedOffset: bigint; committedMetadata: string | null }[]>();
-    for (const { topic, partition, offset } of offsets) {
+    for (const { topic, partition, offset, metadata } of offsets) {
       const list = byTopic.get(topic) ?? [];
-      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: null });
+      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: metadata ?? null });
       byTopic.set(topic, list);
     }
     const answer = await (await this.coordinatorConnection()).request(OFFSET_COMMIT, {

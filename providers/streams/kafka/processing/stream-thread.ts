@@ -2,7 +2,11 @@
  * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
  * producer (Sluice's own client), the admin client (kafkajs) — and the loop they drive. Assignments go to the
  * task manager; each fetch's batches run the commit sequence (see commit-sequence), one piece of work at a time;
- * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
+ * between batches, wall-clock punctuators run every commit.interval.ms. A task with several input partitions queues
+ * their batches and processes them in time order once the fetch's batches are in (see engine/partition-group): its
+ * partitions' committed positions are those of the records it processed, and a partition whose queue holds more than
+ * `buffered.records.per.partition` is not fetched meanwhile. Each input partition's offset is committed with its
+ * partition time, as Kafka Streams commits it. It answers the views through RunView.
  *
  * Under processing.guarantee=exactly_once_v2 the consumer reads read_committed and commits no offsets: the thread's
  * transactional producer (see streams-producer) commits them with the work of every fetch since the last commit, once
@@ -11,7 +15,7 @@
  * tasks are closed as they were at their last commit, and the member joins the group again.
  */
 import type { Admin, Kafka } from "kafkajs";
-import { checkClusterAccess, GroupConsumer, MembershipLostError, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
+import { checkClusterAccess, GroupConsumer, MembershipLostError, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
@@ -23,7 +27,7 @@ import type { StreamsSettings } from "../../streams-config";
 import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
-import { ensureTopics } from "../topics/internal-topics";
+import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
 import type { RunTask } from "./run-task";
@@ -32,6 +36,7 @@ import { TaskManager } from "./task-manager";
 import { TopicPartitionMap } from "../topics/topic-partition";
 import { isTransactionLost, StreamsProducer, transactionLost } from "./streams-producer";
 import { processIdOf } from "../../state/process-id";
+import { encodeOffsetMetadata } from "./offset-metadata";
 
 export interface StreamThreadOptions {
   kafka: Kafka;
@@ -80,6 +85,8 @@ export class StreamThread implements RunView {
    * (under exactly_once_v2, those of every fetch since the last commit).
    */
   private readonly uncommitted = new Set<RunTask>();
+  /** Tasks with several input partitions that hold queued records (see engine/partition-group). */
+  private readonly queueing = new Set<RunTask>();
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
 
@@ -92,7 +99,8 @@ export class StreamThread implements RunView {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
     }
-    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records));
+    const learnTopics = topology.hasTopicNameExtractor() ? (topics: string[]) => this.learnNamedTopics(topics) : undefined;
+    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records), learnTopics);
     this.tasks = new TaskManager({
       topology,
       stateDir: options.stateDir,
@@ -147,17 +155,7 @@ export class StreamThread implements RunView {
     });
     this.producer = producer;
     if (this.exactlyOnce) metrics.transactional();
-    const [counts] = await Promise.all([
-      ensureTopics(admin, topology, {
-        autoCreate: settings.get("auto.create.topics") ?? true,
-        defaultPartitions: settings.get("num.partitions"),
-        replicationFactor: settings.get("replication.factor"),
-        internalConfigs: settings.entries("topic."),
-        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
-        singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
-      }),
-      producer.start(),
-    ]);
+    const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), producer.start()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -190,7 +188,11 @@ export class StreamThread implements RunView {
             return this.processBatch(batch);
           }),
         fetchProcessed: () => this.serially(() => this.commitProcessed()),
-        fetched: () => metrics.poll(),
+        fetched: (lags) => {
+          metrics.poll();
+          this.updateLags(lags);
+        },
+        offsetMetadata: (topic, partition) => this.offsetMetadata(topic, partition),
         committed: (offsets) => this.committed(offsets),
         failed: (error) => this.fail(error),
       },
@@ -200,6 +202,24 @@ export class StreamThread implements RunView {
     await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
+  }
+
+  private topicCreation(): TopicCreation {
+    const { settings } = this.options;
+    return {
+      autoCreate: settings.get("auto.create.topics") ?? true,
+      defaultPartitions: settings.get("num.partitions"),
+      replicationFactor: settings.get("replication.factor"),
+      internalConfigs: settings.entries("topic."),
+      windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
+      singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
+    };
+  }
+
+  /** Topics a TopicNameExtractor named for the first time: their partition counts, once they exist. */
+  private async learnNamedTopics(topics: string[]): Promise<void> {
+    const counts = await ensureNamedOutputTopics(this.adminClient!, topics, this.topicCreation());
+    for (const [topic, count] of counts) this.partitionCounts.set(topic, count);
   }
 
   /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */
@@ -290,6 +310,12 @@ export class StreamThread implements RunView {
     return `${applicationId}-${await processIdOf(this.options.stateDir, applicationId)}-1`;
   }
 
+  /** The metadata committed with a partition's offset: its partition time, as Kafka Streams commits it. */
+  private offsetMetadata(topic: string, partition: number): string | null {
+    const time = this.tasks.taskOf(topic, partition)?.task.partitionTime(topic) ?? -1;
+    return time < 0 ? null : encodeOffsetMetadata(time);
+  }
+
   /** Offsets the group accepted (from the consumer, or with a transaction): the views, the metrics and the purge learn them. */
   private committed(offsets: readonly TopicPartitionOffset[]): void {
     const now = Date.now();
@@ -299,41 +325,91 @@ export class StreamThread implements RunView {
   }
 
   private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
-    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets.
+    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
+    // and so are the records tasks had queued.
     this.uncommitted.clear();
+    this.queueing.clear();
+    for (const task of this.tasks.all()) task.task.group?.clear();
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
     // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
     for (const { topic, partition, offset } of committed) {
       const figures = this.figuresOf(topic, partition);
       if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
     }
-    await this.tasks.reconcile(assignment, committed, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer });
+    await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer }, committed);
   }
 
-  /** One fetched batch of a partition this member owns (the consumer fetches only those). */
-  private async processBatch(batch: FetchedBatch): Promise<void> {
+  /**
+   * One fetched batch of a partition this member owns (the consumer fetches only those). "held": the task queues it,
+   * to process its records in time order with those of its other partitions.
+   */
+  private async processBatch(batch: FetchedBatch): Promise<void | "held"> {
     const { topic, partition } = batch;
     const task = this.tasks.taskOf(topic, partition);
     if (!task && this.consumer?.rejoinPending) throw new MembershipLostError(`records of ${topic} partition ${partition} were fetched for a task this member gave up`);
     if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
-    this.uncommitted.add(task);
     if (this.workSince < 0) this.workSince = Date.now();
     try {
       await this.sequence.process(task, batch, this.figuresOf(topic, partition));
     } catch (error) {
       throw await this.transactionFailed(error);
     }
+    if (task.task.group === undefined) {
+      this.uncommitted.add(task);
+      return;
+    }
+    this.queueing.add(task);
+    return "held";
+  }
+
+  /** Lags of the partitions of tasks that queue their records: whether an empty one is worth waiting for. */
+  private updateLags(lags: readonly PartitionLag[]): void {
+    for (const { topic, partition, lag } of lags) this.tasks.taskOf(topic, partition)?.task.group?.setLag(topic, lag);
   }
 
   /** After a fetch's batches: at_least_once commits them; exactly_once_v2 once commit.interval.ms has passed. */
   private async commitProcessed(): Promise<void> {
+    let queued: RunTask[];
+    try {
+      queued = await this.processQueued();
+    } catch (error) {
+      throw await this.transactionFailed(error);
+    }
     if (this.exactlyOnce) {
-      if (Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) await this.commitTransaction();
+      for (const task of queued) this.reportPositions(task);
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) await this.commitTransaction();
       return;
     }
     const tasks = [...this.uncommitted];
     this.uncommitted.clear();
+    if (tasks.length === 0 && !this.collector.hasPending()) return;
     await this.commitOrDrop(tasks);
+    for (const task of queued) this.reportPositions(task);
+  }
+
+  /** Processes what the tasks with several input partitions may of their queues (see engine/partition-group). */
+  private async processQueued(): Promise<RunTask[]> {
+    const tasks = [...this.queueing];
+    if (tasks.length === 0) return tasks;
+    const now = Date.now();
+    for (const task of tasks) {
+      await this.sequence.processQueued(task, now, (topic) => this.figuresOf(topic, task.partition));
+      this.uncommitted.add(task);
+      if (!task.task.group!.hasQueued()) this.queueing.delete(task);
+    }
+    return tasks;
+  }
+
+  /** Tells the consumer how far a task that queues its records has processed each partition, and which to fetch. */
+  private reportPositions(task: RunTask): void {
+    const group = task.task.group!;
+    const limit = this.options.settings.get("buffered.records.per.partition");
+    for (const topic of group.topics()) {
+      const position = group.position(topic);
+      if (position >= 0) this.consumer?.processedUpTo(topic, task.partition, position);
+      if (group.buffered(topic) > limit) this.consumer?.pausePartition(topic, task.partition);
+      else this.consumer?.resumePartition(topic, task.partition);
+    }
   }
 
   /**
@@ -346,6 +422,7 @@ export class StreamThread implements RunView {
     } catch (error) {
       if (error instanceof MembershipLostError) {
         this.uncommitted.clear();
+        for (const task of tasks) this.queueing.delete(task);
         await this.tasks.close(tasks.map((task) => task.id));
       }
       throw error;
@@ -384,7 +461,7 @@ export class StreamThread implements RunView {
     for (const task of tasks) {
       for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) {
         const offset = task.positions.inputs.get(topic, task.partition);
-        if (offset !== undefined) offsets.push({ topic, partition: task.partition, offset });
+        if (offset !== undefined) offsets.push({ topic, partition: task.partition, offset, metadata: this.offsetMetadata(topic, task.partition) });
       }
     }
     return offsets;
@@ -401,6 +478,7 @@ export class StreamThread implements RunView {
     this.options.logger.warn("the transaction failed; its work is dropped, and the tasks are taken again from the last commit", { error: error.message });
     this.collector.discard();
     this.uncommitted.clear();
+    this.queueing.clear();
     this.workSince = -1;
     await this.tasks.close();
     await this.producer!.recover(error);

@@ -24,6 +24,8 @@ import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic }
 import type { RecordCollector } from "./record-collector";
 import { committedOffsets as committedOffsetsOf, commitRestoredPositions, committedPositions, localStateIsAuthoritative, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
+import { decodeOffsetMetadata } from "./offset-metadata";
+import { MAX_TASK_IDLE_MS_DISABLED } from "../../engine/partition-group";
 import { TopicEnds } from "../topics/topic-ends";
 import { TopicPartitionMap } from "../topics/topic-partition";
 
@@ -78,6 +80,7 @@ export class TaskManager {
       sendEvent: options.sendEvent,
       onError: errorPolicy(settings, logger, deadLetter),
       now: Date.now,
+      maxTaskIdleMs: maxTaskIdleMs(settings),
     };
   }
 
@@ -103,12 +106,12 @@ export class TaskManager {
   }
 
   /**
-   * Makes the open tasks those of `assignment`, each restored and ready; `committedOffsets` are the group's offsets
-   * the consumer took the assignment over at.
+   * Makes the open tasks those of `assignment`, each restored and ready; `committed`: the group's offsets the
+   * consumer took the assignment over at, whose metadata holds each partition's time.
    */
-  async reconcile(assignment: Record<string, number[]>, committedOffsets: readonly TopicPartitionOffset[], admin: Admin, member: AssignedMember): Promise<void> {
+  async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember, committed: readonly TopicPartitionOffset[] = []): Promise<void> {
     const { topology, logger, exactlyOnce } = this.options;
-    const committed = committedOffsetsOf(committedOffsets);
+    const offsets = committedOffsetsOf(committed);
     const wanted = new Set<string>();
     for (const [topic, partitions] of Object.entries(assignment)) {
       const sub = topology.subTopologyOfTopic(topic);
@@ -118,25 +121,27 @@ export class TaskManager {
     // another member meanwhile (this one missed generations: a broker restart, a lost session): reopen it, so
     // its stores are restored from the changelog instead of going on from what this member last knew.
     const kept = this.all().filter((task) => wanted.has(task.id) && topology.subTopologies[task.subTopologyId].stores.length > 0);
-    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(committed, topology, task)).map((task) => task.id));
+    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(offsets, topology, task)).map((task) => task.id));
     if (overtaken.size > 0) logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
     await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
     const ends = new TopicEnds(admin);
     // Side by side; when one fails, each opened one is already held, to be closed.
     const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
     const restoreEnds = exactlyOnce ? await this.changelogEnds(opened, ends) : await this.fence(opened, member);
-    const targets = opened.flatMap((task) => planRestore(committed, restoreEnds.get(task.id)!, topology, task, exactlyOnce));
+    const targets = opened.flatMap((task) => planRestore(offsets, restoreEnds.get(task.id)!, topology, task, exactlyOnce));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
     await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted");
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     if (exactlyOnce) {
-      for (const task of opened) if (!localStateIsAuthoritative(committed, topology, task)) await commitRestoredPositions(committed, topology, task);
+      for (const task of opened) if (!localStateIsAuthoritative(offsets, topology, task)) await commitRestoredPositions(offsets, topology, task);
     } else if (this.options.deadLetters !== undefined) await this.findDeadLetters(opened, ends, this.options.deadLetters);
     for (const task of opened) {
       // A restore that followed commit markers took the positions of the restored state with it.
       Object.assign(task, committedPositions(task.state));
+      restorePartitionTimes(task, topology, committed);
       // The task's own changelog records come right after its fences (checkChangelogLanded).
       if (!exactlyOnce) for (const [store, offset] of restoreEnds.get(task.id)!) task.changelogPositions.set(store, offset);
+      await task.task.prepare();
       task.restoring = false;
       this.ready = undefined;
     }
@@ -203,7 +208,7 @@ export class TaskManager {
     let task = await openRunTask(openOptions);
     const stale = await staleStateReason(ends, topology, task);
     if (stale !== undefined) {
-      logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+      logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
       await task.state.destroy();
       task = await openRunTask(openOptions);
     }
@@ -229,6 +234,25 @@ export class TaskManager {
     const { topology, collector, logger } = this.options;
     collector.collect(deadLetterRecord(deadLetters.name, deadLetters.partitionOf(failed.partition), failed, error, phase, topology.applicationId, taskId));
     logger.warn(`a record that failed in ${phase} goes to the dead-letter topic`, { taskId, topic: failed.topic, partition: failed.partition, offset: failed.record.offset, deadLetterTopic: deadLetters.name, error: String(error) });
+  }
+}
+
+/** `max.task.idle.ms`, checked: -1 or more. */
+function maxTaskIdleMs(settings: StreamsSettings): number {
+  const value = settings.get("max.task.idle.ms");
+  if (value < MAX_TASK_IDLE_MS_DISABLED) throw new Error(`max.task.idle.ms must be -1 (no idling) or more, got ${value}`);
+  return value;
+}
+
+/**
+ * Each input partition of an opened task starts from its time as committed: with the group's offset (Kafka Streams'
+ * offset metadata) or with the task's state, whichever is later (the state may be ahead of the group's offsets).
+ */
+function restorePartitionTimes(task: RunTask, topology: CompiledTopology, committed: readonly TopicPartitionOffset[]): void {
+  for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) {
+    const offset = committed.find((entry) => entry.topic === topic && entry.partition === task.partition);
+    const time = Math.max(decodeOffsetMetadata(offset?.metadata), task.positions.times.get(topic, task.partition) ?? -1);
+    if (time >= 0) task.task.restorePartitionTime(topic, time);
   }
 }
 
