@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { committedRecords, countsWrittenTwice, longsByKey } from "./committed-outputs";
-import { activeTasks, lineFeeder, sorted, startWordcountCluster, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
+import { activeTasks, lineFeeder, membersBySplit, sorted, startWordcountCluster, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount under exactly_once_v2, as in wordcount-zombie: the one that counts
@@ -50,11 +50,7 @@ async function zombieScenario(flags: string[], whileStopped: (other: WordcountIn
   const members = [await cluster.start(undefined, undefined, flags), await cluster.start(undefined, undefined, flags)];
   await feeder.produce(200);
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
-  const counting = await eventually(async () => {
-    const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
-    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
-  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
-  const [zombie, other] = counting === 1 ? members : [members[1], members[0]];
+  const [zombie, other] = await membersBySplit(members);
   let feeding = true;
   const flow = (async () => {
     while (feeding) await feeder.produce(20);

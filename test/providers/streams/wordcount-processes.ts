@@ -180,3 +180,15 @@ export async function activeTasks(url: string, application = "wordcount"): Promi
   const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[] }[] };
   return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
 }
+
+/**
+ * Two members of wordcount started with the repartition topic at two partitions: waits until the tasks are split
+ * between them, and answers them as [the one whose only task is 1_1, the other].
+ */
+export async function membersBySplit(members: readonly WordcountInstance[]): Promise<[WordcountInstance, WordcountInstance]> {
+  const counting = await eventually(async () => {
+    const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
+    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
+  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
+  return counting === 1 ? [members[0], members[1]] : [members[1], members[0]];
+}

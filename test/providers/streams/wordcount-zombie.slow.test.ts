@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { activeTasks, lineFeeder, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
+import { activeTasks, lineFeeder, membersBySplit, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount: one splits the lines of the one `words` partition (task 0_0) and
@@ -30,11 +30,7 @@ test("a member continued after its tasks moved on commits nothing of its late wo
   const members = [await cluster.start(), await cluster.start()];
   await feeder.produce(200);
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
-  const counting = await eventually(async () => {
-    const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
-    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
-  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
-  const [zombie, other] = counting === 1 ? members : [members[1], members[0]];
+  const [zombie, other] = await membersBySplit(members);
 
   let feeding = true;
   const flow = (async () => {
