@@ -167,10 +167,13 @@ export const sorted = (counts: Record<string, number>): Record<string, number> =
 /** Waits until `application`'s counts, as the instance at `url` answers them, are the true counts of `lines`. */
 export async function untilExactCounts(url: string, application: string, lines: string[]): Promise<void> {
   const want = JSON.stringify(sorted(trueCounts(lines)));
+  let last: Record<string, number> | undefined;
   await eventually(async () => {
-    const counts = await countsOf(url, application);
-    return counts !== undefined && JSON.stringify(sorted(counts)) === want;
-  }, { timeoutMs: 30_000, what: `${application}'s exact counts` });
+    last = await countsOf(url, application);
+    return last !== undefined && JSON.stringify(sorted(last)) === want;
+  }, { timeoutMs: 30_000, what: `${application}'s exact counts` }).catch((error: Error) => {
+    throw new Error(`${error.message}\nwanted ${want}\nanswered ${JSON.stringify(last && sorted(last))}`);
+  });
 }
 
 /** The ids of the instance's active tasks of `application`; undefined unless it is RUNNING. */
