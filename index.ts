@@ -77,10 +77,13 @@ export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/ser
 export { Branched } from "./providers/streams/topology/values/branched";
 export { BufferConfig, Suppressed } from "./providers/streams/topology/values/suppressed";
 export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
+export { JoinWindows } from "./providers/streams/topology/values/join-windows";
+export { StreamJoined } from "./providers/streams/topology/values/stream-joined";
 export type { Serde } from "./kernel/contracts/streams/serde";
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";
 export type * from "./kernel/contracts/streams/stores";
+export { PUT_RETURN_CODE_NOT_PUT, PUT_RETURN_CODE_VALID_TO_UNDEFINED } from "./kernel/contracts/streams/stores";
 export type * from "./kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
 export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";

@@ -36,6 +36,8 @@ export interface ChaosOptions {
   /** Where logs and data go; removed at the end unless `keepDir`. */
   dir?: string;
   keepDir?: boolean;
+  /** The applications' processing.guarantee (at_least_once by default). */
+  guarantee?: "at_least_once" | "exactly_once_v2";
   /** log.level of the Sluice processes; their logs go to files in `dir`. */
   logLevel?: string;
   /** Progress lines (stderr by default). */
@@ -59,6 +61,7 @@ const SETTLE_TIMEOUT_MS = 180_000;
 
 export interface ChaosReport {
   seed: number;
+  guarantee: "at_least_once" | "exactly_once_v2";
   fedRecords: number;
   ackedRecords: number;
   retriedSends: number;
@@ -165,6 +168,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           "--streams.auto.create.topics=true",
           `--streams.state.dir=${path.join(dir, `state-${i}`)}`,
           "--streams.num.partitions=4",
+          `--streams.processing.guarantee=${options.guarantee ?? "at_least_once"}`,
           `--log.level=${options.logLevel ?? "warn"}`,
         ],
         path.join(dir, `sluice-${i}.log`),
@@ -306,6 +310,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const check = await checkResults(bootstrap, feeder, slots.map((slot) => slot.url));
     return {
       seed: options.seed,
+      guarantee: options.guarantee ?? "at_least_once",
       fedRecords: feederFigures.generated,
       ackedRecords: feederFigures.acknowledged,
       retriedSends: feederFigures.retriedSends,

@@ -19,15 +19,25 @@ export function wordCounts(lines: number): Map<string, number> {
 
 /**
  * `count` records keyed k0…k999 with `value(i)`, in per-partition requests of 1,000 (kafkajs groups a request's
- * messages in quadratic time) spread over `partitions`, several in flight.
+ * messages in quadratic time) spread over `partitions`, several in flight. With `keyOf`, records are keyed by it and
+ * partitioned by their key, as a table's must be.
  */
-export async function produceInput(producer: Producer, topic: string, count: number, partitions: number, value: (i: number) => string): Promise<void> {
+export async function produceInput(
+  producer: Producer,
+  topic: string,
+  count: number,
+  partitions: number,
+  value: (i: number) => string,
+  keyOf?: (i: number) => string,
+): Promise<void> {
   const perRequest = 1_000;
   const inFlight: Promise<unknown>[] = [];
   for (let start = 0; start < count; start += perRequest) {
     const partition = (start / perRequest) % partitions;
     const messages: Message[] = [];
-    for (let i = start; i < Math.min(start + perRequest, count); i++) messages.push({ key: `k${i % 1000}`, value: value(i), partition });
+    for (let i = start; i < Math.min(start + perRequest, count); i++) {
+      messages.push(keyOf === undefined ? { key: `k${i % 1000}`, value: value(i), partition } : { key: keyOf(i), value: value(i) });
+    }
     inFlight.push(producer.send({ topic, messages }));
     if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
   }

@@ -6,6 +6,10 @@
  *   topology run by two members of one group in worker threads (see worker-members); for both topology variants,
  *   also the rate over a run's last four fifths, past start-up and rebalances;
  * - words/s of `wordcount` fed lines of 10 words, end to end, with the record cache on (10 MiB) and off;
+ * - what exactly_once_v2 costs (its default commit.interval.ms, 100 ms): the stateless topology and wordcount (cache
+ *   on) under it, each divided by the same run under at_least_once;
+ * - records/s of a windowed count (one-second tumbling windows of the stateless input, keyed by 1,000 keys, event
+ *   time the producer's clock) emitting every update, and the same with suppress(untilWindowCloses): final results only;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
  * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
@@ -26,8 +30,9 @@ import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
 import { produceInput, statelessValue, wordLine } from "./bench-input";
 import { timeDecodingConsumer } from "./decoding-consumer";
-import { median, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
+import { median, metricValue, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
 import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
+import { windowedCountRuntime } from "./windowed-topology";
 import { timeWorkerMembers } from "./worker-members";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -89,21 +94,30 @@ async function main(): Promise<void> {
   await producer.disconnect();
   // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
   // two runs made side by side.
-  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; members: Timing; cached: Timing; uncached: Timing }[] = [];
+  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; statelessEos: Timing; members: Timing; cached: Timing; cachedEos: Timing; uncached: Timing; windowed: Timing; suppressed: Timing }[] = [];
   const rss = { stateless: [] as number[], wordcount: [] as number[] };
   const heapSteps: number[] = [];
+  /** Transactions each exactly_once_v2 stateless run committed, to show the runs were transactional. */
+  const transactions: number[] = [];
   const sampler = (steps: number[], round: number, heap?: number[]) => () => {
     if (round > 1) return;
     const { rss, heapUsed } = process.memoryUsage();
     steps.push(rss);
     heap?.push(heapUsed);
   };
-  const wordcountRun = async (round: number, cacheBytes: number, progress?: () => void): Promise<Timing> => {
-    const applicationId = `bench-wordcount-${cacheBytes > 0 ? "cached" : "uncached"}-${round}`;
-    const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir, "statestore.cache.max.bytes": cacheBytes } });
+  const wordcountRun = async (round: number, cacheBytes: number, progress?: () => void, guarantee = "at_least_once"): Promise<Timing> => {
+    const applicationId = `bench-wordcount-${cacheBytes > 0 ? "cached" : "uncached"}-${guarantee}-${round}`;
+    const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir, "statestore.cache.max.bytes": cacheBytes, "processing.guarantee": guarantee } });
     const provider = new WordCountProvider();
     runtime.addProvider({ ...provider, name: applicationId, config: { ...provider.config, "application.id": applicationId }, topology: (builder: StreamsBuilder, context: TopologyContext) => provider.topology(builder, context) });
     const timing = await timeRuntime(runtime, applicationId, lines + lines * 10, progress);
+    await runtime.close();
+    return timing;
+  };
+  const windowedRun = async (round: number, suppressed: boolean): Promise<Timing> => {
+    const applicationId = `bench-windowed-${suppressed ? "suppressed" : "updates"}-${round}`;
+    const runtime = windowedCountRuntime(bootstrap, stateDir, applicationId, STATELESS_INPUT, `${applicationId}-out`, suppressed);
+    const timing = await timeRuntime(runtime, applicationId, records);
     await runtime.close();
     return timing;
   };
@@ -114,10 +128,18 @@ async function main(): Promise<void> {
     const stateless = statelessRuntime(bootstrap, stateDir, applicationId, `bench-out-${round}`);
     const statelessTiming = await timeRuntime(stateless, applicationId, records, sampler(rss.stateless, round, heapSteps));
     await stateless.close();
+    const eosId = `bench-stateless-eos-${round}`;
+    const statelessEosRuntime = statelessRuntime(bootstrap, stateDir, eosId, `bench-out-eos-${round}`, "exactly_once_v2");
+    const statelessEos = await timeRuntime(statelessEosRuntime, eosId, records);
+    transactions.push(metricValue(statelessEosRuntime, eosId, "producer-metrics", "txn-commit-total"));
+    await statelessEosRuntime.close();
     const members = await timeWorkerMembers(bootstrap, stateDir, `bench-members-${round}`, `bench-members-out-${round}`, MEMBERS, records);
     const cached = await wordcountRun(round, 10_485_760, sampler(rss.wordcount, round));
+    const cachedEos = await wordcountRun(round, 10_485_760, undefined, "exactly_once_v2");
     const uncached = await wordcountRun(round, 0);
-    rounds.push({ ceiling, decoding, stateless: statelessTiming, members, cached, uncached });
+    const windowed = await windowedRun(round, false);
+    const suppressed = await windowedRun(round, true);
+    rounds.push({ ceiling, decoding, stateless: statelessTiming, statelessEos, members, cached, cachedEos, uncached, windowed, suppressed });
   }
 
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -150,7 +172,12 @@ async function main(): Promise<void> {
       `round ${index + 1}: stateless topology, ${MEMBERS} members in worker threads ${Math.round(membersRate)} records/s (${startup(round.members)}): ${percent(membersRate / ceilingRate)} of kcat; ` +
         `last four fifths: one member on the main thread ${Math.round(steadyRate(records, round.stateless))} records/s, ${MEMBERS} members ${Math.round(steadyRate(records, round.members))} records/s`,
     );
+    console.log(`round ${index + 1}: windowed count ${Math.round(rate(records, round.windowed))} records/s (${startup(round.windowed)}), with suppress(untilWindowCloses) ${Math.round(rate(records, round.suppressed))} records/s (${startup(round.suppressed)})`);
     console.log(`round ${index + 1}: wordcount cache on ${Math.round(rate(words, round.cached))} words/s (${startup(round.cached)}), cache off ${Math.round(rate(words, round.uncached))} words/s (${startup(round.uncached)})`);
+    console.log(
+      `round ${index + 1}: exactly_once_v2: stateless topology ${Math.round(rate(records, round.statelessEos))} records/s (${startup(round.statelessEos)}), ` +
+        `wordcount cache on ${Math.round(rate(words, round.cachedEos))} words/s (${startup(round.cachedEos)})`,
+    );
   }
   console.log(`medians of ${rounds.length} rounds: ${records} records; ${lines} lines of 10 words`);
   console.log(`kcat consume: ${Math.round(median(rounds.map((round) => rate(records, round.ceiling))))} records/s`);
@@ -164,6 +191,10 @@ async function main(): Promise<void> {
   );
   console.log(`wordcount (cache on): ${Math.round(median(rounds.map((round) => rate(words, round.cached))))} words/s`);
   console.log(`wordcount (cache off): ${Math.round(median(rounds.map((round) => rate(words, round.uncached))))} words/s`);
+  console.log(`exactly_once_v2 stateless runs committed ${transactions.join(", ")} transactions`);
+  console.log(`stateless topology exactly_once_v2 / at_least_once: median ${percent(median(rounds.map((round) => rate(records, round.statelessEos) / rate(records, round.stateless))))}`);
+  console.log(`wordcount (cache on) exactly_once_v2 / at_least_once: median ${percent(median(rounds.map((round) => rate(words, round.cachedEos) / rate(words, round.cached))))}`);
+  console.log(`windowed count: ${Math.round(median(rounds.map((round) => rate(records, round.windowed))))} records/s; with suppress(untilWindowCloses): ${Math.round(median(rounds.map((round) => rate(records, round.suppressed))))} records/s`);
   console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
   console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rss.stateless.map(mib).join(", ")}; first wordcount run (cache on) by tenths ${rss.wordcount.map(mib).join(", ")}; end ${mib(rssEnd)}`);
   console.log(`main-thread JS heap used by tenths of the first stateless run (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);

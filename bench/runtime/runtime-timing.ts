@@ -19,9 +19,14 @@ export const seconds = (from: number, to: number) => (to - from) / 1000;
 export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
 
+/** The value of metric `name` of group `group` of application `id`; 0 when it has none. */
+export function metricValue(runtime: StreamsRuntime, id: string, group: string, name: string): number {
+  const found = runtime.application(id)!.metrics().find((candidate) => candidate.name === group);
+  return Number(found?.metrics.find((metric) => metric.name === name)?.value ?? 0);
+}
+
 export function processedTotal(runtime: StreamsRuntime, id: string): number {
-  const thread = runtime.application(id)!.metrics().find((group) => group.name === "stream-thread-metrics");
-  return Number(thread?.metrics.find((metric) => metric.name === "process-total")?.value ?? 0);
+  return metricValue(runtime, id, "stream-thread-metrics", "process-total");
 }
 
 /**

@@ -16,8 +16,8 @@ export function statelessProvider(applicationId: string, input: string, output: 
   };
 }
 
-export function statelessRuntime(bootstrapServers: string[], stateDir: string, applicationId: string, output: string): StreamsRuntime {
-  const runtime = new StreamsRuntime({ bootstrapServers, streamsConfig: { "state.dir": stateDir } });
+export function statelessRuntime(bootstrapServers: string[], stateDir: string, applicationId: string, output: string, guarantee = "at_least_once"): StreamsRuntime {
+  const runtime = new StreamsRuntime({ bootstrapServers, streamsConfig: { "state.dir": stateDir, "processing.guarantee": guarantee } });
   runtime.addProvider(statelessProvider(applicationId, STATELESS_INPUT, output));
   return runtime;
 }

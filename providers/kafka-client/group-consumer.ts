@@ -47,6 +47,11 @@ export interface GroupConsumerHandlers {
    * uncommitted and joins the group again.
    */
   fetchProcessed?(): Promise<void>;
+  /**
+   * The member is about to give its partitions up (it joins the group again, or stops) in the generation that is
+   * ending. A handler that commits the offsets itself (`commitOffsets: false`) commits what it has processed now.
+   */
+  revoking?(): Promise<void>;
   /** A fetch was answered; `lags` says how far behind each partition it answered for is. */
   fetched?(lags: readonly PartitionLag[]): void;
   /** The metadata to commit with a partition's offset (Kafka Streams commits the partition's time there). */
@@ -74,13 +79,21 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   maxBytes?: number;
   /** Bound on one partition's share of a fetch answer; default 1 MiB. */
   maxPartitionBytes?: number;
-  /** read_committed: only records of committed transactions; default read_uncommitted. */
+  /**
+   * read_committed: only records of committed transactions, and committed offsets only once no transaction is
+   * committing them (requireStable); default read_uncommitted.
+   */
   isolationLevel?: IsolationLevel;
+  /**
+   * false: the consumer commits no offsets; its handler commits them with its own writes (a transactional producer's
+   * sendOffsetsToTransaction with `groupMetadata()`), at the latest when `revoking` is called. Default true.
+   */
+  commitOffsets?: boolean;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -179,6 +192,7 @@ export class GroupConsumer {
           await this.fetcher.metadata.refresh(topics);
           return (topic) => this.fetcher.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
         },
+        requireStable: options.isolationLevel === "read_committed",
         logger: this.logger,
       },
       () => this.wake?.(),
@@ -240,6 +254,7 @@ export class GroupConsumer {
     if (this.joining) this.groupPool.close();
     await this.loop;
     await this.settledCommit().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
+    if (this.settled) await this.handlers.revoking?.().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     this.membership.stopHeartbeats();
     await this.membership.leave().catch((error) => this.logger.debug("leaving the group failed", { groupId: this.options.groupId, error: String(error) }));
     this.groupPool.close();
@@ -281,6 +296,7 @@ export class GroupConsumer {
     // A failed commit's positions are still pending: the commit below takes them.
     await this.settledCommit().catch(() => undefined);
     await this.commitProcessed();
+    if (this.settled) await this.handlers.revoking?.();
     // Reported once per rebalance, and not for the first join: the member has no partitions to give up yet.
     if (this.settled) this.handlers.rebalancing();
     this.settled = false;
@@ -394,6 +410,7 @@ export class GroupConsumer {
   }
 
   private async commitProcessed(): Promise<void> {
+    if (this.options.commitOffsets === false) return;
     const pending: TopicPartitionOffset[] = [];
     const metadataOf = this.handlers.offsetMetadata;
     for (const { topic, partition, offset, committed } of this.processed.values()) {

@@ -38,6 +38,11 @@ export interface GroupMembershipOptions {
   brokers: () => string[];
   /** Topics whose partition counts the leader needs, asked before assigning. */
   partitionCounts(topics: string[]): Promise<(topic: string) => number | undefined>;
+  /**
+   * Committed offsets only once no open transaction is committing them (requireStable, KIP-447): what a
+   * read_committed member needs, so that it never starts from an offset a transaction is about to move on.
+   */
+  requireStable?: boolean;
   logger?: ComponentLogger;
 }
 
@@ -133,12 +138,20 @@ export class GroupMembership {
     }
   }
 
-  /** The group's committed offsets of `partitions`; -1 where it has none. */
+  /**
+   * The group's committed offsets of `partitions`; -1 where it has none. With requireStable, a partition an open
+   * transaction commits is asked again until that transaction has ended.
+   */
   async committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
     const topics = Object.entries(partitions).map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
     if (topics.length === 0) return [];
-    for (;;) {
-      const answer = await (await this.coordinatorConnection()).request(OFFSET_FETCH, { groupId: this.options.groupId, topics });
+    const requireStable = this.options.requireStable ?? false;
+    for (let waitReported = false; ; ) {
+      const connection = await this.coordinatorConnection();
+      if (requireStable && connection.versionOf(OFFSET_FETCH) < 7) {
+        throw new Error(`group ${this.options.groupId}: reading committed offsets read_committed needs OffsetFetch v7 (Kafka 2.5 or later); the coordinator offers v${connection.versionOf(OFFSET_FETCH)}`);
+      }
+      const answer = await connection.request(OFFSET_FETCH, { groupId: this.options.groupId, topics, requireStable });
       if (this.retriable(answer.errorCode)) {
         await pause(this.options.retryBackoffMs);
         continue;
@@ -146,14 +159,20 @@ export class GroupMembership {
       if (answer.errorCode !== 0) throw new GroupError(this.options.groupId, "OffsetFetch", answer.errorCode);
       const offsets: TopicPartitionOffset[] = [];
       let moved = false;
+      let unstable: string | undefined;
       for (const topic of answer.topics) {
         for (const partition of topic.partitions) {
           if (this.retriable(partition.errorCode)) moved = true;
+          else if (partition.errorCode === ErrorCode.UNSTABLE_OFFSET_COMMIT) unstable = `${topic.name} partition ${partition.partitionIndex}`;
           else if (partition.errorCode !== 0) throw new GroupError(this.options.groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
           offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset), metadata: partition.metadata });
         }
       }
-      if (!moved) return offsets;
+      if (!moved && unstable === undefined) return offsets;
+      if (unstable !== undefined && !waitReported) {
+        waitReported = true;
+        this.logger.info("waiting for an open transaction to end before taking over its offsets", { groupId: this.options.groupId, partition: unstable });
+      }
       await pause(this.options.retryBackoffMs);
     }
   }

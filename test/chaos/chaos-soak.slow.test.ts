@@ -1,15 +1,18 @@
 /**
  * The chaos soak's 60-second variant (bench/chaos runs the 10-minute one): instances and the broker killed, a
  * graceful stop/restart and proxy faults while wordcount and pageviews are fed and queried; then nothing
- * acknowledged is lost and every count, in the stores and the output topic, equals the truth.
+ * acknowledged is lost and every count, in the stores and the output topic, equals the truth; under
+ * exactly_once_v2 also no output record is written twice.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DEFAULT_OPTIONS, runChaos } from "../../bench/chaos/chaos-run";
+import { DEFAULT_OPTIONS, runChaos, type ChaosReport } from "../../bench/chaos/chaos-run";
 
-test("a minute of faults loses no record and miscounts no key", async () => {
+/** A minute of faults with `guarantee`; asserts that nothing is lost or miscounted, and answers the report. */
+async function minuteOfFaults(guarantee: "at_least_once" | "exactly_once_v2"): Promise<ChaosReport> {
   const report = await runChaos({
     ...DEFAULT_OPTIONS,
+    guarantee,
     seed: 7,
     durationMs: 60_000,
     instanceKillEveryMs: [15_000, 25_000],
@@ -30,6 +33,16 @@ test("a minute of faults loses no record and miscounts no key", async () => {
   assert.is(report.queries.malformed, 0, "query answers that are not JSON");
   assert.is(report.queries.hangs, 0, "queries with no answer within their timeout");
   for (const sse of report.sse) assert.is(sse.backwards, 0, "SSE ids going backwards");
+  return report;
+}
+
+test("a minute of faults loses no record and miscounts no key", async () => {
+  await minuteOfFaults("at_least_once");
+});
+
+test("under exactly_once_v2, a minute of faults also writes no output twice, as a read_committed reader sees it", async () => {
+  const report = await minuteOfFaults("exactly_once_v2");
+  assert.is(report.check.duplicateOutputs, 0, "duplicate outputs");
 });
 
 test.run();

@@ -6,6 +6,8 @@ export interface ReadBack {
   offset: number;
   key: string | null;
   value: string | null;
+  /** The value's bytes, for values that are not text. */
+  valueBytes: Buffer | null;
 }
 
 export interface ReadToEnd {
@@ -31,7 +33,7 @@ export async function readToEnd(bootstrap: string, topic: string, partitions: nu
       if (answer.errors.length > 0) await fetcher.recover(answer.errors, `reading ${topic}`);
       for (const batch of answer.batches) {
         for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
-          records.push({ partition: batch.partition, offset: record.offset, key: record.key?.toString() ?? null, value: record.value?.toString() ?? null });
+          records.push({ partition: batch.partition, offset: record.offset, key: record.key?.toString() ?? null, value: record.value?.toString() ?? null, valueBytes: record.value === null ? null : Buffer.from(record.value) });
         }
         positions.set(batch.partition, batch.nextOffset);
       }

@@ -6,7 +6,7 @@
  */
 import { connect } from "node:net";
 import * as assert from "uvu/assert";
-import { OffsetFetch, ApiCodec, ByteReader, FrameSplitter } from "../../providers/kafka-protocol";
+import { OffsetFetch, ApiCodec, ByteReader, errorCodeName, FrameSplitter } from "../../providers/kafka-protocol";
 import { RecordProducer, TransactionalProducer, TransactionError, type TransactionalProducerOptions } from "../../providers/kafka-client";
 import { eventually } from "./eventually";
 import { readToEnd, valuesOf } from "./read-to-end";
@@ -46,6 +46,15 @@ export async function rejection(promise: Promise<unknown>): Promise<TransactionE
 
 /** The group's committed offsets of the topic's partitions, asked of the (single) broker with OffsetFetch v5. */
 export async function committedOffsets(bootstrap: string, groupId: string, topic: string, partitions: number[]): Promise<[number, bigint][]> {
+  return (await offsetFetch(bootstrap, 5, groupId, topic, partitions, false)).map(([partition, offset]): [number, bigint] => [partition, offset]);
+}
+
+/** OffsetFetch v7 with requireStable: each partition's committed offset, or the name of its error (UNSTABLE_OFFSET_COMMIT). */
+export async function stableOffsets(bootstrap: string, groupId: string, topic: string, partitions: number[]): Promise<[number, string][]> {
+  return (await offsetFetch(bootstrap, 7, groupId, topic, partitions, true)).map(([partition, offset, errorCode]) => [partition, errorCode === 0 ? String(offset) : errorCodeName(errorCode)]);
+}
+
+async function offsetFetch(bootstrap: string, version: number, groupId: string, topic: string, partitions: number[], requireStable: boolean): Promise<[number, bigint, number][]> {
   const [host, port] = bootstrap.split(":");
   const codec = new ApiCodec(OffsetFetch);
   const frames = new FrameSplitter(1 << 24);
@@ -56,11 +65,13 @@ export async function committedOffsets(bootstrap: string, groupId: string, topic
       socket.on("data", (chunk) => {
         for (const received of frames.push(chunk)) resolve(new ByteReader(received));
       });
-      socket.write(Buffer.concat(codec.encodeRequestFrame(1, 5, "committed-offsets", { groupId, topics: [{ name: topic, partitionIndexes: partitions }] })));
+      socket.write(Buffer.concat(codec.encodeRequestFrame(1, version, "committed-offsets", { groupId, topics: [{ name: topic, partitionIndexes: partitions }], requireStable })));
     });
     frame.int32(); // correlation id
-    const answer = codec.decodeResponse(frame, 5);
-    return answer.topics.flatMap(({ partitions: found }) => found.map(({ partitionIndex, committedOffset }): [number, bigint] => [partitionIndex, committedOffset])).sort((a, b) => a[0] - b[0]);
+    const answer = codec.decodeResponse(frame, version);
+    return answer.topics
+      .flatMap(({ partitions: found }) => found.map(({ partitionIndex, committedOffset, errorCode }): [number, bigint, number] => [partitionIndex, committedOffset, errorCode]))
+      .sort((a, b) => a[0] - b[0]);
   } finally {
     socket.destroy();
   }
@@ -162,6 +173,27 @@ export const TRANSACTION_SCENARIOS: Record<string, (bed: TransactionBed) => Prom
     await producer.sendOffsetsToTransaction([{ topic: "input", partition: 0, offset: 20 }], group);
     await producer.abortTransaction();
     assert.equal(await committed(), [[0, 10n], [1, 4n]]);
+  },
+
+  "an offset an open transaction commits is unstable for read_committed readers until the transaction ends": async (bed) => {
+    await bed.createTopic("steady", 2);
+    const producer = transactionalProducer(bed, "steady-writer");
+    await producer.initTransactions();
+    const group = { groupId: "steady-readers", generationId: -1, memberId: "", groupInstanceId: null };
+    const stable = () => stableOffsets(bed.bootstrap, "steady-readers", "steady", [0, 1]);
+
+    producer.beginTransaction();
+    await producer.sendOffsetsToTransaction([{ topic: "steady", partition: 0, offset: 7 }], group);
+    assert.equal(await stable(), [[0, "UNSTABLE_OFFSET_COMMIT (88)"], [1, "-1"]], "the partition the transaction commits waits; the other answers");
+    assert.equal(await committedOffsets(bed.bootstrap, "steady-readers", "steady", [0]), [[0, -1n]], "without requireStable: the offset before the transaction");
+    await producer.commitTransaction();
+    await eventually(async () => JSON.stringify(await stable()) === JSON.stringify([[0, "7"], [1, "-1"]]), { what: "the committed offset, stable" });
+
+    producer.beginTransaction();
+    await producer.sendOffsetsToTransaction([{ topic: "steady", partition: 1, offset: 3 }], group);
+    assert.equal((await stable())[1], [1, "UNSTABLE_OFFSET_COMMIT (88)"]);
+    await producer.abortTransaction();
+    await eventually(async () => JSON.stringify(await stable()) === JSON.stringify([[0, "7"], [1, "-1"]]), { what: "the aborted offset, never committed" });
   },
 
   "calls out of order are refused without touching the transaction": async (bed) => {

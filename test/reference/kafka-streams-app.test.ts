@@ -61,11 +61,18 @@ async function produce({ broker, java }: Context, topic: string, records: Input[
   assert.is(run.code, 0, run.stderr);
 }
 
-async function readTopic({ broker, java }: Context, topic: string, values: "string" | "long" = "string"): Promise<OutputRecord[]> {
-  const run = await java.run(READER, [broker.bootstrap, topic, values]);
+async function readTopic({ broker, java }: Context, topic: string, values: "string" | "long" = "string", isolation: "read_uncommitted" | "read_committed" = "read_uncommitted"): Promise<OutputRecord[]> {
+  const run = await java.run(READER, [broker.bootstrap, topic, values, isolation]);
   assert.is(run.code, 0, run.stderr);
   const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
   return lines.filter((line) => line.event === "record") as unknown as OutputRecord[];
+}
+
+/** Asserts that each key's count goes up from one update to the next: no update was lost or read twice. */
+function assertCountsOnlyGrow(records: OutputRecord[]): void {
+  const byKey = new Map<string, number[]>();
+  for (const { key, value } of records) byKey.set(key, [...(byKey.get(key) ?? []), value as number]);
+  for (const [key, counts] of byKey) assert.ok(counts.every((count, i) => i === 0 || count > counts[i - 1]), `${key}: ${counts.join(",")}`);
 }
 
 /** The last value of each key, as a compacted topic would keep it. */
@@ -154,10 +161,7 @@ test("wordcount at_least_once counts every word exactly, and after its state is 
 
   const output = await readTopic(context, "word-counts-output", "long");
   assert.equal(latestByKey(output), wordCounts(LINES));
-  // Each word's count only grows, from one update to the next: no update was lost or read twice.
-  const byWord = new Map<string, number[]>();
-  for (const { key, value } of output) byWord.set(key, [...(byWord.get(key) ?? []), value as number]);
-  for (const [word, counts] of byWord) assert.ok(counts.every((count, i) => i === 0 || count > counts[i - 1]), `${word}: ${counts.join(",")}`);
+  assertCountsOnlyGrow(output);
 
   // The group committed every input record.
   const ends = await admin.fetchTopicOffsets("text-lines");
@@ -203,6 +207,43 @@ test("two instances split the tasks through Kafka Streams' own assignor, and the
   assert.equal(Object.keys(split[0]).filter((word) => word in split[1]), []);
   for (const app of instances) await stopApp(app);
   assert.equal(latestByKey(await readTopic(context, "word-counts-output", "long")), expected);
+});
+
+test("wordcount under exactly_once_v2, SIGKILLed mid-stream and started again on its state, counts every word once: its store and its output read read_committed", async (context) => {
+  await createTopics(context, { "text-lines": 3 });
+  // Enough lines that the instance is killed with transactions still to commit.
+  const lines = Array.from({ length: 12_000 }, (_, i) => LINES[i % LINES.length]);
+  const [first, second] = [lines.slice(0, 10_000), lines.slice(10_000)];
+  await produce(context, "text-lines", keyedLines(first));
+  const eos = { configs: ["processing.guarantee=exactly_once_v2"] };
+  const { app, stateDir } = startApp(context, "wordcount-eos", "wordcount", eos);
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  const committedInputs = async () => {
+    const [committed] = await admin.fetchOffsets({ groupId: "wordcount-eos", topics: ["text-lines"] });
+    return committed.partitions.reduce((sum, { offset }) => sum + Math.max(Number(offset), 0), 0);
+  };
+  // Killed once its transactions have committed some of the lines, not all.
+  const before = await eventually(async () => {
+    const count = await committedInputs();
+    return count > 0 && count;
+  }, { timeoutMs: 90_000, intervalMs: 20, what: "the first transaction to commit input offsets" });
+  app.child.kill("SIGKILL");
+  await app.exited;
+  assert.ok(before < first.length, `killed after ${before} of ${first.length} lines were committed`);
+
+  await produce(context, "text-lines", keyedLines(second, first.length));
+  const restarted = startApp(context, "wordcount-eos", "wordcount", { ...eos, stateDir }).app;
+  await running(restarted);
+  await storeReaches(restarted, "word-counts", wordCounts(lines));
+  await stopApp(restarted);
+  assert.is(await committedInputs(), lines.length, "the group committed every line");
+  await admin.disconnect();
+
+  // Committed output only: each word's counts go up one update after another, to its true count (none written twice).
+  const output = await readTopic(context, "word-counts-output", "long", "read_committed");
+  assert.equal(latestByKey(output), wordCounts(lines));
+  assertCountsOnlyGrow(output);
 });
 
 const REGIONS = ["emea", "apac", "amer"];

@@ -3,8 +3,11 @@ import { OffsetFetch } from "../../kafka-protocol/messages/offset-fetch";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 
-/** A partition without a committed offset answers -1, as Kafka does. Null topics (v2+): everything committed. */
-export function offsetFetchHandler({ store }: BrokerServices): RegisteredHandler {
+/**
+ * A partition without a committed offset answers -1, as Kafka does. Null topics (v2+): everything committed. With
+ * requireStable (v7+), a partition whose offset an open transaction commits answers UNSTABLE_OFFSET_COMMIT.
+ */
+export function offsetFetchHandler({ store, transactions }: BrokerServices): RegisteredHandler {
   const { offsets } = store;
   return defineHandler(OffsetFetch, (request) => {
     const asked =
@@ -14,6 +17,9 @@ export function offsetFetchHandler({ store }: BrokerServices): RegisteredHandler
       topics: asked.map(({ name, partitionIndexes }) => ({
         name,
         partitions: partitionIndexes.map((partitionIndex) => {
+          if (request.requireStable && transactions.hasPendingOffset(request.groupId, name, partitionIndex)) {
+            return { partitionIndex, committedOffset: -1n, metadata: null, errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT };
+          }
           const committed = offsets.fetch(request.groupId, name, partitionIndex);
           return {
             partitionIndex,

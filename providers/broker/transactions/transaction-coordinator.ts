@@ -19,6 +19,7 @@ import { TRANSACTION_STATE_TOPIC, TransactionLog } from "./transaction-log";
 import {
   holdsPartitions,
   isEpochExhausted,
+  isOpen,
   MAX_PRODUCER_EPOCH,
   STATE_NAMES,
   withGroupOffsets,
@@ -229,6 +230,17 @@ export class TransactionCoordinator {
     if (metadata.producerEpoch !== producer.producerEpoch) return ErrorCode.INVALID_PRODUCER_EPOCH;
     if (metadata.state !== "Ongoing" || !metadata.partitions.get(topic)?.has(partition)) return ErrorCode.INVALID_TXN_STATE;
     return ErrorCode.NONE;
+  }
+
+  /**
+   * Whether an open transaction is committing an offset of the group's partition (TxnOffsetCommit, not yet ended):
+   * OffsetFetch with requireStable answers UNSTABLE_OFFSET_COMMIT for it until the transaction ends (KIP-447).
+   */
+  hasPendingOffset(groupId: string, topic: string, partition: number): boolean {
+    for (const metadata of this.transactions.values()) {
+      if (isOpen(metadata.state) && metadata.groups.get(groupId)?.get(topic)?.has(partition)) return true;
+    }
+    return false;
   }
 
   describe(transactionalId: string): DescribedTransaction {

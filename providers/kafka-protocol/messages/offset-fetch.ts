@@ -1,10 +1,15 @@
 import { defineApi } from "../schema";
 
+/**
+ * A group's committed offsets. v6 is the first flexible version; v7 adds requireStable (KIP-447): a partition whose
+ * offset an open transaction is committing is answered UNSTABLE_OFFSET_COMMIT instead of its older offset, so a
+ * read_committed member taking it over waits for that transaction to end. v8 (several groups) is not declared.
+ */
 export const OffsetFetch = defineApi({
   name: "OffsetFetch",
   apiKey: 9,
-  // v6 is the first flexible version.
-  versions: "0-5",
+  versions: "0-7",
+  flexibleVersions: "6+",
   request: [
     { name: "groupId", type: "string" },
     // null (v2+): every partition the group has committed.
@@ -16,6 +21,7 @@ export const OffsetFetch = defineApi({
         { name: "partitionIndexes", type: "int32", array: true },
       ],
     },
+    { name: "requireStable", type: "boolean", versions: "7+", default: false },
   ],
   response: [
     { name: "throttleTimeMs", type: "int32", versions: "3+", default: 0 },

@@ -90,10 +90,6 @@ export class StreamsApplication implements ApplicationHandle {
     this.logger = withApplicationLogFile(options.logger, this.id, settings.get("log.dir"), settings.get("log.maxFileSize"));
     this.lifecycle = new ApplicationLifecycle(this.id);
     this.restartOnError = RestartOnError.from(settings);
-    const guarantee = settings.get("processing.guarantee");
-    if (guarantee !== "at_least_once") {
-      throw new Error(`application '${this.id}': processing.guarantee=${guarantee} is not supported yet; Sluice processes at least once, with exact state after a crash (set at_least_once)`);
-    }
     this.hub = new LocalEventStreamHub(this.id, options.provider.eventStreams ?? [], this.logger, (type) => this.topologyCompiled.eventSerdeNames(type));
     for (const type of this.topologyCompiled.definition.eventTypes) {
       if (!this.hub.declarations().some((declaration) => declaration.type === type)) {

@@ -7,6 +7,27 @@ import type { MovingRate } from "./moving-rate";
 import type { RecordingLevel, StreamsMetrics } from "../../../kernel/contracts/streams/processor";
 import { streamsMetrics } from "./streams-metrics";
 
+/** What a transaction cost, as the producer measured it (under exactly_once_v2). */
+export interface TransactionTimes {
+  /** From the transaction's first write to its commit answered: how long its outputs waited for read_committed readers. */
+  openMs: number;
+  /** sendOffsetsToTransaction (AddOffsetsToTxn and TxnOffsetCommit). */
+  sendOffsetsNs: number;
+  /** commitTransaction (EndTxn, once the sends are acknowledged). */
+  commitNs: number;
+}
+
+/** The producer's transaction metrics, as Kafka's producer names them (`txn-*-time-ns-total`), with counts and latency. */
+interface TransactionMetrics {
+  initNs: Counter;
+  sendOffsetsNs: Counter;
+  commitNs: Counter;
+  abortNs: Counter;
+  commits: RateAndTotal;
+  aborts: RateAndTotal;
+  latency: { count: number; sum: number; max: number };
+}
+
 interface StoreMetrics {
   name: string;
   puts: MovingRate;
@@ -24,12 +45,18 @@ export class RunMetrics {
   private readonly sentRecords: RateAndTotal;
   private readonly commitLatency = { count: 0, sum: 0, max: 0 };
   private lagMax = 0;
+  private transactionMetrics?: TransactionMetrics;
   private readonly tasks = new Map<string, { processed: MovingRate; dropped: () => number }>();
   private readonly stores = new Map<string, StoreMetrics>();
   /** The store counted last: reads and writes come in runs of one store, counted by the million. */
   private lastStore: StoreMetrics | undefined;
 
-  constructor(private readonly registry: MetricsRegistry, threadId: string, consumerClientId: string, producerClientId: string) {
+  constructor(
+    private readonly registry: MetricsRegistry,
+    threadId: string,
+    consumerClientId: string,
+    private readonly producerClientId: string,
+  ) {
     this.threadTags = { "thread-id": threadId };
     const thread = "stream-thread-metrics";
     this.processed = registry.rateAndTotal(thread, "process", "Records processed", this.threadTags);
@@ -45,6 +72,44 @@ export class RunMetrics {
     this.consumedBytes = registry.counter(fetch, "bytes-consumed-total", "Total bytes of keys and values consumed", consumerTags);
     registry.gauge(fetch, "records-lag-max", "Largest partition lag seen in the last fetched batch", consumerTags, () => this.lagMax);
     this.sentRecords = registry.rateAndTotal("producer-metrics", "record-send", "Records sent", { "client-id": producerClientId });
+  }
+
+  /** Under exactly_once_v2: registers the producer's transaction metrics. */
+  transactional(): void {
+    const tags = { "client-id": this.producerClientId };
+    const group = "producer-metrics";
+    const latency = { count: 0, sum: 0, max: 0 };
+    this.transactionMetrics = {
+      initNs: this.registry.counter(group, "txn-init-time-ns-total", "Total time initTransactions blocked, ns", tags),
+      sendOffsetsNs: this.registry.counter(group, "txn-send-offsets-time-ns-total", "Total time sendOffsetsToTransaction blocked, ns", tags),
+      commitNs: this.registry.counter(group, "txn-commit-time-ns-total", "Total time commitTransaction blocked, ns", tags),
+      abortNs: this.registry.counter(group, "txn-abort-time-ns-total", "Total time abortTransaction blocked, ns", tags),
+      commits: this.registry.rateAndTotal(group, "txn-commit", "Transactions committed", tags),
+      aborts: this.registry.rateAndTotal(group, "txn-abort", "Transactions aborted", tags),
+      latency,
+    };
+    this.registry.gauge(group, "txn-latency-avg", "Average time from a transaction's first write to its commit, ms", tags, () => (latency.count === 0 ? 0 : latency.sum / latency.count));
+    this.registry.gauge(group, "txn-latency-max", "Longest time from a transaction's first write to its commit, ms", tags, () => latency.max);
+  }
+
+  transactionsInitialized(ns: number): void {
+    this.transactionMetrics?.initNs.add(ns);
+  }
+
+  transactionCommitted(times: TransactionTimes): void {
+    const metrics = this.transactionMetrics;
+    if (metrics === undefined) return;
+    metrics.commits.record();
+    metrics.sendOffsetsNs.add(times.sendOffsetsNs);
+    metrics.commitNs.add(times.commitNs);
+    metrics.latency.count++;
+    metrics.latency.sum += times.openMs;
+    metrics.latency.max = Math.max(metrics.latency.max, times.openMs);
+  }
+
+  transactionAborted(ns: number): void {
+    this.transactionMetrics?.aborts.record();
+    this.transactionMetrics?.abortNs.add(ns);
   }
 
   /** Registers a task's metrics the first time it is seen; `dropped` reads its counter. */

@@ -44,7 +44,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     2: "0-8",
     3: "0-8",
     8: "0-7",
-    9: "0-5",
+    9: "0-7",
     10: "0-2",
     11: "0-5",
     12: "0-3",

@@ -7,9 +7,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../helpers/eventually";
+import { poisonSensitive } from "./poison-sensitive";
 import { startHarness, type Harness } from "./streams-harness";
 
 const test = suite("dead letters");
@@ -21,23 +20,6 @@ test.before(async () => {
 test.after(async () => {
   await harness.close();
 });
-
-function poisonSensitive(id: string): TopologyProvider {
-  return {
-    name: "PoisonSensitive",
-    version: "1.0.0",
-    config: { "application.id": id, "processing.error.policy": "dead_letter" },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, string>(`${id}-in`, { keySerde: "string", valueSerde: "string" })
-        .mapValues((value) => {
-          if (value.startsWith("poison")) throw new TypeError(`cannot digest '${value}'`);
-          return value.toUpperCase();
-        })
-        .to(`${id}-out`, { keySerde: "string", valueSerde: "string" });
-    },
-  };
-}
 
 test("a poison record lands in the dead-letter topic with its own headers and the error's, read back with kcat, and processing goes on", async () => {
   const runtime = harness.runtime([poisonSensitive("dlq-app")]);

@@ -18,9 +18,12 @@ export interface WordcountCluster {
   producer: Producer;
   /**
    * Starts `sluice start` running the examples on `stateDir` (a new temp dir by default), reaching the broker at
-   * `bootstrap` (default: the broker itself), with `flags` added and `env` set; resolves once it serves HTTP.
+   * `bootstrap` (default: the broker itself), with `flags` added (a flag given replaces the default of its key, such
+   * as `--plugins.packages`) and `env` set; resolves once it serves HTTP.
    */
   start(stateDir?: string, bootstrap?: string, flags?: string[], env?: NodeJS.ProcessEnv): Promise<WordcountInstance>;
+  /** The log lines of the broker running now. */
+  brokerLogs(): Record<string, unknown>[];
   /** SIGKILLs the broker. */
   killBroker(): Promise<void>;
   /** Starts the broker again on its port and data dir; resolves once it listens. */
@@ -84,24 +87,22 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
       kafka,
       producer,
       start: async (stateDir = tempDir("sluice-state-"), via = bootstrap, flags = [], env = {}) => {
-        const process = runSluice(
-          [
-            "start",
-            "--server.port=0",
-            `--plugins.packages=${EXAMPLES_PACKAGE}`,
-            `--streams.bootstrap.servers=${via}`,
-            "--streams.auto.create.topics=true",
-            `--streams.state.dir=${stateDir}`,
-            // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
-            "--streams.session.timeout.ms=3000",
-            ...flags,
-          ],
-          { env },
-        );
+        const defaults = [
+          "--server.port=0",
+          `--plugins.packages=${EXAMPLES_PACKAGE}`,
+          `--streams.bootstrap.servers=${via}`,
+          "--streams.auto.create.topics=true",
+          `--streams.state.dir=${stateDir}`,
+          // A SIGKILLed member leaves the group when its session ends; the rest of the test waits for that.
+          "--streams.session.timeout.ms=3000",
+        ];
+        const overridden = (flag: string) => flags.some((given) => given.split("=")[0] === flag.split("=")[0]);
+        const process = runSluice(["start", ...defaults.filter((flag) => !overridden(flag)), ...flags], { env });
         children.push(process);
         const url = await process.url(30_000);
         return { process, url, server: url.replace("http://", ""), stateDir };
       },
+      brokerLogs: () => children[0].logs(),
       killBroker: () => stopProcess(children[0], "SIGKILL"),
       restartBroker: async () => void (await startBroker(port)),
       close,
@@ -166,8 +167,31 @@ export const sorted = (counts: Record<string, number>): Record<string, number> =
 /** Waits until `application`'s counts, as the instance at `url` answers them, are the true counts of `lines`. */
 export async function untilExactCounts(url: string, application: string, lines: string[]): Promise<void> {
   const want = JSON.stringify(sorted(trueCounts(lines)));
+  let last: Record<string, number> | undefined;
   await eventually(async () => {
-    const counts = await countsOf(url, application);
-    return counts !== undefined && JSON.stringify(sorted(counts)) === want;
-  }, { timeoutMs: 30_000, what: `${application}'s exact counts` });
+    last = await countsOf(url, application);
+    return last !== undefined && JSON.stringify(sorted(last)) === want;
+  }, { timeoutMs: 30_000, what: `${application}'s exact counts` }).catch((error: Error) => {
+    throw new Error(`${error.message}\nwanted ${want}\nanswered ${JSON.stringify(last && sorted(last))}`);
+  });
+}
+
+/** The ids of the instance's active tasks of `application`; undefined unless it is RUNNING. */
+export async function activeTasks(url: string, application = "wordcount"): Promise<string[] | undefined> {
+  const response = await http(`${url}/api/v1/streams/${application}/status`);
+  if (response.status !== 200) return undefined;
+  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[] }[] };
+  return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
+}
+
+/**
+ * Two members of wordcount started with the repartition topic at two partitions: waits until the tasks are split
+ * between them, and answers them as [the one whose only task is 1_1, the other].
+ */
+export async function membersBySplit(members: readonly WordcountInstance[]): Promise<[WordcountInstance, WordcountInstance]> {
+  const counting = await eventually(async () => {
+    const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
+    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
+  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
+  return counting === 1 ? [members[0], members[1]] : [members[1], members[0]];
 }

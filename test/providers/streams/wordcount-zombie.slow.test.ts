@@ -1,8 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { http } from "../../helpers/sluice";
-import { lineFeeder, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
+import { activeTasks, lineFeeder, membersBySplit, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount: one splits the lines of the one `words` partition (task 0_0) and
@@ -26,24 +25,12 @@ test.after(async () => {
   await cluster?.close();
 });
 
-/** The ids of the instance's active tasks; undefined unless it is RUNNING. */
-async function activeTasks(url: string): Promise<string[] | undefined> {
-  const response = await http(`${url}/api/v1/streams/wordcount/status`);
-  if (response.status !== 200) return undefined;
-  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[] }[] };
-  return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
-}
-
 test("a member continued after its tasks moved on commits nothing of its late work, rejoins, and every count stays exact", async () => {
   const feeder = lineFeeder(cluster.producer);
   const members = [await cluster.start(), await cluster.start()];
   await feeder.produce(200);
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
-  const counting = await eventually(async () => {
-    const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
-    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
-  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
-  const [zombie, other] = counting === 1 ? members : [members[1], members[0]];
+  const [zombie, other] = await membersBySplit(members);
 
   let feeding = true;
   const flow = (async () => {

@@ -1,9 +1,12 @@
 /**
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
  * checkpoint up to the restoring member's fence and applies it batch by batch, leaving out what writers fenced off
- * wrote (see changelog-fence).
+ * wrote (see changelog-fence). Under exactly_once_v2 the changelogs are written in transactions and read
+ * read_committed, up to their end when the restore began: a transaction still open there (a crashed or cut-off
+ * member's) is waited for until it commits or its coordinator aborts it, so every commit before the restore is in the
+ * restored state and no aborted one is.
  */
-import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../../kafka-client";
+import { PartitionFetcher, type FetchedBatch, type IsolationLevel, type KafkaEndpoint, type PartitionError } from "../../../kafka-client";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
@@ -19,6 +22,11 @@ export interface RestoreTarget {
   from: number;
   /** The restoring member's fence (or the log end): restoring is done once every offset below it is read. */
   to: number;
+  /**
+   * Under exactly_once_v2: fences (left by earlier at_least_once runs) are skipped rather than followed; transactions,
+   * not fences, keep a cut-off member's writes out.
+   */
+  skipFences?: boolean;
   /** Updated as batches are applied. */
   restored: RestoreProgress;
   /**
@@ -66,14 +74,21 @@ const PROGRESS_EVERY_MS = 5_000;
  * task opened), batch by batch, reading the partitions directly (no consumer group). A changelog that starts
  * after `from` (its head removed by retention) is read from its start, with a warning.
  */
-export async function restoreFromChangelogs(endpoint: KafkaEndpoint, clientId: string, applicationId: string, targets: RestoreTarget[], logger: ComponentLogger): Promise<void> {
+export async function restoreFromChangelogs(
+  endpoint: KafkaEndpoint,
+  clientId: string,
+  applicationId: string,
+  targets: RestoreTarget[],
+  logger: ComponentLogger,
+  isolationLevel: IsolationLevel = "read_uncommitted",
+): Promise<void> {
   let pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
   const startedAt = Date.now();
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
   const byPartition = new TopicPartitionMap<RestoreTarget>();
   for (const target of pending) byPartition.set(target.topic, target.partition, target);
-  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, logger });
+  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, isolationLevel, logger });
   let reported = startedAt;
   try {
     while (pending.length > 0) {
@@ -103,7 +118,7 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
     const writer = fetched.producerId;
     const headers = record.headers;
     if (headers?.[FENCE_HEADER] !== undefined) {
-      fence(target, writer);
+      if (!target.skipFences) fence(target, writer);
       continue;
     }
     if (target.writer !== undefined && target.writer !== writer) continue;

@@ -13,6 +13,12 @@
  *  3. each of those tasks' stores, positions and changelog positions are committed in one atomic LevelDB batch;
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
+ *
+ * Under exactly_once_v2 a commit gathers the fetches of commit.interval.ms, and step 2's records are sent within the
+ * thread's transaction, without commit markers or fences (the transaction does their work); between steps 2 and 3 the
+ * transaction commits with the consumed offsets. A crash before that commit leaves neither the records nor the offsets
+ * (read_committed readers never see them), and the stores at their last commit; a crash after it leaves the stores
+ * behind the group's offsets, and the task restores the transaction's changelog records before it goes on.
  */
 import type { ByteRange, ConsumedRecord, FetchedBatch, FetchedRecords } from "../../../kafka-client";
 import type { QueuedRecords } from "../../engine/partition-group";
@@ -42,6 +48,8 @@ export interface ConsumedPosition {
 export interface CommitSequenceOptions {
   topology: CompiledTopology;
   collector: RecordCollector;
+  /** processing.guarantee=exactly_once_v2: no commit markers, and no dead-letter positions (see above). Default false. */
+  exactlyOnce?: boolean;
   /** Set when processing.error.policy is dead_letter. */
   deadLetters?: DeadLetterTopic;
   metrics: Pick<RunMetrics, "consumed" | "lag" | "storeCommit">;
@@ -123,15 +131,19 @@ export class CommitSequence {
     if (processed > 0) metrics.consumed(task.id, processed, bytes);
   }
 
-  /** Steps 2 and 3 for `tasks`: what they output and wrote leaves, then their stores commit with their positions. */
-  async commit(tasks: readonly RunTask[]): Promise<void> {
-    const { topology, collector, deadLetters, metrics } = this.options;
+  /**
+   * Steps 2 and 3 for `tasks`: what they output and wrote leaves, then (once `transaction` has committed it, under
+   * exactly_once_v2) their stores commit with their positions.
+   */
+  async commit(tasks: readonly RunTask[], transaction?: () => Promise<void>): Promise<void> {
+    const { topology, collector, metrics, exactlyOnce } = this.options;
+    const deadLetters = exactlyOnce ? undefined : this.options.deadLetters;
     const changelog: OutputRecord[] = [];
     const owners = new TopicPartitionMap<{ task: RunTask; store: string; count: number }>();
     for (const task of tasks) task.state.flushCache();
     for (const task of tasks) {
-      const changes = latestPerKey(task.state.drainChangelog());
-      const marked = topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
+      const changes = latestPerKey(task.state.drainChangelog(), (store) => topology.storeSpec(store)?.type === "versioned_key_value");
+      const marked = !exactlyOnce && topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
       const positions = marked ? encodePositions(task.positions.encode()) : undefined;
       changes.forEach((change, i) => {
         const topic = topology.changelogTopic(change.store);
@@ -154,6 +166,7 @@ export class CommitSequence {
       if (landed.topic !== deadLetters?.name) continue;
       for (const task of tasks) if (deadLetters.partitionOf(task.partition) === landed.partition) task.positions.deadLetters.set(landed.topic, landed.partition, landed.lastOffset + 1);
     }
+    await transaction?.();
     // Each task's state is a database of its own: their atomic commits go side by side.
     const commits = tasks.map((task) => {
       const writer = task.changelogWriter === undefined ? undefined : encodeWriter(task.changelogWriter);
@@ -187,12 +200,18 @@ function unapplied(task: RunTask, topic: string, records: FetchedRecords): Queue
 
 /**
  * A changelog is read back last-write-wins, so only the last write of each key in a batch is produced (in the
- * order of each key's first write: the order between keys does not matter to a restore).
+ * order of each key's first write: the order between keys does not matter to a restore). A versioned store's
+ * changelog is not: each write of a key is a version of its own, so all of them are produced, in write order.
  */
-function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
+function latestPerKey(changes: ChangelogRecord[], keepsEveryWrite: (store: string) => boolean): ChangelogRecord[] {
   if (changes.length < 2) return changes;
   const byStore = new Map<string, Map<string, ChangelogRecord>>();
+  const everyWrite: ChangelogRecord[] = [];
   for (const change of changes) {
+    if (keepsEveryWrite(change.store)) {
+      everyWrite.push(change);
+      continue;
+    }
     let latest = byStore.get(change.store);
     if (latest === undefined) {
       latest = new Map();
@@ -202,5 +221,6 @@ function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   }
   const kept: ChangelogRecord[] = [];
   for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
+  for (const change of everyWrite) kept.push(change);
   return kept;
 }

@@ -93,6 +93,19 @@ export class RecordCollector {
   }
 
   /**
+   * Drops everything collected and not yet acknowledged: its transaction was lost, and the work it came from is done
+   * again. A send ahead still in flight is left to fail or land in that transaction.
+   */
+  discard(): void {
+    this.collected = [];
+    this.pending = 0;
+    this.requests.take();
+    this.sendingAhead?.catch(() => undefined);
+    this.sendingAhead = undefined;
+    this.aheadSettled = true;
+  }
+
+  /**
    * Writes the outputs collected into their partitions' batches. Writing a slice's outputs in one loop costs less
    * than one at a time between their processing, and they are still young: few live through a scavenge.
    */

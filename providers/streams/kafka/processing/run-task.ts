@@ -2,7 +2,7 @@
  * A task as the Kafka runner holds it: the stream task, its local state, the input positions it has
  * applied, and the plan to bring its stores up to date from their changelogs.
  */
-import type { Admin } from "kafkajs";
+import type { TopicPartitionOffset } from "../../../kafka-client";
 import type { Header } from "../../../../kernel/contracts/streams/processor";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import { type CompiledTopology, taskIdOf } from "../../engine/compiled-topology";
@@ -114,14 +114,10 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
   return undefined;
 }
 
-/** The group's committed offsets of the input partitions of `tasks` (-1: none). */
-export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<TopicPartitionMap<number>> {
-  const topics = [...new Set(tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].sourceTopics))];
+/** The group's committed offsets, as the consumer took its assignment over at them (-1: none). */
+export function committedOffsets(offsets: readonly TopicPartitionOffset[]): TopicPartitionMap<number> {
   const committed = new TopicPartitionMap<number>();
-  if (topics.length === 0) return committed;
-  for (const { topic, partitions } of await admin.fetchOffsets({ groupId: topology.applicationId, topics })) {
-    for (const { partition, offset } of partitions) committed.set(topic, partition, Number(offset));
-  }
+  for (const { topic, partition, offset } of offsets) committed.set(topic, partition, offset);
   return committed;
 }
 
@@ -136,24 +132,46 @@ export function localStateIsCurrent(committed: TopicPartitionMap<number>, topolo
   );
 }
 
+/** Whether the task's local state has committed something, and at least what the group has: it needs no restore. */
+export function localStateIsAuthoritative(committed: TopicPartitionMap<number>, topology: CompiledTopology, task: RunTask): boolean {
+  return !task.positions.isEmpty() && localStateIsCurrent(committed, topology, task);
+}
+
 /**
- * What to read from each changelog, up to the task's fence there (`fences`: store → the fence's offset). Intact
- * local state that is at or ahead of the group's committed input offsets is authoritative: a changelog tail beyond
- * its checkpoint comes from a batch that was never committed and will be processed again, so applying it would
- * count that batch twice. Otherwise (no local state, or another instance moved the task on meanwhile) the store
- * replays its changelog from its checkpoint, with the partition's writer there as the owner to begin with.
+ * What to read from each changelog, up to `ends` (store → the task's fence there under at_least_once, the
+ * changelog's end under exactly_once_v2). Intact local state that is at or ahead of the group's committed input
+ * offsets is authoritative: a changelog tail beyond its checkpoint comes from a batch that was never committed and
+ * will be processed again, so applying it would count that batch twice (under exactly_once_v2 that tail is an aborted
+ * transaction's, which a read_committed restore would skip anyway). Otherwise (no local state, or another instance
+ * moved the task on meanwhile) the store replays its changelog from its checkpoint: under at_least_once with the
+ * partition's writer there as the owner to begin with, under exactly_once_v2 every committed transaction.
  */
-export function planRestore(committed: TopicPartitionMap<number>, fences: ReadonlyMap<string, number>, topology: CompiledTopology, task: RunTask): RestoreTarget[] {
+export function planRestore(committed: TopicPartitionMap<number>, ends: ReadonlyMap<string, number>, topology: CompiledTopology, task: RunTask, exactlyOnce: boolean): RestoreTarget[] {
   const sub = topology.subTopologies[task.subTopologyId];
-  const localIsCurrent = !task.positions.isEmpty() && localStateIsCurrent(committed, topology, task);
+  const localIsCurrent = localStateIsAuthoritative(committed, topology, task);
   const writers = task.state.checkpoint().changelogWriters;
   return sub.stores.map((store) => {
-    const to = fences.get(store)!;
+    const to = ends.get(store)!;
     const position = task.changelogPositions.get(store);
     const from = localIsCurrent ? to : position === undefined ? 0 : position + 1;
-    const writer = decodeWriter(writers[store]);
-    return { state: task.state, store, topic: topology.changelogTopic(store), partition: task.partition, from, to, restored: task.restored.get(store)!, followMarkers: sub.stores.length === 1, writer };
+    const target = { state: task.state, store, topic: topology.changelogTopic(store), partition: task.partition, from, to, restored: task.restored.get(store)! };
+    if (exactlyOnce) return { ...target, followMarkers: false, skipFences: true };
+    return { ...target, followMarkers: sub.stores.length === 1, writer: decodeWriter(writers[store]) };
   });
+}
+
+/**
+ * Under exactly_once_v2, after a restore from the changelogs: the restored state holds every committed transaction,
+ * so it is exact at the group's committed offsets, which become the task's positions (its repartition origins start
+ * afresh: read_committed, a repartition topic holds no record sent twice).
+ */
+export async function commitRestoredPositions(committed: TopicPartitionMap<number>, topology: CompiledTopology, task: RunTask): Promise<void> {
+  const positions = TaskPositions.decode({});
+  for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) {
+    const offset = committed.get(topic, task.partition);
+    if (offset !== undefined && offset >= 0) positions.inputs.set(topic, task.partition, offset);
+  }
+  await task.state.commit({ inputPositions: positions.encode(), replaceInputPositions: true });
 }
 
 /** The positions the task's state last committed: after opening, and again after a restore that followed commit markers. */

@@ -7,9 +7,15 @@
  * partitions' committed positions are those of the records it processed, and a partition whose queue holds more than
  * `buffered.records.per.partition` is not fetched meanwhile. Each input partition's offset is committed with its
  * partition time, as Kafka Streams commits it. It answers the views through RunView.
+ *
+ * Under processing.guarantee=exactly_once_v2 the consumer reads read_committed and commits no offsets: the thread's
+ * transactional producer (see streams-producer) commits them with the work of every fetch since the last commit, once
+ * commit.interval.ms has passed, before the member gives its partitions up (a rebalance, a stop), and on each
+ * wall-clock tick. A transaction lost to an error (a fenced producer, a zombie's offsets refused) is aborted, the
+ * tasks are closed as they were at their last commit, and the member joins the group again.
  */
 import type { Admin, Kafka } from "kafkajs";
-import { checkClusterAccess, GroupConsumer, MembershipLostError, RecordProducer, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
+import { checkClusterAccess, GroupConsumer, MembershipLostError, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
@@ -28,6 +34,8 @@ import type { RunTask } from "./run-task";
 import { streamsAssignor } from "../assignment/streams-assignor";
 import { TaskManager } from "./task-manager";
 import { TopicPartitionMap } from "../topics/topic-partition";
+import { isTransactionLost, StreamsProducer, transactionLost } from "./streams-producer";
+import { processIdOf } from "../../state/process-id";
 import { encodeOffsetMetadata } from "./offset-metadata";
 
 export interface StreamThreadOptions {
@@ -60,7 +68,11 @@ export class StreamThread implements RunView {
   private readonly tasks: TaskManager;
   private readonly sequence: CommitSequence;
   private consumer?: GroupConsumer;
-  private producer?: RecordProducer;
+  private producer?: StreamsProducer;
+  /** processing.guarantee=exactly_once_v2. */
+  private readonly exactlyOnce: boolean;
+  /** Under exactly_once_v2: when the work of the open transaction began (ms); -1 with none. */
+  private workSince = -1;
   private adminClient?: Admin;
   private purge?: RepartitionPurge;
   private queue: Promise<unknown> = Promise.resolve();
@@ -68,7 +80,10 @@ export class StreamThread implements RunView {
   private stopped = false;
   private paused: boolean;
   private wallClockTimer?: NodeJS.Timeout;
-  /** The tasks that processed batches of the fetch in process: they commit together once its batches are all done. */
+  /**
+   * The tasks that processed batches of the fetch in process: they commit together once its batches are all done
+   * (under exactly_once_v2, those of every fetch since the last commit).
+   */
   private readonly uncommitted = new Set<RunTask>();
   /** Tasks with several input partitions that hold queued records (see engine/partition-group). */
   private readonly queueing = new Set<RunTask>();
@@ -79,6 +94,7 @@ export class StreamThread implements RunView {
     const { topology, settings, metrics, logger, clientIdPrefix } = options;
     this.clientIds = { consumer: `${clientIdPrefix}-StreamThread-1-consumer`, producer: `${clientIdPrefix}-StreamThread-1-producer`, admin: `${clientIdPrefix}-admin` };
     const partitionCount = (topic: string) => this.partitionCounts.get(topic);
+    this.exactlyOnce = settings.get("processing.guarantee") === "exactly_once_v2";
     if (isDeadLetterPolicy(settings)) {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
@@ -93,13 +109,14 @@ export class StreamThread implements RunView {
       clientIdPrefix,
       collector: this.collector,
       deadLetters: this.deadLetters,
+      exactlyOnce: this.exactlyOnce,
       settings,
       sendEvent: (type, key, value, timestamp) => options.hub.send(type, key, value, timestamp),
       cacheBudget: new CacheBudget(settings.get("statestore.cache.max.bytes")),
       metrics,
       logger,
     });
-    this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, metrics });
+    this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, exactlyOnce: this.exactlyOnce, metrics });
     this.paused = options.paused;
   }
 
@@ -126,15 +143,19 @@ export class StreamThread implements RunView {
     this.adminClient = admin;
     await admin.connect();
     this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
-    this.producer = new RecordProducer({
+    const producer = new StreamsProducer({
       ...this.endpoint,
       clientId: this.clientIds.producer,
       logger,
       compression: settings.get("compression.type"),
       idempotence: settings.get("enable.idempotence"),
       deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
+      transaction: this.exactlyOnce ? { transactionalId: await this.transactionalId(), transactionTimeoutMs: settings.get("transaction.timeout.ms") } : undefined,
+      metrics,
     });
-    const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), this.producer.connect()]);
+    this.producer = producer;
+    if (this.exactlyOnce) metrics.transactional();
+    const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), producer.start()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -149,6 +170,9 @@ export class StreamThread implements RunView {
         maxBytes: settings.get("fetch.max.bytes"),
         maxPartitionBytes: settings.get("max.partition.fetch.bytes"),
         knownPartitionCount: (topic) => this.partitionCounts.get(topic),
+        // Kafka Streams sets isolation.level=read_committed under EOS: inputs, repartition topics and offsets alike.
+        isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
+        commitOffsets: !this.exactlyOnce,
         logger,
       },
       {
@@ -157,6 +181,7 @@ export class StreamThread implements RunView {
           await this.serially(() => this.assign(assignment, committed, admin));
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
+        revoking: this.exactlyOnce ? () => this.serially(() => (this.failed ? this.abortTransaction() : this.commitTransaction())) : undefined,
         batch: (batch) =>
           this.serially(() => {
             if (this.failed) throw new Error("the application has failed; consuming stops");
@@ -167,16 +192,8 @@ export class StreamThread implements RunView {
           metrics.poll();
           this.updateLags(lags);
         },
-        offsetMetadata: (topic, partition) => {
-          const time = this.tasks.taskOf(topic, partition)?.task.partitionTime(topic) ?? -1;
-          return time < 0 ? null : encodeOffsetMetadata(time);
-        },
-        committed: (offsets) => {
-          const now = Date.now();
-          for (const { topic, partition, offset } of offsets) Object.assign(this.figuresOf(topic, partition), { committedOffset: offset, committedTimestamp: now });
-          metrics.commit();
-          this.purge?.committed(offsets);
-        },
+        offsetMetadata: (topic, partition) => this.offsetMetadata(topic, partition),
+        committed: (offsets) => this.committed(offsets),
         failed: (error) => this.fail(error),
       },
     );
@@ -287,6 +304,26 @@ export class StreamThread implements RunView {
     return figures;
   }
 
+  /** The thread's transactional id, as Kafka Streams names it under exactly_once_v2: `<application.id>-<process id>-<thread>`. */
+  private async transactionalId(): Promise<string> {
+    const { applicationId } = this.options.topology;
+    return `${applicationId}-${await processIdOf(this.options.stateDir, applicationId)}-1`;
+  }
+
+  /** The metadata committed with a partition's offset: its partition time, as Kafka Streams commits it. */
+  private offsetMetadata(topic: string, partition: number): string | null {
+    const time = this.tasks.taskOf(topic, partition)?.task.partitionTime(topic) ?? -1;
+    return time < 0 ? null : encodeOffsetMetadata(time);
+  }
+
+  /** Offsets the group accepted (from the consumer, or with a transaction): the views, the metrics and the purge learn them. */
+  private committed(offsets: readonly TopicPartitionOffset[]): void {
+    const now = Date.now();
+    for (const { topic, partition, offset } of offsets) Object.assign(this.figuresOf(topic, partition), { committedOffset: offset, committedTimestamp: now });
+    this.options.metrics.commit();
+    this.purge?.committed(offsets);
+  }
+
   private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
     // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
     // and so are the records tasks had queued.
@@ -311,7 +348,12 @@ export class StreamThread implements RunView {
     const task = this.tasks.taskOf(topic, partition);
     if (!task && this.consumer?.rejoinPending) throw new MembershipLostError(`records of ${topic} partition ${partition} were fetched for a task this member gave up`);
     if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
-    await this.sequence.process(task, batch, this.figuresOf(topic, partition));
+    if (this.workSince < 0) this.workSince = Date.now();
+    try {
+      await this.sequence.process(task, batch, this.figuresOf(topic, partition));
+    } catch (error) {
+      throw await this.transactionFailed(error);
+    }
     if (task.task.group === undefined) {
       this.uncommitted.add(task);
       return;
@@ -325,8 +367,19 @@ export class StreamThread implements RunView {
     for (const { topic, partition, lag } of lags) this.tasks.taskOf(topic, partition)?.task.group?.setLag(topic, lag);
   }
 
+  /** After a fetch's batches: at_least_once commits them; exactly_once_v2 once commit.interval.ms has passed. */
   private async commitProcessed(): Promise<void> {
-    const queued = await this.processQueued();
+    let queued: RunTask[];
+    try {
+      queued = await this.processQueued();
+    } catch (error) {
+      throw await this.transactionFailed(error);
+    }
+    if (this.exactlyOnce) {
+      for (const task of queued) this.reportPositions(task);
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) await this.commitTransaction();
+      return;
+    }
     const tasks = [...this.uncommitted];
     this.uncommitted.clear();
     if (tasks.length === 0 && !this.collector.hasPending()) return;
@@ -376,15 +429,73 @@ export class StreamThread implements RunView {
     }
   }
 
+  /**
+   * Under exactly_once_v2: commits the open transaction — the tasks' flushed caches and changelogs, the outputs and
+   * their input offsets under this member's generation — then the tasks' stores. Nothing open: nothing to do.
+   */
+  private async commitTransaction(): Promise<void> {
+    const tasks = new Set(this.uncommitted);
+    for (const task of this.tasks.readyTasks()) if (task.state.uncommittedWrites() > 0) tasks.add(task);
+    if (tasks.size === 0 && !this.collector.hasPending() && !this.producer!.inTransaction) return;
+    const committing = [...tasks];
+    const offsets = this.offsetsOf(committing);
+    try {
+      await this.sequence.commit(committing, () => this.producer!.commitTransaction(offsets, this.consumer!.groupMetadata()));
+    } catch (error) {
+      throw await this.transactionFailed(error);
+    }
+    this.uncommitted.clear();
+    this.workSince = -1;
+    if (offsets.length > 0) this.committed(offsets);
+  }
+
+  /** Under exactly_once_v2, after the thread failed: the open transaction is aborted, none of its work counts. */
+  private async abortTransaction(): Promise<void> {
+    await this.producer?.abortTransaction();
+  }
+
+  /** The next offset of each input partition of `tasks`, as they have processed them. */
+  private offsetsOf(tasks: readonly RunTask[]): TopicPartitionOffset[] {
+    const { topology } = this.options;
+    const offsets: TopicPartitionOffset[] = [];
+    for (const task of tasks) {
+      for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) {
+        const offset = task.positions.inputs.get(topic, task.partition);
+        if (offset !== undefined) offsets.push({ topic, partition: task.partition, offset, metadata: this.offsetMetadata(topic, task.partition) });
+      }
+    }
+    return offsets;
+  }
+
+  /**
+   * What an error of the work under exactly_once_v2 becomes: a transaction it lost (isTransactionLost) is aborted
+   * (or its fenced producer replaced), the open tasks are closed as they were at their last commit and their
+   * uncollected outputs dropped, and the member joins again (a MembershipLostError), as Kafka Streams handles
+   * TaskMigratedException; any other error stays what it is. Under at_least_once, `error` itself.
+   */
+  private async transactionFailed(error: unknown): Promise<unknown> {
+    if (!this.exactlyOnce || !isTransactionLost(error)) return error;
+    this.options.logger.warn("the transaction failed; its work is dropped, and the tasks are taken again from the last commit", { error: error.message });
+    this.collector.discard();
+    this.uncommitted.clear();
+    this.queueing.clear();
+    this.workSince = -1;
+    await this.tasks.close();
+    await this.producer!.recover(error);
+    return transactionLost(error);
+  }
+
   private punctuateWallClock(): void {
-    if (this.stopped || this.failed || this.paused) return;
+    if (this.stopped || this.failed) return;
     this.serially(async () => {
-      if (this.stopped || this.failed || this.paused) return;
-      const now = Date.now();
+      if (this.stopped || this.failed) return;
       const ready = this.tasks.readyTasks();
-      for (const task of ready) task.task.punctuateWallClock(now);
-      // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones.
+      // Paused: no punctuation, but a transaction under way still commits.
+      if (!this.paused) for (const task of ready) task.task.punctuateWallClock(Date.now());
+      // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones
+      // (under exactly_once_v2 every task with work commits on this tick anyway).
       const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
+      if (this.exactlyOnce) return this.commitTransaction();
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }

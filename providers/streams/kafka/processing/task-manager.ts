@@ -2,7 +2,9 @@
  * The tasks of one run (Kafka Streams' TaskManager): on each assignment it closes the tasks the member lost (and
  * those another member moved on meanwhile), opens the new ones, drops local state that is ahead of its topics,
  * fences their changelogs and restores their stores up to the fences, and finds the dead letters an earlier run
- * wrote but did not commit.
+ * wrote but did not commit. Under exactly_once_v2 transactions do the fences' and the dead-letter search's work: it
+ * restores each changelog read_committed up to its end, and a restored task takes the group's offsets as its
+ * positions.
  */
 import type { Admin } from "kafkajs";
 import type { KafkaEndpoint, PartitionOffsets, TopicPartitionOffset } from "../../../kafka-client";
@@ -20,7 +22,7 @@ import { fenceRecord } from "../changelog/changelog-fence";
 import { restoreFromChangelogs } from "../changelog/changelog-restorer";
 import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic } from "../topics/dead-letters";
 import type { RecordCollector } from "./record-collector";
-import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
+import { committedOffsets as committedOffsetsOf, commitRestoredPositions, committedPositions, localStateIsAuthoritative, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
 import { decodeOffsetMetadata } from "./offset-metadata";
 import { MAX_TASK_IDLE_MS_DISABLED } from "../../engine/partition-group";
@@ -43,6 +45,8 @@ export interface TaskManagerOptions {
   collector: RecordCollector;
   /** Set when processing.error.policy is dead_letter. */
   deadLetters?: DeadLetterTopic;
+  /** processing.guarantee=exactly_once_v2. */
+  exactlyOnce: boolean;
   settings: StreamsSettings;
   sendEvent: TaskEnvironment["sendEvent"];
   /** The record cache bytes the run's tasks share. */
@@ -102,11 +106,12 @@ export class TaskManager {
   }
 
   /**
-   * Makes the open tasks those of `assignment`, each restored and ready; `committed`: the group's offsets of the
-   * assignment, whose metadata holds each partition's time.
+   * Makes the open tasks those of `assignment`, each restored and ready; `committed`: the group's offsets the
+   * consumer took the assignment over at, whose metadata holds each partition's time.
    */
   async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember, committed: readonly TopicPartitionOffset[] = []): Promise<void> {
-    const { topology, logger } = this.options;
+    const { topology, logger, exactlyOnce } = this.options;
+    const offsets = committedOffsetsOf(committed);
     const wanted = new Set<string>();
     for (const [topic, partitions] of Object.entries(assignment)) {
       const sub = topology.subTopologyOfTopic(topic);
@@ -116,26 +121,26 @@ export class TaskManager {
     // another member meanwhile (this one missed generations: a broker restart, a lost session): reopen it, so
     // its stores are restored from the changelog instead of going on from what this member last knew.
     const kept = this.all().filter((task) => wanted.has(task.id) && topology.subTopologies[task.subTopologyId].stores.length > 0);
-    const keptCommitted = await committedInputs(admin, topology, kept);
-    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(keptCommitted, topology, task)).map((task) => task.id));
+    const overtaken = new Set(kept.filter((task) => !localStateIsCurrent(offsets, topology, task)).map((task) => task.id));
     if (overtaken.size > 0) logger.info("tasks processed elsewhere meanwhile are restored again", { tasks: [...overtaken] });
     await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
     const ends = new TopicEnds(admin);
     // Side by side; when one fails, each opened one is already held, to be closed.
     const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
-    const fences = await this.fence(opened, member);
-    const inputs = await committedInputs(admin, topology, opened);
-    const targets = opened.flatMap((task) => planRestore(inputs, fences.get(task.id)!, topology, task));
+    const restoreEnds = exactlyOnce ? await this.changelogEnds(opened, ends) : await this.fence(opened, member);
+    const targets = opened.flatMap((task) => planRestore(offsets, restoreEnds.get(task.id)!, topology, task, exactlyOnce));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
-    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
+    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted");
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
-    if (this.options.deadLetters !== undefined) await this.findDeadLetters(opened, ends, this.options.deadLetters);
+    if (exactlyOnce) {
+      for (const task of opened) if (!localStateIsAuthoritative(offsets, topology, task)) await commitRestoredPositions(offsets, topology, task);
+    } else if (this.options.deadLetters !== undefined) await this.findDeadLetters(opened, ends, this.options.deadLetters);
     for (const task of opened) {
       // A restore that followed commit markers took the positions of the restored state with it.
       Object.assign(task, committedPositions(task.state));
       restorePartitionTimes(task, topology, committed);
       // The task's own changelog records come right after its fences (checkChangelogLanded).
-      for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
+      if (!exactlyOnce) for (const [store, offset] of restoreEnds.get(task.id)!) task.changelogPositions.set(store, offset);
       await task.task.prepare();
       task.restoring = false;
       this.ready = undefined;
@@ -152,6 +157,18 @@ export class TaskManager {
       await task.state.close();
       this.options.metrics.taskRemoved(id);
     }
+  }
+
+  /** Under exactly_once_v2: where each changelog partition of `tasks` ends now, task → store → offset: their restores end there. */
+  private async changelogEnds(tasks: readonly RunTask[], ends: TopicEnds): Promise<Map<string, Map<string, number>>> {
+    const { topology } = this.options;
+    const byTask = new Map<string, Map<string, number>>();
+    for (const task of tasks) {
+      const stores = new Map<string, number>();
+      for (const store of topology.subTopologies[task.subTopologyId].stores) stores.set(store, (await ends.of(topology.changelogTopic(store), task.partition))?.high ?? 0);
+      byTask.set(task.id, stores);
+    }
+    return byTask;
   }
 
   /**
