@@ -4,20 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { http } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
-import { wordcountOn } from "./deployments-client";
+import { basicAs, deployersOn, deployWordcountAs } from "./deployments-client";
 import { streamsClient } from "./streams-client";
 
 /*
  * Credentials of the trusted configuration go only to the trusted destination: a deploy request that names another
  * bootstrap.servers list or token endpoint brings its own, or is refused (admins too) and nothing connects there.
  */
-const PASSWORD = "correct horse battery";
-const basic = (user: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString("base64")}` });
-
 interface Context {
   sluice: SluiceWithExamples;
   dir: string;
@@ -31,11 +26,6 @@ const credentials = suite<Context>("a deployed instance inherits trusted credent
 
 credentials.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-deploy-credentials-"));
-  const users = path.join(context.dir, "users");
-  writeUser(users, "otto", await hashPassword(PASSWORD), "operator");
-  writeUser(users, "ada", await hashPassword(PASSWORD), "admin");
-  const key = path.join(context.dir, "deployments.key");
-  fs.writeFileSync(key, "a key of the trusted configuration\n");
   context.connections = 0;
   context.elsewhere = net.createServer((socket) => {
     context.connections += 1;
@@ -44,14 +34,11 @@ credentials.before(async (context) => {
   await new Promise<void>((resolve) => context.elsewhere.listen(0, "127.0.0.1", resolve));
   context.address = `127.0.0.1:${(context.elsewhere.address() as net.AddressInfo).port}`;
   context.sluice = await startSluiceWithExamples({
-    "streams.deployments.key.location": key,
+    ...(await deployersOn(context.dir)),
     "streams.sasl.username": "trusted-user",
     "streams.sasl.password": "trusted-pa55word",
     "streams.sasl.oauthbearer.client.id": "trusted-client",
     "streams.sasl.oauthbearer.client.secret": "trusted-client-secret",
-    "server.auth.mechanism": "basic",
-    "server.auth.users.file": users,
-    "server.auth.failure.delay.ms": "0",
   });
 });
 credentials.after(async ({ sluice, dir, elsewhere }) => {
@@ -59,13 +46,6 @@ credentials.after(async ({ sluice, dir, elsewhere }) => {
   await new Promise((resolve) => elsewhere.close(resolve));
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const deployAs = (sluice: SluiceWithExamples, user: string, config: Record<string, unknown>) =>
-  http(`${sluice.url}/api/v1/streams`, {
-    method: "POST",
-    headers: { ...basic(user), "Content-Type": "application/json" },
-    body: JSON.stringify({ topology: "WordCount", config: { ...wordcountOn(String(config["application.id"])).config, ...config } }),
-  });
 
 const INHERITED = "sasl.oauthbearer.client.id, sasl.oauthbearer.client.secret, sasl.password, sasl.username";
 
@@ -76,27 +56,27 @@ credentials("another bootstrap.servers or token endpoint without credentials of 
     ["otto", { "sasl.oauthbearer.token.endpoint.url": `http://${address}/token` }, "Field 'config.sasl.oauthbearer.token.endpoint.url'"],
   ];
   for (const [user, config, field] of cases) {
-    const res = await deployAs(sluice, user, { "application.id": "wordcount-elsewhere", ...config });
+    const res = await deployWordcountAs(sluice.url, user, { "application.id": "wordcount-elsewhere", ...config });
     assert.is(res.status, 400, `${user} ${JSON.stringify(config)}: ${res.text}`);
     assert.match(res.json().message, `${field} sends the instance elsewhere than the trusted configuration, whose credentials it would inherit (${INHERITED})`);
     assert.not.match(res.text, "trusted-pa55word");
     assert.not.match(res.text, "trusted-client-secret");
   }
-  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basic("ada") })).json().includes("wordcount-elsewhere"));
+  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basicAs("ada") })).json().includes("wordcount-elsewhere"));
 });
 
 credentials("the trusted destination, however written, keeps the trusted credentials", async ({ sluice }) => {
   const reordered = [...sluice.brokers].reverse().map((broker) => ` ${broker.toUpperCase()} `).join(",");
-  const res = await deployAs(sluice, "otto", { "application.id": "wordcount-trusted-destination", "bootstrap.servers": `${reordered},${sluice.brokers[0]}`, "auto.create.topics": true });
+  const res = await deployWordcountAs(sluice.url, "otto", { "application.id": "wordcount-trusted-destination", "bootstrap.servers": `${reordered},${sluice.brokers[0]}`, "auto.create.topics": true });
   assert.is(res.status, 201, res.text);
-  await streamsClient(sluice.url, "wordcount-trusted-destination", basic("otto")).waitForState(["RUNNING"]);
+  await streamsClient(sluice.url, "wordcount-trusted-destination", basicAs("otto")).waitForState(["RUNNING"]);
 });
 
 credentials("another destination with credentials of its own is deployed, and the trusted ones never reach it", async (context) => {
   const own = { "sasl.username": "own-user", "sasl.password": "own-pa55word", "sasl.oauthbearer.client.id": "", "sasl.oauthbearer.client.secret": "" };
-  const res = await deployAs(context.sluice, "otto", { "application.id": "wordcount-own-credentials", "bootstrap.servers": context.address, ...own });
+  const res = await deployWordcountAs(context.sluice.url, "otto", { "application.id": "wordcount-own-credentials", "bootstrap.servers": context.address, ...own });
   assert.is(res.status, 201, res.text);
-  const config = (await streamsClient(context.sluice.url, "wordcount-own-credentials", basic("otto")).json()).config;
+  const config = (await streamsClient(context.sluice.url, "wordcount-own-credentials", basicAs("otto")).json()).config;
   assert.is(config["sasl.username"], "own-user");
   assert.is(config["sasl.password"], "[hidden]");
   // Every deploy that would have inherited the trusted credentials there was refused before anything connected.
