@@ -5,7 +5,8 @@
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
 import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
-import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
+import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, SYNC_GROUP } from "./client-apis";
+import { fetchCommittedOffsets } from "./committed-offsets";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
@@ -48,7 +49,7 @@ export interface TopicPartitionOffset {
 }
 
 /** Codes that mean "ask again where the coordinator is". */
-const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
+export const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
 /** Codes that mean "this member's generation is over: join again". */
 const GENERATION_OVER: ReadonlySet<number> = new Set([ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID]);
 
@@ -133,25 +134,9 @@ export class GroupMembership {
 
   /** The group's committed offsets of `partitions`; -1 where it has none. */
   async committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    const topics = Object.entries(partitions).map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
-    if (topics.length === 0) return [];
     for (;;) {
-      const answer = await (await this.coordinatorConnection()).request(OFFSET_FETCH, { groupId: this.options.groupId, topics });
-      if (this.retriable(answer.errorCode)) {
-        await pause(this.options.retryBackoffMs);
-        continue;
-      }
-      if (answer.errorCode !== 0) throw new GroupError(this.options.groupId, "OffsetFetch", answer.errorCode);
-      const offsets: TopicPartitionOffset[] = [];
-      let moved = false;
-      for (const topic of answer.topics) {
-        for (const partition of topic.partitions) {
-          if (this.retriable(partition.errorCode)) moved = true;
-          else if (partition.errorCode !== 0) throw new GroupError(this.options.groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
-          offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset) });
-        }
-      }
-      if (!moved) return offsets;
+      const offsets = await fetchCommittedOffsets(await this.coordinatorConnection(), this.options.groupId, partitions, (code) => this.retriable(code));
+      if (offsets !== undefined) return offsets;
       await pause(this.options.retryBackoffMs);
     }
   }
