@@ -44,7 +44,7 @@ function sectionText({ owner, section }: SectionClaim, claims: readonly SectionC
   }
   const prefix = section.named ? `${section.name}.<name>.` : `${section.name}.`;
   lines.push("| key | type | default | meaning |", "|---|---|---|---|");
-  for (const [key, spec] of ownKeys) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`);
+  for (const [key, spec] of ownKeys) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${docText(spec)} |`);
   const open = section.named && base?.section.open === section.open ? [] : Object.entries(section.open);
   if (open.length > 0) lines.push("", "Free-form keys, accepted as strings:", "", ...open.map(([start, doc]) => `- \`${prefix}${start}*\`: ${doc}`));
   return [...lines, ""].join("\n");
@@ -63,6 +63,10 @@ function typeText(spec: KeySpec): string {
 
 function defaultText(spec: KeySpec): string {
   return spec.default === undefined ? "—" : `\`${JSON.stringify(spec.default)}\``;
+}
+
+function docText(spec: KeySpec): string {
+  return spec.deprecated === undefined ? spec.doc : `${spec.doc} **Deprecated**: ${spec.deprecated}`;
 }
 
 if (require.main === module) {

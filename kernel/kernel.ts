@@ -118,6 +118,7 @@ export class Kernel implements KernelInfo {
     const level = new LogLevelSetting(this.config.of(LOG_CONFIG).get("level"));
     this.logger = createLogger(level, {}, this.options.logSink);
     this.logger.debug("descriptor roots", { roots: loader.roots() });
+    for (const deprecation of this.config.deprecations) this.logger.warn(deprecation);
     this.components.register(CONFIG, { useValue: this.config });
     this.components.register(LOG_LEVEL, { useValue: level });
     this.components.register(LOGGER, { useValue: this.logger });

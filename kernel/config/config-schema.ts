@@ -7,7 +7,16 @@
 export type ConfigType = "string" | "integer" | "number" | "boolean" | "string-list";
 export type ConfigValue = string | number | boolean | readonly string[];
 
-interface StringKey {
+interface KeyDocs {
+  readonly doc: string;
+  /**
+   * The key is kept so that configurations setting it still load, but it is going away: why, and what to set
+   * instead. Setting it logs a warning that says so.
+   */
+  readonly deprecated?: string;
+}
+
+interface StringKey extends KeyDocs {
   readonly type: "string";
   readonly default?: string;
   /** The values allowed; reading the key returns their union. */
@@ -20,25 +29,21 @@ interface StringKey {
   readonly code?: string;
   /** The value is a path: trusted configuration only, or confined under Sluice's own directories when it arrives over REST. */
   readonly path?: "file" | "directory";
-  readonly doc: string;
 }
 
-interface NumberKey {
+interface NumberKey extends KeyDocs {
   readonly type: "integer" | "number";
   readonly default?: number;
-  readonly doc: string;
 }
 
-interface BooleanKey {
+interface BooleanKey extends KeyDocs {
   readonly type: "boolean";
   readonly default?: boolean;
-  readonly doc: string;
 }
 
-interface ListKey {
+interface ListKey extends KeyDocs {
   readonly type: "string-list";
   readonly default?: readonly string[];
-  readonly doc: string;
 }
 
 export type KeySpec = StringKey | NumberKey | BooleanKey | ListKey;

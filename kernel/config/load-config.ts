@@ -72,12 +72,14 @@ export async function readConfigSources(sources: ConfigSources): Promise<RawEntr
  */
 export function validateConfig(entries: readonly RawEntry[], declarations: ConfigDeclarations, partial = false): SluiceConfig {
   const values = new Map<string, ConfigValue>();
+  const deprecations: string[] = [];
   for (const { key, raw, source, fromEnvironment } of entries) {
     const declared = declarations.find(key, source, fromEnvironment);
     if (declared) values.set(declared.key, coerceValue(declared, raw, source));
     else if (!partial && !fromEnvironment) throw declarations.unclaimed(key, source);
+    if (declared?.spec.deprecated !== undefined) deprecations.push(`${declared.key} (from ${source}) is deprecated: ${declared.spec.deprecated}`);
   }
-  return new SluiceConfig(values, declarations.sections());
+  return new SluiceConfig(values, declarations.sections(), deprecations);
 }
 
 export async function loadConfig(sources: ConfigSources, declarations: ConfigDeclarations): Promise<SluiceConfig> {

@@ -2,7 +2,7 @@
  * A task as the Kafka runner holds it: the stream task, its local state, the input positions it has
  * applied, and the plan to bring its stores up to date from their changelogs.
  */
-import type { Admin } from "kafkajs";
+import type { ClusterAdmin } from "../../../kafka-client";
 import type { Header } from "../../../../kernel/contracts/streams/processor";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import { type CompiledTopology, taskIdOf } from "../../engine/compiled-topology";
@@ -111,13 +111,11 @@ export async function staleStateReason(ends: TopicEnds, topology: CompiledTopolo
 }
 
 /** The group's committed offsets of the input partitions of `tasks` (-1: none). */
-export async function committedInputs(admin: Admin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<TopicPartitionMap<number>> {
-  const topics = [...new Set(tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].sourceTopics))];
+export async function committedInputs(admin: ClusterAdmin, topology: CompiledTopology, tasks: readonly RunTask[]): Promise<TopicPartitionMap<number>> {
+  const partitions: Record<string, number[]> = {};
+  for (const task of tasks) for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) (partitions[topic] ??= []).push(task.partition);
   const committed = new TopicPartitionMap<number>();
-  if (topics.length === 0) return committed;
-  for (const { topic, partitions } of await admin.fetchOffsets({ groupId: topology.applicationId, topics })) {
-    for (const { partition, offset } of partitions) committed.set(topic, partition, Number(offset));
-  }
+  for (const { topic, partition, offset } of await admin.committedOffsets(topology.applicationId, partitions)) committed.set(topic, partition, offset);
   return committed;
 }
 

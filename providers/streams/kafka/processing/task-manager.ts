@@ -4,8 +4,7 @@
  * fences their changelogs and restores their stores up to the fences, and finds the dead letters an earlier run
  * wrote but did not commit.
  */
-import type { Admin } from "kafkajs";
-import type { KafkaEndpoint, PartitionOffsets } from "../../../kafka-client";
+import type { ClusterAdmin, KafkaEndpoint, PartitionOffsets } from "../../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
@@ -99,7 +98,7 @@ export class TaskManager {
   }
 
   /** Makes the open tasks those of `assignment`, each restored and ready. */
-  async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember): Promise<void> {
+  async reconcile(assignment: Record<string, number[]>, admin: ClusterAdmin, member: AssignedMember): Promise<void> {
     const { topology, logger } = this.options;
     const wanted = new Set<string>();
     for (const [topic, partitions] of Object.entries(assignment)) {
