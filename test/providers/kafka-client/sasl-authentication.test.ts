@@ -131,7 +131,9 @@ test("TLS that refuses the client is an AuthenticationError too: an untrusted br
 });
 
 test("when SASL sessions end, the client opens new connections that authenticate again, with tokens asked again before they expire", async (context) => {
-  const broker = await saslBroker(context, { maxReauthMs: 800 });
+  // Sessions of 1.5 s: the client retires a connection at 85 % of its session, and the 225 ms left must cover the
+  // event-loop stalls of a loaded machine (with 0.8 s sessions, 120 ms, a request now and then arrived late under load).
+  const broker = await saslBroker(context, { maxReauthMs: 1_500 });
   let asked = 0;
   const tokens = new OAuthBearerTokens(async () => {
     asked++;
@@ -148,7 +150,7 @@ test("when SASL sessions end, the client opens new connections that authenticate
       sent++;
     }
     const sessions = context.logs.filter(({ msg }) => msg === "SASL authenticated").length;
-    assert.ok(sessions >= 6, `${sessions} sessions in 6 s of 0.8 s sessions`);
+    assert.ok(sessions >= 4, `${sessions} sessions in 6 s of 1.5 s sessions`);
     assert.ok(asked >= 3, `${asked} tokens for 6 s of 2 s tokens`);
     assert.not.ok(context.logs.some(({ fields }) => /expired/.test(String(fields?.reason))), "no request after a session ended");
   } finally {
