@@ -17,32 +17,49 @@ interface SourceFile {
   text: string;
 }
 
-/** What a file imports (at the line of its specifier): a repository path without its extension, or "sluice" for the package's own entry point. */
+/**
+ * What a file imports (at the line of its specifier): a repository path without its extension, or "sluice" for the
+ * package's own entry point; or else a package of node's or npm's, by its name.
+ */
 interface Import {
   line: number;
   specifier: string;
   target: string;
+  package?: string;
 }
 
-/** The Sluice files `file` imports; node's and npm's packages are left out, since every rule allows them. */
 function importsOf(file: SourceFile): Import[] {
   const imports: Import[] = [];
   for (const { fileName: specifier, pos } of ts.preProcessFile(file.text, true, true).importedFiles) {
+    const line = file.text.slice(0, pos).split("\n").length;
     let target: string;
     if (specifier.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier)).replace(/\.(ts|js)$/, "").replace(/\/index$/, "");
     else if (specifier === "sluice" || specifier.startsWith("sluice/")) target = "sluice";
-    else continue;
-    imports.push({ line: file.text.slice(0, pos).split("\n").length, specifier, target: target === "index" ? "sluice" : target });
+    else {
+      imports.push({ line, specifier, target: specifier, package: packageName(specifier) });
+      continue;
+    }
+    imports.push({ line, specifier, target: target === "index" ? "sluice" : target });
   }
   return imports;
 }
+
+/** `kafkajs/types` is of package `kafkajs`, `@scope/name/deep` of `@scope/name`. */
+const packageName = (specifier: string) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 
 const within = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
 
 interface Rule {
   name: string;
   governs(file: string): boolean;
+  /** Whether `file` may import the Sluice file `target`. */
   allows(file: string, target: string): boolean;
+  /** Whether `file` may import node's or npm's package `name`; without it, every package is allowed. */
+  allowsPackage?(file: string, name: string): boolean;
   /** Files that break the rule, and what it must report for them. */
   fixture: { files: SourceFile[]; reports: string[] };
 }
@@ -134,6 +151,20 @@ const RULES: Rule[] = [
     },
   },
   {
+    // kafkajs stays for the examples' feeder, the tests and the benches: an independent client to check Sluice against.
+    name: "the streams runtime and the Kafka client use no kafkajs: the runtime's one Kafka client is Sluice's own",
+    governs: (file) => within(file, "providers/streams") || within(file, "providers/kafka-client"),
+    allows: () => true,
+    allowsPackage: (_, name) => name !== "kafkajs",
+    fixture: {
+      files: [
+        { path: "providers/streams/kafka/topics/fixture.ts", text: `import type { ClusterAdmin } from "../../../kafka-client";\nimport type { Admin } from "kafkajs";\n` },
+        { path: "providers/kafka-client/fixture.ts", text: `import net from "node:net";\nconst { Kafka } = require("kafkajs/src");\n` },
+      ],
+      reports: ["providers/streams/kafka/topics/fixture.ts:2 imports kafkajs", "providers/kafka-client/fixture.ts:2 imports kafkajs/src"],
+    },
+  },
+  {
     name: "the streams runtime's folders import only their own layer and those below it",
     governs: (file) => within(file, "providers/streams"),
     allows: (file, target) => !within(target, "providers/streams") || (streamsRank(target) >= 0 && streamsRank(target) <= streamsRank(file)),
@@ -161,8 +192,8 @@ const RULES: Rule[] = [
     governs: (file) => within(file, "providers/examples"),
     allows: (_, target) => target === "sluice" || within(target, "providers/examples"),
     fixture: {
-      files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/kafkajs-idle-timer";\n` }],
-      reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/kafkajs-idle-timer"],
+      files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/connection-pool";\n` }],
+      reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/connection-pool"],
     },
   },
   {
@@ -180,7 +211,10 @@ function violations(rule: Rule, files: readonly SourceFile[]): string[] {
   const found: string[] = [];
   for (const file of files) {
     if (!rule.governs(file.path)) continue;
-    for (const { line, specifier, target } of importsOf(file)) if (!rule.allows(file.path, target)) found.push(`${file.path}:${line} imports ${specifier}`);
+    for (const { line, specifier, target, package: name } of importsOf(file)) {
+      const allowed = name === undefined ? rule.allows(file.path, target) : (rule.allowsPackage?.(file.path, name) ?? true);
+      if (!allowed) found.push(`${file.path}:${line} imports ${specifier}`);
+    }
   }
   return found;
 }
