@@ -17,6 +17,7 @@ import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugi
 import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
+import { APPLICATION_LOOKUP, RuntimeApplicationLookup } from "./contracts/streams/application-lookup";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
 import { PROCESS_METRICS } from "./contracts/process-metrics";
@@ -123,6 +124,7 @@ export class Kernel implements KernelInfo {
     this.components.register(LOG_LEVEL, { useValue: level });
     this.components.register(LOGGER, { useValue: this.logger });
     this.components.register(KERNEL_INFO, { useValue: this });
+    this.components.register(APPLICATION_LOOKUP, { useValue: new RuntimeApplicationLookup(this.components) });
     if (server.get("enable")) {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);

@@ -1,8 +1,5 @@
 /** GET /api/v1: the Sluice version and whether the server is headless. */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import { objectSchema } from "../../kernel/http/json-schema";
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import { objectSchema, type Plugin, type PluginContext, type RouteSpec, SERVER_CONFIG } from "sluice";
 
 const SPEC: RouteSpec = {
   summary: "Sluice's version and whether the server is headless",

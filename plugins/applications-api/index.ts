@@ -4,17 +4,22 @@
  * `sluice.query.QueryEngine` descriptors — over REST, and in the process for plugins and REST extensions
  * (INTERACTIVE_QUERIES).
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import { INTERACTIVE_QUERIES } from "../../kernel/contracts/interactive-queries";
-import { JSON_RENDERER } from "../../kernel/contracts/json-serializer";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { PEER_TRANSPORT } from "../../kernel/contracts/peer-transport";
-import { QUERY_ENGINE_CONTRACT } from "../../kernel/contracts/query-engine";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { PROCESS_METRICS } from "../../kernel/contracts/process-metrics";
-import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import {
+  APPLICATION_LOOKUP,
+  type ApplicationHandle,
+  INTERACTIVE_QUERIES,
+  JSON_RENDERER,
+  optional,
+  PEER_TRANSPORT,
+  type Plugin,
+  type PluginContext,
+  PROCESS_METRICS,
+  QUERY_ENGINE_CONTRACT,
+  SERVER_CONFIG,
+  STREAMS_RUNTIME_TOKEN,
+  topologyJson,
+} from "sluice";
 import type { QueryBody } from "./query-request";
-import { topologyJson } from "../../kernel/contracts/streams/topology-json";
 import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { applicationsSpecs } from "./applications-route-specs";
@@ -29,7 +34,7 @@ export class ApplicationsApiPlugin implements Plugin {
   readonly provides = [INTERACTIVE_QUERIES];
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
-    const lookup = new ApplicationLookup(components);
+    const lookup = components.resolve(APPLICATION_LOOKUP);
     // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? kernel.advertisedAddress() ?? "");
     const catalog = new QueryCatalog(await services.load(QUERY_ENGINE_CONTRACT));

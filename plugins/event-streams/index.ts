@@ -5,18 +5,26 @@
  * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { SluiceConfig } from "../../kernel/config/sluice-config";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
-import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
-import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
-import { StartupError } from "../../kernel/errors";
-import { notFound } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import type { RouteSpec } from "../../kernel/http/route-spec";
-import type { Logger } from "../../kernel/logger";
+import {
+  APPLICATION_LOOKUP,
+  type ApplicationLookup,
+  type EventRecord,
+  JSON_RENDERER,
+  type JsonRenderer,
+  type Logger,
+  notFound,
+  optional,
+  type Plugin,
+  type PluginContext,
+  PROCESS_METRICS,
+  type ProcessMetrics,
+  type RouteSpec,
+  SERVER_CONFIG,
+  type SluiceConfig,
+  type SluiceRequest,
+  StartupError,
+  STREAMS_RUNTIME_TOKEN,
+} from "sluice";
 import { ApplicationChannels } from "./application-channels";
 import { FlushScheduler } from "./flush-scheduler";
 import { SseSubscriber } from "./sse-subscriber";
@@ -56,7 +64,7 @@ export class EventStreamsPlugin implements Plugin {
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
-    this.lookup = new ApplicationLookup(components);
+    this.lookup = components.resolve(APPLICATION_LOOKUP);
     this.metrics = components.resolveOptional(PROCESS_METRICS);
     this.logger = logger.child({ plugin: "event-streams" });
     const json = components.resolve(JSON_RENDERER);

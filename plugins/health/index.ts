@@ -11,11 +11,7 @@
  * unauthenticated caller only UP or DOWN: which applications run, and which fail, is for viewers.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { ComponentRegistry } from "../../kernel/components/component-registry";
-import { HEALTH_INDICATOR } from "../../kernel/contracts/health";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { sendJson } from "../../kernel/http/responses";
+import { type ComponentRegistry, HEALTH_INDICATOR, optional, type Plugin, type PluginContext, sendJson, SERVER_CONFIG } from "sluice";
 import { HEALTH_SPECS } from "./health-route-specs";
 import { EventLoopWatch } from "./event-loop-watch";
 

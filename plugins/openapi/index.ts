@@ -3,10 +3,7 @@
  * extensions' — built from the route catalog, so it describes what the router actually serves. Its `info` comes
  * from `server.info.app.name`, `.version` and `.description`, Sluice's name and version otherwise.
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { FlatConfig } from "../../kernel/config/sluice-config";
-import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ROUTE_CATALOG, type RouteCatalog } from "../../kernel/contracts/route-catalog";
+import { type FlatConfig, type KernelInfo, optional, type Plugin, type PluginContext, ROUTE_CATALOG, type RouteCatalog, SERVER_CONFIG } from "sluice";
 import { openApiDocument, type DocumentInfo } from "./openapi-document";
 import { OPENAPI_SPEC } from "./openapi-route-specs";
 import { securitySchemeOf, type SecurityScheme } from "./security-schemes";

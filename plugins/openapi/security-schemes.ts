@@ -1,7 +1,5 @@
 /** The OpenAPI security schemes of `server.auth.*`: how a caller authenticates, and which routes accept what. */
-import type { ServerConfig } from "../../kernel/config/kernel-config";
-import { PEER_HEADER } from "../../kernel/http/auth/peer-proof";
-import type { Role } from "../../kernel/http/auth/principal";
+import { PEER_HEADER, type Role, type ServerConfig } from "sluice";
 
 export interface SecurityScheme {
   schemes: Record<string, Record<string, unknown>>;

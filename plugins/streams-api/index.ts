@@ -3,13 +3,18 @@
  * GET /api/v1/streams/{id}/stores, and deploy, terminate, pause and resume. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
-import { STREAMS_DEPLOYMENTS_TOKEN } from "../../kernel/contracts/streams/deployments";
-import { StartupError } from "../../kernel/errors";
+import {
+  APPLICATION_LOOKUP,
+  METRICS_FORMATTER_CONTRACT,
+  type MetricsFormatter,
+  optional,
+  type Plugin,
+  type PluginContext,
+  SERVER_CONFIG,
+  StartupError,
+  STREAMS_DEPLOYMENTS_TOKEN,
+  STREAMS_RUNTIME_TOKEN,
+} from "sluice";
 import { registerDeploymentRoutes } from "./deployment-routes";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
@@ -19,7 +24,7 @@ export class StreamsApiPlugin implements Plugin {
   readonly requires = [optional(STREAMS_RUNTIME_TOKEN), optional(STREAMS_DEPLOYMENTS_TOKEN)];
 
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
-    const lookup = new ApplicationLookup(components);
+    const lookup = components.resolve(APPLICATION_LOOKUP);
     const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));

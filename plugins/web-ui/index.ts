@@ -6,11 +6,7 @@
  * deep link survives a reload. Off with `server.webui.enable=false`.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import { HttpError } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import { HttpError, type Plugin, type PluginContext, type RouteSpec, SERVER_CONFIG, type SluiceRequest } from "sluice";
 import { sendAsset } from "./asset-response";
 import { INDEX_PAGE, readConsoleAssets, type ConsoleAsset } from "./console-assets";
 
