@@ -1,7 +1,7 @@
 /**
  * The layering DESIGN.md draws, checked on the import and require specifiers of every TypeScript file under
- * kernel/, plugins/ and providers/: each rule reports every file and line that breaks it, and proves it can by
- * reporting a small fixture written to break it.
+ * kernel/, plugins/ (.tsx too) and providers/: each rule reports every file and line that breaks it, and proves it
+ * can by reporting a small fixture written to break it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -65,6 +65,7 @@ interface Rule {
 }
 
 const PACKAGE_TEMPLATE = "plugins/new-command/package-template";
+const CONSOLE_CLIENT = "plugins/web-ui/client";
 const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
 
 /**
@@ -118,18 +119,39 @@ const RULES: Rule[] = [
     },
   },
   {
-    name: "a plugin imports only the kernel and its own folder",
-    // The package `sluice new` writes is a user's package: the rule below governs it.
-    governs: (file) => within(file, "plugins") && !within(file, PACKAGE_TEMPLATE),
-    allows: (file, target) => within(target, "kernel") || within(target, pluginFolder(file)),
+    name: "a plugin imports only \"sluice\" and its own folder",
+    // The package `sluice new` writes is a user's package, and the console's client is browser code: the rules below govern them.
+    governs: (file) => within(file, "plugins") && !within(file, PACKAGE_TEMPLATE) && !within(file, CONSOLE_CLIENT),
+    allows: (file, target) => target === "sluice" || within(target, pluginFolder(file)),
     fixture: {
       files: [
         {
           path: "plugins/fixture/fixture-plugin.ts",
-          text: `import type { Plugin } from "../../kernel/contracts/plugin";\nimport { routes } from "./routes";\nimport { InfoPlugin } from "../info";\n\nconst runtime = require("../../providers/streams");\n`,
+          text: `import type { Plugin } from "sluice";\nimport { routes } from "./routes";\nimport { InfoPlugin } from "../info";\nimport { StartupError } from "../../kernel/errors";\n\nconst runtime = require("../../providers/streams");\n`,
+        },
+        { path: "plugins/fixture/fixture-view.tsx", text: `import { sendJson } from "sluice";\nimport type { LogLevel } from "../../kernel/logger";\n` },
+      ],
+      reports: [
+        "plugins/fixture/fixture-plugin.ts:3 imports ../info",
+        "plugins/fixture/fixture-plugin.ts:4 imports ../../kernel/errors",
+        "plugins/fixture/fixture-plugin.ts:6 imports ../../providers/streams",
+        "plugins/fixture/fixture-view.tsx:2 imports ../../kernel/logger",
+      ],
+    },
+  },
+  {
+    // It runs in the browser, bundled on its own: its answer types are generated into it from the route specs.
+    name: "the console's client imports nothing of Sluice's outside its own folder",
+    governs: (file) => within(file, CONSOLE_CLIENT),
+    allows: (_, target) => within(target, CONSOLE_CLIENT),
+    fixture: {
+      files: [
+        {
+          path: `${CONSOLE_CLIENT}/views/fixture-view.tsx`,
+          text: `import { h } from "preact";\nimport { Since } from "../components/since";\nimport { ROLES } from "sluice";\nimport { CONSOLE_ASSETS } from "../../console-assets";\n`,
         },
       ],
-      reports: ["plugins/fixture/fixture-plugin.ts:3 imports ../info", "plugins/fixture/fixture-plugin.ts:5 imports ../../providers/streams"],
+      reports: [`${CONSOLE_CLIENT}/views/fixture-view.tsx:3 imports sluice`, `${CONSOLE_CLIENT}/views/fixture-view.tsx:4 imports ../../console-assets`],
     },
   },
   {
@@ -220,14 +242,14 @@ function violations(rule: Rule, files: readonly SourceFile[]): string[] {
 }
 
 const SOURCES: SourceFile[] = fg
-  .sync(["kernel/**/*.ts", "plugins/**/*.ts", "providers/**/*.ts"], { cwd: REPO_ROOT, ignore: ["**/node_modules/**", "**/*.d.ts"] })
+  .sync(["kernel/**/*.ts", "plugins/**/*.ts", "plugins/**/*.tsx", "providers/**/*.ts"], { cwd: REPO_ROOT, ignore: ["**/node_modules/**", "**/*.d.ts"] })
   .sort()
   .map((file) => ({ path: file, text: fs.readFileSync(path.join(REPO_ROOT, file), "utf8") }));
 
 const test = suite("architecture: who imports whom");
 
-test("the sources are found: kernel, plugins, providers and the examples", () => {
-  for (const folder of ["kernel", "plugins", "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/streams", "providers/examples"]) {
+test("the sources are found: kernel, plugins (the console's .tsx too), providers and the examples", () => {
+  for (const folder of ["kernel", "plugins", CONSOLE_CLIENT, "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/streams", "providers/examples"]) {
     assert.ok(SOURCES.some((file) => within(file.path, folder)), `no source under ${folder}`);
   }
 });
