@@ -12,7 +12,8 @@ import { declarationsOf, extraPackagesOf } from "./config/plugin-configuration";
 import type { SluiceConfig } from "./config/sluice-config";
 import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT } from "./contracts/json-serializer";
 import { ModuleJsonRenderer } from "./json/module-json-renderer";
-import { ComponentRegistry } from "./components/component-registry";
+import { ComponentContainer } from "./components/component-registry";
+import { PluginComponents } from "./components/plugin-components";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
 import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
@@ -31,6 +32,9 @@ import { describeEntry, ServiceLoader, type NamedService } from "./service-loade
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
 export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUICE_ROOT, "package.json"), "utf8")).version;
 
+/** The kernel's components a plugin resolves without listing them in `requires`. */
+const EVERY_PLUGIN_RESOLVES = [CONFIG, LOGGER, KERNEL_INFO, APPLICATION_LOOKUP];
+
 export interface KernelOptions extends Omit<ConfigSources, "root"> {
   /** The application's folder; default: the current directory. */
   root?: string;
@@ -45,7 +49,7 @@ export interface KernelOptions extends Omit<ConfigSources, "root"> {
 export class Kernel implements KernelInfo {
   readonly version = SLUICE_VERSION;
   readonly root: string;
-  readonly components = new ComponentRegistry();
+  readonly components = new ComponentContainer();
   private config!: SluiceConfig;
   private logger!: Logger;
   private http: HttpServer | undefined;
@@ -147,7 +151,7 @@ export class Kernel implements KernelInfo {
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
         config: this.config,
-        components: this.components,
+        components: new PluginComponents(this.components, plugin, EVERY_PLUGIN_RESOLVES),
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,

@@ -21,6 +21,8 @@ const SPECS = {
 } satisfies Record<string, RouteSpec>;
 
 export class LogLevelPlugin implements Plugin {
+  readonly requires = [LOG_LEVEL];
+
   configure({ components, routes, logger }: PluginContext): void {
     const setting = components.resolve(LOG_LEVEL);
     routes.get(PATH, () => ({ level: setting.level }), { spec: SPECS.get });
