@@ -5,6 +5,7 @@
  * (INTERACTIVE_QUERIES).
  */
 import {
+  configSection,
   APPLICATION_LOOKUP,
   type ApplicationHandle,
   INTERACTIVE_QUERIES,
@@ -15,7 +16,6 @@ import {
   type PluginContext,
   PROCESS_METRICS,
   QUERY_ENGINE_CONTRACT,
-  SERVER_CONFIG,
   STREAMS_RUNTIME_TOKEN,
   topologyJson,
 } from "sluice";
@@ -29,7 +29,17 @@ import { StoreQueries } from "./store-queries";
 
 const BASE = "/api/v1/applications";
 
+/** The plugin's sub-section of `server`. */
+export const QUERY_CONFIG = configSection({
+  name: "server.query",
+  doc: "Interactive queries (`POST /api/v1/applications/{id}/stores/{store}`).",
+  keys: {
+    "timeout.ms": { type: "integer", default: 30_000, doc: "Default query_timeout_ms of interactive queries." },
+  },
+});
+
 export class ApplicationsApiPlugin implements Plugin {
+  readonly configSections = [QUERY_CONFIG];
   readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PEER_TRANSPORT), optional(PROCESS_METRICS)];
   readonly provides = [INTERACTIVE_QUERIES];
 
@@ -44,7 +54,7 @@ export class ApplicationsApiPlugin implements Plugin {
       targets: new QueryTargets(components.resolve(JSON_RENDERER), serverOf),
       catalog,
       bodySchema: specs.query.body.schema,
-      defaultTimeoutMs: config.of(SERVER_CONFIG).get("query.timeout.ms"),
+      defaultTimeoutMs: config.of(QUERY_CONFIG).get("timeout.ms"),
       logger,
       // Without the HTTP server (server.enable=false) there is no transport: other instances cannot be asked.
       peers: components.resolveOptional(PEER_TRANSPORT),

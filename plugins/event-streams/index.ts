@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from "node:http";
 import {
+  configSection,
   APPLICATION_LOOKUP,
   type ApplicationLookup,
   type EventRecord,
@@ -19,10 +20,9 @@ import {
   PROCESS_METRICS,
   type ProcessMetrics,
   type RouteSpec,
-  SERVER_CONFIG,
   type SluiceConfig,
-  type SluiceRequest,
   StartupError,
+  type SluiceRequest,
   STREAMS_RUNTIME_TOKEN,
 } from "sluice";
 import { ApplicationChannels } from "./application-channels";
@@ -51,7 +51,19 @@ interface SseSettings {
   keepAliveMs: number;
 }
 
+/** The plugin's sub-section of `server`. */
+export const SSE_CONFIG = configSection({
+  name: "server.sse",
+  doc: "Server-sent event streams of the applications (`GET /api/v1/streams/{id}/events`).",
+  keys: {
+    "keepalive.ms": { type: "integer", default: 15_000, doc: "Interval of keep-alive comments on server-sent event streams." },
+    "history.size": { type: "integer", default: 1_000, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },
+    "buffer.size": { type: "integer", default: 1_000, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
+  },
+});
+
 export class EventStreamsPlugin implements Plugin {
+  readonly configSections = [SSE_CONFIG];
   readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PROCESS_METRICS)];
   private lookup!: ApplicationLookup;
   private logger!: Logger;
@@ -126,11 +138,11 @@ export class EventStreamsPlugin implements Plugin {
 }
 
 function readSettings(config: SluiceConfig): SseSettings {
-  const server = config.of(SERVER_CONFIG);
+  const sse = config.of(SSE_CONFIG);
   const settings = {
-    bufferSize: server.get("sse.buffer.size"),
-    historySize: server.get("sse.history.size"),
-    keepAliveMs: server.get("sse.keepalive.ms"),
+    bufferSize: sse.get("buffer.size"),
+    historySize: sse.get("history.size"),
+    keepAliveMs: sse.get("keepalive.ms"),
   };
   if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
   if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);

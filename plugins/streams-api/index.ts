@@ -4,6 +4,7 @@
  * request; metric formats from the MetricsFormatter descriptors.
  */
 import {
+  configSection,
   APPLICATION_LOOKUP,
   METRICS_FORMATTER_CONTRACT,
   type MetricsFormatter,
@@ -20,7 +21,17 @@ import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
+/** The plugin's sub-section of `server`. */
+export const OPERATION_CONFIG = configSection({
+  name: "server.operation",
+  doc: "Operations on applications over REST (restart, stop, deploy, terminate, pause, resume).",
+  keys: {
+    "timeout.ms": { type: "integer", default: 30_000, doc: "Longest time restart and stop wait for the application." },
+  },
+});
+
 export class StreamsApiPlugin implements Plugin {
+  readonly configSections = [OPERATION_CONFIG];
   readonly requires = [optional(STREAMS_RUNTIME_TOKEN), optional(STREAMS_DEPLOYMENTS_TOKEN)];
 
   async configure({ config, components, routes, services }: PluginContext): Promise<void> {
@@ -28,7 +39,7 @@ export class StreamsApiPlugin implements Plugin {
     const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
-    const lifecycle = { headless: server.get("headless"), timeoutMs: server.get("operation.timeout.ms") };
+    const lifecycle = { headless: server.get("headless"), timeoutMs: config.of(OPERATION_CONFIG).get("timeout.ms") };
     registerLifecycleRoutes(routes, lookup, lifecycle);
     registerDeploymentRoutes(routes, lookup, components, lifecycle);
   }

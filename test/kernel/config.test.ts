@@ -116,4 +116,33 @@ config("a section declared by two plugins stops startup naming both", async () =
   );
 });
 
+config("a plugin's sub-section of another's section keeps its keys' names, validated by the longest claimed prefix; without the plugin they are unknown", async ({ dir }) => {
+  const loaded = await load(dir, { overrides: { "server.sse.buffer.size": "5" }, env: { SLUICE_SERVER_QUERY_TIMEOUT_MS: "250" } });
+  assert.is(loaded.get("server.sse.buffer.size"), 5);
+  assert.is(loaded.get("server.query.timeout.ms"), 250);
+  assert.is(loaded.get("server.webui.enable"), true);
+  // REST extensions, configured with the server section, still see them under it.
+  assert.is(loaded.section("server")["sse.buffer.size"], 5);
+  await rejects(load(dir, { overrides: { "server.sse.colour": "red" } }), /Unknown configuration key 'server\.sse\.colour' .*section 'server\.sse'/);
+  await rejects(load(dir, { overrides: { "server.sse.buffer.size": "many" } }), /'server\.sse\.buffer\.size' .* must be an integer/);
+
+  const root = path.join(dir, "without-event-streams");
+  const descriptor = fs.readFileSync(path.join(REPO_ROOT, "META-INF/services/sluice.kernel.Plugin"), "utf8");
+  fs.mkdirSync(path.join(root, "META-INF/services"), { recursive: true });
+  fs.writeFileSync(path.join(root, "META-INF/services/sluice.kernel.Plugin"), descriptor.split("\n").filter((line) => !line.includes("event-streams")).join("\n"));
+  fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+  fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
+  const without = await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root, extraPackages: [] }));
+  assert.ok(without.sections().some((section) => section.name === "server.query"), "the other plugins' sub-sections are there");
+  await rejects(
+    loadConfig({ root: dir, env: {}, overrides: { "server.sse.buffer.size": "5" } }, without),
+    /^Unknown configuration key 'server\.sse\.buffer\.size' \(from command-line flag --server\.sse\.buffer\.size\); see config\/README\.md for the keys of section 'server'$/,
+  );
+});
+
+config("a sub-section over keys its parent section declares stops startup naming both", async () => {
+  const squatter = { configSections: [configSection({ name: "server.ssl", doc: "", keys: {} })] };
+  await rejects(startSluice({ services: { [PLUGIN_CONTRACT]: [squatter] } }), /plugin sluice\.kernel\.Plugin given by the program #1 claims configuration section 'server\.ssl', where the kernel declares 'server\.ssl\.enable'/);
+});
+
 config.run();
