@@ -61,7 +61,12 @@ function sharesMostKeys(section: ConfigSection, other: ConfigSection): boolean {
 }
 
 function typeText(spec: KeySpec): string {
-  return spec.type === "string" && spec.choices ? `string (${spec.choices.map((choice) => (choice === "" ? "empty" : choice)).join(" / ")})` : spec.type;
+  if (spec.type === "string" && spec.choices) return `string (${spec.choices.map((choice) => (choice === "" ? "empty" : choice)).join(" / ")})`;
+  if ((spec.type === "integer" || spec.type === "number") && (spec.min !== undefined || spec.max !== undefined)) {
+    const range = spec.max === undefined ? `≥ ${spec.min}` : spec.min === undefined ? `≤ ${spec.max}` : `${spec.min}–${spec.max}`;
+    return `${spec.type} (${range})`;
+  }
+  return spec.type;
 }
 
 function defaultText(spec: KeySpec): string {

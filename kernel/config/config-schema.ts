@@ -34,6 +34,10 @@ interface StringKey extends KeyDocs {
 interface NumberKey extends KeyDocs {
   readonly type: "integer" | "number";
   readonly default?: number;
+  /** The least value allowed. */
+  readonly min?: number;
+  /** The greatest value allowed. */
+  readonly max?: number;
 }
 
 interface BooleanKey extends KeyDocs {
@@ -103,7 +107,18 @@ export function checked(spec: KeySpec, value: unknown): { value: ConfigValue } |
   const typed = ofType(spec.type, value);
   if (typed === undefined) return { mismatch: `must be ${TYPE_NAMES[spec.type]}` };
   if (spec.type === "string" && spec.choices && !spec.choices.includes(String(typed))) return { mismatch: `must be one of ${spec.choices.join(", ")}` };
+  if (spec.type === "integer" || spec.type === "number") {
+    const range = rangeMismatch(spec, typed as number);
+    if (range) return { mismatch: range };
+  }
   return { value: typed };
+}
+
+function rangeMismatch({ min, max }: NumberKey, value: number): string | undefined {
+  if (min !== undefined && max !== undefined && (value < min || value > max)) return `must be from ${min} to ${max}`;
+  if (min !== undefined && value < min) return `must be at least ${min}`;
+  if (max !== undefined && value > max) return `must be at most ${max}`;
+  return undefined;
 }
 
 function ofType(type: ConfigType, value: unknown): ConfigValue | undefined {

@@ -11,7 +11,7 @@ export const SERVER_CONFIG = configSection({
   keys: {
     enable: { type: "boolean", default: true, doc: "Serve the HTTP API." },
     listener: { type: "string", default: "127.0.0.1", doc: "Address the HTTP server listens on." },
-    port: { type: "integer", default: 8080, doc: "HTTP port; 0 picks a free port (logged at startup)." },
+    port: { type: "integer", default: 8080, min: 0, max: 65_535, doc: "HTTP port; 0 picks a free port (logged at startup)." },
     "advertised.listener": { type: "string", doc: "host or host:port other instances reach this server at (`application.server`). Default: the listener; the machine's hostname when the listener is a wildcard (`0.0.0.0`, `::`), logged at startup." },
     headless: { type: "boolean", default: false, doc: "Refuse operations that change applications (restart, stop) with 403." },
     "rest.extensions": { type: "boolean", default: false, doc: "Load REST extensions (sluice.rest.RestExtension descriptors)." },

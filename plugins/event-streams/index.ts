@@ -21,7 +21,6 @@ import {
   type ProcessMetrics,
   type RouteSpec,
   type SluiceConfig,
-  StartupError,
   type SluiceRequest,
   STREAMS_RUNTIME_TOKEN,
 } from "sluice";
@@ -56,9 +55,9 @@ export const SSE_CONFIG = configSection({
   name: "server.sse",
   doc: "Server-sent event streams of the applications (`GET /api/v1/streams/{id}/events`).",
   keys: {
-    "keepalive.ms": { type: "integer", default: 15_000, doc: "Interval of keep-alive comments on server-sent event streams." },
-    "history.size": { type: "integer", default: 1_000, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },
-    "buffer.size": { type: "integer", default: 1_000, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
+    "keepalive.ms": { type: "integer", default: 15_000, min: 1, doc: "Interval of keep-alive comments on server-sent event streams." },
+    "history.size": { type: "integer", default: 1_000, min: 0, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },
+    "buffer.size": { type: "integer", default: 1_000, min: 1, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
   },
 });
 
@@ -137,17 +136,10 @@ export class EventStreamsPlugin implements Plugin {
   }
 }
 
+/** Their ranges are checked with the configuration. */
 function readSettings(config: SluiceConfig): SseSettings {
   const sse = config.of(SSE_CONFIG);
-  const settings = {
-    bufferSize: sse.get("buffer.size"),
-    historySize: sse.get("history.size"),
-    keepAliveMs: sse.get("keepalive.ms"),
-  };
-  if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
-  if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);
-  if (settings.keepAliveMs < 1) throw new StartupError(`server.sse.keepalive.ms must be at least 1, got ${settings.keepAliveMs}`);
-  return settings;
+  return { bufferSize: sse.get("buffer.size"), historySize: sse.get("history.size"), keepAliveMs: sse.get("keepalive.ms") };
 }
 
 /** The Last-Event-ID a reconnecting client sends; an id this server cannot have written resumes nothing. */

@@ -94,6 +94,13 @@ config("a value of the wrong type stops with a message naming the key", async ({
   await rejects(load(dir, { overrides: { "broker.storage": "tape" } }), /'broker\.storage' .* must be one of file, memory/);
 });
 
+config("number keys refuse values outside their min and max, naming the range; a default outside them is a programming error", async ({ dir }) => {
+  await rejects(load(dir, { overrides: { "server.port": "70000" } }), /'server\.port' \(from command-line flag --server\.port\) must be from 0 to 65535, got "70000"/);
+  await rejects(load(dir, { env: { SLUICE_SERVER_SSE_BUFFER_SIZE: "0" } }), /'server\.sse\.buffer\.size' \(from environment variable SLUICE_SERVER_SSE_BUFFER_SIZE\) must be at least 1, got "0"/);
+  assert.is((await load(dir, { overrides: { "server.sse.history.size": "0", "server.port": "0" } })).get("server.sse.history.size"), 0);
+  assert.throws(() => configSection({ name: "acme", doc: "", keys: { ratio: { type: "number", default: 2, max: 1, doc: "" } } }), /acme\.ratio: default 2 does not fit its own declaration/);
+});
+
 config("a section no loaded plugin declares stops startup naming it; from the environment it is not Sluice's", async ({ dir }) => {
   await rejects(load(dir, { programmatic: { acme: { greeting: "hi" } } }), /'acme\.greeting' \(from the program's configuration\) is in section 'acme', which no loaded plugin declares/);
   await rejects(load(dir, { overrides: { "examples.feed": "true" } }), /'examples\.feed' \(from command-line flag --examples\.feed\) is in section 'examples'/);
