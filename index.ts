@@ -34,11 +34,6 @@ export type { SluiceConfig, FlatConfig } from "./kernel/config/sluice-config";
 // A key's value type; as KeyValue it hid the stores' KeyValue<K, V> that topologies and query engines use.
 export { configKeys, configSection, type ConfigKeys, type ConfigSection, type ConfigType, type ConfigValue, type KeySpec, type KeyValue as ConfigKeyValue } from "./kernel/config/config-schema";
 export type { ConfigReader } from "./kernel/config/config-reader";
-/**
- * The kernel's own sections. The REST plugins still read their keys under `server.` here, until each claims its own
- * sub-section (#33 point 2).
- */
-export { SERVER_CONFIG, LOG_CONFIG, PLUGINS_CONFIG, type ServerConfig } from "./kernel/config/kernel-config";
 
 // 4. Logging.
 export { LOG_LEVELS, type LogLevel, type LogLevelSetting, type Logger, type LogFields } from "./kernel/logger";
@@ -58,6 +53,7 @@ export { hashPassword } from "./kernel/http/auth/password-hash";
 /** Requests one instance makes of another (forwarded queries), and the header that proves them. */
 export { PEER_TRANSPORT, type PeerTransport, type PeerRequestProof } from "./kernel/contracts/peer-transport";
 export { PEER_HEADER } from "./kernel/http/auth/peer-proof";
+export { HTTP_AUTHENTICATION, type HttpAuthentication } from "./kernel/contracts/http-authentication";
 
 // 6. The other contracts.
 export { REST_EXTENSION_CONTRACT, type RestExtension, type RestExtensionContext } from "./kernel/contracts/rest-extension";

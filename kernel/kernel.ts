@@ -21,6 +21,7 @@ import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
 import { APPLICATION_LOOKUP, RuntimeApplicationLookup } from "./contracts/streams/application-lookup";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
+import { HTTP_AUTHENTICATION } from "./contracts/http-authentication";
 import { PROCESS_METRICS } from "./contracts/process-metrics";
 import { ROUTE_CATALOG } from "./contracts/route-catalog";
 import { HttpServer } from "./http/http-server";
@@ -62,6 +63,10 @@ export class Kernel implements KernelInfo {
 
   constructor(private readonly options: KernelOptions = {}) {
     this.root = path.resolve(options.root ?? process.cwd());
+  }
+
+  headless(): boolean {
+    return this.config.of(SERVER_CONFIG).get("headless");
   }
 
   serverAddress(): string | undefined {
@@ -133,6 +138,13 @@ export class Kernel implements KernelInfo {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);
       this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
+      this.components.register(HTTP_AUTHENTICATION, {
+        useValue: {
+          mechanism: server.get("auth.mechanism"),
+          jwt: server.get("auth.jwt.jwks.url") !== "" || server.get("auth.jwt.public.key.location") !== "",
+          peerProofs: server.get("auth.peer.token.file") !== "",
+        },
+      });
       this.http = new HttpServer({
         bodyLimit: server.get("body.limit"),
         logger,

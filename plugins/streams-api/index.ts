@@ -11,7 +11,6 @@ import {
   optional,
   type Plugin,
   type PluginContext,
-  SERVER_CONFIG,
   StartupError,
   STREAMS_DEPLOYMENTS_TOKEN,
   STREAMS_RUNTIME_TOKEN,
@@ -34,12 +33,11 @@ export class StreamsApiPlugin implements Plugin {
   readonly configSections = [OPERATION_CONFIG];
   readonly requires = [optional(STREAMS_RUNTIME_TOKEN), optional(STREAMS_DEPLOYMENTS_TOKEN)];
 
-  async configure({ config, components, routes, services }: PluginContext): Promise<void> {
+  async configure({ config, components, routes, services, kernel }: PluginContext): Promise<void> {
     const lookup = components.resolve(APPLICATION_LOOKUP);
-    const server = config.of(SERVER_CONFIG);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
-    const lifecycle = { headless: server.get("headless"), timeoutMs: config.of(OPERATION_CONFIG).get("timeout.ms") };
+    const lifecycle = { headless: kernel.headless(), timeoutMs: config.of(OPERATION_CONFIG).get("timeout.ms") };
     registerLifecycleRoutes(routes, lookup, lifecycle);
     registerDeploymentRoutes(routes, lookup, components, lifecycle);
   }
