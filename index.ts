@@ -120,6 +120,9 @@ export {
 } from "./providers/streams/processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./providers/streams/serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/serdes/windowed-serde";
+export { Branched } from "./providers/streams/topology/values/branched";
+export { BufferConfig, Suppressed } from "./providers/streams/topology/values/suppressed";
+export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
 export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 
 // 9. Testing topologies (the streams face without the runtime the kernel's streams plugin drives).

@@ -2,13 +2,14 @@
  * Runs a validated query end to end: plans it, asks the remote instances concurrently (each bounded by the
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
-import { type InstanceInfo, isStreamedAnswer, type Logger, type PeerTransport, type QueryAnswer, type QueryRecord, type ReadOnlyStore, type StoreHandle } from "sluice";
+import { type InstanceInfo, isStreamedAnswer, type Logger, type PeerTransport, type QueryAnswer, type QueryRecord, type ReadOnlyStore, type StoreHandle, type StoreType } from "sluice";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
 import { QueryResponseWriter, type AnswerOutput, type FailureEntry, type QueryStatus } from "./query-response-writer";
 import type { QueryTarget } from "./query-targets";
 import { askRemote, type RemoteAnswer } from "./remote-query";
+import { storeAs } from "./store-facades";
 
 export interface QueryExecution {
   target: QueryTarget;
@@ -43,7 +44,7 @@ export function executeQuery(execution: QueryExecution, output: AnswerOutput): P
   const { routingKey } = request.definition;
   if (routingKey !== undefined) {
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-    const stores = readableStores(target.store, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
+    const stores = readableStores(target.store, request.type, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
     if (stores) return answerLocally(execution, stores, writer, deadline, false, (found) => finishFound(execution, found, writer, deadline));
   }
   return runPlanned(execution, writer, deadline);
@@ -64,7 +65,7 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
     return plan.outcome;
   }
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
-  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
+  const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, request.type, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
   const remotes = await Promise.all(remoteAnswers);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
@@ -88,15 +89,16 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
 }
 
 /**
- * The read-only stores of these partitions, that of partition `first` (when among them) ahead of the others;
- * undefined when there are none or one is not readable now.
+ * The read-only stores of these partitions as a query of type `asked` reads them, that of partition `first` (when
+ * among them) ahead of the others; undefined when there are none or one is not readable now.
  */
-function readableStores(store: StoreHandle, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
+function readableStores(store: StoreHandle, asked: StoreType, partitions: readonly number[], first = -1): ReadOnlyStore[] | undefined {
   if (partitions.length === 0) return undefined;
   const stores: ReadOnlyStore[] = [];
   for (const partition of partitions) {
-    const readOnly = store.readOnly(partition);
-    if (!readOnly) return undefined;
+    const stored = store.readOnly(partition);
+    if (!stored) return undefined;
+    const readOnly = storeAs(stored, asked);
     if (partition === first) stores.unshift(readOnly);
     else stores.push(readOnly);
   }

@@ -6,6 +6,7 @@
 import { badRequest, type QueryArguments, type QueryDefinition, type QueryParameter, type StoreHandle, type StoreQuery, type StoreType } from "sluice";
 import type { QueryCatalog } from "./query-catalog";
 import { parseQueryOptions, type QueryOptions } from "./query-options";
+import { answersAs } from "./store-facades";
 
 export interface QueryRequest {
   type: StoreType;
@@ -35,8 +36,9 @@ export function parseQueryRequest(body: QueryBody, store: StoreHandle, applicati
   return { type, definition, args, rawParams: query.params, options: parseQueryOptions(body.set_options, defaultTimeoutMs) };
 }
 
+/** The query's type: the store's own, or one the store also answers (see store-facades). */
 function storeType(type: StoreType, store: StoreHandle, applicationId: string): StoreType {
-  if (type !== store.type) {
+  if (!answersAs(store.type, type)) {
     throw badRequest(`Field 'type' is '${type}' but store '${store.name}' of application '${applicationId}' is a '${store.type}' store`);
   }
   return type;

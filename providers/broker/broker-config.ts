@@ -11,6 +11,8 @@ import type { BrokerOptions, BrokerTls } from "./broker";
 import type { OAuthBearerValidation } from "./sasl/oauthbearer-exchange";
 import type { BrokerSasl } from "./sasl/sasl-server";
 import { parseSaslUsers } from "./sasl/sasl-users";
+import { AclEntryError, parseAclEntries } from "./acl/acl-entries";
+import type { BrokerAuthorizer } from "./broker";
 
 export const BROKER_CONFIG = configSection({
   name: "broker",
@@ -37,6 +39,16 @@ export const BROKER_CONFIG = configSection({
     "sasl.oauthbearer.expected.issuer": { type: "string", default: "", doc: "OAUTHBEARER: required `iss` of tokens; empty: not checked." },
     "sasl.oauthbearer.expected.audience": { type: "string", default: "", doc: "OAUTHBEARER: required `aud` of tokens; empty: not checked." },
     "connections.max.reauth.ms": { type: "integer", default: 0, doc: "Longest SASL session (shorter if the OAUTHBEARER token expires first); clients must authenticate again before it ends. 0: no limit." },
+    "sasl.server.max.receive.size": { type: "integer", default: 524_288, doc: "Largest frame a SASL client may send before it has authenticated; a larger one closes the connection at once, before it is read." },
+    "connection.failed.authentication.delay.ms": { type: "integer", default: 100, doc: "How long the answer to a failed SASL authentication (and the close after it) waits; other connections are not held up." },
+    "max.connections": { type: "integer", default: -1, doc: "Connections the broker keeps at most; more are closed as they arrive. -1: half the process's open-file limit (unbounded where it cannot be read), leaving descriptors to the logs, stores and HTTP server." },
+    "max.connections.per.ip": { type: "integer", default: 2_147_483_647, doc: "Connections one client address may hold at most; more are closed as they arrive." },
+    "connections.max.idle.ms": { type: "integer", default: 600_000, doc: "Close connections that send and receive nothing for this long (a request in progress keeps its connection). -1: never." },
+    "max.partitions": { type: "integer", default: 4000, doc: "Partitions the broker keeps at most, all topics together (each holds open files); CreateTopics, CreatePartitions and auto-creation past it fail with POLICY_VIOLATION. One CreateTopics request adds at most 10,000 (as Kafka). -1: unbounded." },
+    authorizer: { type: "string", default: "auto", choices: ["auto", "acl", "none"], doc: "`acl`: every request is checked against ACLs (`broker.acls`, and those created with CreateAcls); `none`: every client may do everything; `auto`: `acl` when clients authenticate (`SASL_*`, or `SSL` with `broker.ssl.ca.location`), else `none`." },
+    "super.users": { type: "string", default: "", doc: "Principals allowed everything, `;`-separated: `User:admin;User:CN=ops,O=Example`." },
+    "allow.everyone.if.no.acl.found": { type: "boolean", default: false, doc: "With the ACL authorizer, let everyone use a resource that no ACL names." },
+    acls: { type: "string", default: "", doc: "ACLs, `;`-separated or one per line, or `@FILE` (one per line, `#` comments). Each is `ALLOW` or `DENY`, a principal, operations (comma-separated), `TYPE[:name]` (TOPIC, GROUP, CLUSTER or TRANSACTIONAL_ID; the name `*` is every one), then optionally `PREFIXED` and `FROM <host>`: `ALLOW User:app READ,WRITE TOPIC:app- PREFIXED`." },
     worker: { type: "boolean", default: true, doc: "Run the embedded broker in its own worker thread." },
   },
 });
@@ -47,6 +59,7 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
   const broker = config.of(BROKER_CONFIG);
   const orNull = (value: number) => (value < 0 ? null : value);
   const protocol = broker.get("security.protocol");
+  const maxConnections = broker.get("max.connections");
   return {
     listener: broker.get("listener"),
     port: broker.get("port"),
@@ -55,18 +68,53 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     autoCreateTopics: broker.get("auto.create.topics"),
     numPartitions: broker.get("num.partitions"),
     maxRequestBytes: broker.get("max.request.bytes"),
+    saslMaxReceiveBytes: positive(broker.get("sasl.server.max.receive.size"), "broker.sasl.server.max.receive.size"),
+    maxConnections: maxConnections === -1 ? undefined : positive(maxConnections, "broker.max.connections"),
+    maxConnectionsPerIp: positive(broker.get("max.connections.per.ip"), "broker.max.connections.per.ip"),
+    connectionsMaxIdleMs: Math.max(broker.get("connections.max.idle.ms"), 0),
+    maxPartitions: orNull(broker.get("max.partitions")),
     retentionMs: orNull(broker.get("retention.ms")),
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
     transactionMaxTimeoutMs: positive(broker.get("transaction.max.timeout.ms"), "broker.transaction.max.timeout.ms"),
     tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
     sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
+    authorizer: authorizerOn(broker, protocol) ? brokerAuthorizer(broker, root) : undefined,
   };
 }
 
 function positive(value: number, key: string): number {
   if (value < 1) throw new StartupError(`${key} must be at least 1, got ${value}`);
   return value;
+}
+
+
+/** `auto`: ACLs as soon as clients prove who they are, since only then do principals tell users apart. */
+function authorizerOn(broker: BrokerSettings, protocol: string): boolean {
+  const choice = broker.get("authorizer");
+  if (choice !== "auto") return choice === "acl";
+  return protocol.startsWith("SASL_") || (protocol === "SSL" && broker.get("ssl.ca.location") !== "");
+}
+
+function brokerAuthorizer(broker: BrokerSettings, root: string): BrokerAuthorizer {
+  const setting = broker.get("acls");
+  const source = setting.startsWith("@") ? path.resolve(root, setting.slice(1)) : undefined;
+  const text = source === undefined ? setting : readConfiguredFile(source, "broker.acls").toString("utf8");
+  let acls;
+  try {
+    acls = parseAclEntries(text);
+  } catch (error) {
+    if (error instanceof AclEntryError) throw new StartupError(`${source === undefined ? "broker.acls" : `${source} (broker.acls)`}: ${error.message}`);
+    throw error;
+  }
+  const superUsers = broker
+    .get("super.users")
+    .split(";")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const malformed = superUsers.find((name) => !/^[A-Za-z]+:.+$/.test(name));
+  if (malformed !== undefined) throw new StartupError(`broker.super.users: '${malformed}' is not Type:name (User:admin)`);
+  return { acls, superUsers, allowEveryoneIfNoAclFound: broker.get("allow.everyone.if.no.acl.found") };
 }
 
 type FileKey = "ssl.certificate.location" | "ssl.key.location" | "ssl.ca.location";
@@ -104,6 +152,7 @@ function brokerSasl(broker: BrokerSettings, root: string, protocol: string): Bro
     users,
     oauthbearer: mechanisms.includes("OAUTHBEARER") ? oauthBearerValidation(broker, root) : undefined,
     maxReauthMs: broker.get("connections.max.reauth.ms"),
+    failedAuthenticationDelayMs: Math.max(broker.get("connection.failed.authentication.delay.ms"), 0),
   };
 }
 

@@ -9,6 +9,10 @@ import { TopicAdmin } from "./handlers/topic-admin";
 import { BrokerServer } from "./server/broker-server";
 import type { BrokerTls } from "./server/broker-tls";
 import { type ComponentLogger, silentLogger } from "../../kernel/logger";
+import { AclAuthorizer, type AuthorizerSettings } from "./acl/acl-authorizer";
+import type { AclBinding } from "./acl/acl-binding";
+import { AclStore } from "./acl/acl-store";
+import { defaultMaxConnections } from "./server/open-file-limit";
 import { RequestDispatcher } from "./server/request-dispatcher";
 import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
 import { FileLogStore } from "./storage/file-log-store";
@@ -34,6 +38,16 @@ export interface BrokerOptions {
   numPartitions?: number;
   /** Larger request frames close their connection; default 100 MiB. */
   maxRequestBytes?: number;
+  /** Larger frames close a SASL connection that has not authenticated yet; default 512 KiB (Kafka's sasl.server.max.receive.size). */
+  saslMaxReceiveBytes?: number;
+  /** Connections past this many are closed as they arrive; default half the open-file limit, null: unbounded. */
+  maxConnections?: number | null;
+  /** Connections from one address past this many are closed as they arrive; default null: unbounded. */
+  maxConnectionsPerIp?: number | null;
+  /** Connections idle this long are closed; default 10 minutes, 0: never. */
+  connectionsMaxIdleMs?: number;
+  /** CreateTopics, CreatePartitions and auto-creation stop at this many partitions in all; default 4000, null: unbounded. */
+  maxPartitions?: number | null;
   /** Default retention of a topic by age; default 7 days, null keeps batches forever. */
   retentionMs?: number | null;
   /** Default retention of a partition by size; default null (unbounded). */
@@ -52,6 +66,8 @@ export interface BrokerOptions {
   tls?: BrokerTls;
   /** Authenticate every connection with SASL first: SASL_PLAINTEXT, or SASL_SSL with `tls`. */
   sasl?: BrokerSasl;
+  /** Check every request against ACLs; without it, every client may do everything. */
+  authorizer?: BrokerAuthorizer;
   /**
    * Versions to advertise and serve per API, by name ({ Fetch: "4-6" }), narrowed from those the broker implements:
    * a broker that stands for an older or a newer Kafka in tests of clients' version negotiation. No setting sets it.
@@ -60,7 +76,13 @@ export interface BrokerOptions {
   logger?: ComponentLogger;
 }
 
-type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions";
+/** Plain data, as the rest of the options: they cross into the broker's worker thread. */
+export interface BrokerAuthorizer extends AuthorizerSettings {
+  /** The ACLs of the configuration; those CreateAcls adds are kept in the data directory. */
+  acls: AclBinding[];
+}
+
+type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions" | "authorizer";
 export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, OptionalBrokerOptions>> & Pick<BrokerOptions, OptionalBrokerOptions>;
 
 export interface RunningBroker {
@@ -77,6 +99,11 @@ const DEFAULTS: ResolvedBrokerOptions = {
   autoCreateTopics: true,
   numPartitions: 1,
   maxRequestBytes: 100 * 1024 * 1024,
+  saslMaxReceiveBytes: 512 * 1024,
+  maxConnections: null,
+  maxConnectionsPerIp: null,
+  connectionsMaxIdleMs: 10 * 60 * 1000,
+  maxPartitions: 4000,
   retentionMs: 7 * 24 * 60 * 60 * 1000,
   retentionBytes: null,
   segmentBytes: 128 * 1024 * 1024,
@@ -123,20 +150,17 @@ export class Broker implements RunningBroker {
       throw error;
     }
     const appends = new AppendSignal(store);
-    const services = {
-      store,
-      coordinator,
-      transactions,
-      appends,
-      topics: new TopicAdmin(store, options),
-      clusterId: clusterIdOf(options),
-      config: options,
-      logger: options.logger,
-    };
+    const topics = new TopicAdmin(store, options);
     let server: BrokerServer;
     try {
+      const acls = options.authorizer && (await AclStore.open(options.authorizer.acls, options.storage === "file" ? options.dataDir! : null));
+      const services = { store, coordinator, transactions, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
+      const authorization = acls && { authorizer: new AclAuthorizer(options.authorizer!, acls), topicExists: (name: string) => topics.exists(name), autoCreateTopics: options.autoCreateTopics };
+      if (acls && acls.size === 0 && options.authorizer!.superUsers.length === 0 && !options.authorizer!.allowEveryoneIfNoAclFound) {
+        options.logger.warn("the broker checks ACLs and has none and no super user: every client is refused until broker.acls or broker.super.users name some");
+      }
       const sasl = options.sasl && (await SaslServer.start(options.sasl, options.logger));
-      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, options)), {
+      server = new BrokerServer(new RequestDispatcher(buildHandlerTable(services, { ...options, authorization })), {
         ...options,
         sasl,
         written: (frames) => readBuffers.giveBack(frames),
@@ -150,7 +174,13 @@ export class Broker implements RunningBroker {
     }
     const broker = new Broker(options, store, coordinator, transactions, appends, server);
     broker.scheduleRetention();
-    options.logger.info("broker listening", { host: broker.host, port: broker.port, storage: options.storage, securityProtocol: securityProtocolOf(options) });
+    options.logger.info("broker listening", {
+      host: broker.host,
+      port: broker.port,
+      storage: options.storage,
+      securityProtocol: securityProtocolOf(options),
+      authorizer: options.authorizer ? "acl" : "none",
+    });
     return broker;
   }
 
@@ -198,7 +228,7 @@ function securityProtocolOf({ tls, sasl }: ResolvedBrokerOptions): string {
 
 function withDefaults(given: BrokerOptions): ResolvedBrokerOptions {
   const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  const options: ResolvedBrokerOptions = { ...DEFAULTS, ...defined };
+  const options: ResolvedBrokerOptions = { ...DEFAULTS, maxConnections: defaultMaxConnections(), ...defined };
   if (options.storage === "file" && !options.dataDir) throw new Error("the broker's file storage needs a dataDir");
   return options;
 }

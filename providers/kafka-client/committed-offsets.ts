@@ -25,7 +25,7 @@ export async function fetchCommittedOffsets(
     for (const partition of topic.partitions) {
       if (retriable(partition.errorCode)) again = true;
       else if (partition.errorCode !== 0) throw new GroupError(groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
-      offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset) });
+      offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset), metadata: partition.metadata });
     }
   }
   return again ? undefined : offsets;

@@ -18,7 +18,7 @@ import { ConnectionPool } from "./connection-pool";
 import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, MembershipLostError, PartitionUnavailableError } from "./kafka-client-errors";
 import type { KafkaEndpoint } from "./kafka-endpoint";
-import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel } from "./partition-fetcher";
+import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionLag } from "./partition-fetcher";
 import type { ConsumerGroupMetadata } from "./transactional-producer";
 /**
  * How long a new assignment waits for its partitions' leaders to show in the metadata. Another member may have
@@ -34,16 +34,23 @@ export interface GroupConsumerHandlers {
    * fetching starts when this resolves.
    */
   assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
-  /** Processes one partition's fetched records; its position is committed after the fetch's last batch. */
-  batch(batch: FetchedBatch): Promise<void>;
   /**
-   * The batches of one fetch are all processed: resolves once their work is safe to commit (the consumer commits
-   * their positions next), so a handler can finish a whole fetch's batches at once. A MembershipLostError from
-   * it (or from `batch`) drops the fetch's positions uncommitted and joins the group again.
+   * Processes one partition's fetched records; its position is committed after the fetch's last batch. A handler
+   * that keeps records for later (a task waiting for another partition) resolves with "held": the partition's
+   * position is then what the handler reports through `processedUpTo`.
+   */
+  batch(batch: FetchedBatch): Promise<void | "held">;
+  /**
+   * The batches of one fetch are all processed (called after every answer, with batches or not): resolves once
+   * their work is safe to commit (the consumer commits their positions next), so a handler can finish a whole
+   * fetch's batches at once. A MembershipLostError from it (or from `batch`) drops the fetch's positions
+   * uncommitted and joins the group again.
    */
   fetchProcessed?(): Promise<void>;
-  /** A fetch was answered. */
-  fetched?(): void;
+  /** A fetch was answered; `lags` says how far behind each partition it answered for is. */
+  fetched?(lags: readonly PartitionLag[]): void;
+  /** The metadata to commit with a partition's offset (Kafka Streams commits the partition's time there). */
+  offsetMetadata?(topic: string, partition: number): string | null;
   /** Positions the group accepted. */
   committed?(offsets: TopicPartitionOffset[]): void;
   /** The consumer stopped on an error it cannot retry. */
@@ -106,6 +113,8 @@ export class GroupConsumer {
   private readonly fetchPositions = new Map<string, number>();
   /** Next offset to read after what the handler has processed, per partition, and whether it is committed. */
   private readonly processed = new Map<string, { topic: string; partition: number; offset: number; committed: boolean }>();
+  /** Partitions not fetched until resumed (a handler's queue of them is full), by key. */
+  private readonly pausedPartitions = new Set<string>();
   private prefetch?: Promise<FetchAnswer>;
   /** The commit of the last fetch's positions: the next fetch is processed while it is under way. */
   private committing: Promise<void> = Promise.resolve();
@@ -202,6 +211,26 @@ export class GroupConsumer {
     this.wake?.();
   }
 
+  /** Fetches no more of one partition until resumed; the others go on (Kafka's consumer's pause of partitions). */
+  pausePartition(topic: string, partition: number): void {
+    this.pausedPartitions.add(key(topic, partition));
+  }
+
+  resumePartition(topic: string, partition: number): void {
+    this.pausedPartitions.delete(key(topic, partition));
+  }
+
+  /**
+   * The handler has processed a partition's records up to `offset` (the next one to process): records it held
+   * back from a batch (see GroupConsumerHandlers.batch). Committed with the fetch's positions.
+   */
+  processedUpTo(topic: string, partition: number, offset: number): void {
+    const entry = this.processed.get(key(topic, partition));
+    if (entry === undefined || entry.offset === offset) return;
+    entry.offset = offset;
+    entry.committed = false;
+  }
+
   /** Lets the batch in process finish and commit, leaves the group, and closes the connections. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -278,6 +307,7 @@ export class GroupConsumer {
   private async takeOver(partitions: Record<string, number[]>): Promise<void> {
     this.fetchPositions.clear();
     this.processed.clear();
+    this.pausedPartitions.clear();
     const missing: Record<string, number[]> = {};
     const committed = await this.membership.committed(partitions);
     this.logger.debug("taking over partitions at their committed offsets", { groupId: this.options.groupId, generationId: this.membership.generationId, committed });
@@ -309,32 +339,30 @@ export class GroupConsumer {
   }
 
   private async fetchAndProcess(): Promise<void> {
-    const answer = await (this.prefetch ?? this.fetch());
+    const answer = await (this.prefetch ?? this.fetchOrWait());
     this.prefetch = undefined;
     // A fetch answered after a pause is dropped: its records are fetched again after resume.
     if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
-    this.handlers.fetched?.();
+    this.handlers.fetched?.(answer.lags);
     // The failed partitions are held back and fetched again later; the others' batches go on now.
     for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching")) {
       this.logger.warn("fetch position out of range; restarting at the earliest offset", { topic, partition, offset });
       this.position(topic, partition, offset);
     }
     for (const batch of answer.batches) this.fetchPositions.set(key(batch.topic, batch.partition), batch.nextOffset);
-    this.prefetch = this.fetch();
+    this.prefetch = this.fetchable().length > 0 ? this.fetch() : undefined;
     // Awaited by the next round (or dropped); this only keeps a failure from counting as unhandled meanwhile.
-    this.prefetch.catch(() => undefined);
-    let processed = 0;
+    this.prefetch?.catch(() => undefined);
     for (const batch of answer.batches) {
       if (this.stopped || this.membership.rejoinNeeded) break;
-      await this.handlers.batch(batch);
-      processed++;
+      const held = await this.handlers.batch(batch);
       const entry = this.processed.get(key(batch.topic, batch.partition));
-      if (entry !== undefined) {
+      if (entry !== undefined && held !== "held") {
         entry.offset = batch.nextOffset;
         entry.committed = false;
       }
     }
-    if (processed > 0) await this.handlers.fetchProcessed?.();
+    if (!this.stopped && !this.membership.rejoinNeeded) await this.handlers.fetchProcessed?.();
     // One commit at a time, in order; a failed one throws here, a round late, and its positions go with the next.
     await this.settledCommit();
     this.committing = this.commitProcessed();
@@ -367,7 +395,10 @@ export class GroupConsumer {
 
   private async commitProcessed(): Promise<void> {
     const pending: TopicPartitionOffset[] = [];
-    for (const entry of this.processed.values()) if (!entry.committed) pending.push({ topic: entry.topic, partition: entry.partition, offset: entry.offset });
+    const metadataOf = this.handlers.offsetMetadata;
+    for (const { topic, partition, offset, committed } of this.processed.values()) {
+      if (!committed) pending.push({ topic, partition, offset, metadata: metadataOf?.(topic, partition) ?? null });
+    }
     if (pending.length === 0 || this.membership.generationId < 0) return;
     if (!(await this.membership.commit(pending))) return;
     for (const { topic, partition, offset } of pending) {
@@ -378,9 +409,21 @@ export class GroupConsumer {
     this.handlers.committed?.(pending);
   }
 
-  /** One Fetch per leader of the assigned partitions, at their fetch positions. */
+  /** One Fetch per leader of the assigned partitions not paused, at their fetch positions. */
   private fetch(): Promise<FetchAnswer> {
-    return this.fetcher.fetch(this.assignment.map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
+    return this.fetcher.fetch(this.fetchable().map(({ topic, partition }) => ({ topic, partition, offset: this.fetchPositions.get(key(topic, partition)) ?? 0 })));
+  }
+
+  /** A fetch, or while every partition is paused a round without one: the handler works through what it holds. */
+  private async fetchOrWait(): Promise<FetchAnswer> {
+    if (this.fetchable().length > 0) return this.fetch();
+    await this.sleep(this.settings.maxWaitMs);
+    return { batches: [], errors: [], lags: [] };
+  }
+
+  private fetchable(): { topic: string; partition: number }[] {
+    if (this.pausedPartitions.size === 0) return this.assignment;
+    return this.assignment.filter(({ topic, partition }) => !this.pausedPartitions.has(key(topic, partition)));
   }
 
   /** While paused: the fetch sent ahead is dropped (its records were not taken), and the member waits. */

@@ -46,6 +46,8 @@ export interface TopicPartitionOffset {
   topic: string;
   partition: number;
   offset: number;
+  /** The metadata committed with the offset (Kafka Streams commits the partition time there); null or absent: none. */
+  metadata?: string | null;
 }
 
 /** Codes that mean "ask again where the coordinator is". */
@@ -147,9 +149,9 @@ export class GroupMembership {
    */
   async commit(offsets: TopicPartitionOffset[]): Promise<boolean> {
     const byTopic = new Map<string, { partitionIndex: number; committedOffset: bigint; committedMetadata: string | null }[]>();
-    for (const { topic, partition, offset } of offsets) {
+    for (const { topic, partition, offset, metadata } of offsets) {
       const list = byTopic.get(topic) ?? [];
-      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: null });
+      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: metadata ?? null });
       byTopic.set(topic, list);
     }
     const answer = await (await this.coordinatorConnection()).request(OFFSET_COMMIT, {

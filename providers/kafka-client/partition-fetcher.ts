@@ -46,10 +46,19 @@ export interface PartitionError {
   detail?: string;
 }
 
-/** One round of fetches: the partitions that had records, and those whose fetch failed. */
+/** How far a partition's end was past the records fetched (Kafka's consumer's currentLag), as a fetch answered. */
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  /** Records on the broker after the fetched ones: to the high watermark, or read_committed the last stable offset. */
+  lag: number;
+}
+
+/** One round of fetches: the partitions that had records, those whose fetch failed, and the lag of every partition answered. */
 export interface FetchAnswer {
   batches: FetchedBatch[];
   errors: PartitionError[];
+  lags: PartitionLag[];
 }
 
 /** A round's failed partitions, sorted by what cures them. */
@@ -149,7 +158,7 @@ export class PartitionFetcher {
    */
   async fetch(positions: readonly TopicPartitionOffset[]): Promise<FetchAnswer> {
     await codecsReady(); // the records it answers with may be zstd batches, decoded as they are read
-    const answer: FetchAnswer = { batches: [], errors: [] };
+    const answer: FetchAnswer = { batches: [], errors: [], lags: [] };
     if (positions.length === 0) return answer;
     for (;;) {
       await this.refreshMetadata(this.metadata.toRefresh(positions.map(({ topic }) => topic)));
@@ -245,6 +254,7 @@ export class PartitionFetcher {
       if (fetch.answer === undefined) continue;
       answer.batches.push(...fetch.answer.batches);
       answer.errors.push(...fetch.answer.errors);
+      answer.lags.push(...fetch.answer.lags);
       const failed = new Set(fetch.answer.errors.map((error) => key(error.topic, error.partition)));
       for (const partition of fetch.asked.keys()) if (!failed.has(partition)) this.heldBack.delete(partition);
     }
@@ -291,7 +301,7 @@ export class PartitionFetcher {
       (answer) => void (fetch.answer = answer),
       (error: unknown) => {
         if (!(error instanceof BrokerConnectionError)) fetch.failure = error;
-        else fetch.answer = { batches: [], errors: positions.map(({ topic, partition }) => ({ topic, partition, errorCode: ErrorCode.NETWORK_EXCEPTION, detail: error.message })) };
+        else fetch.answer = { batches: [], errors: positions.map(({ topic, partition }) => ({ topic, partition, errorCode: ErrorCode.NETWORK_EXCEPTION, detail: error.message })), lags: [] };
       },
     );
     return fetch;
@@ -319,19 +329,21 @@ export class PartitionFetcher {
       rackId: "",
     });
     if (response.errorCode !== 0) throw new Error(`fetch from broker ${address} failed: ${errorCodeName(response.errorCode)}`);
-    const answer: FetchAnswer = { batches: [], errors: [] };
+    const answer: FetchAnswer = { batches: [], errors: [], lags: [] };
+    const readingCommitted = this.isolationLevel === ISOLATION_LEVEL_IDS.read_committed;
     for (const { topic, partitions } of response.responses) {
       for (const part of partitions) {
         if (part.errorCode !== 0) {
           answer.errors.push({ topic, partition: part.partitionIndex, errorCode: part.errorCode });
           continue;
         }
-        if (part.records === null || part.records.length === 0) continue;
         const from = offsets.get(key(topic, part.partitionIndex)) ?? 0;
         const lastStableOffset = Number(part.lastStableOffset);
-        const readCommitted = this.isolationLevel === ISOLATION_LEVEL_IDS.read_committed ? { lastStableOffset, abortedTransactions: part.abortedTransactions ?? [] } : undefined;
-        const records = new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`, readCommitted);
-        if (records.nextOffset < 0) continue;
+        const end = readingCommitted ? lastStableOffset : Number(part.highWatermark);
+        const records = part.records === null || part.records.length === 0 ? undefined : new FetchedRecords(part.records.toBuffer(), from, `topic ${topic} partition ${part.partitionIndex}`, readingCommitted ? { lastStableOffset, abortedTransactions: part.abortedTransactions ?? [] } : undefined);
+        const next = records === undefined || records.nextOffset < 0 ? from : records.nextOffset;
+        answer.lags.push({ topic, partition: part.partitionIndex, lag: Math.max(0, end - next) });
+        if (records === undefined || records.nextOffset < 0) continue;
         answer.batches.push({ topic, partition: part.partitionIndex, records, nextOffset: records.nextOffset, highWatermark: Number(part.highWatermark), lastStableOffset });
       }
     }

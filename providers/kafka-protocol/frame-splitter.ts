@@ -19,7 +19,8 @@ export class FrameSplitter {
   /** Size of the frame being collected, or -1 while its size prefix is incomplete. */
   private expected = -1;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  /** Larger frames throw OversizeFrameError; a server may change it as a connection authenticates. */
+  constructor(public maxFrameBytes: number) {}
 
   /** The frames (without their size prefix) completed by this chunk. Throws OversizeFrameError. */
   push(chunk: Buffer): ChunkedBytes[] {

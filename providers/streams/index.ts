@@ -16,6 +16,9 @@ export {
 } from "./processor/timestamp-extractors";
 export { BUILTIN_SERDES, bytesSerde, doubleSerde, intSerde, jsonSerde, longSerde, stringSerde } from "./serdes/builtin-serdes";
 export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde";
+export { Branched } from "./topology/values/branched";
+export { BufferConfig, Suppressed } from "./topology/values/suppressed";
+export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./topology/values/windows";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";

@@ -62,6 +62,8 @@ const STREAMS_KEYS = configKeys({
   "max.poll.interval.ms": { type: "integer", default: 60_000, doc: "How long a rebalance waits for the members to join again (the group's rebalance timeout)." },
   "fetch.max.wait.ms": { type: "integer", default: 200, doc: "How long the broker may hold a fetch that finds no new records." },
   "fetch.max.bytes": { type: "integer", default: 10_485_760, doc: "Bound on the records of one fetch answer." },
+  "max.task.idle.ms": { type: "integer", default: 0, doc: "How long a task with several input partitions (a join, a merge of topics) waits for records of an empty partition before it processes the others' out of time order (Kafka Streams' `max.task.idle.ms`, KIP-695). `0`: it waits only while the partition's lag is unknown or records are known to be on the broker; `-1`: it never waits; more: it also waits this many milliseconds once the partition is caught up. Checked at least every `fetch.max.wait.ms`." },
+  "buffered.records.per.partition": { type: "integer", default: 1000, doc: "A partition of a task with several input partitions is not fetched while more records than this wait in its queue (Kafka Streams' `buffered.records.per.partition`)." },
   "max.partition.fetch.bytes": { type: "integer", default: 1_048_576, doc: "Bound on one partition's records in a fetch answer; a polled batch is at most this big." },
 });
 

@@ -20,6 +20,7 @@ export const KAFKA_TOOLS = {
   consoleProducer: "org.apache.kafka.tools.ConsoleProducer",
   consoleConsumer: "org.apache.kafka.tools.consumer.ConsoleConsumer",
   consumerGroups: "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+  acls: "org.apache.kafka.tools.AclCommand",
 } as const;
 
 let classpath: string | undefined;

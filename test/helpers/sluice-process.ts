@@ -29,10 +29,15 @@ export function brokerPort(broker: SluiceProcess): Promise<number> {
   );
 }
 
-/** `start` runs get an ephemeral in-memory embedded broker unless the arguments say otherwise. */
-export function runSluice(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SluiceProcess {
+/**
+ * `start` runs get an ephemeral in-memory embedded broker unless the arguments say otherwise. `openFiles` lowers the
+ * process's limit on open files (through the shell's ulimit).
+ */
+export function runSluice(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; openFiles?: number } = {}): SluiceProcess {
   const brokerDefaults = args[0] === "start" ? ["--broker.port=0", "--broker.storage=memory"].filter((flag) => !args.some((arg) => arg.startsWith(flag.split("=")[0]))) : [];
-  const child = spawn(process.execPath, [SLUICE_BIN, ...args, ...brokerDefaults], {
+  const command = [process.execPath, SLUICE_BIN, ...args, ...brokerDefaults];
+  const limited = options.openFiles === undefined ? command : ["/bin/sh", "-c", `ulimit -n ${options.openFiles} && exec "$@"`, "sh", ...command];
+  const child = spawn(limited[0], limited.slice(1), {
     cwd: options.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

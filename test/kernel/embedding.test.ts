@@ -13,6 +13,7 @@ import type { TopologyProvider } from "../../kernel/contracts/streams/topology-p
 import { eventually } from "../helpers/eventually";
 import { readmeExample, withCompiledExample } from "../helpers/readme-example";
 import { FIXTURES, http } from "../helpers/sluice";
+import { rowValue } from "../helpers/table-rows";
 
 class GreetingsProvider implements TopologyProvider {
   readonly name = "Greetings";
@@ -56,7 +57,7 @@ embedding("with the server disabled the applications run, no port opens, applica
     const count = await eventually(
       async () => {
         const store = greetings.store("greeting-counts")?.readOnly(0);
-        return store?.type === "key_value" ? (await store.store.get("ada")) === 2 : false;
+        return (await rowValue(store, "ada")) === 2;
       },
       { what: "ada's count to reach 2", timeoutMs: 20_000 },
     );

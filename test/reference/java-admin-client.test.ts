@@ -219,7 +219,6 @@ test("calls the broker does not offer fail at once with Kafka's UnsupportedVersi
   const partition = { topic: "unsupported", partition: 0 };
   const unsupported: [string, Record<string, unknown>, string][] = [
     ["incrementalAlterConfigs", { type: "topic", name: "unsupported", ops: [{ op: "set", name: "retention.ms", value: "1000" }] }, "INCREMENTAL_ALTER_CONFIGS"],
-    ["describeAcls", {}, "DESCRIBE_ACLS"],
     ["describeProducers", partition, "DESCRIBE_PRODUCERS"],
     ["describeClientQuotas", {}, "DESCRIBE_CLIENT_QUOTAS"],
     ["describeLogDirs", {}, "DESCRIBE_LOG_DIRS"],
@@ -231,6 +230,41 @@ test("calls the broker does not offer fail at once with Kafka's UnsupportedVersi
   }
   assert.equal(((await admin.result("describeCluster")) as { controller: number }).controller, 0);
   await admin.close();
+});
+
+test("without an authorizer the ACL calls fail with SecurityDisabledException, as on Kafka", async () => {
+  const admin = Admin.start(broker.bootstrap);
+  const acl = { resourceType: "TOPIC", name: "ledger-", patternType: "PREFIXED", principal: "User:auditor", operation: "READ" };
+  for (const [call, args] of [["describeAcls", {}], ["createAcls", acl], ["deleteAcls", acl]] as const) {
+    assert.is((await admin.failure(call, args)).error, "SecurityDisabledException", call);
+  }
+  await admin.close();
+});
+
+test("with ACLs a super user creates, lists and deletes them; a user without ACLs is refused with Kafka's exceptions", async () => {
+  const users = [{ name: "ops", password: "ops-secret" }, { name: "auditor", password: "auditor-secret" }];
+  const secured = await startTestBroker({ sasl: { mechanisms: ["PLAIN"], users, maxReauthMs: 0 }, authorizer: { superUsers: ["User:ops"], allowEveryoneIfNoAclFound: false, acls: [] } });
+  const login = (user: string) => ["security.protocol=SASL_PLAINTEXT", "sasl.mechanism=PLAIN", `sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="${user}" password="${user}-secret";`];
+  try {
+    const ops = Admin.start(secured.bootstrap, login("ops"));
+    await ops.result("createTopics", { topics: [{ name: "ledger-2026", partitions: 1 }] });
+    const acl = { resourceType: "TOPIC", name: "ledger-", patternType: "PREFIXED", principal: "User:auditor", operation: "DESCRIBE" };
+    await ops.result("createAcls", acl);
+    assert.equal(await ops.result("describeAcls"), ["ALLOW User:auditor DESCRIBE TOPIC:ledger- PREFIXED"]);
+
+    const auditor = Admin.start(secured.bootstrap, login("auditor"));
+    assert.equal(((await auditor.result("listTopics")) as { name: string }[]).map(({ name }) => name), ["ledger-2026"], "DESCRIBE lets the auditor see the topic");
+    assert.is((await auditor.failure("deleteTopics", { topics: ["ledger-2026"] })).error, "TopicAuthorizationException");
+    assert.is((await auditor.failure("describeAcls")).error, "ClusterAuthorizationException");
+    assert.is((await auditor.failure("deleteConsumerGroups", { groups: ["ledger-readers"] })).error, "GroupAuthorizationException");
+    await auditor.close();
+
+    assert.equal(await ops.result("deleteAcls", acl), ["ALLOW User:auditor DESCRIBE TOPIC:ledger- PREFIXED"]);
+    assert.equal(await ops.result("describeAcls"), []);
+    await ops.close();
+  } finally {
+    await secured.close();
+  }
 });
 
 test("the AdminClient authenticates with SCRAM-SHA-512 on a SASL listener, and a wrong password gets SaslAuthenticationException", async () => {

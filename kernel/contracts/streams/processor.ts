@@ -200,3 +200,32 @@ export type ProcessorSupplier<KIn = unknown, VIn = unknown, KOut = unknown, VOut
   KOut,
   VOut
 >;
+
+/**
+ * The record a fixed-key processor receives and forwards (Kafka Streams' FixedKeyRecord): a Record whose key cannot
+ * change, so the stream after `processValues` stays partitioned as it was (no repartition before a grouping or join).
+ */
+export interface FixedKeyRecord<K, V> {
+  readonly key: K;
+  readonly value: V;
+  readonly timestamp: number;
+  readonly headers: Headers;
+  withValue<NV>(value: NV): FixedKeyRecord<K, NV>;
+  withTimestamp(timestamp: number): FixedKeyRecord<K, V>;
+  withHeaders(headers: Headers | Iterable<Header>): FixedKeyRecord<K, V>;
+}
+
+/** A fixed-key processor's context (Kafka Streams' FixedKeyProcessorContext): it forwards only records it received, changed. */
+export interface FixedKeyProcessorContext<KForward = unknown, VForward = unknown> extends Omit<ProcessorContext<KForward, VForward>, "forward"> {
+  forward(record: FixedKeyRecord<KForward, VForward>, childName?: string): void;
+}
+
+/** Kafka Streams' FixedKeyProcessor, for `KStream.processValues`. */
+export interface FixedKeyProcessor<KIn = unknown, VIn = unknown, VOut = unknown> {
+  init?(context: FixedKeyProcessorContext<KIn, VOut>): void;
+  process(record: FixedKeyRecord<KIn, VIn>): void;
+  close?(): void;
+}
+
+/** Called once per task: each task gets its own processor instance. */
+export type FixedKeyProcessorSupplier<KIn = unknown, VIn = unknown, VOut = unknown> = () => FixedKeyProcessor<KIn, VIn, VOut>;

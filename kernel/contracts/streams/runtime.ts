@@ -93,7 +93,7 @@ export interface TopologyNode {
   successors: string[];
   /** SOURCE only. */
   topics?: string[];
-  /** SINK only. */
+  /** SINK only; absent when a TopicNameExtractor picks the topic per record. */
   topic?: string;
   /** PROCESSOR only (may be empty). */
   stores?: string[];

@@ -1,4 +1,5 @@
 /** What the API handlers share: storage, the group and transaction coordinators and the broker's identity. */
+import type { AclStore } from "../acl/acl-store";
 import type { GroupCoordinator } from "../group/group-coordinator";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { LogStore } from "../storage/log-store";
@@ -27,4 +28,6 @@ export interface BrokerServices {
   readonly clusterId: string;
   readonly config: BrokerConfigValues;
   readonly logger: ComponentLogger;
+  /** The ACLs, when an authorizer checks requests; the ACL APIs answer SECURITY_DISABLED without. */
+  readonly acls?: AclStore;
 }

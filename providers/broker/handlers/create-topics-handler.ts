@@ -9,6 +9,16 @@ import { topicSettingsOf } from "./topic-configs";
 
 type TopicRequest = RequestOf<typeof CreateTopics>["topics"][number];
 
+/** Kafka's controller refuses a CreateTopics request adding more partitions than this, whole, with POLICY_VIOLATION. */
+const MAX_PARTITIONS_PER_REQUEST = 10_000;
+
+/** The partitions a request asks for, as Kafka's controller counts them (ignoring counts that are invalid anyway). */
+function requestedPartitions(topics: readonly TopicRequest[], defaultPartitions: number): number {
+  let total = 0;
+  for (const topic of topics) total += topic.assignments.length > 0 ? topic.assignments.length : topic.numPartitions === -1 ? defaultPartitions : Math.max(topic.numPartitions, 0);
+  return total;
+}
+
 function settingsOf(topic: TopicRequest, defaultPartitions: number): Partial<TopicSettings> {
   if (topic.replicationFactor !== -1 && topic.replicationFactor !== 1) {
     throw new ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, "a single broker can only keep one replica");
@@ -30,6 +40,11 @@ export function createTopicsHandler({ topics, logger }: BrokerServices): Registe
   };
 
   return defineHandler(CreateTopics, async (request) => {
+    const requested = requestedPartitions(request.topics, topics.defaults.numPartitions);
+    if (requested > MAX_PARTITIONS_PER_REQUEST) {
+      const errorMessage = `Excessively large number of partitions per request: ${requested}, at most ${MAX_PARTITIONS_PER_REQUEST}`;
+      return { topics: request.topics.map(({ name }) => ({ name, errorCode: ErrorCode.POLICY_VIOLATION, errorMessage })) };
+    }
     const counts = new Map<string, number>();
     for (const { name } of request.topics) counts.set(name, (counts.get(name) ?? 0) + 1);
     return {

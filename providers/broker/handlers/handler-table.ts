@@ -32,11 +32,18 @@ import { txnOffsetCommitHandler } from "./txn-offset-commit-handler";
 import { endTxnHandler } from "./end-txn-handler";
 import { describeTransactionsHandler } from "./describe-transactions-handler";
 import { listTransactionsHandler } from "./list-transactions-handler";
+import { describeAclsHandler } from "./describe-acls-handler";
+import { createAclsHandler } from "./create-acls-handler";
+import { deleteAclsHandler } from "./delete-acls-handler";
+import { authorizationRules, guarded } from "../acl/api-authorization";
+import type { RuleServices } from "../acl/authorization-rule";
 
 export interface HandlerTableOptions {
   autoCreateTopics: boolean;
   /** Fewer versions to serve of some APIs, by name (see BrokerOptions). */
   apiVersions?: Readonly<Record<string, string>>;
+  /** With an authorizer, every handler serves only what its API's rule authorizes (acl/api-authorization.ts). */
+  authorization?: RuleServices;
 }
 
 export function buildHandlerTable(services: BrokerServices, options: HandlerTableOptions): ReadonlyMap<number, RegisteredHandler> {
@@ -71,11 +78,16 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     endTxnHandler(services),
     describeTransactionsHandler(services),
     listTransactionsHandler(services),
+    describeAclsHandler(services),
+    createAclsHandler(services),
+    deleteAclsHandler(services),
     saslHandshakeHandler(),
     saslAuthenticateHandler(),
   ];
   const narrowed = new Map(Object.entries(options.apiVersions ?? {}));
-  for (const handler of handlers) {
+  const rules = options.authorization && authorizationRules(options.authorization);
+  for (const served of handlers) {
+    const handler = rules ? guarded(served, rules) : served;
     const within = narrowed.get(handler.api.spec.name);
     narrowed.delete(handler.api.spec.name);
     table.set(handler.api.apiKey, within === undefined ? handler : { ...handler, api: new ApiCodec(handler.api.spec, within) });

@@ -1,6 +1,8 @@
 /**
  * Creates, grows and deletes topics for CreateTopics, CreatePartitions, DeleteTopics and Metadata's auto-creation,
- * so that two requests racing to auto-create one topic both see it created once.
+ * so that two requests racing to auto-create one topic both see it created once, and keeps the broker within its
+ * partition limit (each partition holds open files): past it, creating and growing fail with POLICY_VIOLATION, as
+ * Kafka answers for partitions a request may not add.
  */
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStore, TopicSettings } from "../storage/log-store";
@@ -9,6 +11,8 @@ export interface TopicDefaults {
   numPartitions: number;
   retentionMs: number | null;
   retentionBytes: number | null;
+  /** Partitions the broker keeps at most, all topics together; null: unbounded. */
+  maxPartitions: number | null;
 }
 
 const MAX_TOPIC_NAME_LENGTH = 249;
@@ -20,6 +24,8 @@ export function isValidTopicName(name: string): boolean {
 
 export class TopicAdmin {
   private readonly creating = new Map<string, Promise<void>>();
+  /** Partitions of creations and growths under way, counted against the limit before the store has them. */
+  private reserved = 0;
 
   constructor(
     private readonly store: LogStore,
@@ -45,8 +51,9 @@ export class TopicAdmin {
     if (this.exists(name) || this.creating.has(name)) {
       throw new ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, `topic "${name}" already exists`);
     }
+    this.checkRoomFor(full.partitions);
     if (validateOnly) return;
-    const creation = this.store.createTopic(name, full);
+    const creation = this.withReserved(full.partitions, () => this.store.createTopic(name, full));
     this.creating.set(name, creation);
     try {
       await creation;
@@ -73,7 +80,27 @@ export class TopicAdmin {
     if (count <= settings.partitions) {
       throw new ApiError(ErrorCode.INVALID_PARTITIONS, `topic "${name}" has ${settings.partitions} partitions: it can grow to more, not to ${count}`);
     }
-    if (!validateOnly) await this.store.addPartitions(name, count);
+    this.checkRoomFor(count - settings.partitions);
+    if (!validateOnly) await this.withReserved(count - settings.partitions, () => this.store.addPartitions(name, count));
+  }
+
+  private checkRoomFor(added: number): void {
+    const limit = this.defaults.maxPartitions;
+    if (limit === null) return;
+    let kept = this.reserved;
+    for (const { partitions } of this.store.topics().values()) kept += partitions;
+    if (kept + added > limit) {
+      throw new ApiError(ErrorCode.POLICY_VIOLATION, `the broker keeps ${kept} partitions; ${added} more would pass its limit of ${limit} (broker.max.partitions)`);
+    }
+  }
+
+  private async withReserved(partitions: number, change: () => Promise<void>): Promise<void> {
+    this.reserved += partitions;
+    try {
+      await change();
+    } finally {
+      this.reserved -= partitions;
+    }
   }
 
   /** Rejects with UNKNOWN_TOPIC_OR_PARTITION when there is no such topic. */

@@ -25,7 +25,14 @@ export interface BrokerSasl {
    * connections.max.reauth.ms; shorter when an OAUTHBEARER token expires sooner. 0: sessions never expire.
    */
   maxReauthMs: number;
+  /**
+   * How long a failed authentication waits before its answer (and the close that follows), as Kafka's
+   * connection.failed.authentication.delay.ms: a client guessing passwords gets fewer guesses a second. Default 100.
+   */
+  failedAuthenticationDelayMs?: number;
 }
+
+const DEFAULT_FAILED_AUTHENTICATION_DELAY_MS = 100;
 
 export class SaslServer {
   private constructor(
@@ -49,6 +56,10 @@ export class SaslServer {
 
   get maxReauthMs(): number {
     return this.settings.maxReauthMs;
+  }
+
+  get failedAuthenticationDelayMs(): number {
+    return this.settings.failedAuthenticationDelayMs ?? DEFAULT_FAILED_AUTHENTICATION_DELAY_MS;
   }
 
   session(clientHost: string): SaslSession {

@@ -2,9 +2,11 @@
  * One SASL connection's authentication, as Kafka's broker runs it (KIP-43, KIP-152, KIP-368): ApiVersions, then
  * SaslHandshake naming an enabled mechanism, then SaslAuthenticate exchanges (after a v0 handshake, bare tokens)
  * until the client has proven who it is. Any other request before that closes the connection, and so does a refused
- * handshake or a failed exchange, once its answer is written. With a session lifetime, a client must authenticate
- * again (the same principal, the same mechanism) before it ends; a request after it closes the connection.
+ * handshake or a failed exchange, once its answer is written — which waits the failed-authentication delay first, so
+ * that guessing costs time (this connection's only). With a session lifetime, a client must authenticate again (the
+ * same principal, the same mechanism) before it ends; a request after it closes the connection.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import { ErrorCode } from "../../kafka-protocol/error-codes";
 import { ApiVersions } from "../../kafka-protocol/messages/api-versions";
@@ -22,6 +24,8 @@ import type { ComponentLogger } from "../../../kernel/logger";
 export interface SaslSessionServer {
   readonly mechanisms: readonly SaslMechanism[];
   readonly maxReauthMs: number;
+  /** How long the answer to a failed authentication waits. */
+  readonly failedAuthenticationDelayMs: number;
   readonly logger: ComponentLogger;
   exchange(mechanism: SaslMechanism): SaslExchange;
 }
@@ -31,7 +35,7 @@ export class SaslSession implements ConnectionAuthentication {
   /** The exchange after a handshake, until it completes or fails. */
   private exchange: SaslExchange | null = null;
   /** Who the connection authenticated as; null before. */
-  private principal: string | null = null;
+  private user: string | null = null;
   private expiresAt = Infinity;
   private stepping = false;
   /** The exchange speaks bare tokens (SaslHandshake v0). */
@@ -48,6 +52,10 @@ export class SaslSession implements ConnectionAuthentication {
     this.authenticate = defineHandler(SaslAuthenticate, (request, context) => this.onAuthenticate(request.authBytes, context.apiVersion));
   }
 
+  get principal(): string | null {
+    return this.user === null ? null : `User:${this.user}`;
+  }
+
   get busy(): boolean {
     return this.stepping;
   }
@@ -61,25 +69,25 @@ export class SaslSession implements ConnectionAuthentication {
   }
 
   refusal(apiKey: number): string | undefined {
-    if (apiKey === SaslAuthenticate.apiKey && this.principal === null && this.exchange === null) return "before SaslHandshake";
+    if (apiKey === SaslAuthenticate.apiKey && this.user === null && this.exchange === null) return "before SaslHandshake";
     if (apiKey === SaslHandshake.apiKey || apiKey === SaslAuthenticate.apiKey) return undefined;
-    if (this.principal !== null) return Date.now() < this.expiresAt ? undefined : `after the SASL session of '${this.principal}' expired`;
+    if (this.user !== null) return Date.now() < this.expiresAt ? undefined : `after the SASL session of '${this.user}' expired`;
     if (apiKey === ApiVersions.apiKey && this.mechanism === null) return undefined;
     return "before SASL authentication";
   }
 
   /** Authenticated connections get the table's answers, unless sessions expire and so may be renewed. */
   handler(apiKey: number): RegisteredHandler | undefined {
-    const renewable = this.principal === null || this.server.maxReauthMs > 0;
+    const renewable = this.user === null || this.server.maxReauthMs > 0;
     if (apiKey === SaslHandshake.apiKey) return renewable ? this.handshake : undefined;
     if (apiKey === SaslAuthenticate.apiKey) return renewable && this.exchange !== null && !this.bare ? this.authenticate : undefined;
     return undefined;
   }
 
-  private onHandshake(requested: string, version: number): ResponseOf<typeof SaslHandshake> {
+  private onHandshake(requested: string, version: number): ResponseOf<typeof SaslHandshake> | Promise<ResponseOf<typeof SaslHandshake>> {
     const mechanisms = [...this.server.mechanisms];
-    const refused = (errorCode: number, reason: string) => {
-      this.refuse(reason);
+    const refused = async (errorCode: number, reason: string) => {
+      await this.refuse(reason);
       return { errorCode, mechanisms };
     };
     if (this.exchange !== null) return refused(ErrorCode.ILLEGAL_SASL_STATE, "a second SaslHandshake before the exchange completed");
@@ -115,7 +123,7 @@ export class SaslSession implements ConnectionAuthentication {
       return { token: step.token, lifetimeMs: step.principal === undefined ? 0 : this.authenticated(step, step.principal, version) };
     } catch (error) {
       if (!(error instanceof SaslAuthenticationFailure) && !(error instanceof SaslMessageError)) throw error;
-      this.refuse(error.message);
+      await this.refuse(error.message);
       return error.message;
     } finally {
       this.stepping = false;
@@ -124,9 +132,9 @@ export class SaslSession implements ConnectionAuthentication {
 
   /** Records the principal; returns the session's lifetime (0: none). */
   private authenticated(step: ExchangeStep, principal: string, version: number): number {
-    if (this.principal !== null && principal !== this.principal) throw new SaslAuthenticationFailure(`re-authentication as '${principal}' on a connection of '${this.principal}'`);
-    const renewal = this.principal !== null;
-    this.principal = principal;
+    if (this.user !== null && principal !== this.user) throw new SaslAuthenticationFailure(`re-authentication as '${principal}' on a connection of '${this.user}'`);
+    const renewal = this.user !== null;
+    this.user = principal;
     this.exchange = null;
     // Only clients that can be told the lifetime (SaslAuthenticate v1 and later) are held to it, as Kafka does.
     const lifetimeMs = version >= 1 && this.server.maxReauthMs > 0 ? Math.max(1, Math.min(this.server.maxReauthMs, (step.credentialExpiresAt ?? Infinity) - Date.now())) : 0;
@@ -135,9 +143,12 @@ export class SaslSession implements ConnectionAuthentication {
     return lifetimeMs;
   }
 
-  private refuse(reason: string): void {
+  /** Resolves after the failed-authentication delay, when the answer may go. */
+  private async refuse(reason: string): Promise<void> {
     this.refused = true;
     this.exchange = null;
     this.server.logger.info("SASL authentication failed; closing the connection", { client: this.clientHost, mechanism: this.mechanism, reason });
+    const wait = this.server.failedAuthenticationDelayMs;
+    if (wait > 0) await delay(wait, undefined, { ref: false });
   }
 }

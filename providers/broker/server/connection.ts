@@ -1,7 +1,9 @@
 /**
  * One client connection: frames in, dispatched as they arrive, responses out in request order.
  * Anything a client does wrong ends only its own connection. On a SASL listener, frames that arrive while an
- * authentication step is under way wait for it, and a failed authentication closes the connection after its answer.
+ * authentication step is under way wait for it, a failed authentication closes the connection after its answer, and
+ * until the client has authenticated a frame larger than the small pre-authentication limit closes it at once
+ * (Kafka's sasl.server.max.receive.size). A connection idle for longer than its limit is closed.
  */
 import type { Socket } from "node:net";
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
@@ -21,6 +23,18 @@ const MAX_BUFFERED_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** A client that does not close its end after a refused authentication is cut off after this long. */
 const CLOSE_AFTER_REFUSAL_MS = 5_000;
 
+export interface ConnectionSettings {
+  /** Larger request frames close the connection. */
+  readonly maxRequestBytes: number;
+  /** Larger frames close a connection that has yet to authenticate. */
+  readonly maxUnauthenticatedBytes: number;
+  /** A connection without traffic for this long, and no request in progress, is closed; 0: never. */
+  readonly maxIdleMs: number;
+  readonly logger: ComponentLogger;
+  /** Called with each response's frames once the socket is done with them. */
+  readonly written?: (frames: readonly Buffer[]) => void;
+}
+
 export class Connection {
   private readonly frames: FrameSplitter;
   private readonly responses: OrderedResponses;
@@ -32,16 +46,17 @@ export class Connection {
   /** Authentication failed: nothing more is read, and the socket ends once the answer is written. */
   private ending = false;
 
+  private readonly logger: ComponentLogger;
+
   constructor(
     private readonly socket: Socket,
     private readonly dispatcher: RequestDispatcher,
     private readonly address: ConnectionAddress,
-    maxRequestBytes: number,
-    private readonly logger: ComponentLogger,
+    private readonly settings: ConnectionSettings,
     private readonly authentication?: ConnectionAuthentication,
-    private readonly written?: (frames: readonly Buffer[]) => void,
   ) {
-    this.frames = new FrameSplitter(maxRequestBytes);
+    this.logger = settings.logger;
+    this.frames = new FrameSplitter(this.frameLimit());
     this.responses = new OrderedResponses((frames) => this.write(frames));
     socket.setNoDelay(true);
     socket.on("data", (chunk) => this.receive(chunk));
@@ -50,6 +65,10 @@ export class Connection {
     socket.on("close", () => {
       this.closed = true;
     });
+    if (settings.maxIdleMs > 0) {
+      socket.setTimeout(settings.maxIdleMs);
+      socket.on("timeout", () => this.closeIfIdle());
+    }
   }
 
   close(): void {
@@ -60,10 +79,11 @@ export class Connection {
   private receive(chunk: Buffer): void {
     if (this.closed || this.ending) return;
     let frames: ChunkedBytes[];
+    this.frames.maxFrameBytes = this.frameLimit();
     try {
       frames = this.frames.push(chunk);
     } catch (error) {
-      if (error instanceof OversizeFrameError) return this.reject(error.message);
+      if (error instanceof OversizeFrameError) return this.reject(this.authenticated() ? error.message : `${error.message} before authentication (broker.sasl.server.max.receive.size)`);
       throw error;
     }
     this.handleEach(frames);
@@ -110,9 +130,28 @@ export class Connection {
     const last = frames.length - 1;
     for (let i = 0; i < last; i++) this.socket.write(frames[i]);
     // The callback of the last write runs once all of them left (or failed to): the frames' memory is free again.
-    const written = this.written;
+    const written = this.settings.written;
     this.socket.write(frames[last], written && (() => written(frames)));
     this.socket.uncork();
+  }
+
+  private authenticated(): boolean {
+    return !this.authentication || this.authentication.principal !== null;
+  }
+
+  private frameLimit(): number {
+    return this.authenticated() ? this.settings.maxRequestBytes : this.settings.maxUnauthenticatedBytes;
+  }
+
+  /** Idle: nothing read or written for the idle limit. A request in progress (a long rebalance) is not idleness. */
+  private closeIfIdle(): void {
+    if (this.closed) return;
+    if (this.responses.inFlight > 0) {
+      this.socket.setTimeout(this.settings.maxIdleMs);
+      return;
+    }
+    this.logger.debug("closing an idle connection", { client: this.address.clientHost, idleMs: this.settings.maxIdleMs });
+    this.close();
   }
 
   private endAfterAnswers(): void {

@@ -21,6 +21,8 @@ export interface ConnectionAddress {
   readonly clientHost: string;
   readonly advertisedHost: string;
   readonly advertisedPort: number;
+  /** Who the connection is without SASL: its client certificate's subject, or User:ANONYMOUS. */
+  readonly principal: string;
 }
 
 /**
@@ -39,6 +41,8 @@ export interface ConnectionAuthentication {
   bareToken(frame: ChunkedBytes): Promise<Buffer[] | null>;
   /** Authentication failed: the connection closes once its answer is written. */
   readonly failed: boolean;
+  /** `User:<name>` once the client has authenticated; null before. */
+  readonly principal: string | null;
 }
 
 const headerCodec = new MessageCodec("RequestHeader", RequestHeaderFields);
@@ -59,6 +63,7 @@ export class RequestDispatcher {
       correlationId: header.correlationId,
       clientId: header.clientId ?? "",
       ...address,
+      principal: authentication?.principal ?? address.principal,
     };
     if (!handler.api.supports(header.apiVersion)) {
       if (!handler.answerUnsupportedVersion) {

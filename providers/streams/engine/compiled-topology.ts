@@ -9,7 +9,7 @@ import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
-import { splitSubTopologies, type SubTopology } from "../topology/sub-topologies";
+import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
 
@@ -31,13 +31,14 @@ export class CompiledTopology {
   constructor(
     readonly applicationId: string,
     readonly definition: TopologyDefinition,
-    defaultKeySerde: SerdeSpec,
-    defaultValueSerde: SerdeSpec,
+    private readonly defaultKeySerde: SerdeSpec,
+    private readonly defaultValueSerde: SerdeSpec,
     /** The serdes registered by name (`sluice.streams.NamedCode`). */
     private readonly namedCode?: NamedCodeLookup,
     defaultTimestampExtractor: string = "FailOnInvalidTimestamp",
   ) {
     this.subTopologies = splitSubTopologies(definition);
+    validatePartitionCounts(definition, this.subTopologies);
     this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", namedCode), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", namedCode) };
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
       key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
@@ -86,6 +87,11 @@ export class CompiledTopology {
     return { key: agreed(senders.map((sender) => sender.keySerde)), value: agreed(senders.map((sender) => sender.valueSerde)) };
   }
 
+  /** A serde the DSL named (undefined: the configured default for a key or a value), for processors that serialize. */
+  resolveSerde(spec: SerdeSpec, role: "key" | "value", what: string): Serde<any> {
+    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.namedCode);
+  }
+
   /** The timestamp extractor of a source node. */
   timestampExtractorOf(sourceName: string): TimestampExtractor {
     return this.extractors.get(sourceName)!;
@@ -93,6 +99,11 @@ export class CompiledTopology {
 
   serdesOf(nodeName: string): SerdePair {
     return this.serdes.get(nodeName)!;
+  }
+
+  /** Whether a sink picks its topic per record, so that output topics become known as records name them. */
+  hasTopicNameExtractor(): boolean {
+    return [...this.definition.nodes.values()].some((node) => node.kind === "sink" && typeof node.topic !== "string");
   }
 
   sourceTopics(): string[] {

@@ -3,6 +3,7 @@
  * synchronously, depth first, as in Kafka Streams; sink outputs and event-stream records are collected for
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
+import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type {
   Cancellable,
   ConsumerRecord,
@@ -20,11 +21,15 @@ import { RecordHeaders } from "../processor/record-headers";
 import { FailOnInvalidTimestamp, TimestampExtractionError } from "../processor/timestamp-extractors";
 import type { ConfigValue } from "../../../kernel/config/config-schema";
 import { asRecord, StreamsRecord, type EncodedHeaders } from "../processor/record";
+import type { RecordContext, StreamPartitioner, TopicNameExtractor, Windowed } from "../../../kernel/contracts/streams/dsl";
+import { isWindowedSerde } from "../serdes/windowed-serde";
 import type { InternalProcessorContext } from "../topology/internal-context";
+import type { SinkNode } from "../topology/topology-model";
 import { type OriginStamp, OriginStamps } from "./origin-stamps";
 import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
+import { PartitionGroup } from "./partition-group";
 
 export interface RawRecord {
   key: Buffer | null;
@@ -63,6 +68,13 @@ export interface OutputRecord {
   timestamp: number;
   /** For repartition topics: which input record this output comes from, its header (see engine/origin-stamps). */
   stamp?: OriginStamp;
+  /** What the default partitioner hashes instead of the key: a windowed key's inner key (WindowedStreamPartitioner). */
+  partitionKey?: Buffer;
+  /**
+   * Set by a sink with a StreamPartitioner: the partitions the record goes to, given the topic's partition count (a
+   * copy to each); undefined for the default partitioner's.
+   */
+  partitioner?: (partitionCount: number) => readonly number[] | undefined;
   /** For the last changelog record of a commit: the task's input positions it commits (see kafka/changelog/commit-marker). */
   positions?: string;
   /** The record's headers, in order (those a processor gave it, or its input record's). */
@@ -73,6 +85,15 @@ export interface OutputRecord {
 
 export interface TaskStores {
   store(name: string): unknown;
+  /** The store's committed contents, for processors that load what they keep in memory (see `prepare`). */
+  readOnly(name: string): ReadOnlyStore;
+  /** The store as declared, its serdes resolved. */
+  spec(name: string): StoreSpec;
+}
+
+/** A processor of the DSL's that keeps part of its store in memory: it loads it once the task's stores are restored. */
+interface PreparedProcessor {
+  prepare(): Promise<void>;
 }
 
 export type ErrorPhase = "deserialization" | "processing" | "punctuation";
@@ -98,6 +119,13 @@ export interface TaskEnvironment {
   /** Decides the error policy: returns to skip the record, throws to fail the task. `failed`: the record, if any. */
   onError(error: unknown, phase: ErrorPhase, taskId: string, failed?: FailedRecord): void;
   now(): number;
+  /**
+   * Least wall-clock time between two emits of an emit-on-close window aggregation (Kafka Streams' internal
+   * emit interval): 1 s by default; Kafka Streams' test driver, like Sluice's, emits at every record.
+   */
+  windowEmitIntervalMs?: number;
+  /** `max.task.idle.ms` of tasks with several input partitions (see partition-group); default 0. */
+  maxTaskIdleMs?: number;
 }
 
 export interface TaskCounters {
@@ -123,13 +151,15 @@ interface NodeRuntime {
 /** What Kafka Streams' recordMetadata() says inside a punctuation: no topic, partition and offset -1. */
 const NO_METADATA: RecordMetadata = { topic: null, partition: -1, offset: -1 };
 
+const DEFAULT_WINDOW_EMIT_INTERVAL_MS = 1000;
+
 export class StreamTask {
   readonly id: string;
   readonly counters: TaskCounters = { processed: 0, dropped: 0 };
   private streamTime = -1;
   private recordTimestamp = -1;
   private readonly nodes = new Map<string, NodeRuntime>();
-  private readonly sourcesByTopic = new Map<string, NodeRuntime>();
+  private readonly sourcesByTopic = new Map<string, SourceRuntime>();
   private readonly punctuators: { stream_time: Punctuator[]; wall_clock_time: Punctuator[] } = { stream_time: [], wall_clock_time: [] };
   /** The input record in process (null topic: none, as in a wall-clock punctuation); metadata is built only when asked. */
   private inputTopic: string | null = null;
@@ -141,6 +171,11 @@ export class StreamTask {
   private taskMetrics: StreamsMetrics | undefined;
   /** The record the processor in process received (Kafka Streams' record context): its stores' cached updates keep its headers. */
   private current: StreamsRecord<unknown, unknown> | undefined;
+  /**
+   * A task with several input partitions queues their records here and processes them in time order (see
+   * partition-group); a task with one processes each record as it comes.
+   */
+  readonly group: PartitionGroup | undefined;
 
   constructor(
     private readonly topology: CompiledTopology,
@@ -154,6 +189,7 @@ export class StreamTask {
     // Children are built before parents so that each node can hold its children directly.
     for (const name of [...sub.nodes].reverse()) this.nodes.set(name, this.buildNode(name));
     for (const name of sub.nodes) this.nodes.get(name)!.processor?.init?.(this.contextFor(this.nodes.get(name)!) as ProcessorContext<any, any>);
+    this.group = sub.sourceTopics.length > 1 ? new PartitionGroup(sub.sourceTopics, env.maxTaskIdleMs ?? 0, (topic, record) => this.stamp(topic, record)) : undefined;
   }
 
   get currentStreamTime(): number {
@@ -180,31 +216,81 @@ export class StreamTask {
     return this.current?.headerList();
   }
 
+  /**
+   * Lets the processors that keep part of their stores in memory load it (a suppression buffer's order, the windows an
+   * emit-on-close aggregation has yet to emit): once the stores are restored and committed, before the first record.
+   */
+  async prepare(): Promise<void> {
+    for (const node of this.nodes.values()) {
+      const processor = node.processor as Partial<PreparedProcessor> | undefined;
+      if (typeof processor?.prepare === "function") await processor.prepare();
+    }
+  }
+
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
   process(topic: string, record: RawRecord | RangedRecord): void {
-    const source = this.sourcesByTopic.get(topic);
-    if (!source) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
+    const read = this.stamp(topic, record);
+    if (read !== undefined) this.processStamped(topic, record, read);
+  }
+
+  /**
+   * Reads a consumed record of `topic` as its source does: deserialized and timestamped by its extractor (Kafka
+   * Streams' StampedRecord). Undefined when it is dropped: a negative timestamp (counted), or an error the policy
+   * skips. A timestamp extractor's refusal is thrown: it is fatal, as in Kafka Streams.
+   */
+  stamp(topic: string, record: RawRecord | RangedRecord): StreamsRecord<unknown, unknown> | undefined {
+    const source = this.sourceOf(topic);
+    try {
+      const read = source.read(topic, this.partition, record);
+      if (read === undefined) this.counters.dropped++;
+      return read;
+    } catch (error) {
+      if (error instanceof TimestampExtractionError) throw error;
+      this.counters.dropped++;
+      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
+      return undefined;
+    }
+  }
+
+  /** Processes a record `stamp` read; errors go through the environment's policy. */
+  processStamped(topic: string, record: RawRecord | RangedRecord, read: StreamsRecord<unknown, unknown>): void {
+    const source = this.sourceOf(topic);
     this.inputTopic = topic;
     this.inputOffset = record.offset;
     this.repartitionRank = 0;
     try {
-      const read = (source as SourceRuntime).read(topic, this.partition, record);
-      if (read === undefined) this.counters.dropped++;
-      else {
-        this.recordTimestamp = read.timestamp;
-        if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
-        source.receive(read);
-        this.counters.processed++;
-      }
+      this.recordTimestamp = read.timestamp;
+      if (read.timestamp > this.streamTime) this.streamTime = read.timestamp;
+      source.receive(read);
+      this.counters.processed++;
     } catch (error) {
-      // A timestamp extractor's refusal is fatal, as in Kafka Streams: no error policy skips it.
-      if (error instanceof TimestampExtractionError) throw error;
       this.counters.dropped++;
-      this.env.onError(error, error instanceof DeserializationError ? "deserialization" : "processing", this.id, { topic, partition: this.partition, record });
+      this.env.onError(error, "processing", this.id, { topic, partition: this.partition, record });
     }
     this.current = undefined;
     if (this.punctuators.stream_time.length > 0) this.punctuate("stream_time", this.streamTime);
     this.inputTopic = null;
+  }
+
+  /**
+   * The time of an input partition of the task (the largest timestamp processed from it): what the task commits
+   * with the partition's offset. A task with one input partition has the stream time as its partition time.
+   */
+  partitionTime(topic: string): number {
+    return this.group === undefined ? this.streamTime : this.group.partitionTime(topic);
+  }
+
+  /** Restores an input partition's time (committed with its offset, or with the task's state): the stream time follows. */
+  restorePartitionTime(topic: string, time: number): void {
+    this.group?.setPartitionTime(topic, time);
+    this.sourceOf(topic).restorePartitionTime(topic, time);
+    if (time > this.streamTime) this.streamTime = time;
+  }
+
+  private sourceOf(topic: string): SourceRuntime {
+    const source = this.sourcesByTopic.get(topic);
+    if (source === undefined) throw new Error(`task ${this.id} has no source for topic '${topic}'`);
+    return source;
   }
 
   /** Runs the wall-clock punctuators that are due. */
@@ -242,26 +328,7 @@ export class StreamTask {
       for (const topic of def.topics) this.sourcesByTopic.set(topic, runtime);
       return runtime;
     }
-    if (def.kind === "sink") {
-      const serdes = this.topology.serdesOf(name);
-      // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
-      // them into the batch itself, which spares a Buffer per key and value.
-      const keyAsText = serdes.key === stringSerde;
-      const valueAsText = serdes.value === stringSerde;
-      const origins = this.topology.definition.repartitionTopics.has(def.topic) ? new OriginStamps(this.partition) : undefined;
-      return {
-        name,
-        receive: (record) =>
-          this.env.emit({
-            topic: def.topic,
-            key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
-            value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
-            timestamp: record.timestamp,
-            headerList: record.headerList(),
-            stamp: origins === undefined ? undefined : this.originOfOutput(origins),
-          }),
-      };
-    }
+    if (def.kind === "sink") return this.buildSink(def);
     const processor = def.supplier();
     return {
       name,
@@ -275,6 +342,60 @@ export class StreamTask {
     };
   }
 
+  private buildSink(def: SinkNode): NodeRuntime {
+    const { name, partitioner } = def;
+    const serdes = this.topology.serdesOf(name);
+    // The builtin string serde's bytes are the string's UTF-8: the partitioner hashes them and the encoder writes
+    // them into the batch itself, which spares a Buffer per key and value.
+    const keyAsText = serdes.key === stringSerde;
+    const valueAsText = serdes.value === stringSerde;
+    const fixedTopic = typeof def.topic === "string" ? def.topic : undefined;
+    const extractor = typeof def.topic === "string" ? undefined : def.topic;
+    const origins = fixedTopic !== undefined && this.topology.definition.repartitionTopics.has(fixedTopic) ? new OriginStamps(this.partition) : undefined;
+    const windowedKeys = isWindowedSerde(serdes.key) ? serdes.key.inner : undefined;
+    return {
+      name,
+      receive: (record) => {
+        const topic = fixedTopic ?? this.extractTopic(name, extractor!, record);
+        const output: OutputRecord = {
+          topic,
+          key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
+          value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
+          timestamp: record.timestamp,
+          headerList: record.headerList(),
+          stamp: origins === undefined ? undefined : this.originOfOutput(origins),
+        };
+        if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
+        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key);
+        this.env.emit(output);
+      },
+    };
+  }
+
+  /** The topic a TopicNameExtractor names for a record, with the record's context as Kafka Streams gives it. */
+  private extractTopic(sink: string, extractor: TopicNameExtractor<unknown, unknown>, record: StreamsRecord<unknown, unknown>): string {
+    const { topic, partition, offset } = this.contextMetadata();
+    const context: RecordContext = { topic, partition, offset: offset ?? -1, timestamp: record.timestamp, headers: record.headers };
+    const chosen = extractor.extract(record.key, record.value, context);
+    if (typeof chosen !== "string" || chosen.length === 0) throw new Error(`the TopicNameExtractor of sink '${sink}' named no topic (${JSON.stringify(chosen)})`);
+    return chosen;
+  }
+
+  /** A StreamPartitioner's choice, checked; an empty choice drops the record, as Kafka Streams does. */
+  private partitionsOf(sink: string, partitioner: StreamPartitioner<unknown, unknown>, topic: string, record: StreamsRecord<unknown, unknown>, count: number): number[] | undefined {
+    const chosen = partitioner.partitions(topic, record.key, record.value, count, record.headers);
+    if (chosen === undefined || chosen === null) return undefined;
+    const partitions = [...chosen];
+    const wrong = partitions.find((partition) => !(Number.isInteger(partition) && partition >= 0 && partition < count));
+    if (wrong !== undefined) throw new Error(`the StreamPartitioner of sink '${sink}' chose partition ${wrong} of '${topic}', which has ${count}`);
+    if (partitions.length === 0) this.counters.dropped++;
+    return partitions;
+  }
+
+  private contextMetadata(): RecordMetadata {
+    return this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset };
+  }
+
   /** Outputs of punctuations have no input record, hence no origin. */
   private originOfOutput(origins: OriginStamps): OriginStamp | undefined {
     const topic = this.inputTopic;
@@ -284,7 +405,7 @@ export class StreamTask {
   /** Whether records forwarded from the node can reach a sink to a repartition topic. */
   private reachesRepartitionTopic(name: string): boolean {
     const def = this.topology.node(name);
-    if (def.kind === "sink") return this.topology.definition.repartitionTopics.has(def.topic);
+    if (def.kind === "sink") return typeof def.topic === "string" && this.topology.definition.repartitionTopics.has(def.topic);
     return def.successors.some((successor) => this.nodes.has(successor) && this.reachesRepartitionTopic(successor));
   }
 
@@ -299,7 +420,7 @@ export class StreamTask {
     return {
       applicationId: this.env.applicationId,
       taskId: this.id,
-      recordMetadata: () => (this.inputTopic === null ? NO_METADATA : { topic: this.inputTopic, partition: this.partition, offset: this.inputOffset }),
+      recordMetadata: () => this.contextMetadata(),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.env.now(),
       forward: (forwarded, childName) => {
@@ -310,6 +431,12 @@ export class StreamTask {
         if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
         return this.stores.store(storeName) as S;
       },
+      committedStore: (storeName) => {
+        if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
+        return this.stores.readOnly(storeName);
+      },
+      storeSpec: (storeName) => this.stores.spec(storeName),
+      windowEmitIntervalMs: () => this.env.windowEmitIntervalMs ?? DEFAULT_WINDOW_EMIT_INTERVAL_MS,
       schedule: (intervalMs, type, callback): Cancellable => {
         if (!(intervalMs > 0)) throw new Error(`punctuation interval must be positive, got ${intervalMs}`);
         // Stream time: as soon as there is data, then at multiples of the interval. Wall-clock time: one interval from now.
@@ -328,6 +455,7 @@ export class StreamTask {
       metrics: () => (this.taskMetrics ??= this.env.metrics(this.id)),
       recordDropped: () => void this.counters.dropped++,
       forwardsMayWait: () => !this.reachesRepartitionTopic(node.name),
+      serdeOf: (spec, role) => this.topology.resolveSerde(spec, role, `a ${role} of processor '${node.name}'`),
     };
   }
 }
@@ -373,6 +501,11 @@ class SourceRuntime implements NodeRuntime {
     const timestamp = this.timestampOf(topic, partition, raw, key, value);
     if (timestamp < 0) return undefined;
     return ranged ? new StreamsRecord(key, value, timestamp, undefined, raw.headerCount > 0 ? raw : undefined) : new StreamsRecord(key, value, timestamp, raw.headers);
+  }
+
+  /** Restores the time of `topic`'s partition that the extractor is given. */
+  restorePartitionTime(topic: string, time: number): void {
+    if (time > (this.partitionTimes.get(topic) ?? -1)) this.partitionTimes.set(topic, time);
   }
 
   receive(record: StreamsRecord<unknown, unknown>): void {

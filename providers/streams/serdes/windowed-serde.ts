@@ -24,11 +24,22 @@ function innerBytes(bytes: Buffer, timeCount: number, what: string): Buffer {
   return bytes.subarray(0, bytes.length - TIME_BYTES * timeCount);
 }
 
+/**
+ * A windowed key's serde, with its inner key's: a sink partitions windowed keys by their inner key's bytes (Kafka
+ * Streams' WindowedStreamPartitioner), so that all windows of a key share a partition.
+ */
+export type WindowedSerde<K> = Serde<Windowed<K>> & { readonly inner: Serde<K> };
+
+export function isWindowedSerde(serde: Serde<unknown>): serde is WindowedSerde<unknown> {
+  return typeof (serde as Partial<WindowedSerde<unknown>>).inner?.serialize === "function";
+}
+
 /** Kafka Streams' TimeWindowedSerde: the window's size is not in the bytes, so the reader is told it. */
-export function timeWindowedSerde<K>(inner: Serde<K>, windowSizeMs: number): Serde<Windowed<K>> {
+export function timeWindowedSerde<K>(inner: Serde<K>, windowSizeMs: number): WindowedSerde<K> {
   const name = `time-windowed(${inner.name})`;
   return {
     name,
+    inner,
     serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowStart)]),
     deserialize: (bytes) => {
       const key = inner.deserialize(innerBytes(bytes, 1, name));
@@ -39,10 +50,11 @@ export function timeWindowedSerde<K>(inner: Serde<K>, windowSizeMs: number): Ser
 }
 
 /** Kafka Streams' SessionWindowedSerde. */
-export function sessionWindowedSerde<K>(inner: Serde<K>): Serde<Windowed<K>> {
+export function sessionWindowedSerde<K>(inner: Serde<K>): WindowedSerde<K> {
   const name = `session-windowed(${inner.name})`;
   return {
     name,
+    inner,
     serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowEnd, windowed.windowStart)]),
     deserialize: (bytes) => {
       const key = inner.deserialize(innerBytes(bytes, 2, name));

@@ -1,3 +1,5 @@
+import type { StoreType } from "../../../kernel/contracts/streams/stores";
+
 /**
  * The task's checkpoint, stored in the same database (and written in the same batch) as the stores' data:
  * what the task has applied, so a restart with intact local state resumes exactly there.
@@ -15,6 +17,8 @@ export interface Checkpoint {
 
 /** What each store needs to resume besides its data. */
 export interface StoreCheckpoint {
+  /** The type the store's data is laid out for; absent in checkpoints written before it was recorded. */
+  type?: StoreType;
   entries: number;
   /** Window and session stores: the latest window start / session end written. */
   streamTime: number;

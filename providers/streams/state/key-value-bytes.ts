@@ -13,8 +13,11 @@ import type { StoreContext } from "./store-context";
 import type { StoredValue, ValueLayout } from "./value-layout";
 import type { StoreCounters, TaskDatabase } from "./write-cache";
 
-/** Told each update the record cache lets go of, once it is written: the processor forwards it downstream. */
-export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined) => void;
+/**
+ * Told each update the record cache lets go of, once it is written: the processor forwards it downstream. `oldValue`
+ * is the value the update replaced (null: none), when the listener asked for old values.
+ */
+export type FlushListener = (key: Buffer, value: Buffer | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: Buffer | null) => void;
 
 /** Whether `key` holds the bytes `id` spells in latin1; a loop, since keys are short and a native compare costs more. */
 function spells(key: Buffer, id: string): boolean {
@@ -59,6 +62,7 @@ export class KeyValueBytes implements CachedStore {
   readonly cachedRecordOverhead: number;
   private readonly dataPrefixId: string;
   private flushListener?: FlushListener;
+  private flushOldValues = false;
   /** The last key given as bytes, in latin1, and the last row: an aggregation reads a key and writes it straight after. */
   private lastId = "";
   private lastRow: Row | undefined;
@@ -159,18 +163,32 @@ export class KeyValueBytes implements CachedStore {
   }
 
   /**
-   * Has the record cache's updates forwarded by `listener` as they are flushed; false when the store has no
-   * cache, and the processor forwards each update itself.
+   * Has the record cache's updates forwarded by `listener` as they are flushed, with the values they replace when
+   * `withOldValues`; false when the store has no cache, and the processor forwards each update itself.
    */
-  forwardOnFlush(listener: FlushListener): boolean {
+  forwardOnFlush(listener: FlushListener, withOldValues = false): boolean {
     if (!this.cached) return false;
     this.flushListener = listener;
+    this.flushOldValues = withOldValues;
     return true;
   }
 
+  /**
+   * Writes a folded update. With a listener, as Kafka Streams' caching store: a delete of a key the store does not
+   * hold is neither written nor told; the listener gets the replaced value when it asked for old values.
+   */
   flushRecord({ key, id, value, timestamp, headers }: CachedRecord): void {
-    this.writeThrough(key, this.dataKey(key), value, timestamp, this.dataPrefixId + id);
-    this.flushListener?.(key, value, timestamp, headers);
+    const listener = this.flushListener;
+    const rowId = this.dataPrefixId + id;
+    const dataKey = this.dataKey(key);
+    if (listener === undefined) {
+      this.writeThrough(key, dataKey, value, timestamp, rowId);
+      return;
+    }
+    const replaced = value === null || this.flushOldValues ? this.context.cache.read(dataKey, rowId) : undefined;
+    if (value === null && replaced === undefined) return;
+    this.writeThrough(key, dataKey, value, timestamp, rowId);
+    listener(key, value, timestamp, headers, this.flushOldValues && replaced !== undefined ? this.values.decode(replaced).value : null);
   }
 
   private newest(key: StoreKey, peeking: boolean): StoredValue | undefined {

@@ -77,10 +77,15 @@ abstract class TypedKeyValue<K, V, Found> {
     });
   }
 
-  /** See KeyValueBytes.forwardOnFlush: the listener gets the key and value deserialized. */
-  forwardOnFlush(listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined) => void): boolean {
-    return this.bytes.forwardOnFlush((key, value, timestamp, headers) =>
-      listener(this.keySerde.deserialize(key), value === null ? null : this.valueSerde.deserialize(value), timestamp, headers),
+  /** See KeyValueBytes.forwardOnFlush: the listener gets the key and values deserialized. */
+  forwardOnFlush(
+    listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void,
+    withOldValues = false,
+  ): boolean {
+    const deserialize = (value: Buffer | null) => (value === null ? null : this.valueSerde.deserialize(value));
+    return this.bytes.forwardOnFlush(
+      (key, value, timestamp, headers, oldValue) => listener(this.keySerde.deserialize(key), deserialize(value), timestamp, headers, deserialize(oldValue)),
+      withOldValues,
     );
   }
 

@@ -207,6 +207,22 @@ export class TaskState {
     return [...this.stores.values()].reduce((sum, store) => sum + store.counters.uncommittedWrites, 0);
   }
 
+  /**
+   * Why a store's local data is laid out for another type than the topology's (its table became timestamped, say),
+   * or undefined. Such data cannot be read: the task's local state is dropped and restored from the changelogs, whose
+   * records are the same for every key-value type. Checkpoints from before types were recorded are taken to hold
+   * plain values.
+   */
+  layoutMismatch(): string | undefined {
+    for (const { spec } of this.stores.values()) {
+      const saved = this.saved.stores[spec.name];
+      if (saved === undefined) continue;
+      const recorded = saved.type ?? (spec.type === "timestamped_key_value" ? "key_value" : spec.type);
+      if (recorded !== spec.type) return `store '${spec.name}' holds ${recorded} data, the topology declares it ${spec.type}`;
+    }
+    return undefined;
+  }
+
   /** What the last commit recorded. */
   checkpoint(): Checkpoint {
     return { inputPositions: { ...this.saved.inputPositions }, changelogPositions: { ...this.saved.changelogPositions }, changelogWriters: { ...this.saved.changelogWriters } };
@@ -314,7 +330,7 @@ export class TaskState {
     const stores: StoredCheckpoint["stores"] = {};
     for (const { spec, counters, windowed } of this.stores.values()) {
       const streamTime = windowed ? streamTimes.get(windowed) ?? windowed.streamTime.committed : Number.MIN_SAFE_INTEGER;
-      stores[spec.name] = { entries: counters.entries + (entryChanges.get(counters) ?? 0), streamTime };
+      stores[spec.name] = { type: spec.type, entries: counters.entries + (entryChanges.get(counters) ?? 0), streamTime };
     }
     return {
       inputPositions: positions.replaceInputPositions ? { ...positions.inputPositions } : { ...this.saved.inputPositions, ...positions.inputPositions },

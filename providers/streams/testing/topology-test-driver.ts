@@ -4,7 +4,10 @@
  * real LevelDB stores in a temporary directory. As in Kafka Streams' driver, each piped record is processed whole
  * before the next: records written to a topic that the topology also reads (repartition topics) flow back in first,
  * and the record cache (`statestore.cache.max.bytes`) is flushed after every record processed, as if each were
- * committed. The stores are committed once per pipe.
+ * committed. The stores are committed once per pipe. A task with several input partitions queues their records and
+ * takes them in time order, as Kafka Streams' driver does: every partition is caught up (lag 0), so with
+ * `max.task.idle.ms` above 0 a record waits until every partition of its task has one, or until the wall clock has
+ * moved that far past the moment it began to wait.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -27,7 +30,7 @@ import { deadLetterRecord, deadLetterTopic } from "../kafka/topics/dead-letters"
 import { encodeChangelogPositions, TaskPositions } from "../kafka/changelog/task-positions";
 import { TopicPartitionMap } from "../kafka/topics/topic-partition";
 import { partitionOfKey } from "../../kafka-client";
-import { StreamTask, type OutputRecord } from "../engine/stream-task";
+import { StreamTask, type OutputRecord, type RawRecord } from "../engine/stream-task";
 import type { Header, RecordingLevel } from "../../../kernel/contracts/streams/processor";
 import { CacheBudget } from "../state/record-cache";
 import { TestRecord, type PipedRecord } from "./test-record";
@@ -135,10 +138,14 @@ export class TopologyTestDriver implements TestTopicDriver {
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
+          windowEmitIntervalMs: 0,
+          maxTaskIdleMs: config.settings.get("max.task.idle.ms"),
         });
+        for (const topic of task.group?.topics() ?? []) task.group!.setLag(topic, 0);
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
+    for (const { task } of tasks.values()) await task.prepare();
     driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
     return driver;
   }
@@ -292,28 +299,59 @@ export class TopologyTestDriver implements TestTopicDriver {
   }
 
   /**
-   * Processes what the topology wrote, and what that writes in turn, one record at a time. Records written to a
-   * topic other than a repartition topic are kept as outputs, also when the topology reads them too.
+   * Processes what the topology wrote, and what that writes in turn, one record at a time, then the queued records
+   * tasks with several input partitions may process, one at a time, each followed by what it wrote. Records written
+   * to a topic other than a repartition topic are kept as outputs, also when the topology reads them too.
    */
   private drainPending(): void {
-    while (this.pending.length > 0) {
-      const record = written(this.pending.shift()!);
-      if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
-      this.route(record);
-    }
+    do {
+      while (this.pending.length > 0) {
+        for (const record of this.placed(this.pending.shift()!)) {
+          if (!this.topology.definition.repartitionTopics.has(record.topic)) this.keepOutput(record);
+          this.route(record);
+        }
+      }
+    } while (this.processQueuedRecord());
   }
 
-  /** Processes a record of a topic the topology reads, in the task of its partition. */
+  /** An output as its topic holds it: a copy in each partition its sink's StreamPartitioner chose, if it has one. */
+  private placed(output: OutputRecord): WrittenRecord[] {
+    const record = written(output);
+    const chosen = output.partitioner?.(this.partitions);
+    return chosen === undefined ? [record] : chosen.map((partition) => ({ ...record, partition }));
+  }
+
+  /** Processes a record of a topic the topology reads in the task of its partition, or queues it there (see drainPending). */
   private route(record: WrittenRecord): void {
     const sub = this.topology.subTopologyOfTopic(record.topic);
     if (sub === undefined) return;
-    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.key, this.partitions));
+    const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.partitionKey ?? record.key, this.partitions));
     const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
     const offset = this.offsets.get(record.topic, partition) ?? 0;
     this.offsets.set(record.topic, partition, offset + 1);
-    driverTask.task.process(record.topic, { key: record.key, value: record.value, timestamp: record.timestamp, offset, headers: record.headerList });
+    const raw: RawRecord = { key: record.key, value: record.value, timestamp: record.timestamp, offset, headers: record.headerList };
+    const group = driverTask.task.group;
+    if (group !== undefined) {
+      let taken = false;
+      group.add(record.topic, { read: () => (taken ? undefined : ((taken = true), raw)) }, offset + 1);
+      return;
+    }
+    driverTask.task.process(record.topic, raw);
     driverTask.positions.inputs.set(record.topic, partition, offset + 1);
     this.flushCaches();
+  }
+
+  /** Processes the next queued record a task may process now (see engine/partition-group); false when none may. */
+  private processQueuedRecord(): boolean {
+    for (const { task, positions } of this.tasks.values()) {
+      const next = task.group?.next(this.wallClock.now);
+      if (next === undefined) continue;
+      task.processStamped(next.topic, next.raw, next.record);
+      positions.inputs.set(next.topic, task.partition, next.raw.offset + 1);
+      this.flushCaches();
+      return true;
+    }
+    return false;
   }
 
   private keepOutput(record: WrittenRecord): void {
@@ -342,10 +380,10 @@ export class TopologyTestDriver implements TestTopicDriver {
     throw new Error(`the topology reads no topic '${topic}'`);
   }
 
+  /** The serdes of the sink that writes `topic`, or else of a sink whose TopicNameExtractor may name it. */
   private sinkSerdes(topic: string) {
-    for (const node of this.topology.definition.nodes.values()) {
-      if (node.kind === "sink" && node.topic === topic) return this.topology.serdesOf(node.name);
-    }
-    return undefined;
+    const sinks = [...this.topology.definition.nodes.values()].filter((node) => node.kind === "sink");
+    const sink = sinks.find((node) => node.topic === topic) ?? sinks.find((node) => typeof node.topic !== "string");
+    return sink === undefined ? undefined : this.topology.serdesOf(sink.name);
   }
 }

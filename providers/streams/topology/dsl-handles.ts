@@ -7,6 +7,7 @@ import type { Grouped } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { InternalTopologyBuilder } from "./internal-topology-builder";
+import type { TableOperator } from "./table-changes";
 
 export interface StreamHandle {
   readonly node: string;
@@ -16,17 +17,39 @@ export interface StreamHandle {
   readonly keyChanged: boolean;
 }
 
+/** A table: the node its changes leave from, and the operator that answers for it (old values, its view). */
 export interface TableHandle {
   readonly node: string;
-  readonly storeName: string;
+  /** The store the table keeps its own rows in, when it keeps one (Kafka Streams' queryableStoreName). */
+  readonly storeName: string | undefined;
   readonly keySerde: SerdeSpec;
   readonly valueSerde: SerdeSpec;
+  readonly operator: TableOperator;
+  /**
+   * A windowed table's: how long after a window's end it closes (the grace; for sessions the gap plus the grace),
+   * which is when `suppress(untilWindowCloses)` emits it.
+   */
+  readonly windowCloseMs?: number;
 }
 
 export interface GroupedStreamHandle {
   readonly stream: StreamHandle;
   readonly grouped: Grouped<any, any>;
   readonly needsRepartition: boolean;
+  /**
+   * The source of the grouping's repartition topic once an aggregation made it: every aggregation of one grouping
+   * reads the same topic, as in Kafka Streams.
+   */
+  repartitionSource?: string;
+}
+
+/** A table re-keyed for aggregation (Kafka Streams' KGroupedTable): the node its re-keyed changes leave from. */
+export interface GroupedTableHandle {
+  readonly node: string;
+  readonly grouped: Grouped<any, any>;
+  readonly keySerde: SerdeSpec;
+  readonly valueSerde: SerdeSpec;
+  repartitionSource?: string;
 }
 
 /** What a processor after a stream changes of what is known there (unsaid: unchanged). */

@@ -1,8 +1,10 @@
 /**
  * The graph the DSL's operators add to (Kafka Streams' InternalTopologyBuilder): named source, processor and sink
  * nodes, their edges and their stores, in a TopologyDefinition. It checks what holds for every operator — unique
- * node and store names, known stores, edges only out of sources and processors; each operator checks its own.
+ * node and store names, a topic read by one source only, known stores, edges only out of sources and processors;
+ * each operator checks its own.
  */
+import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { StoreDef, TopologyDefinition } from "./topology-model";
@@ -12,12 +14,20 @@ export class InternalTopologyBuilder {
     nodes: new Map(),
     stores: new Map(),
     repartitionTopics: new Set(),
+    repartitionPartitions: new Map(),
     eventTypes: new Set(),
     eventSerdes: new Map(),
   };
   private counter = 0;
+  /** Sources of StreamsBuilder.stream: another stream of the same topics shares them. */
+  private readonly streamSources = new Set<string>();
 
   constructor(readonly applicationId: string) {}
+
+  /** A generated name for a store the user did not name. */
+  storeName(prefix: string): string {
+    return `${prefix}-store-${this.counter++}`;
+  }
 
   nodeName(prefix: string, given?: string): string {
     const name = given ?? `${prefix}-${this.counter++}`;
@@ -25,9 +35,33 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  /** `timestampExtractor`: none, `default.timestamp.extractor`. */
-  addSource(topics: string[], keySerde: SerdeSpec, valueSerde: SerdeSpec, given?: string, timestampExtractor?: TimestampExtractor | string): string {
+  /**
+   * Adds a source reading `topics`; returns its name. As in Kafka Streams, a topic is read by one source: a stream
+   * source reading exactly the topics of an earlier stream source, with its serdes and timestamp extractor, is that
+   * source (both streams get every record), and any other overlap is an error naming both.
+   * `timestampExtractor`: none, `default.timestamp.extractor`.
+   */
+  addSource(
+    topics: string[],
+    keySerde: SerdeSpec,
+    valueSerde: SerdeSpec,
+    given?: string,
+    timestampExtractor?: TimestampExtractor | string,
+    kind: "stream" | "other" = "other",
+  ): string {
+    for (const node of this.definition.nodes.values()) {
+      if (node.kind !== "source") continue;
+      const overlap = topics.find((topic) => node.topics.includes(topic));
+      if (overlap === undefined) continue;
+      const sameStream = kind === "stream" && this.streamSources.has(node.name) && topics.length === node.topics.length && topics.every((topic) => node.topics.includes(topic));
+      const sameSerdes = node.keySerde === keySerde && node.valueSerde === valueSerde;
+      if (sameStream && sameSerdes && node.timestampExtractor === timestampExtractor) return node.name;
+      const why = !sameStream ? "" : sameSerdes ? " with another timestamp extractor" : " with other serdes";
+      const which = given === undefined ? "a source" : `source '${given}'`;
+      throw new Error(`${which} reads topic '${overlap}'${why}, which source '${node.name}' already reads: a topic is subscribed once (streams of exactly the same topics and serdes share one source)`);
+    }
     const name = this.nodeName("source", given);
+    if (kind === "stream") this.streamSources.add(name);
     this.definition.nodes.set(name, { kind: "source", name, topics, keySerde, valueSerde, successors: [], timestampExtractor });
     return name;
   }
@@ -42,11 +76,29 @@ export class InternalTopologyBuilder {
     return name;
   }
 
-  addSink(topic: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, parent: string, given?: string): string {
+  addSink(
+    topic: string | TopicNameExtractor<any, any>,
+    keySerde: SerdeSpec,
+    valueSerde: SerdeSpec,
+    parents: string | string[],
+    given?: string,
+    partitioner?: StreamPartitioner<any, any>,
+  ): string {
     const name = this.nodeName("sink", given);
-    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, predecessors: [parent] });
-    this.link([parent], name);
+    const predecessors = typeof parents === "string" ? [parents] : parents;
+    this.definition.nodes.set(name, { kind: "sink", name, topic, keySerde, valueSerde, partitioner, predecessors });
+    this.link(predecessors, name);
     return name;
+  }
+
+  /** Connects a processor to more stores (the stores a table it reads keeps its rows in). */
+  connectStores(processor: string, stores: readonly string[]): void {
+    const node = this.definition.nodes.get(processor);
+    if (node?.kind !== "processor") throw new Error(`cannot connect stores to '${processor}': no such processor`);
+    for (const store of stores) {
+      if (!this.definition.stores.has(store)) throw new Error(`processor '${processor}' uses unknown store '${store}'`);
+      if (!node.stores.includes(store)) node.stores.push(store);
+    }
   }
 
   addStore(store: StoreDef): void {

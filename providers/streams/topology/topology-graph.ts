@@ -14,7 +14,7 @@ export function describeTopology(definition: TopologyDefinition, subTopologies: 
         .map((node): TopologyNode => {
           const base = { name: node.name, predecessors: predecessorsOf(node), successors: successorsOf(node) };
           if (node.kind === "source") return { type: "SOURCE", ...base, topics: node.topics };
-          if (node.kind === "sink") return { type: "SINK", ...base, topic: node.topic };
+          if (node.kind === "sink") return { type: "SINK", ...base, ...(typeof node.topic === "string" ? { topic: node.topic } : {}) };
           return { type: "PROCESSOR", ...base, stores: node.stores };
         })
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),

@@ -1,4 +1,5 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
+import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
@@ -26,9 +27,12 @@ export interface ProcessorNode {
 export interface SinkNode {
   kind: "sink";
   name: string;
-  topic: string;
+  /** One topic, or the extractor that names each record's. */
+  topic: string | TopicNameExtractor<any, any>;
   keySerde: SerdeSpec;
   valueSerde: SerdeSpec;
+  /** Picks each record's partitions; by default the producer's partitioner does. */
+  partitioner?: StreamPartitioner<any, any>;
   predecessors: string[];
 }
 
@@ -53,6 +57,8 @@ export interface TopologyDefinition {
   stores: Map<string, StoreDef>;
   /** Full topic names of the repartition topics the topology writes and reads. */
   repartitionTopics: Set<string>;
+  /** The partitions of the repartition topics whose number the topology fixes (KStream.repartition). */
+  repartitionPartitions: Map<string, number>;
   eventTypes: Set<string>;
   /** The serdes of the records each event stream is sent, as the DSL knows them (undefined: unknown, e.g. after a map). */
   eventSerdes: Map<string, { keySerde: SerdeSpec; valueSerde: SerdeSpec }[]>;

@@ -7,7 +7,7 @@ export default function topology(builder: StreamsBuilder): void {
     .aggregate(
       () => ({ count: 0, sum: 0 }),
       (_key, value, aggregate) => ({ count: aggregate.count + 1, sum: aggregate.sum + value }),
-      { storeName: "stats", valueSerde: "json", storeType: "timestamped_key_value" },
+      { storeName: "stats", valueSerde: "json" },
     )
     .toStream()
     .to("output", { valueSerde: "json" });

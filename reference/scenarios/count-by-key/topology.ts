@@ -4,7 +4,7 @@ export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
     .groupByKey()
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

@@ -4,7 +4,7 @@ export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
     .groupByKey()
-    .count({ storeName: "counts" })
+    .count({ storeName: "counts", storeType: "key_value" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string, string>("input")
     .flatMapValues((value) => value.split(" "))
     .groupByKey()
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

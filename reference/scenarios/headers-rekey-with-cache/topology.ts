@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string, string>("input")
     .flatMap((key, value) => value.split(" ").map((word) => ({ key: word, value: key })))
     .groupByKey()
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

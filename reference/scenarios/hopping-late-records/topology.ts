@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string, string>("input")
     .groupByKey()
     .windowedBy({ type: "hopping", sizeMs: 10, advanceMs: 5, graceMs: 2 })
-    .count({ storeName: "counts", storeType: "timestamped_window" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

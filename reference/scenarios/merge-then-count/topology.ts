@@ -6,7 +6,7 @@ export default function topology(builder: StreamsBuilder): void {
   left
     .merge(right)
     .groupByKey()
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

@@ -10,7 +10,7 @@ export default function topology(builder: StreamsBuilder): void {
   shifted.to("output", { keySerde: "string", valueSerde: "string" });
   shifted
     .groupByKey({ keySerde: "string", valueSerde: "string" })
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("counts", { valueSerde: "long" });
 }

@@ -4,7 +4,7 @@ export default function topology(builder: StreamsBuilder): void {
   builder
     .stream<string, string>("input")
     .groupByKey()
-    .reduce((aggregate, value) => `${aggregate}+${value}`, { storeName: "reduced", storeType: "timestamped_key_value" })
+    .reduce((aggregate, value) => `${aggregate}+${value}`, { storeName: "reduced" })
     .toStream()
     .to("output");
 }

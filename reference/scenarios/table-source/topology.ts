@@ -1,5 +1,5 @@
 import type { StreamsBuilder } from "sluice";
 
 export default function topology(builder: StreamsBuilder): void {
-  builder.table<string, string>("table", {}, { storeName: "table-store", storeType: "timestamped_key_value" }).toStream().to("output");
+  builder.table<string, string>("table", {}, { storeName: "table-store" }).toStream().to("output");
 }

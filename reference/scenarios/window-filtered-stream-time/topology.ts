@@ -6,7 +6,7 @@ export default function topology(builder: StreamsBuilder): void {
     .filter((_key, value) => value !== "skip")
     .groupByKey()
     .windowedBy({ type: "tumbling", sizeMs: 10 })
-    .count({ storeName: "counts", storeType: "timestamped_window" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string, string>("input")
     .groupByKey()
     .windowedBy({ type: "tumbling", sizeMs: 10, graceMs: 20 })
-    .count({ storeName: "counts", storeType: "timestamped_window" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

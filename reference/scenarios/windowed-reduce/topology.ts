@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string, string>("input")
     .groupByKey()
     .windowedBy({ type: "tumbling", sizeMs: 10, graceMs: 10 })
-    .reduce((aggregate, value) => aggregate + value, { storeName: "reduced", storeType: "timestamped_window" })
+    .reduce((aggregate, value) => aggregate + value, { storeName: "reduced" })
     .toStream()
     .to("output");
 }

@@ -5,7 +5,7 @@ export default function topology(builder: StreamsBuilder): void {
     .stream<string | null, string>("input")
     .flatMapValues((line) => line.toLowerCase().split(" "))
     .groupBy((_key, word) => word)
-    .count({ storeName: "counts", storeType: "timestamped_key_value" })
+    .count({ storeName: "counts" })
     .toStream()
     .to("output", { valueSerde: "long" });
 }

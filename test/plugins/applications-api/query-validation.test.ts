@@ -28,7 +28,7 @@ const rejections: [string, () => ReturnType<typeof postQuery>, string][] = [
   ["an unknown field", () => counts({ type: "key_value", query: get, options: {} }), "Request body has an unknown field 'options'; expected type, set_options, query"],
   ["a missing type", () => counts({ query: get }), "Field 'type' is required"],
   ["an unknown type", () => counts({ type: "graph", query: get }), "Field 'type' must be one of key_value, timestamped_key_value, window, timestamped_window, session, got \"graph\""],
-  ["a type other than the store's", () => counts({ type: "window", query: get }), "Field 'type' is 'window' but store 'counts' of application 'wordcount' is a 'key_value' store"],
+  ["a type other than the store's", () => counts({ type: "window", query: get }), "Field 'type' is 'window' but store 'counts' of application 'wordcount' is a 'timestamped_key_value' store"],
   ["a missing query", () => counts({ type: "key_value" }), "Field 'query' is required"],
   ["a query that is not an object", () => counts({ type: "key_value", query: "get" }), "Field 'query' must be an object"],
   ["no query in the query object", () => counts({ type: "key_value", query: {} }), "Field 'query' must hold exactly one entry, got 0"],

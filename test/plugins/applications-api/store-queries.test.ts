@@ -98,6 +98,15 @@ test("timestamped_key_value get, range, all and count carry the record's timesta
   assert.equal(recordsOf(await latest({ count: {} })), [{ key: "count", value: 2 }]);
 });
 
+test("an aggregation's table keeps timestamps, and answers key_value queries with its values alone", async () => {
+  const stamped = recordsOf(await query(sluice.url, "wordcount", "counts", { type: "timestamped_key_value", query: { get: { key: "the" } } }));
+  assert.is(stamped.length, 1);
+  assert.is(stamped[0].value, 3);
+  assert.type(stamped[0].timestamp, "number", "the row carries the largest timestamp of the lines counted");
+  const plain = recordsOf(await query(sluice.url, "wordcount", "counts", { type: "key_value", query: { range: { key_from: "the", key_to: "the" } } }));
+  assert.equal(plain, [{ key: "the", value: 3 }]);
+});
+
 test("window fetch answers the window that starts at the time given", async () => {
   const answer = await query(sluice.url, "pageviews", "views-per-minute", { type: "window", query: { fetch: { key: "/home", time: T0 } } });
   assert.equal(recordsOf(answer), [{ key: window("/home", T0), value: 2 }]);

@@ -91,7 +91,7 @@ test("interactive-query durations by store type and answer status; a refused que
   assert.is((await query(sluice, "wordcount", "counts", { type: "key_value", query: { get: { kee: "x" } } })).status, 400);
   assert.is((await query(sluice, "sessions", "user-sessions", { type: "session", query: { fetch: { key: "nobody" } } })).json().status, "SUCCESS");
   const after = await scrape(sluice);
-  assert.is(count(after, "key_value") - count(before, "key_value"), 2);
+  assert.is(count(after, "timestamped_key_value") - count(before, "timestamped_key_value"), 2);
   assert.is(count(after, "session") - count(before, "session"), 1);
   assert.ok(after.includes("# TYPE sluice_query_duration_seconds histogram"));
 });

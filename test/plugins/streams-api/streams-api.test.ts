@@ -155,7 +155,7 @@ streams("GET /{id}/subscriptions lists the event stream types", async ({ app }) 
 streams("GET /{id}/stores gives per store and partition the changelog position, lag, readiness and restore progress", async ({ app, sluice }) => {
   const counts = async () => (await app.json("/stores")).stores.find((store: { name: string }) => store.name === "counts");
   const before = await counts();
-  assert.is(before.type, "key_value");
+  assert.is(before.type, "timestamped_key_value");
   assert.is(before.partitions.length, 1);
   const [partition] = before.partitions;
   assert.equal(Object.keys(partition), ["partition", "changelog_topic", "changelog_position", "log_end_offset", "lag", "queryable", "restoring", "restore"]);

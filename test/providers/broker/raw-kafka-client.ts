@@ -34,9 +34,10 @@ export class RawKafkaClient {
     this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
   }
 
-  static connect(port: number, host = "127.0.0.1"): Promise<RawKafkaClient> {
+  /** `localAddress`: the address to connect from (any 127.x.y.z is this machine). */
+  static connect(port: number, host = "127.0.0.1", localAddress?: string): Promise<RawKafkaClient> {
     return new Promise((resolve, reject) => {
-      const socket = connect(port, host, () => resolve(new RawKafkaClient(socket)));
+      const socket = connect({ port, host, localAddress }, () => resolve(new RawKafkaClient(socket)));
       socket.once("error", reject);
     });
   }

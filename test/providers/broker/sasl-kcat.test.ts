@@ -30,6 +30,7 @@ test("SASL_SSL with SCRAM-SHA-512: kcat produces and consumes with the right pas
       `--broker.ssl.key.location=${certificate.key}`,
       "--broker.sasl.mechanisms=SCRAM-SHA-512",
       `--broker.sasl.users=@${usersFile}`,
+      "--broker.acls=ALLOW User:sluice-app WRITE,CREATE TOPIC:secured; ALLOW User:ops READ TOPIC:secured",
     ]);
     processes.push(broker);
     const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
@@ -57,7 +58,7 @@ test("SASL_SSL with SCRAM-SHA-512: kcat produces and consumes with the right pas
 });
 
 test("SASL_PLAINTEXT with SCRAM-SHA-256 and PLAIN", async () => {
-  const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.security.protocol=SASL_PLAINTEXT", "--broker.sasl.mechanisms=SCRAM-SHA-256,PLAIN", "--broker.sasl.users=alice:alice-pass"]);
+  const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.security.protocol=SASL_PLAINTEXT", "--broker.sasl.mechanisms=SCRAM-SHA-256,PLAIN", "--broker.sasl.users=alice:alice-pass", "--broker.super.users=User:alice"]);
   try {
     const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
     const produced = await runKcat(bootstrap, [...sasl("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-pass"), "-P", "-t", "plain-words"], "scram\n");

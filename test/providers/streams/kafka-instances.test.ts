@@ -1,11 +1,11 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import type { ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import { WordCountProvider } from "../../../providers/examples";
 import { eventually } from "../../helpers/eventually";
 import { startHarness, type Harness } from "./streams-harness";
+import { rowValue } from "../../helpers/table-rows";
 
 const test = suite("StreamsRuntime: instances of one application, and failures");
 let harness: Harness;
@@ -24,8 +24,8 @@ test.after(async () => {
 async function localCount(app: ApplicationHandle, word: string): Promise<number | undefined> {
   const handle = app.store("counts")!;
   for (const partition of handle.localPartitions()) {
-    const value = await (handle.readOnly(partition)?.store as ReadOnlyKeyValueStore<string, number> | undefined)?.get(word);
-    if (value !== undefined) return value;
+    const value = await rowValue(handle.readOnly(partition), word);
+    if (value !== undefined) return value as number;
   }
   return undefined;
 }

@@ -1,10 +1,10 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import type { ApplicationHandle } from "../../../kernel/contracts/streams/runtime";
 import { WordCountProvider } from "../../../providers/examples";
 import { eventually } from "../../helpers/eventually";
 import { startHarness, type Harness } from "./streams-harness";
+import { rowValues } from "../../helpers/table-rows";
 
 const test = suite("StreamsRuntime on the embedded broker");
 let harness: Harness;
@@ -20,8 +20,7 @@ async function storeContents(app: ApplicationHandle, name: string): Promise<Reco
   const handle = app.store(name)!;
   const contents: Record<string, unknown> = {};
   for (const partition of handle.localPartitions()) {
-    const store = handle.readOnly(partition)!.store as ReadOnlyKeyValueStore<string, unknown>;
-    for await (const { key, value } of store.all()) contents[key] = value;
+    for (const [key, value] of await rowValues(handle.readOnly(partition)!)) contents[key as string] = value;
   }
   return Object.fromEntries(Object.entries(contents).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -32,8 +32,27 @@ async function wordcountAt(url: string, expected: Record<string, number>) {
   return { offsets, config };
 }
 
+/**
+ * The ACLs the README's security section lists for a Sluice application, here wordcount (application.id wordcount,
+ * input words, output word-counts, topics created by Sluice), and those of the client that feeds and reads it.
+ */
+function wordcountAcls(principal: string, feeder: string): string {
+  return [
+    `ALLOW ${principal} READ,CREATE TOPIC:words`,
+    `ALLOW ${principal} WRITE,CREATE TOPIC:word-counts`,
+    `ALLOW ${principal} CREATE,DESCRIBE,READ,WRITE,DELETE TOPIC:wordcount- PREFIXED`,
+    `ALLOW ${principal} READ GROUP:wordcount`,
+    `ALLOW ${principal} DESCRIBE CLUSTER`,
+    `ALLOW ${feeder} WRITE,CREATE TOPIC:words`,
+    `ALLOW ${feeder} READ TOPIC:word-counts`,
+  ].join("\n");
+}
+
+/** The other examples stay stopped: their principal has no ACLs here. */
+const ONLY_WORDCOUNT = ["pageviews", "sessions", "latest"].map((id) => `--applications.${id}.autostart=false`);
+
 function startWordcount(args: string[], env: NodeJS.ProcessEnv, stateDir: string): SluiceProcess {
-  return runSluice(["start", "--server.port=0", "--log.level=debug", `--plugins.packages=${EXAMPLES_PACKAGE}`, `--streams.state.dir=${stateDir}`, ...args], { env });
+  return runSluice(["start", "--server.port=0", "--log.level=debug", `--plugins.packages=${EXAMPLES_PACKAGE}`, `--streams.state.dir=${stateDir}`, ...ONLY_WORDCOUNT, ...args], { env });
 }
 
 test("SASL_SSL with SCRAM-SHA-512: wordcount counts exactly, restarts from its commits, answers offsets and lag; the password comes from the environment and shows nowhere", async () => {
@@ -44,6 +63,9 @@ test("SASL_SSL with SCRAM-SHA-512: wordcount counts exactly, restarts from its c
   const FEEDER_PASSWORD = "feeder-Pa55-8812";
   try {
     const certificate = pki.issue("broker", "localhost", { server: true });
+    // With SASL the broker checks ACLs: Sluice's principal has only those the README documents.
+    const aclsFile = path.join(stateDir, "broker-acls");
+    fs.writeFileSync(aclsFile, `# wordcount and its feeder\n${wordcountAcls("User:sluice-app", "User:feeder")}\n`);
     const broker = runSluice([
       "broker",
       "--broker.port=0",
@@ -54,6 +76,7 @@ test("SASL_SSL with SCRAM-SHA-512: wordcount counts exactly, restarts from its c
       `--broker.ssl.key.location=${certificate.key}`,
       "--broker.sasl.mechanisms=SCRAM-SHA-512",
       `--broker.sasl.users=sluice-app:${APP_PASSWORD},feeder:${FEEDER_PASSWORD}`,
+      `--broker.acls=@${aclsFile}`,
     ]);
     processes.push(broker);
     const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
@@ -126,6 +149,7 @@ test("OAUTHBEARER: wordcount runs on tokens from a provider module, then from a 
       "--broker.sasl.users=feeder:feeder-pass",
       `--broker.sasl.oauthbearer.jwks.endpoint.url=file:${jwksFile}`,
       "--broker.connections.max.reauth.ms=2000",
+      `--broker.acls=${wordcountAcls("User:sluice-wordcount", "User:feeder").replace(/\n/g, ";")}`,
     ]);
     processes.push(broker);
     const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;

@@ -31,7 +31,8 @@ test("wordcount runs exactly over mutual TLS, beside kcat; clients without TLS o
   try {
     const broker = pki.issue("broker", "localhost", { server: true });
     const client = pki.issue("client", "sluice-client");
-    const brokerProcess = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.security.protocol=SSL", `--broker.ssl.certificate.location=${broker.cert}`, `--broker.ssl.key.location=${broker.key}`, `--broker.ssl.ca.location=${pki.ca}`]);
+    // Clients with certificates are told apart, so the broker checks ACLs; the client's certificate names a super user.
+    const brokerProcess = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.security.protocol=SSL", `--broker.ssl.certificate.location=${broker.cert}`, `--broker.ssl.key.location=${broker.key}`, `--broker.ssl.ca.location=${pki.ca}`, "--broker.super.users=User:CN=sluice-client"]);
     processes.push(brokerProcess);
     const port = await eventually(() => brokerProcess.logs().find((line) => line.msg === "broker listening")?.port as number | undefined, { timeoutMs: 15_000, what: "the TLS broker" });
     const bootstrap = `127.0.0.1:${port}`;

@@ -1,10 +1,10 @@
 /** What the record cache changes end to end: wordcount's output topic gets folded counts, or with 0 bytes one per word. */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { WordCountProvider } from "../../../providers/examples";
 import { eventually } from "../../helpers/eventually";
 import { startHarness } from "./streams-harness";
+import { rowValue } from "../../helpers/table-rows";
 
 const WORDS = 1_000;
 
@@ -20,7 +20,7 @@ async function outputsOfX(cacheBytes: number): Promise<number[]> {
       await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
       await harness.producer.send({ topic: "words", messages: Array.from({ length: WORDS / 5 }, () => ({ value: "x x x x x" })) });
       const store = app.store("counts")!;
-      await eventually(async () => (await (store.readOnly(0)!.store as ReadOnlyKeyValueStore<string, number>).get("x")) === WORDS, { what: "x counted", timeoutMs: 15_000 });
+      await eventually(async () => (await rowValue(store.readOnly(0), "x")) === WORDS, { what: "x counted", timeoutMs: 15_000 });
       const output = await harness.readTopic("word-counts", (records) => records.some((record) => Number(record.value!.readBigInt64BE()) === WORDS));
       return output.map((record) => Number(record.value!.readBigInt64BE()));
     } finally {

@@ -4,11 +4,11 @@ import * as path from "path";
 import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { startBroker } from "../../../providers/broker";
 import { WordCountProvider } from "../../../providers/examples";
 import { StreamsRuntime } from "../../../providers/streams";
 import { eventually } from "../../helpers/eventually";
+import { rowValues } from "../../helpers/table-rows";
 
 const test = suite("local state written against topics that no longer exist");
 
@@ -16,8 +16,8 @@ async function counts(runtime: StreamsRuntime): Promise<Record<string, number>> 
   const handle = runtime.application("wordcount")!.store("counts")!;
   const contents: Record<string, number> = {};
   for (const partition of handle.localPartitions()) {
-    const store = handle.readOnly(partition)?.store as ReadOnlyKeyValueStore<string, number> | undefined;
-    if (store) for await (const { key, value } of store.all()) contents[key] = value;
+    const store = handle.readOnly(partition);
+    if (store) for (const [key, value] of await rowValues(store)) contents[key as string] = value as number;
   }
   return contents;
 }

@@ -7,6 +7,12 @@ import { startBroker, type RunningBroker } from "../../../providers/broker";
 import type { ConfigValue, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { StreamsRuntime } from "../../../providers/streams";
 
+export interface TopicRecord {
+  key: string | null;
+  value: Buffer | null;
+  partition: number;
+}
+
 export interface Harness {
   broker: RunningBroker;
   bootstrap: string[];
@@ -15,7 +21,7 @@ export interface Harness {
   stateDir(): string;
   runtime(providers: TopologyProvider[], options?: { server?: string; config?: Record<string, ConfigValue>; stateDir?: string }): StreamsRuntime;
   /** Reads every record of `topic` from the beginning until `until` says it has enough. */
-  readTopic(topic: string, until: (records: { key: string | null; value: Buffer | null }[]) => boolean): Promise<{ key: string | null; value: Buffer | null }[]>;
+  readTopic(topic: string, until: (records: TopicRecord[]) => boolean): Promise<TopicRecord[]>;
   close(): Promise<void>;
 }
 
@@ -52,14 +58,14 @@ export async function startHarness(): Promise<Harness> {
     async readTopic(topic, until) {
       const consumer = kafka.consumer({ groupId: `reader-${topic}-${Math.random()}`, maxWaitTimeInMs: 100 });
       consumers.push(consumer);
-      const records: { key: string | null; value: Buffer | null }[] = [];
+      const records: TopicRecord[] = [];
       let done!: () => void;
       const finished = new Promise<void>((resolve) => (done = resolve));
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
       await consumer.run({
-        eachMessage: async ({ message }) => {
-          records.push({ key: message.key?.toString() ?? null, value: message.value });
+        eachMessage: async ({ message, partition }) => {
+          records.push({ key: message.key?.toString() ?? null, value: message.value, partition });
           if (until(records)) done();
         },
       });

@@ -31,7 +31,7 @@ test("stateless operators transform, filter, branch and merge records", async ()
   await driver.close();
 });
 
-test("groupBy repartitions and counts into a key_value store, emitting every update", async () => {
+test("groupBy repartitions and counts into a timestamped key_value store, emitting every update", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     builder
       .stream<string, string>("words")
@@ -48,17 +48,17 @@ test("groupBy repartitions and counts into a key_value store, emitting every upd
   const totals = new Map<string, number>();
   for (const partition of [0, 1]) {
     const store = driver.store("counts", partition);
-    assert.is(store.type, "key_value");
-    for (const { key, value } of await collect((store.store as ReadOnlyKeyValueStore<string, number>).all())) totals.set(key, value);
+    assert.is(store.type, "timestamped_key_value", "an aggregation keeps timestamps unless materialized otherwise");
+    for (const { key, value } of await collect((store.store as ReadOnlyKeyValueStore<string, ValueAndTimestamp<number>>).all())) totals.set(key, value.value);
   }
   assert.equal(Object.fromEntries(totals), { kafka: 2, streams: 2 });
   await driver.close();
 });
 
-test("reduce and aggregate keep per-key results, timestamped when asked", async () => {
+test("reduce and aggregate keep per-key results, plain when asked", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     const grouped = builder.stream<string, string>("in", { valueSerde: "json" }).groupByKey();
-    grouped.reduce((a, b) => `${a}+${b}`, { storeName: "joined", valueSerde: "string" });
+    grouped.reduce((a, b) => `${a}+${b}`, { storeName: "joined", valueSerde: "string", storeType: "key_value" });
     builder
       .stream<string, number>("nums", { valueSerde: "long" })
       .groupByKey()
@@ -81,7 +81,7 @@ test("tumbling and hopping windows count by event time and drop records past the
     // Kept an hour: by default a window store keeps only size + grace behind stream time, as in Kafka Streams.
     const retentionMs = 3_600_000;
     grouped.windowedBy({ type: "tumbling", sizeMs: 60_000 }).count({ storeName: "per-minute", retentionMs }).toStream().to("per-minute-out", { valueSerde: "long" });
-    grouped.windowedBy({ type: "hopping", sizeMs: 10_000, advanceMs: 5_000 }).count({ storeName: "hopping", storeType: "timestamped_window", retentionMs });
+    grouped.windowedBy({ type: "hopping", sizeMs: 10_000, advanceMs: 5_000 }).count({ storeName: "hopping", storeType: "window", retentionMs });
   });
   await driver.pipeInput("views", [
     { key: "home", value: "u1", timestamp: 1_000 },
@@ -89,14 +89,14 @@ test("tumbling and hopping windows count by event time and drop records past the
     { key: "home", value: "u3", timestamp: 61_000 },
     { key: "home", value: "late", timestamp: 2_000 },
   ]);
-  const minutes = driver.store("per-minute").store as ReadOnlyWindowStore<string, number>;
-  assert.is(await minutes.fetch("home", 0), 2);
-  assert.is(await minutes.fetch("home", 60_000), 1);
+  const minutes = driver.store("per-minute").store as ReadOnlyTimestampedWindowStore<string, number>;
+  assert.equal(await minutes.fetch("home", 0), { value: 2, timestamp: 59_000 }, "a window keeps the largest timestamp of its records");
+  assert.equal(await minutes.fetch("home", 60_000), { value: 1, timestamp: 61_000 });
   const out = driver.readOutput<{ key: string; windowStart: number; windowEnd: number }, number>("per-minute-out");
   assert.equal(out.map((r) => [r.key.windowStart, r.value]), [[0, 1], [0, 2], [60_000, 1]]);
   const hopping = driver.store("hopping");
-  assert.is(hopping.type, "timestamped_window");
-  const windows = await collect((hopping.store as ReadOnlyTimestampedWindowStore<string, number>).fetchTimeRange("home", 0, 100_000));
+  assert.is(hopping.type, "window", "a plain window store when materialized so");
+  const windows = await collect((hopping.store as ReadOnlyWindowStore<string, number>).fetchTimeRange("home", 0, 100_000));
   assert.equal(windows.map((w) => [w.windowStart, w.value]), [[0, 1], [50_000, 1], [55_000, 2], [60_000, 1]]);
   await driver.close();
 });

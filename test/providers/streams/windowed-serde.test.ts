@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { longSerde, sessionWindowedSerde, stringSerde, timeWindowedSerde } from "../../../providers/streams";
+import { partitionOfKey } from "../../../providers/kafka-client";
+import { longSerde, sessionWindowedSerde, stringSerde, timeWindowedSerde, TimeWindows, TopologyTestDriver } from "../../../providers/streams";
 import { REPO_ROOT } from "../../helpers/sluice";
 
 const test = suite("windowed serdes: Kafka Streams' byte layouts");
@@ -37,6 +38,30 @@ test("a session-windowed key is the key's bytes, the session end, then its start
 test("bytes too short for a windowed key are an error naming the serde", () => {
   assert.throws(() => timeWindowedSerde(stringSerde, 10).deserialize(Buffer.alloc(7)), /time-windowed\(string\): expected at least 8 bytes, got 7/);
   assert.throws(() => sessionWindowedSerde(stringSerde).deserialize(Buffer.alloc(15)), /session-windowed\(string\): expected at least 16 bytes, got 15/);
+});
+
+test("a sink writes every window of a key to the partition of the key's own bytes, as Kafka Streams' WindowedStreamPartitioner", async () => {
+  const seen: [string, number][] = [];
+  const driver = await TopologyTestDriver.create(
+    (builder) => {
+      builder.stream<string, string>("in").groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(10)).count({ storeName: "counts" }).toStream().to("windowed", { valueSerde: "long" });
+      builder.stream<Buffer, Buffer>("windowed", { keySerde: "bytes", valueSerde: "bytes" }).process(() => {
+        let context!: { recordMetadata(): { partition: number } };
+        return {
+          init: (ctx) => void (context = ctx),
+          process: (record) => seen.push([record.key.subarray(0, record.key.length - 8).toString(), context.recordMetadata().partition]),
+        };
+      });
+    },
+    { partitions: 4 },
+  );
+  const keys = ["ann", "bob", "cy", "dee", "eve", "flo"];
+  await driver.pipeInput("in", [0, 10, 20].flatMap((timestamp) => keys.map((key) => ({ key, value: "x", timestamp }))));
+  assert.is(seen.length, keys.length * 3);
+  for (const [key, partition] of seen) assert.is(partition, partitionOfKey(Buffer.from(key), 4), `the windows of ${key}`);
+  // The inner key's partition, not the windowed bytes': with these keys at least one window would land elsewhere.
+  assert.ok(seen.some(([key, partition]) => partition !== partitionOfKey(timeWindowedSerde(stringSerde, 10).serialize({ key, windowStart: 0, windowEnd: 10 }), 4)));
+  await driver.close();
 });
 
 test.run();

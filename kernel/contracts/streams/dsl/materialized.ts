@@ -2,10 +2,19 @@
 import type { SerdeRef } from "./serde-ref";
 
 export interface Materialized<K, V> {
-  storeName: string;
+  /**
+   * Names the store, which makes the table queryable under that name. Without one, an aggregation or a join keeps
+   * its store under a generated name, and a table operator that needs no store of its own (filter, mapValues,
+   * transformValues) keeps none: it computes its rows from its parent's.
+   */
+  storeName?: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
-  /** For tables and non-windowed aggregates; default key_value (Kafka Streams keeps timestamps: timestamped_key_value). */
+  /**
+   * For tables and non-windowed aggregates. Default timestamped_key_value: each row keeps the timestamp of the
+   * record that made it, as Kafka Streams' tables do. key_value keeps values only (a join then takes a row's
+   * timestamp as unknown).
+   */
   storeType?: "key_value" | "timestamped_key_value";
 }
 
@@ -13,7 +22,7 @@ export interface WindowMaterialized<K, V> {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
-  /** Default window. */
+  /** Default timestamped_window: each window keeps the largest timestamp of its records, as Kafka Streams' do. */
   storeType?: "window" | "timestamped_window";
   /** How long windows are kept; default and minimum: window size + grace. */
   retentionMs?: number;

@@ -12,8 +12,9 @@ test("counts each name, skips blank lines, and writes every new count", async ()
     const counts = driver.readOutput<string, number>("greeting-counts").map(({ key, value }) => [key, value]);
     assert.deepEqual(counts, [["ada", 1], ["alan", 1], ["ada", 2]]);
     const store = driver.store("counts");
-    assert.equal(store.type, "key_value");
-    if (store.type === "key_value") assert.equal(await store.store.get("ada"), 2);
+    // An aggregation keeps each count with its timestamp, as Kafka Streams' TimestampedKeyValueStore does.
+    assert.equal(store.type, "timestamped_key_value");
+    if (store.type === "timestamped_key_value") assert.equal((await store.store.get("ada"))?.value, 2);
   } finally {
     await driver.close();
   }

@@ -10,12 +10,15 @@ import { TopicPartitionMap, type TopicPartition } from "../topics/topic-partitio
 
 const ORIGIN_PREFIX = "origin:";
 const DEAD_LETTER_PREFIX = "dlq:";
+const TIME_PREFIX = "time:";
 
 export class TaskPositions {
   /** Input partition → the next offset to apply. */
   readonly inputs = new TopicPartitionMap<number>();
   /** Dead-letter partition → the offset after this task's last dead letter there. */
   readonly deadLetters = new TopicPartitionMap<number>();
+  /** Input partition → its partition time (-1: none yet). */
+  readonly times = new TopicPartitionMap<number>();
   readonly origins: OriginMarks;
 
   private constructor(origins: Iterable<[TopicPartition, OriginMark]>) {
@@ -27,16 +30,19 @@ export class TaskPositions {
     const origins: [TopicPartition, OriginMark][] = [];
     const inputs: [TopicPartition, number][] = [];
     const deadLetters: [TopicPartition, number][] = [];
+    const times: [TopicPartition, number][] = [];
     for (const [key, value] of Object.entries(persisted)) {
       if (key.startsWith(ORIGIN_PREFIX)) {
         const dot = value.indexOf(".");
         origins.push([topicPartitionOf(key.slice(ORIGIN_PREFIX.length)), { offset: Number(value.slice(0, dot)), rank: Number(value.slice(dot + 1)) }]);
       } else if (key.startsWith(DEAD_LETTER_PREFIX)) deadLetters.push([topicPartitionOf(key.slice(DEAD_LETTER_PREFIX.length)), Number(value)]);
+      else if (key.startsWith(TIME_PREFIX)) times.push([topicPartitionOf(key.slice(TIME_PREFIX.length)), Number(value)]);
       else inputs.push([topicPartitionOf(key), Number(value)]);
     }
     const positions = new TaskPositions(origins);
     for (const [{ topic, partition }, next] of inputs) positions.inputs.set(topic, partition, next);
     for (const [{ topic, partition }, next] of deadLetters) positions.deadLetters.set(topic, partition, next);
+    for (const [{ topic, partition }, time] of times) positions.times.set(topic, partition, time);
     return positions;
   }
 
@@ -50,6 +56,7 @@ export class TaskPositions {
     for (const [{ topic, partition }, next] of this.inputs.entries()) persisted[`${topic}:${partition}`] = String(next);
     for (const [{ topic, partition }, mark] of this.origins.entries()) persisted[`${ORIGIN_PREFIX}${topic}:${partition}`] = `${mark.offset}.${mark.rank}`;
     for (const [{ topic, partition }, next] of this.deadLetters.entries()) persisted[`${DEAD_LETTER_PREFIX}${topic}:${partition}`] = String(next);
+    for (const [{ topic, partition }, time] of this.times.entries()) if (time >= 0) persisted[`${TIME_PREFIX}${topic}:${partition}`] = String(time);
     return persisted;
   }
 }

@@ -14,7 +14,8 @@
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
  */
-import type { ByteRange, FetchedBatch } from "../../../kafka-client";
+import type { ByteRange, ConsumedRecord, FetchedBatch, FetchedRecords } from "../../../kafka-client";
+import type { QueuedRecords } from "../../engine/partition-group";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import type { OutputRecord } from "../../engine/stream-task";
 import type { RunMetrics } from "../../metrics/run-metrics";
@@ -49,10 +50,19 @@ export interface CommitSequenceOptions {
 export class CommitSequence {
   constructor(private readonly options: CommitSequenceOptions) {}
 
-  /** Step 1 for one fetched batch of a partition of `task`'s; `consumed` follows the records processed. */
+  /**
+   * Step 1 for one fetched batch of a partition of `task`'s; `consumed` follows the records processed. A task with
+   * several input partitions only queues the batch: processQueued takes its records in time order.
+   */
   async process(task: RunTask, batch: FetchedBatch, consumed: ConsumedPosition): Promise<void> {
     const { topic, partition, records } = batch;
     const { collector, metrics } = this.options;
+    metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
+    const group = task.task.group;
+    if (group !== undefined) {
+      group.add(topic, unapplied(task, topic, records), batch.nextOffset);
+      return;
+    }
     const applied = task.positions.inputs.get(topic, partition) ?? -1;
     let processed = 0;
     let bytes = 0;
@@ -72,8 +82,45 @@ export class CommitSequence {
       consumed.consumedTimestamp = record.timestamp;
     }
     task.positions.inputs.set(topic, partition, batch.nextOffset);
+    task.positions.times.set(topic, partition, task.task.partitionTime(topic));
     metrics.consumed(task.id, processed, bytes);
-    metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
+  }
+
+  /**
+   * Step 1 for a task with several input partitions: processes its queued records in time order for as long as its
+   * partition group lets it (see partition-group), and moves its positions to the first record of each partition
+   * not processed yet. `consumedOf` gives each partition's figures.
+   */
+  async processQueued(task: RunTask, wallClockTime: number, consumedOf: (topic: string) => ConsumedPosition): Promise<void> {
+    const group = task.task.group!;
+    const { collector, metrics } = this.options;
+    let processed = 0;
+    let bytes = 0;
+    let sinceTurn = 0;
+    const origin: ByteRange = { start: 0, end: 0 };
+    for (let next = group.next(wallClockTime); next !== undefined; next = group.next(wallClockTime)) {
+      if (++sinceTurn === RECORDS_PER_TURN) {
+        sinceTurn = 0;
+        await collector.sendAhead();
+      }
+      const { topic, raw, record } = next;
+      // The queued records of a run are consumed ones (see unapplied).
+      const ranged = raw as ConsumedRecord;
+      if (ranged.headerValueRange(ORIGIN_HEADER_NAME, origin) && !task.positions.origins.admit(ranged.bytes, origin.start, origin.end)) continue;
+      task.task.processStamped(topic, raw, record);
+      processed++;
+      bytes += Math.max(ranged.keySize, 0) + Math.max(ranged.valueSize, 0);
+      const consumed = consumedOf(topic);
+      consumed.consumedOffset = raw.offset;
+      consumed.consumedTimestamp = raw.timestamp;
+    }
+    for (const topic of group.topics()) {
+      const position = group.position(topic);
+      if (position < 0) continue;
+      task.positions.inputs.set(topic, task.partition, position);
+      task.positions.times.set(topic, task.partition, group.partitionTime(topic));
+    }
+    if (processed > 0) metrics.consumed(task.id, processed, bytes);
   }
 
   /** Steps 2 and 3 for `tasks`: what they output and wrote leaves, then their stores commit with their positions. */
@@ -116,6 +163,26 @@ export class CommitSequence {
     await settledAll(commits);
     metrics.storeCommit(Date.now() - started);
   }
+}
+
+/**
+ * The records of a fetched batch the task has not applied yet: not below its input position, and no repartition
+ * record whose origin it has applied (checked without taking it: it is taken when the record is processed).
+ */
+function unapplied(task: RunTask, topic: string, records: FetchedRecords): QueuedRecords {
+  const applied = task.positions.inputs.get(topic, task.partition) ?? -1;
+  const origins = task.positions.origins;
+  const origin: ByteRange = { start: 0, end: 0 };
+  return {
+    read() {
+      for (let record = records.read(); record !== undefined; record = records.read()) {
+        if (record.offset < applied) continue;
+        if (record.headerValueRange(ORIGIN_HEADER_NAME, origin) && !origins.admits(record.bytes, origin.start, origin.end)) continue;
+        return record;
+      }
+      return undefined;
+    },
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Writes the records of a run's sends into record batches by topic-partition as they are emitted, for the producer.
- * Every record gets its partition here (the key's murmur2 partition, round-robin for null keys), and a commit marker
- * its positions header. Each partition's records keep the order they were emitted in.
+ * Every record gets its partition here (its sink's StreamPartitioner's choice, which may be several partitions or
+ * none; else the murmur2 partition of its key, or of a windowed key's inner key; round-robin for null keys), and a commit marker its positions header. Each
+ * partition's records keep the order they were emitted in.
  */
 import { partitionOfKey, type PartitionBatches } from "../../../kafka-client";
 import { DEFAULT_MAX_BATCH_BYTES, RecordBatchAppender } from "../../../kafka-protocol";
@@ -39,7 +40,29 @@ export class ProduceRequestBuilder {
       topic = this.entryOf(record.topic);
       this.current = topic;
     }
-    const partition = record.partition ?? this.partitionOf(record.topic, record.key, topic.count);
+    if (record.partitioner !== undefined) {
+      const chosen = record.partitioner(topic.count);
+      if (chosen !== undefined) {
+        for (const partition of chosen) this.append(topic, partition, record);
+        return;
+      }
+    }
+    this.append(topic, record.partition ?? this.partitionOf(record.topic, record.partitionKey ?? record.key, topic.count), record);
+  }
+
+  /** The topics of `records` whose partition count is not known: those a TopicNameExtractor named for the first time. */
+  unknownTopics(records: readonly OutgoingRecord[]): Set<string> {
+    const unknown = new Set<string>();
+    let last: string | undefined;
+    for (const { topic } of records) {
+      if (topic === last) continue;
+      last = topic;
+      if (this.partitionCount(topic) === undefined) unknown.add(topic);
+    }
+    return unknown;
+  }
+
+  private append(topic: TopicBatches, partition: number, record: OutgoingRecord): void {
     let appender = topic.partitions[partition];
     if (appender === undefined) {
       appender = new RecordBatchAppender(this.maxBatchBytes);

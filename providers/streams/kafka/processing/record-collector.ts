@@ -33,11 +33,16 @@ export class RecordCollector {
   private aheadSettled = true;
   private readonly requests: ProduceRequestBuilder;
 
-  /** `sent` counts the outputs (not the changelog records) as they leave. */
+  /**
+   * `sent` counts the outputs (not the changelog records) as they leave. `learnTopics`, given when the topology has a
+   * TopicNameExtractor, learns the partition counts of the topics it names for the first time, before their records
+   * are written.
+   */
   constructor(
     private readonly sender: RecordSender,
     partitionCount: (topic: string) => number | undefined,
     private readonly sent: (records: number) => void,
+    private readonly learnTopics?: (topics: string[]) => Promise<void>,
   ) {
     this.requests = new ProduceRequestBuilder(partitionCount);
   }
@@ -58,7 +63,7 @@ export class RecordCollector {
    */
   async sendAhead(): Promise<void> {
     await nextTurn();
-    this.writeCollected();
+    await this.writeCollected();
     if (this.pending === 0) return;
     if (!this.aheadSettled && this.pending < MOST_PENDING_AHEAD) return;
     await this.sendingAhead;
@@ -81,7 +86,7 @@ export class RecordCollector {
     this.sendingAhead = undefined;
     this.aheadSettled = true;
     await ahead;
-    this.writeCollected();
+    await this.writeCollected();
     for (const record of changelog) this.requests.add(record);
     const partitions = this.takePending();
     return partitions.length === 0 ? [] : this.sender.send(partitions);
@@ -91,10 +96,14 @@ export class RecordCollector {
    * Writes the outputs collected into their partitions' batches. Writing a slice's outputs in one loop costs less
    * than one at a time between their processing, and they are still young: few live through a scavenge.
    */
-  private writeCollected(): void {
+  private async writeCollected(): Promise<void> {
     const collected = this.collected;
     if (collected.length === 0) return;
     this.collected = [];
+    if (this.learnTopics !== undefined) {
+      const unknown = this.requests.unknownTopics(collected);
+      if (unknown.size > 0) await this.learnTopics([...unknown]);
+    }
     for (const record of collected) this.requests.add(record);
   }
 

@@ -76,6 +76,8 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
         () => options.counters.read(name),
         () => options.counters.write(name),
       ),
+    readOnly: (name: string) => state.readOnly(name),
+    spec: (name: string) => state.spec(name),
   };
   const task = new StreamTask(topology, subTopologyId, partition, stores, options.env);
   currentTimestamp = () => Math.max(task.currentRecordTimestamp, 0);
@@ -97,9 +99,11 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
  * Why the task's local state cannot belong to the topics as they are now, or undefined when it can: a position
  * checkpointed past the end of its input partition or changelog means the topics were deleted and created again
  * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
- * as already applied.
+ * as already applied. Or a store's data is laid out for another store type than the topology's now.
  */
 export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
+  const mismatch = task.state.layoutMismatch();
+  if (mismatch !== undefined) return mismatch;
   const checks: { topic: string; next: number }[] = [];
   for (const [{ topic, partition }, next] of task.positions.inputs.entries()) if (partition === task.partition) checks.push({ topic, next });
   for (const [store, position] of task.changelogPositions) checks.push({ topic: topology.changelogTopic(store), next: position + 1 });

@@ -2,9 +2,13 @@
  * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
  * producer and the cluster admin, all Sluice's own client — and the loop they drive. Assignments go to the
  * task manager; each fetch's batches run the commit sequence (see commit-sequence), one piece of work at a time;
- * between batches, wall-clock punctuators run every commit.interval.ms. It answers the views through RunView.
+ * between batches, wall-clock punctuators run every commit.interval.ms. A task with several input partitions queues
+ * their batches and processes them in time order once the fetch's batches are in (see engine/partition-group): its
+ * partitions' committed positions are those of the records it processed, and a partition whose queue holds more than
+ * `buffered.records.per.partition` is not fetched meanwhile. Each input partition's offset is committed with its
+ * partition time, as Kafka Streams commits it. It answers the views through RunView.
  */
-import { checkClusterAccess, ClusterAdmin, GroupConsumer, MembershipLostError, RecordProducer, type FetchedBatch, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
+import { checkClusterAccess, ClusterAdmin, GroupConsumer, MembershipLostError, RecordProducer, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
@@ -16,13 +20,14 @@ import type { StreamsSettings } from "../../streams-config";
 import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
-import { ensureTopics } from "../topics/internal-topics";
+import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
 import type { RunTask } from "./run-task";
 import { streamsAssignor } from "../assignment/streams-assignor";
 import { TaskManager } from "./task-manager";
 import { TopicPartitionMap } from "../topics/topic-partition";
+import { encodeOffsetMetadata } from "./offset-metadata";
 
 export interface StreamThreadOptions {
   /** Where the cluster is and how its clients reach it (security.protocol, metadata.max.age.ms). */
@@ -61,6 +66,8 @@ export class StreamThread implements RunView {
   private wallClockTimer?: NodeJS.Timeout;
   /** The tasks that processed batches of the fetch in process: they commit together once its batches are all done. */
   private readonly uncommitted = new Set<RunTask>();
+  /** Tasks with several input partitions that hold queued records (see engine/partition-group). */
+  private readonly queueing = new Set<RunTask>();
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
 
@@ -72,7 +79,8 @@ export class StreamThread implements RunView {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
     }
-    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records));
+    const learnTopics = topology.hasTopicNameExtractor() ? (topics: string[]) => this.learnNamedTopics(topics) : undefined;
+    this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records), learnTopics);
     this.tasks = new TaskManager({
       topology,
       stateDir: options.stateDir,
@@ -121,17 +129,7 @@ export class StreamThread implements RunView {
       idempotence: settings.get("enable.idempotence"),
       deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
     });
-    const [counts] = await Promise.all([
-      ensureTopics(admin, topology, {
-        autoCreate: settings.get("auto.create.topics") ?? true,
-        defaultPartitions: settings.get("num.partitions"),
-        replicationFactor: settings.get("replication.factor"),
-        internalConfigs: settings.entries("topic."),
-        windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
-        singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
-      }),
-      this.producer.connect(),
-    ]);
+    const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), this.producer.connect()]);
     this.partitionCounts = counts;
     const consumer = new GroupConsumer(
       {
@@ -160,7 +158,14 @@ export class StreamThread implements RunView {
             return this.processBatch(batch);
           }),
         fetchProcessed: () => this.serially(() => this.commitProcessed()),
-        fetched: () => metrics.poll(),
+        fetched: (lags) => {
+          metrics.poll();
+          this.updateLags(lags);
+        },
+        offsetMetadata: (topic, partition) => {
+          const time = this.tasks.taskOf(topic, partition)?.task.partitionTime(topic) ?? -1;
+          return time < 0 ? null : encodeOffsetMetadata(time);
+        },
         committed: (offsets) => {
           const now = Date.now();
           for (const { topic, partition, offset } of offsets) Object.assign(this.figuresOf(topic, partition), { committedOffset: offset, committedTimestamp: now });
@@ -175,6 +180,24 @@ export class StreamThread implements RunView {
     await consumer.start();
     this.wallClockTimer = setInterval(() => this.punctuateWallClock(), settings.get("commit.interval.ms"));
     this.wallClockTimer.unref();
+  }
+
+  private topicCreation(): TopicCreation {
+    const { settings } = this.options;
+    return {
+      autoCreate: settings.get("auto.create.topics") ?? true,
+      defaultPartitions: settings.get("num.partitions"),
+      replicationFactor: settings.get("replication.factor"),
+      internalConfigs: settings.entries("topic."),
+      windowChangelogAdditionalRetentionMs: settings.get("windowstore.changelog.additional.retention.ms"),
+      singles: this.deadLetters === undefined ? [] : [this.deadLetters.name],
+    };
+  }
+
+  /** Topics a TopicNameExtractor named for the first time: their partition counts, once they exist. */
+  private async learnNamedTopics(topics: string[]): Promise<void> {
+    const counts = await ensureNamedOutputTopics(this.adminClient!, topics, this.topicCreation());
+    for (const [topic, count] of counts) this.partitionCounts.set(topic, count);
   }
 
   /** Stops consuming, lets the batch in flight finish and commit, then closes the tasks and clients. */
@@ -260,31 +283,75 @@ export class StreamThread implements RunView {
   }
 
   private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: ClusterAdmin): Promise<void> {
-    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets.
+    // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
+    // and so are the records tasks had queued.
     this.uncommitted.clear();
+    this.queueing.clear();
+    for (const task of this.tasks.all()) task.task.group?.clear();
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
     // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
     for (const { topic, partition, offset } of committed) {
       const figures = this.figuresOf(topic, partition);
       if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
     }
-    await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer });
+    await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer }, committed);
   }
 
-  /** One fetched batch of a partition this member owns (the consumer fetches only those). */
-  private processBatch(batch: FetchedBatch): Promise<void> {
+  /**
+   * One fetched batch of a partition this member owns (the consumer fetches only those). "held": the task queues it,
+   * to process its records in time order with those of its other partitions.
+   */
+  private async processBatch(batch: FetchedBatch): Promise<void | "held"> {
     const { topic, partition } = batch;
     const task = this.tasks.taskOf(topic, partition);
     if (!task && this.consumer?.rejoinPending) throw new MembershipLostError(`records of ${topic} partition ${partition} were fetched for a task this member gave up`);
     if (!task) throw new Error(`records of ${topic} partition ${partition} were fetched, but this member has no task for them`);
-    this.uncommitted.add(task);
-    return this.sequence.process(task, batch, this.figuresOf(topic, partition));
+    await this.sequence.process(task, batch, this.figuresOf(topic, partition));
+    if (task.task.group === undefined) {
+      this.uncommitted.add(task);
+      return;
+    }
+    this.queueing.add(task);
+    return "held";
+  }
+
+  /** Lags of the partitions of tasks that queue their records: whether an empty one is worth waiting for. */
+  private updateLags(lags: readonly PartitionLag[]): void {
+    for (const { topic, partition, lag } of lags) this.tasks.taskOf(topic, partition)?.task.group?.setLag(topic, lag);
   }
 
   private async commitProcessed(): Promise<void> {
+    const queued = await this.processQueued();
     const tasks = [...this.uncommitted];
     this.uncommitted.clear();
+    if (tasks.length === 0 && !this.collector.hasPending()) return;
     await this.commitOrDrop(tasks);
+    for (const task of queued) this.reportPositions(task);
+  }
+
+  /** Processes what the tasks with several input partitions may of their queues (see engine/partition-group). */
+  private async processQueued(): Promise<RunTask[]> {
+    const tasks = [...this.queueing];
+    if (tasks.length === 0) return tasks;
+    const now = Date.now();
+    for (const task of tasks) {
+      await this.sequence.processQueued(task, now, (topic) => this.figuresOf(topic, task.partition));
+      this.uncommitted.add(task);
+      if (!task.task.group!.hasQueued()) this.queueing.delete(task);
+    }
+    return tasks;
+  }
+
+  /** Tells the consumer how far a task that queues its records has processed each partition, and which to fetch. */
+  private reportPositions(task: RunTask): void {
+    const group = task.task.group!;
+    const limit = this.options.settings.get("buffered.records.per.partition");
+    for (const topic of group.topics()) {
+      const position = group.position(topic);
+      if (position >= 0) this.consumer?.processedUpTo(topic, task.partition, position);
+      if (group.buffered(topic) > limit) this.consumer?.pausePartition(topic, task.partition);
+      else this.consumer?.resumePartition(topic, task.partition);
+    }
   }
 
   /**
@@ -297,6 +364,7 @@ export class StreamThread implements RunView {
     } catch (error) {
       if (error instanceof MembershipLostError) {
         this.uncommitted.clear();
+        for (const task of tasks) this.queueing.delete(task);
         await this.tasks.close(tasks.map((task) => task.id));
       }
       throw error;

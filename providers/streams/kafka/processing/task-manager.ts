@@ -4,7 +4,7 @@
  * fences their changelogs and restores their stores up to the fences, and finds the dead letters an earlier run
  * wrote but did not commit.
  */
-import type { ClusterAdmin, KafkaEndpoint, PartitionOffsets } from "../../../kafka-client";
+import type { ClusterAdmin, KafkaEndpoint, PartitionOffsets, TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
@@ -21,6 +21,8 @@ import { deadLetterRecord, deadLettersOf, inputRecordKey, type DeadLetterTopic }
 import type { RecordCollector } from "./record-collector";
 import { committedInputs, committedPositions, localStateIsCurrent, openRunTask, planRestore, staleStateReason, type RunTask } from "./run-task";
 import { settledAll } from "./settled-all";
+import { decodeOffsetMetadata } from "./offset-metadata";
+import { MAX_TASK_IDLE_MS_DISABLED } from "../../engine/partition-group";
 import { TopicEnds } from "../topics/topic-ends";
 import { TopicPartitionMap } from "../topics/topic-partition";
 
@@ -73,6 +75,7 @@ export class TaskManager {
       sendEvent: options.sendEvent,
       onError: errorPolicy(settings, logger, deadLetter),
       now: Date.now,
+      maxTaskIdleMs: maxTaskIdleMs(settings),
     };
   }
 
@@ -97,8 +100,11 @@ export class TaskManager {
     return this.ready.get(subTopologyId) ?? NO_READY_TASKS;
   }
 
-  /** Makes the open tasks those of `assignment`, each restored and ready. */
-  async reconcile(assignment: Record<string, number[]>, admin: ClusterAdmin, member: AssignedMember): Promise<void> {
+  /**
+   * Makes the open tasks those of `assignment`, each restored and ready; `committed`: the group's offsets of the
+   * assignment, whose metadata holds each partition's time.
+   */
+  async reconcile(assignment: Record<string, number[]>, admin: ClusterAdmin, member: AssignedMember, committed: readonly TopicPartitionOffset[] = []): Promise<void> {
     const { topology, logger } = this.options;
     const wanted = new Set<string>();
     for (const [topic, partitions] of Object.entries(assignment)) {
@@ -117,8 +123,8 @@ export class TaskManager {
     // Side by side; when one fails, each opened one is already held, to be closed.
     const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
     const fences = await this.fence(opened, member);
-    const committed = await committedInputs(admin, topology, opened);
-    const targets = opened.flatMap((task) => planRestore(committed, fences.get(task.id)!, topology, task));
+    const inputs = await committedInputs(admin, topology, opened);
+    const targets = opened.flatMap((task) => planRestore(inputs, fences.get(task.id)!, topology, task));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
     await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
@@ -126,8 +132,10 @@ export class TaskManager {
     for (const task of opened) {
       // A restore that followed commit markers took the positions of the restored state with it.
       Object.assign(task, committedPositions(task.state));
+      restorePartitionTimes(task, topology, committed);
       // The task's own changelog records come right after its fences (checkChangelogLanded).
       for (const [store, offset] of fences.get(task.id)!) task.changelogPositions.set(store, offset);
+      await task.task.prepare();
       task.restoring = false;
       this.ready = undefined;
     }
@@ -182,7 +190,7 @@ export class TaskManager {
     let task = await openRunTask(openOptions);
     const stale = await staleStateReason(ends, topology, task);
     if (stale !== undefined) {
-      logger.warn("local state dropped: it is ahead of its topics, which were created anew since", { task: id, reason: stale });
+      logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
       await task.state.destroy();
       task = await openRunTask(openOptions);
     }
@@ -208,6 +216,25 @@ export class TaskManager {
     const { topology, collector, logger } = this.options;
     collector.collect(deadLetterRecord(deadLetters.name, deadLetters.partitionOf(failed.partition), failed, error, phase, topology.applicationId, taskId));
     logger.warn(`a record that failed in ${phase} goes to the dead-letter topic`, { taskId, topic: failed.topic, partition: failed.partition, offset: failed.record.offset, deadLetterTopic: deadLetters.name, error: String(error) });
+  }
+}
+
+/** `max.task.idle.ms`, checked: -1 or more. */
+function maxTaskIdleMs(settings: StreamsSettings): number {
+  const value = settings.get("max.task.idle.ms");
+  if (value < MAX_TASK_IDLE_MS_DISABLED) throw new Error(`max.task.idle.ms must be -1 (no idling) or more, got ${value}`);
+  return value;
+}
+
+/**
+ * Each input partition of an opened task starts from its time as committed: with the group's offset (Kafka Streams'
+ * offset metadata) or with the task's state, whichever is later (the state may be ahead of the group's offsets).
+ */
+function restorePartitionTimes(task: RunTask, topology: CompiledTopology, committed: readonly TopicPartitionOffset[]): void {
+  for (const topic of topology.subTopologies[task.subTopologyId].sourceTopics) {
+    const offset = committed.find((entry) => entry.topic === topic && entry.partition === task.partition);
+    const time = Math.max(decodeOffsetMetadata(offset?.metadata), task.positions.times.get(topic, task.partition) ?? -1);
+    if (time >= 0) task.task.restorePartitionTime(topic, time);
   }
 }
 

@@ -2,7 +2,7 @@
  * Makes sure every topic an application needs exists: its input and output topics (created with `num.partitions` when
  * missing and `auto.create.topics` allows it; otherwise a missing one stops the application, naming it), and its
  * repartition and changelog topics, always, with the partition count of the sub-topology they
- * belong to (the largest input of that sub-topology), as Kafka Streams does. It returns once every topic has its
+ * belong to, as Kafka Streams does. It returns once every topic has its
  * leaders, also when another instance of the application was creating them at the same moment.
  *
  * Created topics get `replication.factor` (-1: the broker's default). The internal ones get the configs Kafka Streams
@@ -10,12 +10,15 @@
  * however old — and a window or session store's also deleted past the store's retention plus
  * `windowstore.changelog.additional.retention.ms`; a repartition topic keeps its records until the application
  * purges them (retention.ms=-1, DeleteRecords), in 50 MiB segments; all take their records' own timestamps.
- * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition), and
- * an existing internal topic must have its sub-topology's: otherwise the application stops with an error naming them.
+ * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition):
+ * a repartition topic gets the number of the inputs it is read with (see subTopologyWidths), and an input topic, an
+ * explicitly sized repartition topic or an existing internal topic that differs stops the application with an error
+ * naming them.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
 import type { CompiledTopology } from "../../engine/compiled-topology";
+import { describeLinks } from "../../topology/sub-topologies";
 import { DEFAULT_RETENTION_MS } from "../../state";
 
 export interface TopicCreation {
@@ -54,12 +57,12 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
   for (const topic of external) size(topic, defaultPartitions);
   for (const topic of singles) size(topic, 1);
   const changelogs = new Map<string, StoreSpec>();
-  // Sub-topologies are in creation order, so a repartition topic's writer is sized before its reader.
+  const widthOf = subTopologyWidths(topology, counts, defaultPartitions);
   for (const sub of topology.subTopologies) {
-    const width = Math.max(defaultPartitions > 0 ? 1 : 0, ...sub.sourceTopics.map((topic) => counts.get(topic) ?? 0));
-    const narrower = sub.sourceTopics.filter((topic) => (counts.get(topic) ?? width) !== width);
-    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, "are joined partition by partition"));
-    for (const topic of sub.sinkTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
+    const width = widthOf(sub.id);
+    for (const topic of sub.sourceTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
+    const narrower = sub.sourceTopics.filter((topic) => counts.get(topic) !== width);
+    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, `are joined partition by partition${describeLinks(sub)}`));
     for (const store of sub.stores) {
       const changelog = topology.changelogTopic(store);
       changelogs.set(changelog, topology.storeSpec(store)!);
@@ -79,6 +82,39 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
   return counts;
 }
 
+/**
+ * How many tasks (partitions) each sub-topology has, as Kafka Streams sizes its co-partition groups: a sub-topology
+ * reading input topics, or repartition topics of a fixed size, has as many as those (which must agree); one reading
+ * only repartition topics, as many as the widest sub-topology writing them. Its repartition inputs then get that many
+ * partitions, so a re-keyed stream meets the partitions of the table it joins.
+ */
+function subTopologyWidths(topology: CompiledTopology, counts: Map<string, number>, defaultPartitions: number): (id: number) => number {
+  const { repartitionTopics, repartitionPartitions } = topology.definition;
+  const widths = new Map<number, number>();
+  const computing = new Set<number>();
+  const widthOf = (id: number): number => {
+    const known = widths.get(id);
+    if (known !== undefined) return known;
+    const sub = topology.subTopologies[id];
+    const fixed = sub.sourceTopics.flatMap((topic) => {
+      const count = repartitionTopics.has(topic) ? repartitionPartitions.get(topic) : counts.get(topic);
+      return count === undefined ? [] : [[topic, count] as const];
+    });
+    if (new Set(fixed.map(([, count]) => count)).size > 1) {
+      throw new Error(copartitioningError(fixed.map(([topic]) => topic), new Map(fixed), `are joined partition by partition${describeLinks(sub)}`));
+    }
+    computing.add(id);
+    const writers = sub.sourceTopics
+      .filter((topic) => repartitionTopics.has(topic))
+      .flatMap((topic) => topology.subTopologies.filter((writer) => writer.sinkTopics.includes(topic) && !computing.has(writer.id)));
+    const width = fixed.length > 0 ? fixed[0][1] : Math.max(defaultPartitions > 0 ? 1 : 0, ...writers.map((writer) => widthOf(writer.id)));
+    computing.delete(id);
+    widths.set(id, width);
+    return width;
+  };
+  return widthOf;
+}
+
 /** Kafka Streams' configs of a repartition topic: kept until purged by the application. */
 const REPARTITION_CONFIGS: Readonly<Record<string, string>> = { "cleanup.policy": "delete", "retention.ms": "-1", "segment.bytes": "52428800", "message.timestamp.type": "CreateTime" };
 
@@ -87,6 +123,23 @@ function changelogConfigs(store: StoreSpec, additionalRetentionMs: number): Reco
   if (store.type === "key_value" || store.type === "timestamped_key_value") return { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime" };
   const retentionMs = (store.retentionMs ?? DEFAULT_RETENTION_MS) + additionalRetentionMs;
   return { "cleanup.policy": "compact,delete", "retention.ms": String(retentionMs), "message.timestamp.type": "CreateTime" };
+}
+
+/**
+ * The partition counts of output topics a TopicNameExtractor named, known only once records name them: those
+ * missing are created as `ensureTopics` creates outputs (or stop the application, naming them).
+ */
+export async function ensureNamedOutputTopics(admin: ClusterAdmin, topics: readonly string[], creation: TopicCreation): Promise<Map<string, number>> {
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.filter((topic) => !existing.has(topic));
+  if (missing.length > 0) {
+    if (!creation.autoCreate) {
+      throw new Error(`topics missing on the cluster: ${missing.map((topic) => `${topic} (output named by a TopicNameExtractor)`).join(", ")}; create them, or set streams.auto.create.topics=true to have Sluice create them`);
+    }
+    // Resolves once every partition has its leader.
+    await admin.createTopics(missing.map((name) => ({ name, partitions: creation.defaultPartitions, replicationFactor: creation.replicationFactor })));
+  }
+  return admin.partitionCounts([...topics]);
 }
 
 function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly string[], existing: ReadonlySet<string>): void {

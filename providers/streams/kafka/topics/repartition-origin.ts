@@ -35,6 +35,15 @@ export class OriginMarks {
    * so, it becomes its origin partition's newest mark. A stamp that is not `<offset>.<rank>@<origin>` is admitted.
    */
   admit(bytes: Buffer, start = 0, end = bytes.length): boolean {
+    return this.check(bytes, start, end, true);
+  }
+
+  /** Whether `admit` would admit the record now; the marks stay as they are. */
+  admits(bytes: Buffer, start = 0, end = bytes.length): boolean {
+    return this.check(bytes, start, end, false);
+  }
+
+  private check(bytes: Buffer, start: number, end: number, take: boolean): boolean {
     let position = start;
     let offset = 0;
     let rank = 0;
@@ -47,8 +56,10 @@ export class OriginMarks {
     const mark = this.markOf(bytes, position + 1, end);
     if (mark === undefined) return true;
     if (offset < mark.offset || (offset === mark.offset && rank <= mark.rank)) return false;
-    mark.offset = offset;
-    mark.rank = rank;
+    if (take) {
+      mark.offset = offset;
+      mark.rank = rank;
+    }
     return true;
   }
 

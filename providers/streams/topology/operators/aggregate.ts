@@ -1,28 +1,21 @@
 /**
  * Aggregations of a grouped stream into a table (Kafka Streams' KStreamAggregate, KStreamReduce and count): one
- * key_value store (timestamped when asked), updated per record, its updates forwarded downstream — by the store's
- * record cache once folded, when it has one. An aggregate's timestamp is the largest of its records' (the store
- * keeps it when timestamped), so a table's updates never go back in time.
+ * timestamped_key_value store (plain when asked), updated per record, its changes forwarded downstream — by the
+ * store's record cache once folded, when it has one. An aggregate carries the largest timestamp of its records.
  */
 import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
-import type { KeyValueStore, TimestampedKeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
-import type { InternalProcessorContext } from "../internal-context";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { forwardsOnFlush, keyed, statefulProcessor } from "../processor-shapes";
-import { addAggregation, groupedValueSerde } from "./grouping";
-
-export type Aggregator = (key: any, value: any, aggregate: any) => any;
+import type { GroupedStreamHandle } from "../dsl-handles";
+import { keyed, statefulProcessor, type Rec } from "../processor-shapes";
+import { changeForwarder, materializedView, tableStore, UNKNOWN_TIMESTAMP, type Row, type TableOperator, type TableView } from "../table-changes";
+import { groupedValueSerde, type Aggregation, type Aggregator, type Fold } from "./grouping";
 
 /**
  * What a count, a reduce or an aggregate does, windowed or not: how it starts, how it folds one more value in, and
  * the value serde of its store unless materialized.
  */
-export interface Folding {
-  initializer: () => unknown;
-  aggregator: Aggregator;
+export interface Folding extends Fold {
   valueSerde: SerdeSpec;
 }
 
@@ -45,54 +38,65 @@ export function aggregateFolding(initializer: () => unknown, aggregator: Aggrega
   return { initializer, aggregator, valueSerde: undefined };
 }
 
-/** An aggregate as stored; a plain store keeps no timestamp, which shows as -Infinity. */
-export interface StoredAggregate {
-  value: unknown;
-  timestamp: number;
-}
+/**
+ * The table an aggregation makes (Kafka Streams' KStreamAggregate, KTableAggregate, KStreamWindowAggregate…): always
+ * materialized, so it gives old values whenever asked, and, keyed by key (not windowed), is read from its store.
+ */
+export class AggregationTable implements TableOperator {
+  forwardsOldValues = false;
 
-/** A get/put view that hides whether the key_value store is timestamped. */
-interface KeyValueAccess {
-  get(key: unknown): StoredAggregate | undefined;
-  put(key: unknown, value: unknown, timestamp: number): void;
-  /** Whether the store forwards the updates (see forwardsOnFlush). */
-  forwardsOnFlush: boolean;
-}
+  constructor(
+    readonly storeName: string,
+    private readonly keyedByKey = true,
+  ) {}
 
-function keyValueAccess(context: InternalProcessorContext, storeName: string, timestamped: boolean): KeyValueAccess {
-  if (timestamped) {
-    const store = context.getStateStore<TimestampedKeyValueStore<unknown, unknown>>(storeName);
-    return { get: (key) => store.get(key), put: (key, value, timestamp) => store.put(key, value, timestamp), forwardsOnFlush: forwardsOnFlush(context, store) };
+  sendOldValues(): boolean {
+    this.forwardsOldValues = true;
+    return true;
   }
-  const store = context.getStateStore<KeyValueStore<unknown, unknown>>(storeName);
-  return { get: (key) => withoutTimestamp(store.get(key)), put: (key, value) => store.put(key, value), forwardsOnFlush: forwardsOnFlush(context, store) };
+
+  view(): TableView {
+    if (!this.keyedByKey) throw new Error(`the windowed table of store '${this.storeName}' cannot be read key by key: it has no joins and no table lookups`);
+    return materializedView(this.storeName);
+  }
 }
 
+/** An aggregate as stored: its value and timestamp (a plain store keeps none: -1). */
+export type StoredAggregate = Row;
+
+/** A plain store's aggregate, with the timestamp it does not keep. */
 export function withoutTimestamp(value: unknown): StoredAggregate | undefined {
-  return value === undefined ? undefined : { value, timestamp: -Infinity };
+  return value === undefined ? undefined : { value, timestamp: UNKNOWN_TIMESTAMP };
 }
 
-/** The timestamp of an aggregate that `timestamp`'s record updates: the largest of its records' (Kafka Streams'). */
+/**
+ * The timestamp of an aggregate that `timestamp`'s record updates: the largest of its records', as Kafka Streams
+ * keeps it, so a table's updates never go back in time.
+ */
 export function aggregateTimestamp(previous: StoredAggregate | undefined, timestamp: number): number {
   return previous === undefined ? timestamp : Math.max(previous.timestamp, timestamp);
 }
 
-function aggregateProcessor(storeName: string, timestamped: boolean, { initializer, aggregator }: Folding): ProcessorSupplier<any, any, any, any> {
+function aggregateProcessor(table: AggregationTable, { initializer, aggregator }: Fold): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
-    const store = keyValueAccess(context, storeName, timestamped);
+    const store = tableStore(context, table.storeName);
+    const forward = changeForwarder(context, store, table.forwardsOldValues);
     return (record) => {
-      if (!keyed(context, record) || record.value === null || record.value === undefined) return;
+      // Kafka Streams drops (and counts) records with a null key or value: there is nothing to fold in.
+      if (!keyed(context, record)) return;
+      if (record.value === null || record.value === undefined) return context.recordDropped();
       const previous = store.get(record.key);
       const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
       const timestamp = aggregateTimestamp(previous, record.timestamp);
       store.put(record.key, next, timestamp);
-      if (!store.forwardsOnFlush) context.forward(record.withValue(next).withTimestamp(timestamp));
+      forward(record.withTimestamp(timestamp) as Rec, next, previous?.value);
     };
   });
 }
 
-export function aggregate(builder: InternalTopologyBuilder, grouping: GroupedStreamHandle, materialized: Materialized<any, any>, folding: Folding): TableHandle {
-  const type = materialized.storeType ?? "key_value";
-  const supplier = aggregateProcessor(materialized.storeName, type === "timestamped_key_value", folding);
-  return addAggregation(builder, grouping, materialized, { type }, folding.valueSerde, "aggregate", supplier);
+/** An aggregation into a key_value store, timestamped unless materialized otherwise, one value per key. */
+export function keyValueAggregation(materialized: Materialized<any, any> & { storeName: string }): Aggregation {
+  const operator = new AggregationTable(materialized.storeName);
+  const type = materialized.storeType ?? "timestamped_key_value";
+  return { prefix: "aggregate", operator, store: { type }, processor: (fold) => aggregateProcessor(operator, fold) };
 }

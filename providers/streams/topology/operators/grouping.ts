@@ -1,6 +1,7 @@
 /**
- * Grouping a stream by its key or a new one, and the repartition topic a grouping goes through when the key may
- * have changed (Kafka Streams' KGroupedStreamImpl and its repartition node): the aggregations read from there.
+ * Grouping a stream by its key or a new one, the repartition topic a grouping goes through when the key may have
+ * changed (Kafka Streams' KGroupedStreamImpl and its repartition node), and what every aggregation adds after its
+ * groupings — one grouped stream, or several for a cogroup (Kafka Streams' CogroupedStreamAggregateBuilder).
  */
 import type { Grouped } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
@@ -8,6 +9,8 @@ import type { StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { nextStream, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import { passThroughProcessor } from "../processor-shapes";
+import type { TableOperator } from "../table-changes";
 import { selectKeyProcessor } from "./stateless";
 
 export function groupByKey(parent: StreamHandle, grouped: Grouped<any, any>): GroupedStreamHandle {
@@ -20,10 +23,14 @@ export function groupBy(builder: InternalTopologyBuilder, parent: StreamHandle, 
   return { stream: rekeyed, grouped, needsRepartition: true };
 }
 
-/** Writes the records of `parent` to a repartition topic and reads them back; returns the new source. */
-export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec): string {
+/**
+ * Writes the records of `parent` to a repartition topic and reads them back; returns the new source. The topic has
+ * `partitions` partitions when given, else as many as its sub-topologies call for (see ensureTopics).
+ */
+export function repartition(builder: InternalTopologyBuilder, parent: string, baseName: string, keySerde: SerdeSpec, valueSerde: SerdeSpec, partitions?: number): string {
   const topic = `${builder.applicationId}-${baseName}-repartition`;
   builder.definition.repartitionTopics.add(topic);
+  if (partitions !== undefined) builder.definition.repartitionPartitions.set(topic, partitions);
   builder.addSink(topic, keySerde, valueSerde, parent, `${baseName}-repartition-sink`);
   return builder.addSource([topic], keySerde, valueSerde, `${baseName}-repartition-source`);
 }
@@ -44,30 +51,67 @@ export interface AggregationStore {
   type: StoreType;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** Small stores of the processor's own beside it (a last emit time), each one long per string key. */
+  companions?: string[];
+}
+
+export type Aggregator = (key: any, value: any, aggregate: any) => any;
+
+/** How an aggregate starts, and how one grouped stream folds a value into it. */
+export interface Fold {
+  initializer: () => unknown;
+  aggregator: Aggregator;
+}
+
+/** A kind of aggregation (Kafka Streams' KStreamAggregate, KStreamWindowAggregate, …): its store and its processor. */
+export interface Aggregation {
+  /** The prefix of its processors' names. */
+  prefix: string;
+  /** The table it makes, answering for old values and lookups (see aggregate's AggregationTable). */
+  operator: TableOperator;
+  store: AggregationStore;
+  /** A processor that folds records into the store; a cogroup has one per grouped stream, each with its aggregator. */
+  processor(fold: Fold): ProcessorSupplier<any, any, any, any>;
+  /** The aggregation's table as its kind makes it (windowed keys, when windows close); unchanged by default. */
+  table?(table: TableHandle): TableHandle;
+}
+
+/** One grouped stream of an aggregation and the aggregator it folds with. */
+export interface AggregationInput {
+  grouping: GroupedStreamHandle;
+  aggregator: Aggregator;
 }
 
 /**
- * Adds an aggregation after its grouping: the repartition topic when the key may have changed (named after the
- * grouping, or else the store), the store, and the processor that keeps it. Serdes not materialized are the
- * grouping's key serde and `defaultValueSerde`.
+ * Adds an aggregation after its groupings (one; several for a cogroup): a repartition topic for each whose key may
+ * have changed (named after the grouping, or else the store; a grouping's other aggregations read the same topic),
+ * the store, and a processor per grouping, all keeping the one store; a cogroup's processors forward into one node
+ * (Kafka Streams' cogroup merge). Serdes not materialized are the first grouping's key serde and `defaultValueSerde`.
  */
 export function addAggregation(
   builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
+  inputs: AggregationInput[],
   materialized: MaterializedStore,
-  { type, ...extent }: AggregationStore,
+  aggregation: Aggregation,
+  initializer: () => unknown,
   defaultValueSerde: SerdeSpec,
-  prefix: string,
-  supplier: ProcessorSupplier<any, any, any, any>,
 ): TableHandle {
   const { storeName } = materialized;
-  const inputKeySerde = grouping.grouped.keySerde ?? grouping.stream.keySerde;
-  const parent = grouping.needsRepartition
-    ? repartition(builder, grouping.stream.node, grouping.grouped.name ?? storeName, inputKeySerde, groupedValueSerde(grouping))
-    : grouping.stream.node;
-  const keySerde = materialized.keySerde ?? inputKeySerde;
+  const { type, companions = [], ...extent } = aggregation.store;
+  const keySerdeOf = ({ grouping }: AggregationInput) => grouping.grouped.keySerde ?? grouping.stream.keySerde;
+  const parents = inputs.map((input, index) => {
+    const { grouping } = input;
+    if (!grouping.needsRepartition) return grouping.stream.node;
+    const name = grouping.grouped.name ?? (inputs.length > 1 ? `${storeName}-${index}` : storeName);
+    return (grouping.repartitionSource ??= repartition(builder, grouping.stream.node, name, keySerdeOf(input), groupedValueSerde(grouping)));
+  });
+  const keySerde = materialized.keySerde ?? keySerdeOf(inputs[0]);
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;
   builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent });
-  const node = builder.addProcessor(prefix, supplier, [parent], [storeName]);
-  return { node, storeName, keySerde, valueSerde };
+  for (const companion of companions) builder.addStore({ name: companion, type: "key_value", keySerde: "string", valueSerde: "long" });
+  const stores = [storeName, ...companions];
+  const nodes = inputs.map(({ aggregator }, index) => builder.addProcessor(aggregation.prefix, aggregation.processor({ initializer, aggregator }), [parents[index]], stores));
+  const node = nodes.length === 1 ? nodes[0] : builder.addProcessor("cogroup-merge", passThroughProcessor(), nodes);
+  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator };
+  return aggregation.table?.(table) ?? table;
 }

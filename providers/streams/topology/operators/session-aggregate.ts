@@ -8,11 +8,11 @@ import type { SessionMaterialized, SessionWindows } from "../../../../kernel/con
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
 import { sessionWindowedSerde } from "../../serdes/windowed-serde";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
-import type { Folding } from "./aggregate";
-import { addAggregation } from "./grouping";
+import { keyed, ObservedStreamTime, statefulProcessor } from "../processor-shapes";
+import { change } from "../table-changes";
+import { AggregationTable } from "./aggregate";
+import type { Aggregation, Fold } from "./grouping";
+import { checkSessionWindows, sessionWindowsRetention } from "../values/windows";
 
 export type Merger = (key: any, left: any, right: any) => any;
 
@@ -21,24 +21,25 @@ export const countMerger: Merger = (_key, left: number, right: number) => left +
 
 /** Two sessions' reductions merge by reducing the later one into the earlier. */
 export const reduceMerger =
-  ({ aggregator }: Folding): Merger =>
+  ({ aggregator }: Fold): Merger =>
   (key, left, right) =>
     aggregator(key, right, left);
 
 function sessionAggregateProcessor(
-  storeName: string,
+  table: AggregationTable,
   gapMs: number,
   graceMs: number,
-  { initializer, aggregator }: Folding,
+  { initializer, aggregator }: Fold,
   merger: Merger,
 ): ProcessorSupplier<any, any, any, any> {
   return statefulProcessor((context) => {
-    const store = context.getStateStore<SessionStore<unknown, unknown>>(storeName);
-    let observedStreamTime = -1;
+    const store = context.getStateStore<SessionStore<unknown, unknown>>(table.storeName);
+    const sendOldValues = table.forwardsOldValues;
+    const streamTime = new ObservedStreamTime();
     return (record) => {
       if (!keyed(context, record)) return;
       const timestamp = record.timestamp;
-      observedStreamTime = Math.max(observedStreamTime, timestamp);
+      const observedStreamTime = streamTime.observe(timestamp);
       const merged = store.findSessions(record.key, timestamp - gapMs, timestamp + gapMs);
       let start = timestamp;
       let end = timestamp;
@@ -57,29 +58,26 @@ function sessionAggregateProcessor(
         for (const session of merged) {
           store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
           const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
-          context.forward(record.withKeyValue(sessionKey, null).withTimestamp(session.windowEnd));
+          context.forward(record.withKeyValue(sessionKey, change(null, sendOldValues ? session.value : null)).withTimestamp(session.windowEnd));
         }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, aggregate).withTimestamp(end));
+      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)).withTimestamp(end));
     };
   });
 }
 
-export function sessionAggregate(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: SessionWindows,
-  materialized: SessionMaterialized<any, any>,
-  folding: Folding,
-  merger: Merger,
-): TableHandle {
+export function sessionWindowsAggregation(windows: SessionWindows, materialized: SessionMaterialized<any, any>, merger: Merger): Aggregation {
+  checkSessionWindows(windows);
   const graceMs = windows.graceMs ?? 0;
-  // Kafka Streams' default, and the least that keeps every session until it closes.
-  const minimumRetention = windows.gapMs + graceMs;
-  const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
-  const supplier = sessionAggregateProcessor(materialized.storeName, windows.gapMs, graceMs, folding, merger);
-  const table = addAggregation(builder, grouping, materialized, { type: "session", retentionMs }, folding.valueSerde, "session-aggregate", supplier);
-  return { ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde } };
+  const retentionMs = sessionWindowsRetention(materialized.storeName, windows, materialized.retentionMs);
+  const operator = new AggregationTable(materialized.storeName, false);
+  return {
+    prefix: "session-aggregate",
+    operator,
+    store: { type: "session", retentionMs },
+    processor: (fold) => sessionAggregateProcessor(operator, windows.gapMs, graceMs, fold, merger),
+    table: (table) => ({ ...table, keySerde: { wrap: sessionWindowedSerde, inner: table.keySerde }, windowCloseMs: windows.gapMs + graceMs }),
+  };
 }

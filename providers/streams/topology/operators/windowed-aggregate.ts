@@ -4,25 +4,23 @@
  * window's end plus grace is dropped. As in Kafka Streams, lateness is judged on the stream time this operator has
  * seen (not the task's: records that other operators of the task saw, or that were filtered out on the way, do not
  * close windows here), only null keys are dropped (a null value is aggregated), and a window's aggregate carries the
- * largest timestamp of its records.
+ * largest timestamp of its records. Updates are forwarded as they happen, or each window once when it closes
+ * (EmitStrategy.onWindowClose, see window-emit).
  */
 import type { TimeWindows, WindowMaterialized } from "../../../../kernel/contracts/streams/dsl";
-import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { TimestampedWindowStore, WindowStore } from "../../../../kernel/contracts/streams/stores";
 import { timeWindowedSerde } from "../../serdes/windowed-serde";
-import type { GroupedStreamHandle, TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
-import type { InternalTopologyBuilder } from "../internal-topology-builder";
-import { keyed, statefulProcessor } from "../processor-shapes";
-import { aggregateTimestamp, withoutTimestamp, type Folding, type StoredAggregate } from "./aggregate";
-import { addAggregation } from "./grouping";
+import { checkTimeWindows, timeWindowsRetention } from "../values/windows";
+import { AggregationTable, aggregateTimestamp, withoutTimestamp, type StoredAggregate } from "./aggregate";
+import type { Aggregation, Fold } from "./grouping";
+import { emitTimeStore, storeRetention, windowEmitter } from "./window-emit";
 
-/** Starts of the windows that contain `timestamp` (aligned to the epoch, as in Kafka Streams). */
-function windowStartsFor(windows: TimeWindows, timestamp: number): number[] {
-  const advance = windows.type === "tumbling" ? windows.sizeMs : windows.advanceMs;
+/** Starts of the windows that contain `timestamp` (aligned to the epoch, as in Kafka Streams' windowsFor). */
+function windowStartsFor(sizeMs: number, advanceMs: number, timestamp: number): number[] {
   const starts: number[] = [];
-  let start = timestamp - (((timestamp % advance) + advance) % advance);
-  for (; start > timestamp - windows.sizeMs; start -= advance) if (start >= 0) starts.push(start);
+  let start = timestamp - (((timestamp % advanceMs) + advanceMs) % advanceMs);
+  for (; start > timestamp - sizeMs; start -= advanceMs) if (start >= 0) starts.push(start);
   return starts.reverse();
 }
 
@@ -43,48 +41,50 @@ function windowAccess(context: InternalProcessorContext, storeName: string, time
   return { get: (key, start) => withoutTimestamp(store.fetch(key, start)), put: (key, value, start) => store.put(key, value, start) };
 }
 
-function windowedAggregateProcessor(
-  storeName: string,
-  timestamped: boolean,
-  windows: TimeWindows,
-  { initializer, aggregator }: Folding,
-): ProcessorSupplier<any, any, any, any> {
-  const grace = windows.graceMs ?? 0;
-  return statefulProcessor((context) => {
-    const store = windowAccess(context, storeName, timestamped);
-    let observedStreamTime = -1;
-    return (record) => {
-      if (!keyed(context, record)) return;
-      observedStreamTime = Math.max(observedStreamTime, record.timestamp);
-      for (const windowStart of windowStartsFor(windows, record.timestamp)) {
-        const windowEnd = windowStart + windows.sizeMs;
-        if (windowEnd + grace <= observedStreamTime) {
-          context.recordDropped();
-          continue;
+export function timeWindowsAggregation(windows: TimeWindows, materialized: WindowMaterialized<any, any>, emitOnClose: boolean): Aggregation {
+  const advanceMs = checkTimeWindows(windows);
+  const { storeName } = materialized;
+  const { sizeMs } = windows;
+  const graceMs = windows.graceMs ?? 0;
+  // Emitting on close forwards each window's largest timestamp: its store keeps them, as Kafka Streams' always do.
+  const type = materialized.storeType ?? "timestamped_window";
+  if (emitOnClose && type !== "timestamped_window") throw new Error(`window store '${storeName}' emits on window close: its type is timestamped_window`);
+  const retentionMs = timeWindowsRetention(storeName, windows, materialized.retentionMs);
+  const startsOf = (timestamp: number) => windowStartsFor(sizeMs, advanceMs, timestamp);
+  const operator = new AggregationTable(storeName, false);
+  const processor = ({ initializer, aggregator }: Fold) => windowEmitter({
+    storeName,
+    table: operator,
+    windowSizeMs: sizeMs,
+    graceMs,
+    emitOnClose,
+    accepts: (record) => record.key !== null && record.key !== undefined,
+    open: (context) => {
+      const store = windowAccess(context, storeName, type === "timestamped_window");
+      return (record, closeTime, emitter) => {
+        for (const windowStart of startsOf(record.timestamp)) {
+          if (windowStart + sizeMs <= closeTime) {
+            emitter.dropped();
+            continue;
+          }
+          const previous = store.get(record.key, windowStart);
+          const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
+          const timestamp = aggregateTimestamp(previous, record.timestamp);
+          store.put(record.key, next, windowStart, timestamp);
+          emitter.updated(record, windowStart, next, timestamp, previous?.value);
         }
-        const previous = store.get(record.key, windowStart);
-        const next = aggregator(record.key, record.value, previous === undefined ? initializer() : previous.value);
-        const timestamp = aggregateTimestamp(previous, record.timestamp);
-        store.put(record.key, next, windowStart, timestamp);
-        context.forward(record.withKeyValue({ key: record.key, windowStart, windowEnd }, next).withTimestamp(timestamp));
-      }
-    };
+      };
+    },
+    // A window [s, s + size) is closed once its end is at or before stream time minus grace.
+    emitFrom: (lastEmit) => (lastEmit === -1 ? 0 : Math.max(0, lastEmit - sizeMs) + 1),
+    emitTo: (closeTime) => closeTime - sizeMs,
+    closesNewWindows: (from, to, lastEmit) => lastEmit === -1 || String(startsOf(to)) !== String(startsOf(from - 1)),
   });
-}
-
-export function windowedAggregate(
-  builder: InternalTopologyBuilder,
-  grouping: GroupedStreamHandle,
-  windows: TimeWindows,
-  materialized: WindowMaterialized<any, any>,
-  folding: Folding,
-): TableHandle {
-  const type = materialized.storeType ?? "window";
-  // Kafka Streams' default, and the least that keeps every window until it closes.
-  const minimumRetention = windows.sizeMs + (windows.graceMs ?? 0);
-  const retentionMs = Math.max(materialized.retentionMs ?? minimumRetention, minimumRetention);
-  const supplier = windowedAggregateProcessor(materialized.storeName, type === "timestamped_window", windows, folding);
-  const store = { type, windowSizeMs: windows.sizeMs, retentionMs };
-  const table = addAggregation(builder, grouping, materialized, store, folding.valueSerde, "windowed-aggregate", supplier);
-  return { ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, windows.sizeMs), inner: table.keySerde } };
+  return {
+    prefix: "windowed-aggregate",
+    operator,
+    store: { type, windowSizeMs: sizeMs, retentionMs: storeRetention(retentionMs, emitOnClose), companions: emitOnClose ? [emitTimeStore(storeName)] : [] },
+    processor,
+    table: (table) => ({ ...table, keySerde: { wrap: (inner) => timeWindowedSerde(inner, sizeMs), inner: table.keySerde }, windowCloseMs: graceMs }),
+  };
 }

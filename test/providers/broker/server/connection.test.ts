@@ -10,6 +10,8 @@ import { RequestDispatcher } from "../../../../providers/broker/server/request-d
 import { eventually } from "../../../helpers/eventually";
 
 const MiB = 1024 * 1024;
+const ADDRESS = { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0, principal: "User:ANONYMOUS" };
+const SETTINGS = { maxRequestBytes: MiB, maxUnauthenticatedBytes: MiB, maxIdleMs: 0, logger: silentLogger };
 
 interface Held {
   correlationId: number;
@@ -32,7 +34,7 @@ function holdingServer(held: Held[]): { server: Server; accepted: Promise<Socket
   let accept: (socket: Socket) => void = () => undefined;
   const accepted = new Promise<Socket>((resolve) => (accept = resolve));
   const server = createServer((socket) => {
-    new Connection(socket, dispatcher, { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0 }, 2 * MiB, silentLogger);
+    new Connection(socket, dispatcher, ADDRESS, { ...SETTINGS, maxRequestBytes: 2 * MiB });
     accept(socket);
   });
   return { server, accepted };
@@ -105,9 +107,7 @@ test("hands a response's frames to `written` only once the socket has sent them 
   let serverSide: Socket | undefined;
   const server = createServer((socket) => {
     serverSide = socket;
-    new Connection(socket, dispatcher, { clientHost: "/127.0.0.1", advertisedHost: "127.0.0.1", advertisedPort: 0 }, MiB, silentLogger, undefined, (frames) =>
-      written.push(frames),
-    );
+    new Connection(socket, dispatcher, ADDRESS, { ...SETTINGS, written: (frames) => written.push(frames) });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   // Not reading yet: the response backs up in the kernel's buffers and the broker's.

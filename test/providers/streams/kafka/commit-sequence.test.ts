@@ -22,6 +22,7 @@ import { openRunTask, type RunTask } from "../../../../providers/streams/kafka/p
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { recordsOf } from "../../../helpers/record-batches";
+import { rowValue } from "../../../helpers/table-rows";
 import { bareTaskEnvironment } from "../../../helpers/task-environment";
 
 const topology = buildTopology(
@@ -124,8 +125,7 @@ async function runFetch(sequence: CommitSequence, task: RunTask, batch: FetchedB
 const word = (key: string, headers?: Record<string, string>): ProducerRecord => ({ key: Buffer.from(key), value: Buffer.from(key), timestamp: 1_000, headers });
 
 async function committedCount(task: RunTask, key: string): Promise<unknown> {
-  const store = task.state.readOnly("counts");
-  return store.type === "key_value" ? store.store.get(key) : undefined;
+  return rowValue(task.state.readOnly("counts"), key);
 }
 
 test("outputs and changelog are acknowledged before the stores commit with the batch's positions, then the commit returns", async ({ sender, sequence, task }) => {
@@ -133,7 +133,7 @@ test("outputs and changelog are acknowledged before the stores commit with the b
   await runFetch(sequence, task, batchOf([word("a"), word("b"), word("a")]), consumed);
   sender.events.push("commit returned");
   assert.equal(sender.events, ["send out×3 counter-counts-changelog×2", "acknowledged", "store commit 0_0", "commit returned"]);
-  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "3" }, changelogPositions: { counts: "1" }, changelogWriters: {} });
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "3", "time:in:0": "1000" }, changelogPositions: { counts: "1" }, changelogWriters: {} });
   assert.is(await committedCount(task, "a"), 2);
   assert.equal(consumed, { consumedOffset: 2, consumedTimestamp: 1_000 });
 });
@@ -143,7 +143,7 @@ test("the last changelog record of a one-store task carries the task's positions
   const changelog = recordsOf(sender.sent.find(({ topic }) => topic === "counter-counts-changelog")!.batches);
   assert.equal(
     changelog.map((record) => record.headers?.[POSITIONS_HEADER] ?? undefined),
-    [undefined, JSON.stringify({ "in:0": "2" })],
+    [undefined, JSON.stringify({ "in:0": "2", "time:in:0": "1000" })],
   );
 });
 
@@ -155,7 +155,7 @@ test("a batch larger than a slice sends its outputs ahead, one send at a time, a
   assert.is(sender.mostInFlight, 1);
   assert.is(sender.events.filter((event) => event.startsWith("store commit")).length, 1);
   assert.is(sender.events.at(-1), "store commit 0_0");
-  assert.equal(task.state.checkpoint().inputPositions, { "in:0": String(records.length) });
+  assert.equal(task.state.checkpoint().inputPositions, { "in:0": String(records.length), "time:in:0": "1000" });
 });
 
 test("a send that fails commits nothing: the stores and positions stay at the last commit", async ({ sender, sequence, task }) => {
@@ -165,7 +165,7 @@ test("a send that fails commits nothing: the stores and positions stay at the la
     () => assert.unreachable("the batch must fail with its send"),
     (error: Error) => assert.match(error.message, "the broker refused the records"),
   );
-  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1" }, changelogPositions: { counts: "0" }, changelogWriters: {} });
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1", "time:in:0": "1000" }, changelogPositions: { counts: "0" }, changelogWriters: {} });
   assert.is(await committedCount(task, "a"), 1);
 });
 
@@ -179,7 +179,7 @@ test("records the task applied already are skipped: below its input position, an
   task.positions.inputs.set("in", 0, 0);
   await runFetch(sequence, task, batchOf([stamped("a", 9), stamped("a", 10)]));
   assert.is(await committedCount(task, "a"), 4);
-  assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2", "origin:upstream:3": "10.0" });
+  assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2", "time:in:0": "1000", "origin:upstream:3": "10.0" });
 });
 
 test("a fetch's batches of several tasks are processed first, then leave in one send and commit after its acknowledgement", async (context) => {
@@ -190,8 +190,8 @@ test("a fetch's batches of several tasks are processed first, then leave in one 
   assert.is(sender.events.filter((event) => event.startsWith("store commit")).length, 0, "nothing commits before the fetch is done");
   await sequence.commit([task, other]);
   assert.equal(sender.events.slice(-4), ["send out×5 counter-counts-changelog×2 counter-counts-changelog×1", "acknowledged", "store commit 0_0", "store commit 0_1"]);
-  assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2" });
-  assert.equal(other.state.checkpoint().inputPositions, { "in:1": "3" });
+  assert.equal(task.state.checkpoint().inputPositions, { "in:0": "2", "time:in:0": "1000" });
+  assert.equal(other.state.checkpoint().inputPositions, { "in:1": "3", "time:in:1": "1000" });
   assert.is(await committedCount(other, "c"), 3);
 });
 
@@ -217,7 +217,7 @@ test("a commit whose changelog records land after another writer's (a member tha
       assert.match(error.message, "task 0_0: its changelog counter-counts-changelog partition 0 (store counts) was written by another member since offset 1: this commit landed at 3–3, 1 records");
     },
   );
-  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1" }, changelogPositions: { counts: "1" }, changelogWriters: { counts: "7" } });
+  assert.equal(task.state.checkpoint(), { inputPositions: { "in:0": "1", "time:in:0": "1000" }, changelogPositions: { counts: "1" }, changelogWriters: { counts: "7" } });
   assert.is(await committedCount(task, "a"), 1);
 });
 

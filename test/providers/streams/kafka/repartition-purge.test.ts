@@ -5,13 +5,13 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { ReadOnlyKeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { ApplicationHandle } from "../../../../kernel/contracts/streams/runtime";
 import { createLogger } from "../../../../kernel/logger";
 import { WordCountProvider } from "../../../../providers/examples";
 import { StreamsRuntime } from "../../../../providers/streams";
 import { eventually } from "../../../helpers/eventually";
 import { startHarness, type Harness } from "../streams-harness";
+import { rowValues } from "../../../helpers/table-rows";
 
 const test = suite<{ harness: Harness; warnings: string[]; runtimes: StreamsRuntime[] }>("streams: consumed repartition records are purged");
 
@@ -45,8 +45,7 @@ async function counts(app: ApplicationHandle): Promise<Record<string, number>> {
   const handle = app.store("counts")!;
   const contents: Record<string, number> = {};
   for (const partition of handle.localPartitions()) {
-    const store = handle.readOnly(partition)!.store as ReadOnlyKeyValueStore<string, number>;
-    for await (const { key, value } of store.all()) contents[key] = Number(value);
+    for (const [key, value] of await rowValues(handle.readOnly(partition)!)) contents[key as string] = Number(value);
   }
   return contents;
 }

@@ -37,7 +37,14 @@ import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
 
@@ -82,7 +89,9 @@ public final class AdminCalls {
         calls.put("deleteConsumerGroupOffsets", r -> wait(admin.deleteConsumerGroupOffsets((String) r.get("group"), java.util.Set.of(partition(r))).all()));
         calls.put("deleteConsumerGroups", r -> wait(admin.deleteConsumerGroups(strings(r, "groups")).all()));
         calls.put("incrementalAlterConfigs", this::incrementalAlterConfigs);
-        calls.put("describeAcls", r -> get(admin.describeAcls(AclBindingFilter.ANY).values()).size());
+        calls.put("describeAcls", r -> get(admin.describeAcls(AclBindingFilter.ANY).values()).stream().map(AdminCalls::aclText).sorted().toList());
+        calls.put("createAcls", r -> wait(admin.createAcls(List.of(acl(r))).all()));
+        calls.put("deleteAcls", r -> get(admin.deleteAcls(List.of(acl(r).toFilter())).all()).stream().map(AdminCalls::aclText).sorted().toList());
         calls.put("describeProducers", r -> get(admin.describeProducers(List.of(partition(r)), new DescribeProducersOptions()).all()).get(partition(r)).activeProducers().size());
         calls.put("listTransactions", r -> get(admin.listTransactions().all()).stream()
             .map(listing -> JsonLines.object("transactionalId", listing.transactionalId(), "state", listing.state().toString()))
@@ -123,6 +132,19 @@ public final class AdminCalls {
         } catch (Exception e) {
             return JsonLines.object("call", name, "error", JsonLines.error(e));
         }
+    }
+
+    /** One ACL binding: {"resourceType":"TOPIC","name":"t","patternType":"LITERAL","principal":"User:a","operation":"READ","permission":"ALLOW"}. */
+    private static AclBinding acl(Map<String, Object> request) {
+        ResourcePattern pattern = new ResourcePattern(ResourceType.fromString((String) request.get("resourceType")), (String) request.get("name"),
+            PatternType.fromString((String) request.getOrDefault("patternType", "LITERAL")));
+        return new AclBinding(pattern, new AccessControlEntry((String) request.get("principal"), (String) request.getOrDefault("host", "*"),
+            AclOperation.fromString((String) request.get("operation")), AclPermissionType.fromString((String) request.getOrDefault("permission", "ALLOW"))));
+    }
+
+    private static String aclText(AclBinding binding) {
+        return binding.entry().permissionType() + " " + binding.entry().principal() + " " + binding.entry().operation() + " "
+            + binding.pattern().resourceType() + ":" + binding.pattern().name() + " " + binding.pattern().patternType();
     }
 
     private Object createTopics(Map<String, Object> request) throws Exception {

@@ -1,0 +1,16 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  const orders = builder.table<string, string>("orders");
+  const customers = builder.table<string, string>("customers");
+  orders
+    .join(
+      customers,
+      (order) => order.split(":")[0],
+      (order, customer) => `${customer}/${order.split(":")[1]}`,
+      { name: "orders-customers" },
+      { storeName: "enriched" },
+    )
+    .toStream()
+    .to("output");
+}

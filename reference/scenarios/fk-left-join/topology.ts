@@ -1,0 +1,14 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  const orders = builder.table<string, string>("orders");
+  const customers = builder.table<string, string>("customers");
+  orders
+    .leftJoin(
+      customers,
+      (order) => order.split(":")[0],
+      (order, customer) => `${customer ?? "nobody"} ordered ${order.split(":")[1]}`,
+    )
+    .toStream()
+    .to("output");
+}

@@ -1,0 +1,12 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  const users = builder
+    .table<string, string>("users", {}, { storeName: "users-store" })
+    .filter((_key, value) => !value.startsWith("banned"))
+    .mapValues((value) => value.toUpperCase());
+  builder
+    .stream<string, string>("clicks")
+    .leftJoin(users, (page, user) => `${user}@${page}`)
+    .to("output");
+}

@@ -1,0 +1,5 @@
+import type { StreamsBuilder } from "sluice";
+
+export default function topology(builder: StreamsBuilder): void {
+  builder.table<string, string>("table", {}, { storeName: "rows" }).toStream().to("output");
+}
