@@ -103,10 +103,10 @@ test("a group's committed offsets and its members, with their subscriptions and 
     { timeoutMs: 20_000, what: "the group committed both partitions" },
   );
   assert.equal(committed.sort((a, b) => a.partition - b.partition), [
-    { topic: "clicks", partition: 0, offset: 2 },
-    { topic: "clicks", partition: 1, offset: 1 },
+    { topic: "clicks", partition: 0, offset: 2, metadata: null },
+    { topic: "clicks", partition: 1, offset: 1, metadata: null },
   ]);
-  assert.equal(await admin.committedOffsets("nobody", { clicks: [0] }), [{ topic: "clicks", partition: 0, offset: -1 }]);
+  assert.equal(await admin.committedOffsets("nobody", { clicks: [0] }), [{ topic: "clicks", partition: 0, offset: -1, metadata: "" }]);
 
   const group = await admin.describeGroup("readers");
   assert.is(group.state, "Stable");
