@@ -106,7 +106,7 @@ export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from ".
 export type * from "./kernel/contracts/streams/dsl";
 export type * from "./kernel/contracts/streams/processor";
 export type * from "./kernel/contracts/streams/stores";
-export { STORE_TYPES } from "./kernel/contracts/streams/stores";
+export { STORE_TYPES, PUT_RETURN_CODE_NOT_PUT, PUT_RETURN_CODE_VALID_TO_UNDEFINED } from "./kernel/contracts/streams/stores";
 export type * from "./kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "./kernel/contracts/streams/topology-provider";
 export type { Serde } from "./kernel/contracts/streams/serde";
@@ -123,6 +123,8 @@ export { sessionWindowedSerde, timeWindowedSerde } from "./providers/streams/ser
 export { Branched } from "./providers/streams/topology/values/branched";
 export { BufferConfig, Suppressed } from "./providers/streams/topology/values/suppressed";
 export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
+export { JoinWindows } from "./providers/streams/topology/values/join-windows";
+export { StreamJoined } from "./providers/streams/topology/values/stream-joined";
 export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 
 // 9. Testing topologies (the streams face without the runtime the kernel's streams plugin drives).

@@ -9,72 +9,16 @@
  *
  * --kafkajs-mb=0 skips kafkajs; --mb=5120 --values=1024 streams 5 GB through the broker with kcat.
  */
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { once } from "node:events";
 import { Kafka, logLevel } from "kafkajs";
 import { startBrokerInWorker } from "../../providers/broker";
-
-interface Row {
-  client: string;
-  direction: "produce" | "consume";
-  valueBytes: number;
-  records: number;
-  seconds: number;
-  /** CPU time of this process (the broker's worker, and the kafkajs clients in their runs). */
-  cpuSeconds: number;
-  startRssMb: number;
-  peakRssMb: number;
-  endRssMb: number;
-}
+import { kcatRows, mbPerSecond, measure, type Row } from "./kcat-throughput";
 
 function argument(name: string, fallback: string): string {
   const prefix = `--${name}=`;
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
-}
-
-type Measured = Pick<Row, "seconds" | "cpuSeconds" | "startRssMb" | "peakRssMb" | "endRssMb">;
-
-const megabytesOf = (bytes: number) => bytes / 1024 / 1024;
-
-/** Samples RSS while `work` runs; returns its duration and the RSS at its start, peak and end. */
-async function measure(work: () => Promise<void>): Promise<Measured> {
-  const startRss = process.memoryUsage.rss();
-  let peak = startRss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
-  const startCpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  try {
-    await work();
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const cpu = process.cpuUsage(startCpu);
-  const endRss = process.memoryUsage.rss();
-  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRssMb: megabytesOf(startRss), peakRssMb: megabytesOf(Math.max(peak, endRss)), endRssMb: megabytesOf(endRss) };
-}
-
-function kcat(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("kcat", args, { stdio: ["ignore", "ignore", "inherit"] });
-    child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`kcat ${args.join(" ")} exited with ${code}`))));
-  });
-}
-
-async function writeValues(path: string, records: number, valueBytes: number): Promise<void> {
-  const out = createWriteStream(path);
-  const line = `${"x".repeat(valueBytes)}\n`;
-  const chunk = line.repeat(1000);
-  for (let written = 0; written < records; written += 1000) {
-    if (!out.write(chunk)) await once(out, "drain");
-  }
-  out.end();
-  await once(out, "finish");
 }
 
 /** MB/s of writing `megabytes` to a new file with fs.write of 1 MiB chunks, fdatasync'ed at the end (the broker does not sync: without it the figure is the page cache's), and of the writes alone. */
@@ -95,25 +39,7 @@ async function diskWriteRates(dir: string, megabytes: number): Promise<{ synced:
   }
 }
 
-const mbPerSecond = (row: Row) => (row.records * row.valueBytes) / 1024 / 1024 / row.seconds;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function kcatRows(bootstrap: string, dir: string, valueBytes: number, megabytes: number, round = 1): Promise<Row[]> {
-  const records = Math.ceil((megabytes * 1024 * 1024) / valueBytes / 1000) * 1000;
-  const topic = `kcat-${valueBytes}-${round}`;
-  const file = join(dir, `${topic}.values`);
-  await writeValues(file, records, valueBytes);
-  const produced = await measure(() => kcat(["-b", bootstrap, "-P", "-t", topic, "-l", file]));
-  // -c rather than -e: kcat learns of the end only from an empty fetch, which waits out fetch.wait.max.ms.
-  const consumed = await measure(() =>
-    kcat(["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-c", String(records), "-q", "-f", "%o\n"]),
-  );
-  await rm(file);
-  return [
-    { client: "kcat", direction: "produce", valueBytes, records, ...produced },
-    { client: "kcat", direction: "consume", valueBytes, records, ...consumed },
-  ];
-}
 
 async function kafkajsRows(bootstrap: string, valueBytes: number, megabytes: number): Promise<Row[]> {
   const records = Math.ceil((megabytes * 1024 * 1024) / valueBytes / 1000) * 1000;
@@ -193,10 +119,10 @@ async function main(): Promise<void> {
     const kibRows: Row[] = [];
     for (let round = 1; round <= rounds; round++) {
       disk.push(await diskWriteRates(dir, megabytes));
-      kibRows.push(...(await kcatRows(bootstrap, dir, 1024, megabytes, round)));
+      kibRows.push(...(await kcatRows(bootstrap, dir, 1024, megabytes, `kcat-1024-${round}`)));
     }
     rows.push(...kibRows);
-    for (const valueBytes of valueSizes.filter((size) => size !== 1024)) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes)));
+    for (const valueBytes of valueSizes.filter((size) => size !== 1024)) rows.push(...(await kcatRows(bootstrap, dir, valueBytes, megabytes, `kcat-${valueBytes}`)));
     if (kafkajsMegabytes > 0) {
       for (const valueBytes of valueSizes) rows.push(...(await kafkajsRows(bootstrap, valueBytes, kafkajsMegabytes)));
     }

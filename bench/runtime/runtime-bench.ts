@@ -6,6 +6,8 @@
  *   topology run by two members of one group in worker threads (see worker-members); for both topology variants,
  *   also the rate over a run's last four fifths, past start-up and rebalances;
  * - words/s of `wordcount` fed lines of 10 words, end to end, with the record cache on (10 MiB) and off;
+ * - records/s of a windowed count (one-second tumbling windows of the stateless input, keyed by 1,000 keys, event
+ *   time the producer's clock) emitting every update, and the same with suppress(untilWindowCloses): final results only;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
  * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
@@ -18,15 +20,17 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Kafka, logLevel, type Message, type Producer } from "kafkajs";
+import { Kafka, logLevel } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import type { TopologyContext } from "../../kernel/contracts/streams/topology-provider";
 import { startBrokerInWorker } from "../../providers/broker";
 import { WordCountProvider } from "../../providers/examples";
 import { StreamsRuntime } from "../../providers/streams";
+import { produceInput, statelessValue, wordLine } from "./bench-input";
 import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
 import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
+import { windowedCountRuntime } from "./windowed-topology";
 import { timeWorkerMembers } from "./worker-members";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -37,20 +41,6 @@ const PARTITIONS = 4;
 /** Members of the variant that runs the stateless topology in worker threads. */
 const MEMBERS = 2;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-/** Input goes in per-partition requests of 1,000 (kafkajs groups a request's messages in quadratic time), several in flight. */
-async function produce(producer: Producer, topic: string, count: number, value: (i: number) => string): Promise<void> {
-  const perRequest = 1_000;
-  const inFlight: Promise<unknown>[] = [];
-  for (let start = 0; start < count; start += perRequest) {
-    const partition = (start / perRequest) % PARTITIONS;
-    const messages: Message[] = [];
-    for (let i = start; i < Math.min(start + perRequest, count); i++) messages.push({ key: `k${i % 1000}`, value: value(i), partition });
-    inFlight.push(producer.send({ topic, messages }));
-    if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
-  }
-  await Promise.all(inFlight);
-}
 
 /** kcat consuming `count` records of `topic` from the beginning, printing one byte per record (counted here). */
 async function kcatConsumer(bootstrap: string, topic: string, count: number): Promise<Timing> {
@@ -97,13 +87,12 @@ async function main(): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
 
-  await produce(producer, STATELESS_INPUT, records, (i) => `record number ${i} with some payload text`);
-  const vocabulary = Array.from({ length: 5_000 }, (_, i) => `word${i}`);
-  await produce(producer, "words", lines, (i) => Array.from({ length: 10 }, (_, j) => vocabulary[(i * 10 + j * 7919) % vocabulary.length]).join(" "));
+  await produceInput(producer, STATELESS_INPUT, records, PARTITIONS, statelessValue);
+  await produceInput(producer, "words", lines, PARTITIONS, wordLine);
   await producer.disconnect();
   // This machine's speed drifts from minute to minute: the variants run in turns, and each round's ratio compares
   // two runs made side by side.
-  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; members: Timing; cached: Timing; uncached: Timing }[] = [];
+  const rounds: { ceiling: Timing; decoding: Timing; stateless: Timing; members: Timing; cached: Timing; uncached: Timing; windowed: Timing; suppressed: Timing }[] = [];
   const rss = { stateless: [] as number[], wordcount: [] as number[] };
   const heapSteps: number[] = [];
   const sampler = (steps: number[], round: number, heap?: number[]) => () => {
@@ -121,6 +110,13 @@ async function main(): Promise<void> {
     await runtime.close();
     return timing;
   };
+  const windowedRun = async (round: number, suppressed: boolean): Promise<Timing> => {
+    const applicationId = `bench-windowed-${suppressed ? "suppressed" : "updates"}-${round}`;
+    const runtime = windowedCountRuntime(bootstrap, stateDir, applicationId, STATELESS_INPUT, `${applicationId}-out`, suppressed);
+    const timing = await timeRuntime(runtime, applicationId, records);
+    await runtime.close();
+    return timing;
+  };
   for (let round = 1; round <= ROUNDS; round++) {
     const ceiling = await kcatConsumer(bootstrap[0], STATELESS_INPUT, records);
     const decoding = await timeDecodingConsumer(bootstrap, STATELESS_INPUT, `bench-decoding-${round}`, records);
@@ -131,7 +127,9 @@ async function main(): Promise<void> {
     const members = await timeWorkerMembers(bootstrap, stateDir, `bench-members-${round}`, `bench-members-out-${round}`, MEMBERS, records);
     const cached = await wordcountRun(round, 10_485_760, sampler(rss.wordcount, round));
     const uncached = await wordcountRun(round, 0);
-    rounds.push({ ceiling, decoding, stateless: statelessTiming, members, cached, uncached });
+    const windowed = await windowedRun(round, false);
+    const suppressed = await windowedRun(round, true);
+    rounds.push({ ceiling, decoding, stateless: statelessTiming, members, cached, uncached, windowed, suppressed });
   }
 
   const wordcount = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
@@ -164,6 +162,7 @@ async function main(): Promise<void> {
       `round ${index + 1}: stateless topology, ${MEMBERS} members in worker threads ${Math.round(membersRate)} records/s (${startup(round.members)}): ${percent(membersRate / ceilingRate)} of kcat; ` +
         `last four fifths: one member on the main thread ${Math.round(steadyRate(records, round.stateless))} records/s, ${MEMBERS} members ${Math.round(steadyRate(records, round.members))} records/s`,
     );
+    console.log(`round ${index + 1}: windowed count ${Math.round(rate(records, round.windowed))} records/s (${startup(round.windowed)}), with suppress(untilWindowCloses) ${Math.round(rate(records, round.suppressed))} records/s (${startup(round.suppressed)})`);
     console.log(`round ${index + 1}: wordcount cache on ${Math.round(rate(words, round.cached))} words/s (${startup(round.cached)}), cache off ${Math.round(rate(words, round.uncached))} words/s (${startup(round.uncached)})`);
   }
   console.log(`medians of ${rounds.length} rounds: ${records} records; ${lines} lines of 10 words`);
@@ -178,6 +177,7 @@ async function main(): Promise<void> {
   );
   console.log(`wordcount (cache on): ${Math.round(median(rounds.map((round) => rate(words, round.cached))))} words/s`);
   console.log(`wordcount (cache off): ${Math.round(median(rounds.map((round) => rate(words, round.uncached))))} words/s`);
+  console.log(`windowed count: ${Math.round(median(rounds.map((round) => rate(records, round.windowed))))} records/s; with suppress(untilWindowCloses): ${Math.round(median(rounds.map((round) => rate(records, round.suppressed))))} records/s`);
   console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
   console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rss.stateless.map(mib).join(", ")}; first wordcount run (cache on) by tenths ${rss.wordcount.map(mib).join(", ")}; end ${mib(rssEnd)}`);
   console.log(`main-thread JS heap used by tenths of the first stateless run (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);

@@ -18,6 +18,8 @@ export type QueryParameterKind = "key" | "time";
 export interface QueryParameter {
   name: string;
   kind: QueryParameterKind;
+  /** A parameter the request may leave out (then absent from the arguments); required otherwise. */
+  optional?: boolean;
 }
 
 /** Parameters after validation: keys decoded for the store, times as integers. */
@@ -25,12 +27,14 @@ export type QueryArguments = Readonly<Record<string, unknown>>;
 
 /**
  * One record of an answer as it goes out in JSON: window and session stores give the key as
- * `{key, window_start, window_end}`; timestamped stores add `timestamp`.
+ * `{key, window_start, window_end}`; timestamped stores add `timestamp`; versioned stores add the version's
+ * validity, `valid_from` and `valid_to` (null for the latest version).
  */
 export interface QueryRecord {
   key: unknown;
   value: unknown;
   timestamp?: number;
+  validity?: { from: number; to: number | null };
 }
 
 /**
@@ -45,7 +49,7 @@ export const isStreamedAnswer = (answer: QueryAnswer): answer is AsyncIterable<Q
 export interface QueryDefinition {
   /** The name in the request's `query` object, e.g. `get`, `fetch_key_range`. */
   readonly name: string;
-  /** Exactly these parameters, all required. */
+  /** Exactly these parameters, all required but those marked optional. */
   readonly parameters: readonly QueryParameter[];
   /** Pairs of parameters `[lower, upper]` where lower must not be greater than upper. */
   readonly ordered?: readonly (readonly [string, string])[];

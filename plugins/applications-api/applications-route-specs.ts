@@ -68,8 +68,8 @@ export function queryBodySchema(catalog: QueryCatalog): JsonSchema {
 
 const RECORDS = arrayOf({
   type: "object",
-  description: "{key, value}; timestamped stores add timestamp; window and session keys are {key, window_start, window_end}",
-  properties: { key: {}, value: {}, timestamp: integer },
+  description: "{key, value}; timestamped stores add timestamp, versioned stores valid_from and valid_to (null: the latest version); window and session keys are {key, window_start, window_end}",
+  properties: { key: {}, value: {}, timestamp: integer, valid_from: integer, valid_to: { type: ["integer", "null"] } },
   required: ["key", "value"],
 });
 

@@ -39,7 +39,7 @@ export class QueryCatalog {
       for (const definition of queries.values()) {
         const uses = byName.get(definition.name) ?? [];
         byName.set(definition.name, uses);
-        uses.push({ type, parameters: definition.parameters.map((parameter) => parameter.name) });
+        uses.push({ type, parameters: definition.parameters.map((parameter) => (parameter.optional ? `${parameter.name} (optional)` : parameter.name)) });
       }
     }
     return [...byName].map(([name, uses]) => ({ name, uses }));

@@ -66,6 +66,7 @@ function decodeParameters(definition: QueryDefinition, params: Record<string, un
   const args: Record<string, unknown> = {};
   for (const parameter of definition.parameters) {
     const value = params[parameter.name];
+    if (value === undefined && parameter.optional) continue;
     if (value === undefined) throw badRequest(`Parameter '${fieldOf(definition, parameter.name)}' is required`);
     args[parameter.name] = decodeParameter(definition, parameter, value, store);
   }

@@ -9,6 +9,10 @@ export function recordText(renderer: JsonRenderer, application: string, store: S
   return (record) => {
     const json: Record<string, JsonValue> = { key: renderer.render(record.key, keyContext), value: renderer.render(record.value, valueContext) };
     if (record.timestamp !== undefined) json.timestamp = record.timestamp;
+    if (record.validity !== undefined) {
+      json.valid_from = record.validity.from;
+      json.valid_to = record.validity.to;
+    }
     return JSON.stringify(json);
   };
 }

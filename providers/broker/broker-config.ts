@@ -28,6 +28,11 @@ export const BROKER_CONFIG = configSection({
     "retention.ms": { type: "integer", default: 604_800_000, doc: "Delete log segments older than this; -1 keeps them forever." },
     "retention.bytes": { type: "integer", default: -1, doc: "Trim each partition to about this many bytes; -1 is unbounded." },
     "segment.bytes": { type: "integer", default: 134_217_728, doc: "Size at which a partition rolls to a new segment file." },
+    "flush.messages": {
+      type: "integer",
+      default: -1,
+      doc: "Sync (fsync) a partition's log file once this many records are written to it and not synced, before acknowledging them (Kafka's `log.flush.interval.messages`); 1 syncs every produce request. -1: never, the OS writes back (Kafka's default). Committed offsets are not synced.",
+    },
     "transaction.max.timeout.ms": { type: "integer", default: 900_000, doc: "The longest `transaction.timeout.ms` a transactional producer may ask for (Kafka's `transaction.max.timeout.ms`); a longer one is refused with INVALID_TRANSACTION_TIMEOUT." },
     "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "`PLAINTEXT`; `SSL` serves TLS with `broker.ssl.*`; `SASL_PLAINTEXT` and `SASL_SSL` authenticate clients with `broker.sasl.*` first." },
     "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`, `SASL_SSL`)." },
@@ -76,11 +81,18 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     retentionMs: orNull(broker.get("retention.ms")),
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
+    flushMessages: flushMessages(broker.get("flush.messages")),
     transactionMaxTimeoutMs: positive(broker.get("transaction.max.timeout.ms"), "broker.transaction.max.timeout.ms"),
     tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
     sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
     authorizer: authorizerOn(broker, protocol) ? brokerAuthorizer(broker, root) : undefined,
   };
+}
+
+function flushMessages(value: number): number | null {
+  if (value === -1) return null;
+  if (value < 1) throw new StartupError(`broker.flush.messages must be -1 (never) or at least 1, got ${value}`);
+  return value;
 }
 
 function positive(value: number, key: string): number {

@@ -54,6 +54,12 @@ export interface BrokerOptions {
   retentionBytes?: number | null;
   /** Size at which the file store rolls a new segment; default 128 MiB. */
   segmentBytes?: number;
+  /**
+   * The file store syncs (fsync) a partition's log once this many records are written to it and not synced, before
+   * answering the produce requests that reached the count (Kafka's log.flush.interval.messages); 1 syncs every
+   * request's batches. Default null: never, the OS writes back, as Kafka's default.
+   */
+  flushMessages?: number | null;
   /** How often retention is enforced; default 5 minutes. */
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
@@ -107,6 +113,7 @@ const DEFAULTS: ResolvedBrokerOptions = {
   retentionMs: 7 * 24 * 60 * 60 * 1000,
   retentionBytes: null,
   segmentBytes: 128 * 1024 * 1024,
+  flushMessages: null,
   retentionCheckIntervalMs: 5 * 60 * 1000,
   logger: silentLogger,
 };
@@ -238,6 +245,7 @@ function createStore(options: ResolvedBrokerOptions, readBuffers: ReadBuffers): 
     readBuffers,
     dataDir: options.dataDir ?? "",
     segmentBytes: options.segmentBytes,
+    flushMessages: options.flushMessages,
     defaultRetentionMs: options.retentionMs,
     defaultRetentionBytes: options.retentionBytes,
     logger: options.logger,

@@ -19,9 +19,12 @@ export { sessionWindowedSerde, timeWindowedSerde } from "./serdes/windowed-serde
 export { Branched } from "./topology/values/branched";
 export { BufferConfig, Suppressed } from "./topology/values/suppressed";
 export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./topology/values/windows";
+export { JoinWindows } from "./topology/values/join-windows";
+export { StreamJoined } from "./topology/values/stream-joined";
 export type * from "../../kernel/contracts/streams/dsl";
 export type * from "../../kernel/contracts/streams/processor";
 export type * from "../../kernel/contracts/streams/stores";
+export { PUT_RETURN_CODE_NOT_PUT, PUT_RETURN_CODE_VALID_TO_UNDEFINED } from "../../kernel/contracts/streams/stores";
 export type * from "../../kernel/contracts/streams/topology-provider";
 export { TOPOLOGY_PROVIDER_CONTRACT } from "../../kernel/contracts/streams/topology-provider";
 export type * from "../../kernel/contracts/streams/runtime";

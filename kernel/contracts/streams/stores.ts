@@ -15,7 +15,7 @@
 
 import type { Serde } from "./serde";
 
-export const STORE_TYPES = ["key_value", "timestamped_key_value", "window", "timestamped_window", "session"] as const;
+export const STORE_TYPES = ["key_value", "timestamped_key_value", "versioned_key_value", "window", "timestamped_window", "session"] as const;
 export type StoreType = (typeof STORE_TYPES)[number];
 
 /** What a topology declares for each store; the runtime opens the store from it. */
@@ -31,12 +31,24 @@ export interface StoreSpec<K = unknown, V = unknown> {
   /** Key-value stores: false keeps the store's updates out of the record cache. Default true. */
   caching?: boolean;
   /**
+   * window and timestamped_window: a key may hold several windows with one start, each put adding one (Kafka Streams'
+   * retainDuplicates, what a stream-stream join keeps each side's records in); a null put is skipped.
+   */
+  retainDuplicates?: boolean;
+  /** Configs the store's changelog topic is created with, over those Kafka Streams gives a store of its kind. */
+  changelogConfigs?: Readonly<Record<string, string>>;
+  /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before
    * streamTime - retentionMs (as in Kafka Streams) are no longer returned and are deleted at the next commit;
    * writes to them are ignored. Default: one day.
    */
   retentionMs?: number;
+  /**
+   * versioned_key_value: how long a replaced version stays readable behind the store's stream time (the latest
+   * timestamp put), and how late a put may come (Kafka Streams' history retention, which is its grace period too).
+   */
+  historyRetentionMs?: number;
 }
 
 export interface ValueAndTimestamp<V> {
@@ -157,9 +169,45 @@ export interface SessionStore<K, V> extends StateStore {
   findSessions(key: K, earliestSessionEnd: number, latestSessionStart: number): WindowedEntry<K, V>[];
 }
 
+/** One version of a versioned store's key (Kafka Streams' VersionedRecord): valid from `timestamp` until `validTo`. */
+export interface VersionedRecord<V> {
+  value: V;
+  timestamp: number;
+  /** Undefined for the latest version. */
+  validTo?: number;
+}
+
+/** What a versioned store's put returns for a version that is now the latest (Kafka Streams' -1). */
+export const PUT_RETURN_CODE_VALID_TO_UNDEFINED = -1;
+/** What a versioned store's put returns for a record older than the history retention, not put (Kafka Streams' Long.MIN_VALUE). */
+export const PUT_RETURN_CODE_NOT_PUT = Number.MIN_SAFE_INTEGER;
+
+/**
+ * A store that keeps each key's versions (Kafka Streams' VersionedKeyValueStore, KIP-889): a value is valid from its
+ * timestamp until the next version's; a null value (a delete) is a version too, that ends the previous one.
+ */
+export interface VersionedKeyValueStore<K, V> extends StateStore {
+  /**
+   * Adds the version of `key` valid from `timestamp` (replacing one with that timestamp). Returns its validTo,
+   * PUT_RETURN_CODE_VALID_TO_UNDEFINED when it is the latest, or PUT_RETURN_CODE_NOT_PUT when `timestamp` is older
+   * than the store's stream time minus the history retention.
+   */
+  put(key: K, value: V | null, timestamp: number): number;
+  /** Puts a tombstone at `timestamp`; returns the version that was valid then, if any. */
+  delete(key: K, timestamp: number): VersionedRecord<V> | undefined;
+  /** The latest version, unless it is a delete. */
+  get(key: K): VersionedRecord<V> | undefined;
+  /**
+   * The version valid at `asOfTimestamp`; before the history retention, only the latest version answers (when it is
+   * valid then).
+   */
+  get(key: K, asOfTimestamp: number): VersionedRecord<V> | undefined;
+}
+
 export type ProcessorStore =
   | KeyValueStore<unknown, unknown>
   | TimestampedKeyValueStore<unknown, unknown>
+  | VersionedKeyValueStore<unknown, unknown>
   | WindowStore<unknown, unknown>
   | TimestampedWindowStore<unknown, unknown>
   | SessionStore<unknown, unknown>;
@@ -207,9 +255,18 @@ export interface ReadOnlySessionStore<K, V> {
 }
 
 /** A query-facing store with its type, so a query engine can pick the right handler. */
+/** A versioned store's committed data, for queries. */
+export interface ReadOnlyVersionedKeyValueStore<K, V> {
+  /** See VersionedKeyValueStore.get: the latest version, or the one valid at `asOfTimestamp`. */
+  get(key: K, asOfTimestamp?: number): Promise<VersionedRecord<V> | undefined>;
+  /** Versions at the last commit. */
+  approximateNumEntries(): Promise<number>;
+}
+
 export type ReadOnlyStore =
   | { type: "key_value"; store: ReadOnlyKeyValueStore<unknown, unknown> }
   | { type: "timestamped_key_value"; store: ReadOnlyKeyValueStore<unknown, ValueAndTimestamp<unknown>> }
+  | { type: "versioned_key_value"; store: ReadOnlyVersionedKeyValueStore<unknown, unknown> }
   | { type: "window"; store: ReadOnlyWindowStore<unknown, unknown> }
   | { type: "timestamped_window"; store: ReadOnlyTimestampedWindowStore<unknown, unknown> }
   | { type: "session"; store: ReadOnlySessionStore<unknown, unknown> };

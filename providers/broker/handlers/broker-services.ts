@@ -16,6 +16,7 @@ export interface BrokerConfigValues {
   readonly retentionMs: number | null;
   readonly retentionBytes: number | null;
   readonly segmentBytes: number;
+  readonly flushMessages: number | null;
   readonly maxRequestBytes: number;
 }
 

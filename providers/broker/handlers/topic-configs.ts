@@ -60,6 +60,15 @@ const LOG_SEGMENT_BYTES: BrokerConfig = {
   doc: "Size at which a partition's log rolls a new segment file (broker.segment.bytes).",
   value: (broker) => String(broker.segmentBytes),
 };
+/** Kafka's default, Long.MAX_VALUE, is "never": the OS writes back. */
+const NEVER_FLUSH = "9223372036854775807";
+const LOG_FLUSH_INTERVAL_MESSAGES: BrokerConfig = {
+  name: "log.flush.interval.messages",
+  type: ConfigType.LONG,
+  kafkaDefault: NEVER_FLUSH,
+  doc: "Records written to a partition's log before it is synced to disk (broker.flush.messages); the default: never, the OS writes back.",
+  value: (broker) => (broker.flushMessages === null ? NEVER_FLUSH : String(broker.flushMessages)),
+};
 const LOG_CLEANUP_POLICY: BrokerConfig = {
   name: "log.cleanup.policy",
   type: ConfigType.LIST,
@@ -81,6 +90,7 @@ export const BROKER_CONFIGS: readonly BrokerConfig[] = [
   LOG_RETENTION_MS,
   LOG_RETENTION_BYTES,
   LOG_SEGMENT_BYTES,
+  LOG_FLUSH_INTERVAL_MESSAGES,
   LOG_CLEANUP_POLICY,
   {
     name: "socket.request.max.bytes",

@@ -2,7 +2,8 @@
  * The durable LogStore under `dataDir`: `<topic>-<partition>/<20-digit base offset>.log` segments holding
  * batches exactly as on the wire, `topics/<topic>.json` settings, the `committed-offsets.log` journal and the
  * `producer-ids` reservation.
- * Durability is against process death: an append or commit resolves once its write reached the OS.
+ * Durability is against process death: an append or commit resolves once its write reached the OS. Against power
+ * loss only with `flushMessages`: partition logs are then synced every that many records (committed offsets never).
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";

@@ -135,6 +135,8 @@ export interface LogStoreOptions {
   dataDir: string;
   /** Roll a new segment file after this many bytes (file store). */
   segmentBytes: number;
+  /** Sync a partition's log once this many records are written and not synced (file store); absent or null: never. */
+  flushMessages?: number | null;
   /** Where the file store's reads take the memory they fill; whoever writes the bytes out gives it back. */
   readBuffers?: ReadBuffers;
   /** Defaults for topics created without explicit settings. */

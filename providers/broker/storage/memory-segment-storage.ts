@@ -28,6 +28,8 @@ export class MemorySegmentStorage implements SegmentStorage {
     return new ChunkedBytes(parts);
   }
 
+  async sync(): Promise<void> {}
+
   async truncate(size: number): Promise<void> {
     while (this.chunks.length > 0 && this.starts[this.starts.length - 1] >= size) {
       this.chunks.pop();

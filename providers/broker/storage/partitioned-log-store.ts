@@ -161,6 +161,7 @@ export class PartitionedLogStore implements LogStore {
   private async openPartitions(topic: string, settings: TopicSettings, from = 0): Promise<SegmentedPartitionLog[]> {
     const context: PartitionContext = {
       segmentBytes: this.config.segmentBytes,
+      flushMessages: this.config.flushMessages ?? null,
       logger: this.logger,
       onAppended: (t, p) => this.notifyAppend(t, p),
     };

@@ -1,10 +1,14 @@
 /** A file written and read at explicit positions: a log segment, or the committed-offsets log. */
 import { constants, promises as fs } from "node:fs";
+import path from "node:path";
 import { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { ReadBuffers } from "./read-buffers";
 import type { SegmentStorage } from "./segment-storage";
 
 export class PositionalFile implements SegmentStorage {
+  /** Whether the directory entry of the file was synced: the file may be new, and its data is lost without it. */
+  private entrySynced = false;
+
   private constructor(
     readonly filePath: string,
     private readonly handle: fs.FileHandle,
@@ -51,6 +55,18 @@ export class PositionalFile implements SegmentStorage {
       filled += bytesRead;
     }
     return buffer;
+  }
+
+  async sync(): Promise<void> {
+    await this.handle.sync();
+    if (this.entrySynced) return;
+    const directory = await fs.open(path.dirname(this.filePath), constants.O_RDONLY);
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
+    this.entrySynced = true;
   }
 
   async truncate(size: number): Promise<void> {

@@ -7,6 +7,8 @@ export interface SegmentStorage {
   write(chunks: Buffer[], position: number): Promise<void>;
   /** `buffers`: where a storage that copies the bytes takes the memory for them. */
   read(position: number, length: number, buffers?: ReadBuffers): Promise<ChunkedBytes>;
+  /** Makes what was written durable (fsync); a no-op where nothing is durable (memory). */
+  sync(): Promise<void>;
   /** Cuts the segment back to `size` bytes (undoing a failed or torn write). */
   truncate(size: number): Promise<void>;
   close(): Promise<void>;

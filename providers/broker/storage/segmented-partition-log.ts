@@ -38,6 +38,11 @@ interface PendingAppend {
 
 export interface PartitionLogContext {
   segmentBytes: number;
+  /**
+   * The active segment is synced (fsync) once this many records were written to it and not synced, before the
+   * appends that reached the count are answered (Kafka's log.flush.interval.messages); null: never, the OS writes back.
+   */
+  flushMessages: number | null;
   storageFactory: SegmentStorageFactory;
   logStartCheckpoint: LogStartCheckpoint;
   logger: ComponentLogger;
@@ -54,6 +59,8 @@ type LogState = "open" | "closed" | "deleted";
 export class SegmentedPartitionLog implements PartitionLog {
   private readonly queue = new SerialWriteQueue<PendingAppend, AppendResult>((items) => this.write(items));
   private state: LogState = "open";
+  /** Records written since the last sync (counted only while flushMessages is set). */
+  private unsyncedRecords = 0;
 
   /**
    * `segments` must be non-empty, ordered by base offset; the last one is the active segment. `startOffset`: where
@@ -356,8 +363,11 @@ export class SegmentedPartitionLog implements PartitionLog {
       baseOffsets.push(appendOffset!);
     }
     if (chunks.length > 0) {
+      const unsynced = this.unsyncedRecords + offset - segment.endOffset();
+      const syncNow = this.context.flushMessages !== null && unsynced >= this.context.flushMessages;
       try {
         await segment.storage.write(chunks, segment.size);
+        if (syncNow) await segment.storage.sync();
       } catch (error) {
         this.context.logger.error("log write failed", { topic: this.topic, partition: this.partition, error: String(error) });
         await segment.storage.truncate(segment.size);
@@ -369,6 +379,7 @@ export class SegmentedPartitionLog implements PartitionLog {
       }
       segment.size = position;
       segment.lastWriteMs = Date.now();
+      this.unsyncedRecords = syncNow ? 0 : unsynced;
     }
     producers.commit(Date.now());
     const logStartOffset = this.logStartOffset();
@@ -378,6 +389,11 @@ export class SegmentedPartitionLog implements PartitionLog {
   }
 
   private async roll(): Promise<void> {
+    // Records left unsynced in the segment that stops being active would otherwise wait for the next count forever.
+    if (this.context.flushMessages !== null && this.unsyncedRecords > 0) {
+      await this.activeSegment().storage.sync();
+      this.unsyncedRecords = 0;
+    }
     const baseOffset = this.activeSegment().endOffset();
     const storage = await this.context.storageFactory.create(baseOffset);
     this.segments.push(new Segment(baseOffset, storage, new BatchIndex(), 0, Date.now()));

@@ -10,11 +10,22 @@ function positive(value: number, what: string, store: string): number {
   return value;
 }
 
+/** `retainDuplicates`: each put adds a window beside those of the same key and start (see StoreSpec.retainDuplicates). */
 function windowSupplier(name: string, retentionMs: number, windowSizeMs: number, retainDuplicates: boolean): StoreSupplier {
-  if (retainDuplicates) throw new Error(`store '${name}': window stores that retain duplicates (for stream-stream joins) are not offered yet`);
   positive(windowSizeMs, "the window size", name);
   if (positive(retentionMs, "the retention", name) < windowSizeMs) throw new RangeError(`the retention of store '${name}' (${retentionMs} ms) must not be shorter than its window (${windowSizeMs} ms)`);
-  return { name, kind: "window", retentionMs, windowSizeMs };
+  return { name, kind: "window", retentionMs, windowSizeMs, retainDuplicates };
+}
+
+/**
+ * Kafka Streams' persistentVersionedKeyValueStore: the history retention is also how late a put may come. A segment
+ * interval is checked as Kafka Streams checks it; Sluice's versioned stores keep each key's versions together and
+ * expire them one by one, so it changes nothing else.
+ */
+function versionedSupplier(name: string, historyRetentionMs: number, segmentIntervalMs?: number): StoreSupplier {
+  if (!(Number.isInteger(historyRetentionMs) && historyRetentionMs >= 0)) throw new RangeError(`the history retention of store '${name}' must be 0 or more ms, got ${historyRetentionMs}`);
+  if (segmentIntervalMs !== undefined) positive(segmentIntervalMs, "the segment interval", name);
+  return { name, kind: "versioned_key_value", historyRetentionMs };
 }
 
 class DeclaredStoreBuilder implements StoreBuilder {
@@ -32,6 +43,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   withCachingEnabled(): StoreBuilder {
+    if (this.type === "versioned_key_value") throw new Error(`store '${this.name}': versioned stores do not support caching`);
     this.caching = true;
     return this;
   }
@@ -42,8 +54,8 @@ class DeclaredStoreBuilder implements StoreBuilder {
   }
 
   declaration(): StoreDeclaration {
-    const { name, windowSizeMs, retentionMs } = this.supplier;
-    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, caching: this.caching };
+    const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs } = this.supplier;
+    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
   }
 }
 
@@ -60,10 +72,14 @@ export const Stores = {
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
+  persistentVersionedKeyValueStore: (name: string, historyRetentionMs: number, segmentIntervalMs?: number): StoreSupplier =>
+    versionedSupplier(name, historyRetentionMs, segmentIntervalMs),
   persistentSessionStore: (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) }),
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
+  versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    builderOf(supplier, "versioned_key_value", "versioned_key_value", keySerde, valueSerde),
   windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),
   timestampedWindowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "window", "timestamped_window", keySerde, valueSerde),

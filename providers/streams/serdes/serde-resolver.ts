@@ -8,8 +8,17 @@ import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-co
 import { loadModuleExport, namesModule } from "../code/module-export";
 import { BUILTIN_SERDES } from "./builtin-serdes";
 
-/** A serde, a builtin name / `module#export`, undefined for the configured default, or a wrapper of the default. */
-export type SerdeSpec = Serde<any> | string | undefined | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec };
+/**
+ * A serde, a builtin name / `module#export`, undefined for the configured default, a wrapper of another (the default
+ * when its inner one is undefined), or a serde made of several (a stream-stream join's store holds either side's
+ * values).
+ */
+export type SerdeSpec =
+  | Serde<any>
+  | string
+  | undefined
+  | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec }
+  | { combine: (...parts: Serde<any>[]) => Serde<any>; parts: SerdeSpec[] };
 
 function isSerde(value: unknown): value is Serde<unknown> {
   const candidate = value as Serde<unknown> | null;
@@ -26,6 +35,7 @@ export function resolveSerde(spec: SerdeSpec, fallback: SerdeSpec, what: string,
   if (chosen === undefined) throw new Error(`no serde for ${what}`);
   if (typeof chosen === "object") {
     if ("wrap" in chosen) return chosen.wrap(resolveSerde(chosen.inner, fallback, what, named));
+    if ("combine" in chosen) return chosen.combine(...chosen.parts.map((part) => resolveSerde(part, fallback, what, named)));
     if (isSerde(chosen)) return chosen;
     throw new Error(`the serde of ${what} is not a serde (serialize/deserialize)`);
   }

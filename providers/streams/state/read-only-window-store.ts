@@ -2,13 +2,11 @@
 
 import type { RangeOptions, ReadOnlyWindowStoreOf } from "../../../kernel/contracts/streams/stores";
 import { escapeKey, readTime } from "./key-layout";
-import type { windowSuffixLayout } from "./suffix-layouts";
+import type { WindowSuffixLayout } from "./suffix-layouts";
 import { fetchCommitted, keyRange, scanWindowed, type WindowedSource } from "./windowed-scan";
 
-type WindowLayout = ReturnType<typeof windowSuffixLayout>;
-
 export class LevelReadOnlyWindowStore<K, Found, Entry> implements ReadOnlyWindowStoreOf<K, Found, Entry> {
-  constructor(private readonly source: WindowedSource<K, Found, Entry> & { layout: WindowLayout }) {}
+  constructor(private readonly source: WindowedSource<K, Found, Entry> & { layout: WindowSuffixLayout }) {}
 
   fetch(key: K, windowStart: number): Promise<Found | undefined> {
     return fetchCommitted(this.source, key, this.source.layout.encode(windowStart));
@@ -17,7 +15,7 @@ export class LevelReadOnlyWindowStore<K, Found, Entry> implements ReadOnlyWindow
   fetchTimeRange(key: K, timeFrom: number, timeTo: number, options: RangeOptions = {}): AsyncIterable<Entry> {
     const { bytes, layout, keySerde } = this.source;
     const escapedKey = escapeKey(keySerde.serialize(key));
-    const range = { gte: bytes.dataKey(escapedKey, layout.encode(timeFrom)), lte: bytes.dataKey(escapedKey, layout.encode(timeTo)) };
+    const range = { gte: bytes.dataKey(escapedKey, layout.encode(timeFrom)), lte: bytes.dataKey(escapedKey, layout.last(timeTo)) };
     return scanWindowed(this.source, range, () => true, options.limit);
   }
 

@@ -13,8 +13,11 @@ import { sessionSuffixLayout, windowSuffixLayout, type WindowedSuffixLayout } fr
 import { plainValues, timestampedValues, type ValueLayout } from "./value-layout";
 import { plainValueView, timestampedValueView } from "./value-views";
 import { LevelTimestampedWindowStore, LevelWindowStore } from "./window-store";
+import { sweepExpired } from "./retention-sweep";
+import { VersionedBytes } from "./versioned-bytes";
+import { LevelReadOnlyVersionedKeyValueStore, LevelVersionedKeyValueStore } from "./versioned-store";
 import { WindowedBytes, type StreamTime } from "./windowed-bytes";
-import type { StoreCounters, TaskDatabase } from "./write-cache";
+import type { CacheLayer, StoreCounters, TaskDatabase, WriteCache } from "./write-cache";
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -28,9 +31,18 @@ export interface OpenerInput {
   streamTime: StreamTime;
 }
 
+/**
+ * A store whose entries expire as its stream time passes them (window, session and versioned stores): its stream
+ * time is checkpointed, and each commit deletes what expired.
+ */
+export interface ExpiringStore {
+  readonly streamTime: StreamTime;
+  /** Adds the deletion of what expired at `streamTime` to the commit's layer; returns how many entries. */
+  sweep(db: TaskDatabase, cache: WriteCache, layer: CacheLayer, streamTime: number): Promise<number>;
+}
+
 export interface StoreFaces {
-  /** Window and session stores: their core, for retention and stream time. */
-  windowed?: WindowedBytes;
+  expiring?: ExpiringStore;
   /** Key-value stores: their core, whose key index a rangeable store builds. */
   keyValue?: KeyValueBytes;
   processor: ProcessorStore;
@@ -49,11 +61,18 @@ function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values:
   return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context);
 }
 
+/** A join's window store may be 0 ms wide (it joins records of the same timestamp); an aggregation's may not. */
 function windowLayout(spec: StoreSpec) {
-  if (spec.windowSizeMs === undefined || !(spec.windowSizeMs > 0)) {
-    throw new Error(`store ${spec.name} (${spec.type}) needs a positive windowSizeMs`);
+  const retainsDuplicates = spec.retainDuplicates === true;
+  const size = spec.windowSizeMs;
+  if (size === undefined || !(retainsDuplicates ? size >= 0 : size > 0)) {
+    throw new Error(`store ${spec.name} (${spec.type}) needs a ${retainsDuplicates ? "non-negative" : "positive"} windowSizeMs`);
   }
-  return windowSuffixLayout(spec.windowSizeMs);
+  return windowSuffixLayout(size, retainsDuplicates);
+}
+
+function windowedExpiry(bytes: WindowedBytes): ExpiringStore {
+  return { streamTime: bytes.streamTime, sweep: (db, cache, layer, streamTime) => sweepExpired(db, cache, layer, bytes, streamTime) };
 }
 
 const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
@@ -78,13 +97,24 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
       applyChangelog: (key, value, timestamp) => bytes.apply(key, value, timestamp),
     };
   },
+  versioned_key_value(input) {
+    const { spec, db, areas, counters, streamTime, context } = input;
+    if (spec.historyRetentionMs === undefined || !(spec.historyRetentionMs >= 0)) throw new Error(`store ${spec.name} (versioned_key_value) needs a historyRetentionMs of 0 or more`);
+    const bytes = new VersionedBytes(spec.name, areas, spec.historyRetentionMs, counters, streamTime, context);
+    return {
+      expiring: bytes,
+      processor: new LevelVersionedKeyValueStore(bytes, spec.keySerde, spec.valueSerde),
+      readOnly: { type: "versioned_key_value", store: new LevelReadOnlyVersionedKeyValueStore(db, bytes, spec.keySerde, spec.valueSerde) },
+      applyChangelog: (key, value, timestamp) => void bytes.apply(key, value, timestamp),
+    };
+  },
   window(input) {
     const { spec, db, context } = input;
     const layout = windowLayout(spec);
     const bytes = windowedBytes(input, layout, plainValues);
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: plainValueView(spec.valueSerde) };
     return {
-      windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelWindowStore(wiring, context.currentTimestamp),
       readOnly: { type: "window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
       applyChangelog: (key, value, timestamp) => bytes.applyChangelog(key, value, timestamp),
@@ -96,7 +126,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = windowedBytes(input, layout, timestampedValues);
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: timestampedValueView(spec.valueSerde) };
     return {
-      windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelTimestampedWindowStore(wiring),
       readOnly: { type: "timestamped_window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
       applyChangelog: (key, value, timestamp) => bytes.applyChangelog(key, value, timestamp),
@@ -107,7 +137,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = windowedBytes(input, sessionSuffixLayout, plainValues);
     const view = plainValueView(spec.valueSerde);
     return {
-      windowed: bytes,
+      expiring: windowedExpiry(bytes),
       processor: new LevelSessionStore(bytes, spec.keySerde, spec.valueSerde, view, context.currentTimestamp),
       readOnly: {
         type: "session",

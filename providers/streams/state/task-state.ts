@@ -17,12 +17,12 @@ import type {
   StoreType,
   TimestampedKeyValueStore,
   TimestampedWindowStore,
+  VersionedKeyValueStore,
   WindowStore,
 } from "../../../kernel/contracts/streams/stores";
 import { decodeCheckpoint, encodeCheckpoint, type Checkpoint, type StoredCheckpoint } from "./checkpoint";
 import { countEntryChanges } from "./entry-counting";
 import { CHECKPOINT_KEY, prefixEnd, storeAreas, type StoreAreas } from "./key-layout";
-import { sweepExpired } from "./retention-sweep";
 import type { ChangelogRecord, StoreContext } from "./store-context";
 import { openStoreFaces, type StoreFaces } from "./store-openers";
 import { RecordCache, type CacheBudget } from "./record-cache";
@@ -170,6 +170,10 @@ export class TaskState {
     return this.typed(name, "timestamped_key_value") as TimestampedKeyValueStore<K, V>;
   }
 
+  versionedKeyValueStore<K, V>(name: string): VersionedKeyValueStore<K, V> {
+    return this.typed(name, "versioned_key_value") as VersionedKeyValueStore<K, V>;
+  }
+
   windowStore<K, V>(name: string): WindowStore<K, V> {
     return this.typed(name, "window") as WindowStore<K, V>;
   }
@@ -294,12 +298,12 @@ export class TaskState {
   private async writeCommit(positions: CommitPositions): Promise<void> {
     this.flushCache();
     const layer = this.cache.beginCommit();
-    const windowed = [...this.stores.values()].flatMap(({ windowed }) => (windowed ? [windowed] : []));
-    const streamTimes = new Map(windowed.map((store) => [store, store.streamTime.live]));
+    const expiring = [...this.stores.values()].flatMap(({ expiring }) => (expiring ? [expiring] : []));
+    const streamTimes = new Map(expiring.map((store) => [store, store.streamTime.live]));
     for (const store of this.stores.values()) store.counters.uncommittedWrites = 0;
     try {
       let expired = 0;
-      for (const [store, streamTime] of streamTimes) expired += await sweepExpired(this.db, this.cache, layer, store, streamTime);
+      for (const [store, streamTime] of streamTimes) expired += await store.sweep(this.db, this.cache, layer, streamTime);
       const entryChanges = await countEntryChanges(this.db, this.cache, layer);
       const next = this.nextCheckpoint(positions, entryChanges, streamTimes);
       // The chained form hands each operation straight to LevelDB's batch: markedly faster than an array.
@@ -315,7 +319,7 @@ export class TaskState {
       for (const [store, streamTime] of streamTimes) store.streamTime.committed = streamTime;
       this.saved = next;
       this.cache.endCommit();
-      if (expired > 0) this.logger.debug("expired windows deleted", { task: this.taskId, expired });
+      if (expired > 0) this.logger.debug("expired windows, sessions and versions deleted", { task: this.taskId, expired });
     } catch (error) {
       this.cache.abortCommit();
       throw error;
@@ -325,11 +329,11 @@ export class TaskState {
   private nextCheckpoint(
     positions: CommitPositions,
     entryChanges: Map<StoreCounters, number>,
-    streamTimes: Map<NonNullable<OpenedStore["windowed"]>, number>,
+    streamTimes: Map<NonNullable<OpenedStore["expiring"]>, number>,
   ): StoredCheckpoint {
     const stores: StoredCheckpoint["stores"] = {};
-    for (const { spec, counters, windowed } of this.stores.values()) {
-      const streamTime = windowed ? streamTimes.get(windowed) ?? windowed.streamTime.committed : Number.MIN_SAFE_INTEGER;
+    for (const { spec, counters, expiring } of this.stores.values()) {
+      const streamTime = expiring ? streamTimes.get(expiring) ?? expiring.streamTime.committed : Number.MIN_SAFE_INTEGER;
       stores[spec.name] = { type: spec.type, entries: counters.entries + (entryChanges.get(counters) ?? 0), streamTime };
     }
     return {

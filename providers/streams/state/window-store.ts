@@ -9,16 +9,15 @@ import type {
   WindowStore,
 } from "../../../kernel/contracts/streams/stores";
 import { readTime } from "./key-layout";
-import type { windowSuffixLayout } from "./suffix-layouts";
+import { locateSuffix } from "./suffix-directory";
+import type { WindowSuffixLayout } from "./suffix-layouts";
 import type { WindowedBytes } from "./windowed-bytes";
 import type { ValueView } from "./value-views";
-
-type WindowLayout = ReturnType<typeof windowSuffixLayout>;
 
 /** What a typed window store is built on. */
 export interface WindowWiring<K, V, Found, Entry> {
   bytes: WindowedBytes;
-  layout: WindowLayout;
+  layout: WindowSuffixLayout;
   keySerde: Serde<K>;
   valueSerde: Serde<V>;
   view: ValueView<K, Found, Entry>;
@@ -50,9 +49,32 @@ abstract class TypedWindows<K, V, Found, Entry> {
     return bytes.list(keySerde.serialize(key), inRange).map((found) => view.entry(key, layout.bounds(found.suffix), found.stored));
   }
 
+  /**
+   * A store that retains duplicates adds a window beside those with the same start, and skips a null value (as Kafka
+   * Streams does: no one window of several could be named to delete).
+   */
   protected writeAt(key: K, value: V | null, windowStart: number, timestamp: number): void {
     const { bytes, layout, keySerde, valueSerde } = this.wiring;
-    bytes.write(keySerde.serialize(key), layout.encode(windowStart), value === null ? null : valueSerde.serialize(value), timestamp);
+    const keyBytes = keySerde.serialize(key);
+    if (!layout.retainsDuplicates) {
+      bytes.write(keyBytes, layout.encode(windowStart), value === null ? null : valueSerde.serialize(value), timestamp);
+    } else if (value !== null) {
+      bytes.write(keyBytes, this.nextDuplicate(keyBytes, windowStart), valueSerde.serialize(value), timestamp);
+    }
+  }
+
+  /**
+   * The suffix of one more window of the key at `windowStart`: numbered after the last one there, read from the key's
+   * directory, so that the numbers a restored store hands out continue where the crashed run's stopped.
+   */
+  private nextDuplicate(keyBytes: Buffer, windowStart: number): Buffer {
+    const { bytes, layout } = this.wiring;
+    const suffixes = bytes.suffixesOf(keyBytes);
+    const { index, found } = locateSuffix(suffixes, layout.last(windowStart));
+    if (found) throw new Error(`store ${bytes.name} holds the most windows one key may have at ${windowStart}`);
+    const previous = suffixes[index - 1];
+    const follows = previous !== undefined && readTime(previous, 0) === windowStart;
+    return layout.encode(windowStart, follows ? layout.sequence(previous) + 1 : 0);
   }
 }
 

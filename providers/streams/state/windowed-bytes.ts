@@ -75,6 +75,11 @@ export class WindowedBytes {
     return stored === undefined ? undefined : this.values.decode(stored);
   }
 
+  /** The suffixes the key's directory lists, in order (expired ones too, until a write or a commit trims them). */
+  suffixesOf(key: Buffer): Buffer[] {
+    return parseSuffixes(this.context.cache.read(this.directoryKey(escapeKey(key))), this.layout.length);
+  }
+
   /** The key's live entries whose suffix `accept`s, in suffix order. */
   list(key: Buffer, accept: (suffix: Buffer) => boolean): WindowedEntryBytes[] {
     const escapedKey = escapeKey(key);

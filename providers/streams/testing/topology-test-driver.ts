@@ -138,6 +138,7 @@ export class TopologyTestDriver implements TestTopicDriver {
           sendEvent: (type, key, value, timestamp) => driver!.events.push({ type, key, value, timestamp }),
           onError,
           now: () => clock.now,
+          // As Kafka Streams' driver: closed windows are looked for at every record, whatever the wall clock.
           windowEmitIntervalMs: 0,
           maxTaskIdleMs: config.settings.get("max.task.idle.ms"),
         });

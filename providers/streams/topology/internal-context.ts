@@ -18,7 +18,10 @@ export interface InternalProcessorContext<K = unknown, V = unknown> extends Proc
   committedStore(name: string): ReadOnlyStore;
   /** A store as declared, its serdes resolved. */
   storeSpec(name: string): StoreSpec;
-  /** Least wall-clock time between two emits of an emit-on-close window aggregation (see TaskEnvironment). */
+  /**
+   * Least wall-clock time between two looks for closed windows, by an emit-on-close window aggregation or a
+   * stream-stream left or outer join (see TaskEnvironment).
+   */
   windowEmitIntervalMs(): number;
 }
 

@@ -24,17 +24,21 @@ export function recordProcessor(handle: (record: Rec, context: ProcessorContext<
 
 export const passThroughProcessor = () => recordProcessor((record, context) => context.forward(record));
 
-/** A processor that sets itself up (finds its stores) once its context is known. */
+/** A processor that sets itself up (finds its stores) once its context is known, and may tear down when closed. */
 export function statefulProcessor(
   setUp: (context: InternalProcessorContext) => (record: Rec) => void,
+  tearDown?: (context: InternalProcessorContext) => void,
 ): ProcessorSupplier<any, any, any, any> {
   return () => {
     let handle!: (record: Rec) => void;
+    let internal!: InternalProcessorContext;
     return {
       init: (context: ProcessorContext<any, any>) => {
-        handle = setUp(asInternal(context));
+        internal = asInternal(context);
+        handle = setUp(internal);
       },
       process: (record) => handle(record as Rec),
+      close: tearDown === undefined ? undefined : () => tearDown(internal),
     };
   };
 }

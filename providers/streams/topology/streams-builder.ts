@@ -11,6 +11,7 @@ import type {
   Consumed,
   EmitStrategy,
   Grouped,
+  JoinWindows,
   KGroupedStream,
   KGroupedTable,
   KStream,
@@ -26,6 +27,7 @@ import type {
   SlidingWindows,
   StoreBuilder,
   StoreDeclaration,
+  StreamJoined,
   StreamsBuilder,
   Suppressed,
   TimeWindowedCogroupedKStream,
@@ -50,6 +52,7 @@ import { countMerger, reduceMerger, sessionWindowsAggregation, type Merger } fro
 import { streamSource, to } from "./operators/source-sink";
 import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
+import { streamStreamJoin, type JoinKind } from "./operators/stream-stream-join";
 import { streamTableJoin } from "./operators/stream-table-join";
 import { foreignKeyJoin } from "./operators/foreign-key-join";
 import { explicitRepartition } from "./operators/repartition";
@@ -154,11 +157,31 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
     return new DslTable<K, V>(this.builder, toTable(this.builder, this, materialized, name));
   }
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, false, name));
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  join<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  join(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
+    return this.joinWith(other, joiner, third, streamJoined, { leftOuter: false, rightOuter: false });
   }
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR> {
-    return this.stream(streamTableJoin(this.builder, this, table as DslTable<K, VT>, joiner, true, name));
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
+  leftJoin(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
+    return this.joinWith(other, joiner, third, streamJoined, { leftOuter: true, rightOuter: false });
+  }
+  outerJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V | null, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
+    return this.joinWith(other, joiner, windows, streamJoined, { leftOuter: true, rightOuter: true });
+  }
+
+  /** A stream joins a table by its key, or another stream within join windows. */
+  private joinWith(other: unknown, joiner: (...args: any[]) => any, third: string | JoinWindows | undefined, streamJoined: StreamJoined<K, V, any> | undefined, kind: JoinKind): KStream<K, any> {
+    if (other instanceof DslStream) {
+      if (typeof third !== "object") throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
+      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third, streamJoined ?? {}, kind));
+    }
+    if (other instanceof DslTable && !kind.rightOuter) {
+      if (typeof third === "object") throw new TypeError("a stream-table join takes no JoinWindows");
+      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, third));
+    }
+    throw new TypeError(`${kind.rightOuter ? "outerJoin" : "a join"} takes ${kind.rightOuter ? "a KStream" : "a KStream or a KTable"} of this builder`);
   }
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));

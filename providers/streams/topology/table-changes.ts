@@ -7,7 +7,8 @@
  * - a materialized table writes its store and forwards through it (TimestampedTupleForwarder): with a record cache,
  *   the cache forwards each key's folded change when it flushes, else each change goes at once.
  */
-import type { KeyValueStore, StateStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueStore, StateStore, TimestampedKeyValueStore, ValueAndTimestamp, VersionedKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import { PUT_RETURN_CODE_NOT_PUT } from "../../../kernel/contracts/streams/stores";
 import { StreamsRecord } from "../processor/record";
 import type { FlushForwarding, InternalProcessorContext } from "./internal-context";
 import type { Rec } from "./processor-shapes";
@@ -24,6 +25,8 @@ export const UNKNOWN_TIMESTAMP = -1;
 /** Reads a table's rows (Kafka Streams' KTableValueGetter); undefined: no row. */
 export interface RowReader {
   get(key: unknown): Row | undefined;
+  /** A versioned table's reader: the row valid at `asOf` (Kafka Streams' get(key, asOfTimestamp)). */
+  getAsOf?(key: unknown, asOf: number): Row | undefined;
 }
 
 /** How to read a table's rows (Kafka Streams' KTableValueGetterSupplier). */
@@ -45,9 +48,13 @@ export interface TableOperator {
 }
 
 /** A table row store, timestamped or not (Kafka Streams' KeyValueStoreWrapper): a null value deletes the row. */
-export interface TableStore {
-  get(key: unknown): Row | undefined;
-  put(key: unknown, value: unknown, timestamp: number): void;
+export interface TableStore extends RowReader {
+  /**
+   * Returns whether the update was stored: false for a versioned table's update older than its history retention,
+   * which Kafka Streams neither stores nor forwards (an update older than the latest version is stored as a version
+   * and forwarded all the same).
+   */
+  put(key: unknown, value: unknown, timestamp: number): boolean;
   /** The processor-facing store, for its record cache. */
   readonly store: object;
 }
@@ -56,7 +63,24 @@ export function tableStore(context: InternalProcessorContext, storeName: string)
   const store = context.getStateStore<StateStore>(storeName);
   if (store.type === "timestamped_key_value") {
     const timestamped = store as TimestampedKeyValueStore<unknown, unknown>;
-    return { store, get: (key) => timestamped.get(key), put: (key, value, timestamp) => timestamped.put(key, value ?? null, timestamp) };
+    return {
+      store,
+      get: (key) => timestamped.get(key),
+      put: (key, value, timestamp) => {
+        timestamped.put(key, value ?? null, timestamp);
+        return true;
+      },
+    };
+  }
+  if (store.type === "versioned_key_value") {
+    const versioned = store as VersionedKeyValueStore<unknown, unknown>;
+    const row = (version: { value: unknown; timestamp: number } | undefined): Row | undefined => (version === undefined ? undefined : { value: version.value, timestamp: version.timestamp });
+    return {
+      store,
+      get: (key) => row(versioned.get(key)),
+      getAsOf: (key, asOf) => row(versioned.get(key, asOf)),
+      put: (key, value, timestamp) => versioned.put(key, value ?? null, timestamp) !== PUT_RETURN_CODE_NOT_PUT,
+    };
   }
   if (store.type === "key_value") {
     const plain = store as KeyValueStore<unknown, unknown>;
@@ -66,10 +90,13 @@ export function tableStore(context: InternalProcessorContext, storeName: string)
         const value = plain.get(key);
         return value === undefined ? undefined : { value, timestamp: UNKNOWN_TIMESTAMP };
       },
-      put: (key, value) => plain.put(key, value ?? null),
+      put: (key, value) => {
+        plain.put(key, value ?? null);
+        return true;
+      },
     };
   }
-  throw new Error(`store '${storeName}' is a ${store.type} store: a table is kept in a key_value or timestamped_key_value store`);
+  throw new Error(`store '${storeName}' is a ${store.type} store: a table is kept in a key_value, timestamped_key_value or versioned_key_value store`);
 }
 
 /** The view of a table kept in its own store (Kafka Streams' KTableMaterializedValueGetterSupplier). */

@@ -49,6 +49,12 @@ export interface StoreDef {
   rangeable?: boolean;
   /** Key-value stores: false keeps the store out of the record cache. */
   caching?: boolean;
+  /** Window stores: see StoreSpec.retainDuplicates. */
+  retainDuplicates?: boolean;
+  /** Versioned stores: see StoreSpec.historyRetentionMs. */
+  historyRetentionMs?: number;
+  /** See StoreSpec.changelogConfigs. */
+  changelogConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface TopologyDefinition {

@@ -27,7 +27,7 @@ const rejections: [string, () => ReturnType<typeof postQuery>, string][] = [
   ["a body that is not an object", () => counts([1]), "Request body must be a JSON object"],
   ["an unknown field", () => counts({ type: "key_value", query: get, options: {} }), "Request body has an unknown field 'options'; expected type, set_options, query"],
   ["a missing type", () => counts({ query: get }), "Field 'type' is required"],
-  ["an unknown type", () => counts({ type: "graph", query: get }), "Field 'type' must be one of key_value, timestamped_key_value, window, timestamped_window, session, got \"graph\""],
+  ["an unknown type", () => counts({ type: "graph", query: get }), "Field 'type' must be one of key_value, timestamped_key_value, versioned_key_value, window, timestamped_window, session, got \"graph\""],
   ["a type other than the store's", () => counts({ type: "window", query: get }), "Field 'type' is 'window' but store 'counts' of application 'wordcount' is a 'timestamped_key_value' store"],
   ["a missing query", () => counts({ type: "key_value" }), "Field 'query' is required"],
   ["a query that is not an object", () => counts({ type: "key_value", query: "get" }), "Field 'query' must be an object"],

@@ -5,11 +5,13 @@
 export type { KeyValue } from "../stores";
 export type * from "./consumed";
 export type * from "./grouped";
+export type * from "./join-windows";
 export type * from "./kstream";
 export type * from "./materialized";
 export type * from "./produced";
 export type * from "./repartitioned";
 export type * from "./serde-ref";
+export type * from "./stream-joined";
 export type * from "./streams-builder";
 export type * from "./suppressed";
 export type * from "./table-joined";

@@ -7,9 +7,11 @@
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
 import type { Grouped } from "./grouped";
+import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
 import type { Repartitioned } from "./repartitioned";
+import type { StreamJoined } from "./stream-joined";
 import type { Suppressed } from "./suppressed";
 import type { TableJoined } from "./table-joined";
 import type { ValueTransformerWithKeySupplier } from "./value-transformer";
@@ -48,7 +50,36 @@ export interface KStream<K, V> {
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V>;
   /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
   join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Windowed inner join with another stream (Kafka Streams' KStream.join(KStream, ValueJoiner, JoinWindows,
+   * StreamJoined)): each record joins every record of the other stream with its key within `windows`; the result has
+   * the later of the two timestamps. The joiner also gets the key, as Kafka Streams' ValueJoinerWithKey does. A stream
+   * whose key may have changed is repartitioned first.
+   */
+  join<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V, otherValue: VO, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
+   * is emitted with a null other value then, never before (Kafka Streams 3.x+).
+   */
+  leftJoin<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V, otherValue: VO | null, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
+  /** Windowed outer join: as leftJoin, for the records of either stream. */
+  outerJoin<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: (value: V | null, otherValue: VO | null, key: K) => VR,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores?: string[], name?: string): KStream<KR, VR>;
   /** The Processor API for values only (Kafka Streams' processValues): the key stays, so the stream needs no repartition. */
   processValues<VR>(supplier: FixedKeyProcessorSupplier<K, V, VR>, stores?: string[], name?: string): KStream<K, VR>;

@@ -13,9 +13,13 @@ export interface Materialized<K, V> {
   /**
    * For tables and non-windowed aggregates. Default timestamped_key_value: each row keeps the timestamp of the
    * record that made it, as Kafka Streams' tables do. key_value keeps values only (a join then takes a row's
-   * timestamp as unknown).
+   * timestamp as unknown). versioned_key_value (a table read from a topic or made by toTable only) keeps each row's
+   * versions for `historyRetentionMs` (Kafka Streams' Materialized.as(Stores.persistentVersionedKeyValueStore(...))):
+   * a stream joined to it meets the row valid at each stream record's timestamp.
    */
-  storeType?: "key_value" | "timestamped_key_value";
+  storeType?: "key_value" | "timestamped_key_value" | "versioned_key_value";
+  /** versioned_key_value: how long replaced versions stay readable (required for that type). */
+  historyRetentionMs?: number;
 }
 
 export interface WindowMaterialized<K, V> {

@@ -15,6 +15,10 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   retentionMs?: number;
+  /** Window stores: each put adds a window beside those of the same key and start (Kafka Streams' retainDuplicates). */
+  retainDuplicates?: boolean;
+  /** Versioned key-value stores: how long replaced versions stay readable, and how late a put may come (KIP-889). */
+  historyRetentionMs?: number;
   /** Key-value stores: fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
   caching?: boolean;
 }
@@ -22,12 +26,16 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
 /** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
 export interface StoreSupplier {
   readonly name: string;
-  /** How the store keeps its data: key-value, window or session. */
-  readonly kind: "key_value" | "window" | "session";
+  /** How the store keeps its data: key-value, versioned key-value, window or session. */
+  readonly kind: "key_value" | "versioned_key_value" | "window" | "session";
   /** Window stores: the window size. */
   readonly windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   readonly retentionMs?: number;
+  /** Window stores: see StoreDeclaration.retainDuplicates. */
+  readonly retainDuplicates?: boolean;
+  /** Versioned stores: see StoreDeclaration.historyRetentionMs. */
+  readonly historyRetentionMs?: number;
 }
 
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */

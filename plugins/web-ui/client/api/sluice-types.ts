@@ -124,7 +124,7 @@ export type StoresReport = {
   stores: {
     name: string;
     /** null while the store's type is not known */
-    type: "key_value" | "timestamped_key_value" | "window" | "timestamped_window" | "session" | null;
+    type: "key_value" | "timestamped_key_value" | "versioned_key_value" | "window" | "timestamped_window" | "session" | null;
     partitions: {
       partition: number;
       changelog_topic: string;
@@ -188,7 +188,7 @@ export type Topology = {
 
 export type QueryRequest = {
   /** The type of the named store */
-  type: "key_value" | "timestamped_key_value" | "window" | "timestamped_window" | "session";
+  type: "key_value" | "timestamped_key_value" | "versioned_key_value" | "window" | "timestamped_window" | "session";
   set_options?: {
     /** Default 0 */
     retries?: number | string;
@@ -203,7 +203,7 @@ export type QueryRequest = {
   };
   /** Exactly one query, by name, with its parameters (time parameters in epoch ms) */
   query: {
-    /** Parameters by store type — key_value: key; timestamped_key_value: key */
+    /** Parameters by store type — key_value: key; timestamped_key_value: key; versioned_key_value: key, as_of (optional) */
     get?: Record<string, unknown>;
     /** Parameters by store type — key_value: key_from, key_to; timestamped_key_value: key_from, key_to */
     range?: Record<string, unknown>;
@@ -247,6 +247,8 @@ export type QueryResult = {
         key: unknown;
         value: unknown;
         timestamp?: number;
+        valid_from?: number;
+        valid_to?: number | null;
       }[];
     }[];
   };

@@ -130,7 +130,7 @@ export class CommitSequence {
     const owners = new TopicPartitionMap<{ task: RunTask; store: string; count: number }>();
     for (const task of tasks) task.state.flushCache();
     for (const task of tasks) {
-      const changes = latestPerKey(task.state.drainChangelog());
+      const changes = latestPerKey(task.state.drainChangelog(), (store) => topology.storeSpec(store)?.type === "versioned_key_value");
       const marked = topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
       const positions = marked ? encodePositions(task.positions.encode()) : undefined;
       changes.forEach((change, i) => {
@@ -187,12 +187,18 @@ function unapplied(task: RunTask, topic: string, records: FetchedRecords): Queue
 
 /**
  * A changelog is read back last-write-wins, so only the last write of each key in a batch is produced (in the
- * order of each key's first write: the order between keys does not matter to a restore).
+ * order of each key's first write: the order between keys does not matter to a restore). A versioned store's
+ * changelog is not: each write of a key is a version of its own, so all of them are produced, in write order.
  */
-function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
+function latestPerKey(changes: ChangelogRecord[], keepsEveryWrite: (store: string) => boolean): ChangelogRecord[] {
   if (changes.length < 2) return changes;
   const byStore = new Map<string, Map<string, ChangelogRecord>>();
+  const everyWrite: ChangelogRecord[] = [];
   for (const change of changes) {
+    if (keepsEveryWrite(change.store)) {
+      everyWrite.push(change);
+      continue;
+    }
     let latest = byStore.get(change.store);
     if (latest === undefined) {
       latest = new Map();
@@ -202,5 +208,6 @@ function latestPerKey(changes: ChangelogRecord[]): ChangelogRecord[] {
   }
   const kept: ChangelogRecord[] = [];
   for (const latest of byStore.values()) for (const change of latest.values()) kept.push(change);
+  for (const change of everyWrite) kept.push(change);
   return kept;
 }

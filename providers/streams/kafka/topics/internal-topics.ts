@@ -8,7 +8,8 @@
  * Created topics get `replication.factor` (-1: the broker's default). The internal ones get the configs Kafka Streams
  * gives them, under the user's `topic.*`: a changelog is compacted, so that it keeps the latest value of each key
  * however old — and a window or session store's also deleted past the store's retention plus
- * `windowstore.changelog.additional.retention.ms`; a repartition topic keeps its records until the application
+ * `windowstore.changelog.additional.retention.ms` (a stream-stream join's window stores only deleted), a versioned
+ * store's compacted no sooner than its history retention plus a day; a repartition topic keeps its records until the application
  * purges them (retention.ms=-1, DeleteRecords), in 50 MiB segments; all take their records' own timestamps.
  * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition):
  * a repartition topic gets the number of the inputs it is read with (see subTopologyWidths), and an input topic, an
@@ -118,11 +119,25 @@ function subTopologyWidths(topology: CompiledTopology, counts: Map<string, numbe
 /** Kafka Streams' configs of a repartition topic: kept until purged by the application. */
 const REPARTITION_CONFIGS: Readonly<Record<string, string>> = { "cleanup.policy": "delete", "retention.ms": "-1", "segment.bytes": "52428800", "message.timestamp.type": "CreateTime" };
 
-/** Kafka Streams' configs of a store's changelog: compacted, and for window and session stores also deleted past their retention. */
+/**
+ * Kafka Streams' configs of a store's changelog: compacted, and for window and session stores also deleted past their
+ * retention — only deleted for a window store that retains duplicates (a stream-stream join's), whose every record
+ * has a key of its own; a versioned store's compacted only once a version is older than the history retention plus a
+ * day; then what the store asks for (StreamJoined's topic configs).
+ */
 function changelogConfigs(store: StoreSpec, additionalRetentionMs: number): Record<string, string> {
-  if (store.type === "key_value" || store.type === "timestamped_key_value") return { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime" };
-  const retentionMs = (store.retentionMs ?? DEFAULT_RETENTION_MS) + additionalRetentionMs;
-  return { "cleanup.policy": "compact,delete", "retention.ms": String(retentionMs), "message.timestamp.type": "CreateTime" };
+  return { ...kindConfigs(store, additionalRetentionMs), "message.timestamp.type": "CreateTime", ...store.changelogConfigs };
+}
+
+/** Kafka Streams' extra compaction lag of a versioned store's changelog (a fixed day, not the window stores' config). */
+const VERSIONED_ADDITIONAL_COMPACTION_LAG_MS = 24 * 60 * 60 * 1000;
+
+function kindConfigs(store: StoreSpec, additionalRetentionMs: number): Record<string, string> {
+  if (store.type === "key_value" || store.type === "timestamped_key_value") return { "cleanup.policy": "compact" };
+  // Compaction must leave the versions still inside the history retention: each is a record of the same key.
+  if (store.type === "versioned_key_value") return { "cleanup.policy": "compact", "min.compaction.lag.ms": String((store.historyRetentionMs ?? 0) + VERSIONED_ADDITIONAL_COMPACTION_LAG_MS) };
+  const retentionMs = String((store.retentionMs ?? DEFAULT_RETENTION_MS) + additionalRetentionMs);
+  return { "cleanup.policy": store.retainDuplicates ? "delete" : "compact,delete", "retention.ms": retentionMs };
 }
 
 /**

@@ -22,7 +22,9 @@ function streamTableJoinProcessor(table: TableView, joiner: (value: any, tableVa
         context.recordDropped();
         return;
       }
-      const tableValue = keyless ? undefined : rows.get(record.key)?.value;
+      // A versioned table answers with the row valid at the stream record's time (KIP-914).
+      const row = keyless ? undefined : rows.getAsOf !== undefined ? rows.getAsOf(record.key, record.timestamp) : rows.get(record.key);
+      const tableValue = row?.value;
       if ((tableValue === undefined || tableValue === null) && !left) return;
       context.forward(record.withValue(joiner(record.value, tableValue ?? null)));
     };

@@ -70,8 +70,7 @@ export class ChangelogTable implements TableOperator {
         if (!keyed(context, record)) return;
         if (store === undefined) return forward(record, record.value, null);
         const old = store.get(record.key);
-        store.put(record.key, record.value, record.timestamp);
-        forward(record, record.value, old?.value);
+        if (store.put(record.key, record.value, record.timestamp)) forward(record, record.value, old?.value);
       };
     });
   }
@@ -96,7 +95,10 @@ export function addChangelogTable(builder: InternalTopologyBuilder, parent: stri
   const storeName = named ?? options.storeNameOtherwise ?? builder.storeName(options.prefix);
   const keySerde = materialized?.keySerde ?? options.keySerde;
   const valueSerde = materialized?.valueSerde ?? options.valueSerde;
-  const store = { name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde } as const;
+  const store = { name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs } as const;
+  if (store.type === "versioned_key_value" && !(Number.isSafeInteger(store.historyRetentionMs) && store.historyRetentionMs! >= 0)) {
+    throw new Error(`the versioned store '${storeName}' needs a historyRetentionMs of 0 or more, got ${store.historyRetentionMs}`);
+  }
   let node = "";
   const operator = new ChangelogTable(storeName, named !== undefined, options.storeNameOtherwise !== undefined, () => {
     builder.addStore(store);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
+import { JoinWindows, StreamJoined, Stores } from "../../../../index";
 import { ClusterAdmin, type NewTopic } from "../../../../providers/kafka-client";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
@@ -109,6 +110,27 @@ test("window and session stores' changelogs are compacted and deleted past the s
   assert.equal(created["windowed-per-minute-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "3601000", "message.timestamp.type": "CreateTime" }]);
   // A session store keeps gap + grace by default, as in Kafka Streams.
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(300_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
+});
+
+test("a stream-stream join's window stores' changelogs are only deleted past their retention (each record has a key of its own), its shared store's compacted; StreamJoined's topic configs go over them", async ({ admin }) => {
+  const joined = topologyOf("joined", (builder) => {
+    const options = StreamJoined.as<string, string, string>("pairs").withLoggingEnabled({ "segment.bytes": "1048576" });
+    builder.stream("left").leftJoin(builder.stream("right"), (l, r) => `${l}${r}`, JoinWindows.ofTimeDifferenceAndGrace(10, 5), options).to("out");
+  });
+  const created = await createdTopics(admin, joined, { windowChangelogAdditionalRetentionMs: 1_000 });
+  const windowConfigs = { "cleanup.policy": "delete", "retention.ms": String(25 + 1_000), "message.timestamp.type": "CreateTime", "segment.bytes": "1048576" };
+  assert.equal(created["joined-pairs-this-join-store-changelog"], [-1, windowConfigs]);
+  assert.equal(created["joined-pairs-outer-other-join-store-changelog"], [-1, windowConfigs]);
+  assert.equal(created["joined-pairs-left-shared-join-store-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "1048576" }]);
+});
+
+test("a versioned store's changelog is compacted only once a version is older than the history retention plus a day", async ({ admin }) => {
+  const versioned = topologyOf("versioned", (builder) => {
+    builder.addStateStore(Stores.versionedKeyValueStoreBuilder(Stores.persistentVersionedKeyValueStore("prices", 3_600_000), "string", "string"));
+    builder.stream<string, string>("quotes").process(() => ({ process: () => undefined }), ["prices"]);
+  });
+  const created = await createdTopics(admin, versioned, { windowChangelogAdditionalRetentionMs: 1_000 });
+  assert.equal(created["versioned-prices-changelog"], [-1, { "cleanup.policy": "compact", "min.compaction.lag.ms": String(3_600_000 + 86_400_000), "message.timestamp.type": "CreateTime" }]);
 });
 
 test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {

@@ -118,6 +118,52 @@ test("timestamped window stores return values with their timestamps", async () =
   assert.equal(await collect(store.fetchAll(0, 5000)), [{ key: "k", windowStart: 1000, windowEnd: 2000, value: 5, timestamp: 1500 }]);
 });
 
+const joinSpec = (): StoreSpec => ({
+  name: "join-side",
+  type: "window",
+  keySerde: stringSerde,
+  valueSerde: stringSerde,
+  windowSizeMs: 0,
+  retentionMs: 100,
+  retainDuplicates: true,
+});
+
+test("a window store that retains duplicates keeps every put, in time then arrival order, and skips null puts", async () => {
+  const state = await dir.open([joinSpec()]);
+  const side = state.windowStore<string, string>("join-side");
+  side.put("a", "first", 10);
+  side.put("a", "early", 5);
+  side.put("a", "second", 10);
+  side.put("a", null, 10);
+  side.put("b", "other", 10);
+  await state.commit();
+  side.put("a", "third", 10);
+  assert.equal(side.fetchRange("a", 0, 10).map((window) => `${window.windowStart}:${window.value}`), ["5:early", "10:first", "10:second", "10:third"]);
+  await state.commit();
+  const store = state.readOnly("join-side").store as ReadOnlyWindowStore<string, string>;
+  assert.equal((await collect(store.fetchTimeRange("a", 10, 10))).map((window) => window.value), ["first", "second", "third"]);
+  assert.equal((await collect(store.fetchAll(0, 100))).length, 5);
+});
+
+test("a duplicate put after a reopen and after a restore is numbered after the ones kept, never over them", async () => {
+  const first = await dir.open([joinSpec()], { taskId: "0_0" });
+  const side = first.windowStore<string, string>("join-side");
+  side.put("a", "one", 10);
+  side.put("a", "two", 10);
+  const changelog = first.drainChangelog();
+  await first.commit();
+  await first.close();
+  const reopened = await dir.open([joinSpec()], { taskId: "0_0" });
+  reopened.windowStore<string, string>("join-side").put("a", "three", 10);
+  assert.equal(reopened.windowStore<string, string>("join-side").fetchRange("a", 10, 10).map((window) => window.value), ["one", "two", "three"]);
+
+  const restored = await dir.open([joinSpec()], { taskId: "1_0" });
+  await restored.restoreBatch("join-side", changelog.map(({ key, value, timestamp }) => ({ key, value, timestamp })), String(changelog.length - 1));
+  const again = restored.windowStore<string, string>("join-side");
+  again.put("a", "three", 10);
+  assert.equal(again.fetchRange("a", 10, 10).map((window) => window.value), ["one", "two", "three"]);
+});
+
 test("a window store without a window size is refused", async () => {
   try {
     await dir.open([{ name: "w", type: "window", keySerde: stringSerde, valueSerde: stringSerde }]);

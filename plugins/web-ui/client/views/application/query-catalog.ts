@@ -3,8 +3,10 @@ import type { StoreType } from "../../api/sluice-types";
 
 export interface QuerySpec {
   name: string;
-  /** Names starting with `key` take a key, those starting with `time` epoch milliseconds. */
+  /** Names starting with `key` take a key, those starting with `time` (and `as_of`) epoch milliseconds. */
   parameters: readonly string[];
+  /** Parameters that may be left empty: then they are not sent. */
+  optional?: readonly string[];
 }
 
 const KEY_VALUE: readonly QuerySpec[] = [
@@ -26,18 +28,23 @@ const SESSION: readonly QuerySpec[] = [
   { name: "fetch_key_range", parameters: ["key_from", "key_to"] },
 ];
 
+/** Without as_of, the latest version. */
+const VERSIONED: readonly QuerySpec[] = [{ name: "get", parameters: ["key", "as_of"], optional: ["as_of"] }];
+
 export const QUERIES: Record<StoreType, readonly QuerySpec[]> = {
   key_value: KEY_VALUE,
   timestamped_key_value: KEY_VALUE,
+  versioned_key_value: VERSIONED,
   window: WINDOW,
   timestamped_window: WINDOW,
   session: SESSION,
 };
 
-export const isTimeParameter = (name: string) => name.startsWith("time");
+export const isTimeParameter = (name: string) => name.startsWith("time") || name === "as_of";
 
-/** What a time parameter starts with: the last hour, ending now. */
+/** What a time parameter starts with: the last hour, ending now; as_of empty (the latest version). */
 export function defaultTime(name: string, now = Date.now()): string {
+  if (name === "as_of") return "";
   return String(name === "time_to" ? now : now - 3_600_000);
 }
 
@@ -65,6 +72,7 @@ export function queryBody(form: QueryForm): { body: unknown } | { error: string 
   const parameters: Record<string, unknown> = {};
   for (const name of spec.parameters) {
     const text = (form.parameters[name] ?? "").trim();
+    if (text === "" && spec.optional?.includes(name)) continue;
     if (isTimeParameter(name)) {
       if (!/^-?\d+$/.test(text)) return { error: `${name} must be a time in epoch milliseconds` };
       parameters[name] = Number(text);

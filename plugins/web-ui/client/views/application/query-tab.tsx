@@ -116,7 +116,7 @@ function QueryConsole({ id, stores }: { id: string; stores: { name: string; type
           {spec.parameters.map((name) => (
             <label key={name}>
               {name}
-              {isTimeParameter(name) && <span class="muted"> (epoch ms)</span>}
+              {isTimeParameter(name) && <span class="muted"> (epoch ms{spec.optional?.includes(name) ? ", optional" : ""})</span>}
               <input
                 name={name}
                 inputMode={isTimeParameter(name) ? "numeric" : undefined}
@@ -220,9 +220,10 @@ function RecordsTable({ records }: { records: QueryRecord[] }) {
   if (records.length === 0) return <p class="muted">No record.</p>;
   const windowed = records.some((record) => isWindowed(record.key));
   const timestamped = records.some((record) => record.timestamp !== undefined);
+  const versioned = records.some((record) => record.valid_from !== undefined);
   return (
     <table class="records">
-      <TableHead columns={["Key", ...(windowed ? ["Window"] : []), "Value", ...(timestamped ? ["Timestamp"] : [])]} />
+      <TableHead columns={["Key", ...(windowed ? ["Window"] : []), "Value", ...(timestamped ? ["Timestamp"] : []), ...(versioned ? ["Valid"] : [])]} />
       <tbody>
         {records.map((record, index) => (
           <tr key={index}>
@@ -232,6 +233,7 @@ function RecordsTable({ records }: { records: QueryRecord[] }) {
               <code>{formatValue(record.value)}</code>
             </td>
             {timestamped && <td>{record.timestamp === undefined ? "" : formatTimestamp(record.timestamp)}</td>}
+            {versioned && <td>{record.valid_from === undefined ? "" : `${formatTimestamp(record.valid_from)} – ${record.valid_to == null ? "now (latest)" : formatTimestamp(record.valid_to)}`}</td>}
           </tr>
         ))}
       </tbody>

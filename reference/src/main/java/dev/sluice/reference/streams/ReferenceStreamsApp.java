@@ -9,13 +9,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -25,36 +22,18 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 /**
  * A Kafka Streams application running one of {@link ReferenceTopologies} until SIGTERM.
  *
- * <p>Arguments: bootstrap-servers application-id state-dir topology [config=value ...]. Prints {"event":"state"} at
- * every state change and {"event":"failed"} when a stream thread dies (the client then shuts down). Reads queries
- * from stdin, one JSON object a line: {"store": name} answers {"event":"store","store":name,"entries":{...}} with
- * every entry of that key-value store; {"store": name, "windowed": true} every entry of that window store, with keys
- * written "key@windowStart".
+ * <p>Arguments: bootstrap-servers application-id state-dir topology [config=value ...]. Prints what
+ * {@link StreamsProgram} prints. Reads queries from stdin, one JSON object a line: {"store": name} answers
+ * {"event":"store","store":name,"entries":{...}} with every entry of that key-value store; {"store": name,
+ * "windowed": true} every entry of that window store, with keys written "key@windowStart".
  */
 public final class ReferenceStreamsApp {
     public static void main(String[] args) throws Exception {
         if (args.length < 4) throw new IllegalArgumentException("usage: ReferenceStreamsApp bootstrap-servers application-id state-dir topology [config=value ...]");
         Topology topology = ReferenceTopologies.BY_NAME.get(args[3]).get();
-        Properties props = new Properties();
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, args[1]);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, args[2]);
-        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
-        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
-        ProgramArguments.withConfigs(props, args, 4);
-        KafkaStreams streams = new KafkaStreams(topology, props);
-        streams.setStateListener((now, before) -> JsonLines.print("event", "state", "state", now.toString(), "before", before.toString()));
-        streams.setUncaughtExceptionHandler(error -> {
-            JsonLines.print("event", "failed", "error", JsonLines.error(error));
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        Properties props = ProgramArguments.withConfigs(StreamsProgram.properties(args[0], args[1], args[2]), args, 4);
         CountDownLatch closed = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            streams.close();
-            JsonLines.print("event", "closed");
-            closed.countDown();
-        }));
-        streams.start();
+        KafkaStreams streams = StreamsProgram.start(topology, props, closed);
         try (BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             for (String line = input.readLine(); line != null; line = input.readLine()) {
                 if (line.isBlank()) continue;
