@@ -17,6 +17,7 @@ import { NAMED_CODE_CONTRACT } from "../../../kernel/contracts/streams/named-cod
 import { readConfiguredFile } from "../../../kernel/http/configured-file";
 import { NamedCodeRegistry } from "../code/named-code-registry";
 import type { DeployPolicy } from "../deployment/deployed-config";
+import type { TrustedClientConfig } from "../deployment/inherited-credentials";
 import { DeploymentFile } from "../deployment/deployment-file";
 import { SecretSealer } from "../deployment/sealed-secrets";
 import { RuntimeDeployments } from "../deployment/runtime-deployments";
@@ -56,7 +57,12 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const logDir = streams.get("log.dir") === "" ? this.stateDir : path.resolve(kernel.root, streams.get("log.dir"));
     const keyFile = streams.get(DEPLOYMENTS_KEY_LOCATION);
     const sealer = keyFile === "" ? undefined : new SecretSealer(readConfiguredFile(keyFile, `streams.${DEPLOYMENTS_KEY_LOCATION}`));
-    const policy: DeployPolicy = { code: this.code, directoryOf: (key) => (key === "log.dir" ? logDir : this.stateDir), secretsKept: sealer !== undefined };
+    const policy: DeployPolicy = {
+      code: this.code,
+      directoryOf: (key) => (key === "log.dir" ? logDir : this.stateDir),
+      secretsKept: sealer !== undefined,
+      trusted: (id, provider) => this.trustedClientConfig(id, provider),
+    };
     this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger, policy, sealer);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(STREAMS_DEPLOYMENTS_TOKEN, { useValue: this.deployments });
@@ -93,6 +99,12 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
 
   application(id: string): ApplicationHandle | undefined {
     return this.runtime?.application(id);
+  }
+
+  /** What instance `id` of `provider` runs with before a deploy request's keys: where it connects, which credentials. */
+  private trustedClientConfig(id: string, provider: TopologyProvider): TrustedClientConfig {
+    const values = { ...this.config.section(STREAMS_CONFIG.name), ...provider.config, ...this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`) };
+    return { bootstrapServers: resolveBootstrapServers(this.config, this.components), values };
   }
 
   /** An instance starts at boot unless its provider or `applications.<id>.autostart` says false. */
