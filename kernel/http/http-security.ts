@@ -8,7 +8,7 @@ import { AccessGuard } from "./access-guard";
 import type { Authenticator } from "./auth/authenticator";
 import { BasicAuthenticator } from "./auth/basic-authenticator";
 import { BearerAuthenticator } from "./auth/bearer-authenticator";
-import { HashQueue } from "./auth/hash-queue";
+import { HashQueue } from "../hash-queue";
 import { JwtVerifier } from "./auth/jwt-verifier";
 import { LoginThrottle } from "./auth/login-throttle";
 import { MtlsAuthenticator } from "./auth/mtls-authenticator";

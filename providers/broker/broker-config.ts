@@ -45,6 +45,8 @@ export const BROKER_CONFIG = configSection({
     "sasl.oauthbearer.expected.audience": { type: "string", default: "", doc: "OAUTHBEARER: required `aud` of tokens; empty: not checked." },
     "connections.max.reauth.ms": { type: "integer", default: 0, doc: "Longest SASL session (shorter if the OAUTHBEARER token expires first); clients must authenticate again before it ends. 0: no limit." },
     "sasl.server.max.receive.size": { type: "integer", default: 524_288, doc: "Largest frame a SASL client may send before it has authenticated; a larger one closes the connection at once, before it is read." },
+    "sasl.plain.check.concurrency": { type: "integer", default: 2, doc: "PLAIN: password checks (PBKDF2, on libuv's thread pool, which file I/O and the HTTP side share) that run at once across all connections." },
+    "sasl.plain.check.queue.size": { type: "integer", default: 32, doc: "PLAIN: logins waiting for a password check; past it a login fails at once, unchecked, as a failed authentication." },
     "connection.failed.authentication.delay.ms": { type: "integer", default: 100, doc: "How long the answer to a failed SASL authentication (and the close after it) waits; other connections are not held up." },
     "max.connections": { type: "integer", default: -1, doc: "Connections the broker keeps at most; more are closed as they arrive. -1: half the process's open-file limit (unbounded where it cannot be read), leaving descriptors to the logs, stores and HTTP server." },
     "max.connections.per.ip": { type: "integer", default: 2_147_483_647, doc: "Connections one client address may hold at most; more are closed as they arrive." },
@@ -165,6 +167,8 @@ function brokerSasl(broker: BrokerSettings, root: string, protocol: string): Bro
     oauthbearer: mechanisms.includes("OAUTHBEARER") ? oauthBearerValidation(broker, root) : undefined,
     maxReauthMs: broker.get("connections.max.reauth.ms"),
     failedAuthenticationDelayMs: Math.max(broker.get("connection.failed.authentication.delay.ms"), 0),
+    plainCheckConcurrency: positive(broker.get("sasl.plain.check.concurrency"), "broker.sasl.plain.check.concurrency"),
+    plainCheckQueueSize: Math.max(broker.get("sasl.plain.check.queue.size"), 0),
   };
 }
 

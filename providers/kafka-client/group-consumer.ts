@@ -369,16 +369,20 @@ export class GroupConsumer {
     this.prefetch = this.fetchable().length > 0 ? this.fetch() : undefined;
     // Awaited by the next round (or dropped); this only keeps a failure from counting as unhandled meanwhile.
     this.prefetch?.catch(() => undefined);
+    let processed = 0;
     for (const batch of answer.batches) {
       if (this.stopped || this.membership.rejoinNeeded) break;
       const held = await this.handlers.batch(batch);
+      processed++;
       const entry = this.processed.get(key(batch.topic, batch.partition));
       if (entry !== undefined && held !== "held") {
         entry.offset = batch.nextOffset;
         entry.committed = false;
       }
     }
-    if (!this.stopped && !this.membership.rejoinNeeded) await this.handlers.fetchProcessed?.();
+    // Work done is always finished (a member that lost its partitions meanwhile learns so from that commit); an
+    // answer without batches still lets the handler work through what it holds, unless the member is leaving.
+    if (processed > 0 || !(this.stopped || this.membership.rejoinNeeded)) await this.handlers.fetchProcessed?.();
     // One commit at a time, in order; a failed one throws here, a round late, and its positions go with the next.
     await this.settledCommit();
     this.committing = this.commitProcessed();

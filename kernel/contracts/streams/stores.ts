@@ -13,6 +13,7 @@
  * an omitted bound is open. Times are epoch milliseconds.
  */
 
+import type { Windowed } from "./dsl/windows";
 import type { Serde } from "./serde";
 
 export const STORE_TYPES = ["key_value", "timestamped_key_value", "versioned_key_value", "window", "timestamped_window", "session"] as const;
@@ -28,14 +29,19 @@ export interface StoreSpec<K = unknown, V = unknown> {
   windowSizeMs?: number;
   /** Processors may range over the store: it keeps an index of its keys in memory (key-value stores). */
   rangeable?: boolean;
-  /** Key-value stores: false keeps the store's updates out of the record cache. Default true. */
+  /** False keeps the store's updates out of the record cache. Default true. */
   caching?: boolean;
+  /** Restored from its changelog whenever its task is opened: nothing of it is kept locally in between (in-memory stores). */
+  inMemory?: boolean;
   /**
    * window and timestamped_window: a key may hold several windows with one start, each put adding one (Kafka Streams'
    * retainDuplicates, what a stream-stream join keeps each side's records in); a null put is skipped.
    */
   retainDuplicates?: boolean;
-  /** Configs the store's changelog topic is created with, over those Kafka Streams gives a store of its kind. */
+  /**
+   * Configs the store's changelog topic is created with, over those Kafka Streams gives a store of its kind and the
+   * application's `topic.*` ones (StoreBuilder.withLoggingEnabled, Materialized's, StreamJoined's).
+   */
   changelogConfigs?: Readonly<Record<string, string>>;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
@@ -140,19 +146,40 @@ export interface TimestampedKeyValueStore<K, V> extends StateStore, KeyValueRang
   putAll(entries: readonly KeyValue<K, ValueAndTimestamp<V> | null>[]): void;
 }
 
-export interface WindowStore<K, V> extends StateStore {
+/**
+ * Kafka Streams' iteration of a window store, over its uncommitted writes and its committed data alike. Times are
+ * window starts, both bounds inclusive; a key range's omitted bound is open. Walks over several keys go by key
+ * byte order, then start time (backward: the reverse); only stores a processor may range over keep the index of
+ * their keys that needs (Processor API stores, as for key-value ranges).
+ */
+export interface WindowIteration<K, Found> {
+  /** The value of the key's window that starts at `windowStart`. */
+  fetch(key: K, windowStart: number): Found | undefined;
+  /** The key's windows with timeFrom <= start <= timeTo, by start time: each as its start and value (Kafka Streams' WindowStoreIterator). */
+  fetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
+  /** The windows of keys in [keyFrom, keyTo] with timeFrom <= start <= timeTo. */
+  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  /** The windows of every key with timeFrom <= start <= timeTo. */
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  /** Every window the store holds. */
+  all(): KeyValueIterator<Windowed<K>, Found>;
+  backwardAll(): KeyValueIterator<Windowed<K>, Found>;
+}
+
+export interface WindowStore<K, V> extends StateStore, WindowIteration<K, V> {
   readonly windowSizeMs: number;
   /** A null value deletes the window. Writes to expired windows are ignored. */
   put(key: K, value: V | null, windowStart: number): void;
-  fetch(key: K, windowStart: number): V | undefined;
-  /** The key's windows whose start is in [timeFrom, timeTo], by start time. */
+  /** The key's windows whose start is in [timeFrom, timeTo], by start time, as a list (Sluice's earlier form of fetch(key, timeFrom, timeTo)). */
   fetchRange(key: K, timeFrom: number, timeTo: number): WindowedEntry<K, V>[];
 }
 
-export interface TimestampedWindowStore<K, V> extends StateStore {
+export interface TimestampedWindowStore<K, V> extends StateStore, WindowIteration<K, ValueAndTimestamp<V>> {
   readonly windowSizeMs: number;
   put(key: K, value: V | null, windowStart: number, timestamp: number): void;
-  fetch(key: K, windowStart: number): ValueAndTimestamp<V> | undefined;
   fetchRange(key: K, timeFrom: number, timeTo: number): TimestampedWindowedEntry<K, V>[];
 }
 
@@ -167,6 +194,21 @@ export interface SessionStore<K, V> extends StateStore {
    * then start.
    */
   findSessions(key: K, earliestSessionEnd: number, latestSessionStart: number): WindowedEntry<K, V>[];
+  /**
+   * Kafka Streams' iteration of a session store, over its uncommitted writes and its committed data alike: the
+   * sessions of keys in [keyFrom, keyTo] (an omitted bound is open) that end at or after `earliestSessionEnd` and
+   * start at or before `latestSessionStart`, by key byte order, then end, then start (backward: the reverse). Walks
+   * over several keys need the store's key index (Processor API stores, as for key-value ranges).
+   */
+  findSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEnd: number, latestSessionStart: number): KeyValueIterator<Windowed<K>, V>;
+  /** findSessions(key, …) as an iterator, latest session first. */
+  backwardFindSessions(key: K, earliestSessionEnd: number, latestSessionStart: number): KeyValueIterator<Windowed<K>, V>;
+  backwardFindSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEnd: number, latestSessionStart: number): KeyValueIterator<Windowed<K>, V>;
+  /** All sessions of the key, or of the keys in [keyFrom, keyTo]. */
+  fetch(key: K): KeyValueIterator<Windowed<K>, V>;
+  fetch(keyFrom: K | undefined, keyTo: K | undefined): KeyValueIterator<Windowed<K>, V>;
+  backwardFetch(key: K): KeyValueIterator<Windowed<K>, V>;
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined): KeyValueIterator<Windowed<K>, V>;
 }
 
 /** One version of a versioned store's key (Kafka Streams' VersionedRecord): valid from `timestamp` until `validTo`. */

@@ -26,7 +26,11 @@ export interface TopologyProvider {
   readonly name: string;
   readonly version: string;
   readonly description?: string;
-  /** Must hold at least `application.id`. */
+  /**
+   * Must hold at least `application.id`. A deploy request (untrusted) may set these keys: Sluice refuses values that
+   * name a module (`module#export`) or hold a `${file:}`/`${env:}` reference, but a topology must never treat a value
+   * as a file or directory path, nor as code other than a registered name.
+   */
   readonly config: Readonly<Record<string, ConfigValue>>;
   readonly eventStreams?: readonly EventStreamDeclaration[];
   /** False: listed in the topology catalogue and deployable over REST, but no instance starts at boot. Default true. */

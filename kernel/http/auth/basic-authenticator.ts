@@ -9,7 +9,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Logger } from "../../logger";
 import { badCredentials, credentialsOf, noCredentials, type AuthOutcome, type Authenticator } from "./authenticator";
-import { HashQueue, HashQueueFull } from "./hash-queue";
+import { HashQueue, HashQueueFull } from "../../hash-queue";
 import { hashPassword, isOutdated, parsePasswordHash, verifyPassword } from "./password-hash";
 import type { Principal } from "./principal";
 import { UserLockout } from "./user-lockout";

@@ -5,6 +5,7 @@
  */
 import { isScramMechanism, type ScramMechanism } from "../../kafka-protocol/sasl/scram";
 import type { SaslMechanism } from "../../kafka-protocol/sasl/sasl-mechanisms";
+import { HashQueue } from "../../../kernel/hash-queue";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { SaslCredentials, type SaslUser } from "./sasl-credentials";
 import type { SaslExchange } from "./sasl-exchange";
@@ -30,17 +31,30 @@ export interface BrokerSasl {
    * connection.failed.authentication.delay.ms: a client guessing passwords gets fewer guesses a second. Default 100.
    */
   failedAuthenticationDelayMs?: number;
+  /**
+   * PLAIN's password checks (PBKDF2 on libuv's thread pool, shared with file I/O and the HTTP side) that run at
+   * once across all connections; default 2.
+   */
+  plainCheckConcurrency?: number;
+  /** PLAIN logins waiting for a check; past it a login fails at once, unchecked. Default 32. */
+  plainCheckQueueSize?: number;
 }
 
 const DEFAULT_FAILED_AUTHENTICATION_DELAY_MS = 100;
+const DEFAULT_PLAIN_CHECK_CONCURRENCY = 2;
+const DEFAULT_PLAIN_CHECK_QUEUE_SIZE = 32;
 
 export class SaslServer {
+  private readonly plainChecks: HashQueue;
+
   private constructor(
     private readonly settings: BrokerSasl,
     private readonly credentials: SaslCredentials,
     private readonly verifier: TokenVerifier | null,
     readonly logger: ComponentLogger,
-  ) {}
+  ) {
+    this.plainChecks = new HashQueue(Math.max(1, settings.plainCheckConcurrency ?? DEFAULT_PLAIN_CHECK_CONCURRENCY), Math.max(0, settings.plainCheckQueueSize ?? DEFAULT_PLAIN_CHECK_QUEUE_SIZE));
+  }
 
   static async start(settings: BrokerSasl, logger: ComponentLogger): Promise<SaslServer> {
     if (settings.mechanisms.length === 0) throw new Error("SASL needs at least one mechanism");
@@ -68,7 +82,7 @@ export class SaslServer {
 
   /** An exchange of an enabled mechanism. */
   exchange(mechanism: SaslMechanism): SaslExchange {
-    if (mechanism === "PLAIN") return new PlainExchange(this.credentials);
+    if (mechanism === "PLAIN") return new PlainExchange(this.credentials, this.plainChecks);
     if (mechanism === "OAUTHBEARER") return new OAuthBearerExchange(this.verifier!);
     return new ScramExchange(mechanism satisfies ScramMechanism, this.credentials);
   }

@@ -7,6 +7,7 @@
  * outside Sluice's own. A key that takes code takes a built-in or registered name only (and, being code, needs an
  * admin); a key that names a file is refused; a directory resolves under the trusted directory of its key; a
  * `${file:…}` or `${env:…}` reference is refused; a secret is taken only when deployments.json can keep it encrypted.
+ * The topology's own keys and the open client keys never name a module either, since a topology may load what they say.
  */
 import path from "node:path";
 import { ConfigDeclarations, coerceValue, shownValue } from "../../../kernel/config/config-validation";
@@ -55,8 +56,8 @@ export function deployedConfig(provider: TopologyProvider, requested: Readonly<R
     refuseReferences(key, value);
     if (key === "application.id") config[key] = id;
     else if (Object.hasOwn(APPLICATION_KEYS, key)) config[key] = trustedValue(key, APPLICATION_KEYS[key], declaredValue(provider, id, key, value), policy, caller);
-    else if (Object.hasOwn(provider.config, key)) config[key] = providerValue(provider, key, value);
-    else config[key] = declaredValue(provider, id, key, value);
+    else if (Object.hasOwn(provider.config, key)) config[key] = refuseModules(provider, key, providerValue(provider, key, value));
+    else config[key] = refuseModules(provider, key, declaredValue(provider, id, key, value));
     if (isSecretKey(key) && config[key] !== "" && !policy.secretsKept) {
       throw badRequest(
         `Field 'config.${key}' holds a secret, which deployments.json keeps only encrypted: set streams.${DEPLOYMENTS_KEY_LOCATION}, ` +
@@ -72,6 +73,25 @@ function refuseReferences(key: string, value: unknown): void {
   if (values.some((item) => typeof item === "string" && REFERENCE.test(item))) {
     throw badRequest(`Field 'config.${key}' holds a \${…} reference: files and environment variables are resolved for trusted configuration (file, environment, command line) only`);
   }
+}
+
+/**
+ * A key the runtime does not declare as code (a topology's own key, a `consumer.`/`producer.`/`admin.`/`topic.` one)
+ * may still reach code that loads modules: a topology may hand its value to a serde, a partitioner or a callback.
+ * So none of them may name a module either, unless the topology's own default does.
+ */
+function refuseModules(provider: TopologyProvider, key: string, value: ConfigValue): ConfigValue {
+  const standard = provider.config[key];
+  const given = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+  const own = new Set((Array.isArray(standard) ? standard : [standard]).filter((item) => typeof item === "string"));
+  const named = given.find((item) => namesModule(item) && !own.has(item));
+  if (named !== undefined) {
+    throw badRequest(
+      `Field 'config.${key}' names a module (module#export), which topology '${provider.name}' could load: a deploy request never names a module; ` +
+        `name code registered through META-INF/services/sluice.streams.NamedCode instead, got ${shownValue(key, named)}`,
+    );
+  }
+  return value;
 }
 
 /** A declared key's value as a deploy may give it: code by registered name, no file, a directory under the trusted one. */

@@ -30,6 +30,7 @@ function versionedSupplier(name: string, historyRetentionMs: number, segmentInte
 
 class DeclaredStoreBuilder implements StoreBuilder {
   private caching = false;
+  private changelogConfigs: Record<string, string> | undefined;
 
   constructor(
     private readonly supplier: StoreSupplier,
@@ -53,9 +54,23 @@ class DeclaredStoreBuilder implements StoreBuilder {
     return this;
   }
 
+  withLoggingEnabled(config: Record<string, string>): StoreBuilder {
+    this.changelogConfigs = { ...config };
+    return this;
+  }
+
+  withLoggingDisabled(): never {
+    throw new Error(
+      `store '${this.name}': withLoggingDisabled is not offered — every Sluice store keeps a changelog, since a task's exactly-once recovery and its moves between instances restore the stores from it`,
+    );
+  }
+
   declaration(): StoreDeclaration {
-    const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs } = this.supplier;
-    return { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
+    const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, inMemory } = this.supplier;
+    const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
+    if (this.changelogConfigs !== undefined) declaration.changelogConfigs = this.changelogConfigs;
+    if (inMemory === true) declaration.inMemory = true;
+    return declaration;
   }
 }
 
@@ -64,17 +79,30 @@ function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: S
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
 }
 
-/** Serdes not given are the application's defaults. */
+const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
+const sessionSupplier = (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) });
+
+/** Kafka Streams' in-memory supplier of the same store: restored from its changelog whenever its task is opened. */
+const inMemory = (supplier: StoreSupplier): StoreSupplier => ({ ...supplier, inMemory: true });
+
+/**
+ * Serdes not given are the application's defaults. The in-memory suppliers' stores live in the task's LevelDB while
+ * it is assigned, like the others, but are dropped and restored from their changelogs each time the task is opened.
+ */
 export const Stores = {
-  persistentKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
-  persistentTimestampedKeyValueStore: (name: string): StoreSupplier => ({ name, kind: "key_value" }),
+  persistentKeyValueStore: keyValueSupplier,
+  persistentTimestampedKeyValueStore: keyValueSupplier,
   persistentWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentTimestampedWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates),
   persistentVersionedKeyValueStore: (name: string, historyRetentionMs: number, segmentIntervalMs?: number): StoreSupplier =>
     versionedSupplier(name, historyRetentionMs, segmentIntervalMs),
-  persistentSessionStore: (name: string, retentionMs: number): StoreSupplier => ({ name, kind: "session", retentionMs: positive(retentionMs, "the retention", name) }),
+  persistentSessionStore: sessionSupplier,
+  inMemoryKeyValueStore: (name: string): StoreSupplier => inMemory(keyValueSupplier(name)),
+  inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
+    inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
+  inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),

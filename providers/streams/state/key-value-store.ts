@@ -3,7 +3,7 @@
 import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { KeyValue, KeyValueIterator, KeyValueStore, TimestampedKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
-import { IndexedIterator } from "./key-value-iterator";
+import { indexedIterator } from "./key-value-iterator";
 import { isAsciiText, takesTextKeys, type KeyValueBytes, type StoreKey } from "./key-value-bytes";
 import type { StoredValue } from "./value-layout";
 
@@ -70,7 +70,7 @@ abstract class TypedKeyValue<K, V, Found> {
   }
 
   private iterate(ids: readonly string[]): KeyValueIterator<K, Found> {
-    return new IndexedIterator(ids, (id) => {
+    return indexedIterator(ids, (id) => {
       const key = Buffer.from(id, "latin1");
       const stored = this.bytes.read(this.textKeys && isAsciiText(id) ? id : key);
       return stored === undefined ? undefined : { key: this.keySerde.deserialize(key), value: this.view(stored) };

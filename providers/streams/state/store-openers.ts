@@ -45,6 +45,8 @@ export interface StoreFaces {
   expiring?: ExpiringStore;
   /** Key-value stores: their core, whose key index a rangeable store builds. */
   keyValue?: KeyValueBytes;
+  /** Window and session stores: their core, whose key index a rangeable store builds. */
+  windowed?: WindowedBytes;
   processor: ProcessorStore;
   readOnly: ReadOnlyStore;
   /** Applies one changelog record without emitting one. */
@@ -55,10 +57,12 @@ function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: 
   return new KeyValueBytes(spec.name, areas, values, counters, context, spec.caching !== false);
 }
 
+/** A store that retains duplicates is never cached, as Kafka Streams' window store builders disable caching for it. */
 function windowedBytes(input: OpenerInput, layout: WindowedSuffixLayout, values: ValueLayout): WindowedBytes {
   const { spec, areas, counters, streamTime, context } = input;
   const retentionMs = spec.retentionMs ?? DEFAULT_RETENTION_MS;
-  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context);
+  const caching = spec.caching !== false && spec.retainDuplicates !== true;
+  return new WindowedBytes(spec.name, areas, layout, values, retentionMs, counters, streamTime, context, caching);
 }
 
 /** A join's window store may be 0 ms wide (it joins records of the same timestamp); an aggregation's may not. */
@@ -114,6 +118,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = windowedBytes(input, layout, plainValues);
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: plainValueView(spec.valueSerde) };
     return {
+      windowed: bytes,
       expiring: windowedExpiry(bytes),
       processor: new LevelWindowStore(wiring, context.currentTimestamp),
       readOnly: { type: "window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
@@ -126,6 +131,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = windowedBytes(input, layout, timestampedValues);
     const wiring = { bytes, layout, keySerde: spec.keySerde, valueSerde: spec.valueSerde, view: timestampedValueView(spec.valueSerde) };
     return {
+      windowed: bytes,
       expiring: windowedExpiry(bytes),
       processor: new LevelTimestampedWindowStore(wiring),
       readOnly: { type: "timestamped_window", store: new LevelReadOnlyWindowStore({ db, ...wiring }) },
@@ -137,6 +143,7 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
     const bytes = windowedBytes(input, sessionSuffixLayout, plainValues);
     const view = plainValueView(spec.valueSerde);
     return {
+      windowed: bytes,
       expiring: windowedExpiry(bytes),
       processor: new LevelSessionStore(bytes, spec.keySerde, spec.valueSerde, view, context.currentTimestamp),
       readOnly: {

@@ -132,7 +132,7 @@ export class TaskState {
         currentHeaders: options.currentHeaders ?? (() => undefined),
       };
       specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
-      for (const { spec, keyValue } of state.stores.values()) if (spec.rangeable) await keyValue?.indexKeys(db);
+      for (const { spec, keyValue, windowed } of state.stores.values()) if (spec.rangeable) await (keyValue ?? windowed)?.indexKeys(db);
       state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });
       return state;
     } catch (error) {

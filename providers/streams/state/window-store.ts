@@ -1,7 +1,10 @@
 /** Processor-facing window and timestamped_window stores: serdes over WindowedBytes. */
 
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
+import type { Windowed } from "../../../kernel/contracts/streams/dsl/windows";
 import type {
+  KeyValueIterator,
   TimestampedWindowedEntry,
   TimestampedWindowStore,
   ValueAndTimestamp,
@@ -11,7 +14,8 @@ import type {
 import { readTime } from "./key-layout";
 import { locateSuffix } from "./suffix-directory";
 import type { WindowSuffixLayout } from "./suffix-layouts";
-import type { WindowedBytes } from "./windowed-bytes";
+import { flatIndexedIterator, listIterator } from "./key-value-iterator";
+import type { WindowedBytes, WindowedEntryBytes } from "./windowed-bytes";
 import type { ValueView } from "./value-views";
 
 /** What a typed window store is built on. */
@@ -34,19 +38,88 @@ abstract class TypedWindows<K, V, Found, Entry> {
     return this.wiring.bytes.name;
   }
 
-  fetch(key: K, windowStart: number): Found | undefined {
+  fetch(key: K, windowStart: number): Found | undefined;
+  fetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
+  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  fetch(...args: unknown[]): Found | undefined | KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
+    if (args.length === 2) return this.fetchWindow(args[0] as K, args[1] as number);
+    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, false);
+    return this.walk(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, false);
+  }
+
+  backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
+  backwardFetch(...args: unknown[]): KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
+    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, true);
+    return this.walk(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, true);
+  }
+
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
+    return this.walk(undefined, undefined, timeFrom, timeTo, false);
+  }
+
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
+    return this.walk(undefined, undefined, timeFrom, timeTo, true);
+  }
+
+  all(): KeyValueIterator<Windowed<K>, Found> {
+    return this.walk(undefined, undefined, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, false);
+  }
+
+  backwardAll(): KeyValueIterator<Windowed<K>, Found> {
+    return this.walk(undefined, undefined, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, true);
+  }
+
+  fetchRange(key: K, timeFrom: number, timeTo: number): Entry[] {
+    const { layout, view } = this.wiring;
+    return this.listed(this.wiring.keySerde.serialize(key), timeFrom, timeTo).map((found) => view.entry(key, layout.bounds(found.suffix), found.stored));
+  }
+
+  private fetchWindow(key: K, windowStart: number): Found | undefined {
     const { bytes, layout, keySerde, view } = this.wiring;
     const stored = bytes.read(keySerde.serialize(key), layout.encode(windowStart));
     return stored === undefined ? undefined : view.found(stored);
   }
 
-  fetchRange(key: K, timeFrom: number, timeTo: number): Entry[] {
+  /** The key's windows with a start in [timeFrom, timeTo], by start (or reversed). */
+  private listed(key: Buffer, timeFrom: number, timeTo: number, reverse = false): WindowedEntryBytes[] {
     const inRange = (suffix: Buffer) => {
       const start = readTime(suffix, 0);
       return start >= timeFrom && start <= timeTo;
     };
+    const found = this.wiring.bytes.list(key, inRange);
+    return reverse ? found.reverse() : found;
+  }
+
+  private startsOf(key: K, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<number, Found> {
+    const { layout, view } = this.wiring;
+    const entries = this.listed(this.wiring.keySerde.serialize(key), timeFrom, timeTo, reverse).map((found) => ({ key: layout.bounds(found.suffix).start, value: view.found(found.stored) }));
+    return listIterator(entries);
+  }
+
+  private walk(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<Windowed<K>, Found> {
     const { bytes, layout, keySerde, view } = this.wiring;
-    return bytes.list(keySerde.serialize(key), inRange).map((found) => view.entry(key, layout.bounds(found.suffix), found.stored));
+    const bound = (key: K | undefined) => (key === undefined || key === null ? undefined : keySerde.serialize(key));
+    return flatIndexedIterator(bytes.keyIds(bound(keyFrom), bound(keyTo), reverse), (id) => {
+      const keyBytes = Buffer.from(id, "latin1");
+      const found = this.listed(keyBytes, timeFrom, timeTo, reverse);
+      if (found.length === 0) return [];
+      const key = keySerde.deserialize(keyBytes);
+      return found.map(({ suffix, stored }) => {
+        const { start, end } = layout.bounds(suffix);
+        return { key: { key, windowStart: start, windowEnd: end }, value: view.found(stored) };
+      });
+    });
+  }
+
+  /** See WindowedBytes.forwardOnFlush: the listener gets the windowed key (key, windowStart, windowEnd) and the values deserialized. */
+  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void, withOldValues = false): boolean {
+    const { bytes, layout, keySerde, valueSerde } = this.wiring;
+    const deserialize = (value: Buffer | null) => (value === null ? null : valueSerde.deserialize(value));
+    return bytes.forwardOnFlush((key, suffix, value, timestamp, headers, oldValue) => {
+      const { start, end } = layout.bounds(suffix);
+      listener({ key: keySerde.deserialize(key), windowStart: start, windowEnd: end }, deserialize(value), timestamp, headers, deserialize(oldValue));
+    }, withOldValues);
   }
 
   /**

@@ -124,7 +124,7 @@ export function changeForwarder(context: InternalProcessorContext, store: TableS
  * Has the store's record cache forward the processor's changes once folded (Kafka Streams' flush listener); false
  * when the processor forwards each change itself: the store has no cache, or a repartition topic is downstream.
  */
-function forwardsOnFlush(context: InternalProcessorContext, store: object, sendOldValues: boolean): boolean {
+export function forwardsOnFlush(context: InternalProcessorContext, store: object, sendOldValues: boolean): boolean {
   const forwarding = store as Partial<FlushForwarding>;
   return (
     typeof forwarding.forwardOnFlush === "function" &&

@@ -47,8 +47,10 @@ export interface StoreDef {
   retentionMs?: number;
   /** Processors range over it (see StoreSpec.rangeable). */
   rangeable?: boolean;
-  /** Key-value stores: false keeps the store out of the record cache. */
+  /** False keeps the store out of the record cache. */
   caching?: boolean;
+  /** Restored from its changelog whenever its task is opened (Kafka Streams' in-memory stores). */
+  inMemory?: boolean;
   /** Window stores: see StoreSpec.retainDuplicates. */
   retainDuplicates?: boolean;
   /** Versioned stores: see StoreSpec.historyRetentionMs. */

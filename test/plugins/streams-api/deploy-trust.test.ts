@@ -84,6 +84,23 @@ trust("modules, Node's own modules and unregistered names are refused with a 400
   assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basic("ada") })).json().includes("wordcount-code"));
 });
 
+trust("a topology's own keys and the open client keys never name a module: a 400 naming the field", async ({ sluice }) => {
+  const planted = path.join(NAMED_CODE_PACKAGE, "planted.js");
+  const cases: [string, unknown][] = [
+    ["input.topic", "inspector#open"],
+    ["output.topic", `${planted}#run`],
+    ["consumer.partition.assignment.strategy", "child_process#execSync"],
+    ["producer.partitioner.class", `${planted}#run`],
+  ];
+  for (const [key, value] of cases) {
+    const res = await deployAs(sluice, "ada", { "application.id": "wordcount-own-key", [key]: value });
+    assert.is(res.status, 400, `${key}=${value}: ${res.text}`);
+    assert.match(res.json().message, `Field 'config.${key}' names a module`);
+  }
+  assert.is((globalThis as { __sluicePlantedModuleLoaded?: boolean }).__sluicePlantedModuleLoaded, undefined);
+  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basic("ada") })).json().includes("wordcount-own-key"));
+});
+
 trust("registered code is named by an admin; an operator gets a 403 naming the role", async ({ sluice }) => {
   const config = { "application.id": "wordcount-named", "leveldb.config.setter": "small-cache", "default.value.serde": "shouting-string" };
   const refused = await deployAs(sluice, "otto", config);

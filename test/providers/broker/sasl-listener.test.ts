@@ -114,6 +114,25 @@ test("PLAIN: the right password opens the connection to every request; a wrong o
   assert.not.ok(JSON.stringify(context.logs).includes("alice-secret"), "no password in the broker's log");
 });
 
+test("PLAIN: password checks across connections are bounded; past the queue a login fails at once, unchecked, and closes; a correct client still gets in", async (context) => {
+  await startSaslBroker(context, { plainCheckConcurrency: 1, plainCheckQueueSize: 1 });
+  const flood = await Promise.all(Array.from({ length: 16 }, () => rawClient(context)));
+  for (const client of flood) assert.is((await client.request(SaslHandshake, 1, { mechanism: "PLAIN" })).errorCode, ErrorCode.NONE);
+  // All at once, so that they find one check running and one waiting.
+  const answers = await Promise.all(flood.map((client) => client.request(SaslAuthenticate, 1, { authBytes: encodePlain({ username: "alice", password: "wrong" }) })));
+  assert.ok(answers.every(({ errorCode }) => errorCode === ErrorCode.SASL_AUTHENTICATION_FAILED));
+  const busy = answers.filter(({ errorMessage }) => /not checked, the broker is busy/.test(errorMessage ?? ""));
+  const checked = answers.filter(({ errorMessage }) => errorMessage === "Authentication failed: invalid credentials with SASL mechanism PLAIN");
+  assert.ok(busy.length > 0, `some logins past the queue were not checked: ${JSON.stringify(answers.map(({ errorMessage }) => errorMessage))}`);
+  assert.ok(checked.length >= 2, "the running check and the waiting one were answered");
+  assert.is(busy.length + checked.length, flood.length);
+  for (const client of flood) assert.ok(await isClosed(client), "every refused connection closes");
+
+  const client = await rawClient(context);
+  assert.is((await authenticatePlain(client, "alice", "alice-secret")).errorCode, ErrorCode.NONE);
+  assert.is((await client.request(Metadata, 4, METADATA_ALL)).brokers.length, 1);
+});
+
 test("a request sent right behind the SaslAuthenticate that completes the exchange waits for it, and is served", async (context) => {
   const client = await rawClient(context);
   await client.request(SaslHandshake, 1, { mechanism: "PLAIN" });

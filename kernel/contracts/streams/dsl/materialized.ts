@@ -1,7 +1,15 @@
 /** The store an aggregation or a table is kept in (Kafka Streams' Materialized), per kind of store. */
 import type { SerdeRef } from "./serde-ref";
 
-export interface Materialized<K, V> {
+/** How a materialized store is cached and logged, whatever its kind. */
+export interface MaterializedStoreOptions {
+  /** False keeps the store's updates out of the record cache (Kafka Streams' withCachingDisabled); default true. */
+  caching?: boolean;
+  /** Topic configs of the store's changelog over Kafka Streams' defaults (Kafka Streams' withLoggingEnabled(config)). */
+  changelogConfigs?: Record<string, string>;
+}
+
+export interface Materialized<K, V> extends MaterializedStoreOptions {
   /**
    * Names the store, which makes the table queryable under that name. Without one, an aggregation or a join keeps
    * its store under a generated name, and a table operator that needs no store of its own (filter, mapValues,
@@ -22,7 +30,7 @@ export interface Materialized<K, V> {
   historyRetentionMs?: number;
 }
 
-export interface WindowMaterialized<K, V> {
+export interface WindowMaterialized<K, V> extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
@@ -32,7 +40,7 @@ export interface WindowMaterialized<K, V> {
   retentionMs?: number;
 }
 
-export interface SessionMaterialized<K, V> {
+export interface SessionMaterialized<K, V> extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;

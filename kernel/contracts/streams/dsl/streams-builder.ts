@@ -19,8 +19,15 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   retainDuplicates?: boolean;
   /** Versioned key-value stores: how long replaced versions stay readable, and how late a put may come (KIP-889). */
   historyRetentionMs?: number;
-  /** Key-value stores: fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
+  /** Fold updates in the record cache (`statestore.cache.max.bytes`); default true. */
   caching?: boolean;
+  /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
+  changelogConfigs?: Record<string, string>;
+  /**
+   * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
+   * task is opened, its local state is dropped and its stores are restored from their changelogs.
+   */
+  inMemory?: boolean;
 }
 
 /** Kafka Streams' StoreSupplier, as the Stores factory names one: the store's name, kind and extent. */
@@ -32,6 +39,8 @@ export interface StoreSupplier {
   readonly windowSizeMs?: number;
   /** Window and session stores: how long data is kept. */
   readonly retentionMs?: number;
+  /** Kafka Streams' in-memory suppliers: the store keeps nothing locally between assignments (see StoreDeclaration.inMemory). */
+  readonly inMemory?: boolean;
   /** Window stores: see StoreDeclaration.retainDuplicates. */
   readonly retainDuplicates?: boolean;
   /** Versioned stores: see StoreDeclaration.historyRetentionMs. */
@@ -41,9 +50,16 @@ export interface StoreSupplier {
 /** Kafka Streams' StoreBuilder: a supplier with its serdes and the face processors get; `addStateStore` takes it. */
 export interface StoreBuilder {
   readonly name: string;
-  /** Folds updates in the record cache (key-value stores). Off unless enabled, as in Kafka Streams. */
+  /** Folds updates in the record cache. Off unless enabled, as in Kafka Streams. */
   withCachingEnabled(): StoreBuilder;
   withCachingDisabled(): StoreBuilder;
+  /** Creates the store's changelog topic with these configs over Kafka Streams' defaults (logging is always on). */
+  withLoggingEnabled(config: Record<string, string>): StoreBuilder;
+  /**
+   * Refused: every Sluice store keeps a changelog, since the task's exactly-once recovery after a crash and its
+   * moves between instances restore stores from it (commit markers and positions travel in it).
+   */
+  withLoggingDisabled(): never;
   /** The store as the topology declares it. */
   declaration(): StoreDeclaration;
 }

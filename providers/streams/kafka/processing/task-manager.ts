@@ -207,8 +207,12 @@ export class TaskManager {
     };
     let task = await openRunTask(openOptions);
     const stale = await staleStateReason(ends, topology, task);
-    if (stale !== undefined) {
-      logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
+    const inMemory = topology.storeSpecsOf(subTopologyId).filter((spec) => spec.inMemory === true).map((spec) => spec.name);
+    // As with Kafka Streams' in-memory stores, nothing of them outlives an assignment: they come back from their changelogs.
+    const dropped = stale !== undefined || (inMemory.length > 0 && !task.positions.isEmpty());
+    if (stale !== undefined) logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
+    else if (dropped) logger.debug("local state dropped: the task has in-memory stores, restored from their changelogs", { task: id, stores: inMemory });
+    if (dropped) {
       await task.state.destroy();
       task = await openRunTask(openOptions);
     }

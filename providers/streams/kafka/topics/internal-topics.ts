@@ -80,8 +80,9 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   if (missing.size > 0) {
     const configsOf = (topic: string): ITopicConfig["configEntries"] => {
       const store = changelogs.get(topic);
-      const streams = store ? changelogConfigs(store, creation.windowChangelogAdditionalRetentionMs) : topology.definition.repartitionTopics.has(topic) ? REPARTITION_CONFIGS : undefined;
-      const configs = streams ? { ...streams, ...creation.internalConfigs } : {};
+      const streams = store ? kafkaStreamsChangelogConfigs(store, creation.windowChangelogAdditionalRetentionMs) : topology.definition.repartitionTopics.has(topic) ? REPARTITION_CONFIGS : undefined;
+      // A store's own changelog configs (withLoggingEnabled) come over the application's, as in Kafka Streams.
+      const configs = streams ? { ...streams, ...creation.internalConfigs, ...store?.changelogConfigs } : {};
       return Object.entries(configs).map(([name, value]) => ({ name, value }));
     };
     await admin.createTopics({
@@ -145,10 +146,10 @@ const REPARTITION_CONFIGS: Readonly<Record<string, string>> = { "cleanup.policy"
  * Kafka Streams' configs of a store's changelog: compacted, and for window and session stores also deleted past their
  * retention — only deleted for a window store that retains duplicates (a stream-stream join's), whose every record
  * has a key of its own; a versioned store's compacted only once a version is older than the history retention plus a
- * day; then what the store asks for (StreamJoined's topic configs).
+ * day. What the store asks for (StoreSpec.changelogConfigs) goes over these and the application's.
  */
-function changelogConfigs(store: StoreSpec, additionalRetentionMs: number): Record<string, string> {
-  return { ...kindConfigs(store, additionalRetentionMs), "message.timestamp.type": "CreateTime", ...store.changelogConfigs };
+function kafkaStreamsChangelogConfigs(store: StoreSpec, additionalRetentionMs: number): Record<string, string> {
+  return { ...kindConfigs(store, additionalRetentionMs), "message.timestamp.type": "CreateTime" };
 }
 
 /** Kafka Streams' extra compaction lag of a versioned store's changelog (a fixed day, not the window stores' config). */

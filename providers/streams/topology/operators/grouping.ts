@@ -3,7 +3,7 @@
  * changed (Kafka Streams' KGroupedStreamImpl and its repartition node), and what every aggregation adds after its
  * groupings — one grouped stream, or several for a cogroup (Kafka Streams' CogroupedStreamAggregateBuilder).
  */
-import type { Grouped } from "../../../../kernel/contracts/streams/dsl";
+import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
@@ -39,8 +39,8 @@ export function groupedValueSerde(grouping: GroupedStreamHandle): SerdeSpec {
   return grouping.grouped.valueSerde ?? grouping.stream.valueSerde;
 }
 
-/** What an aggregation names and serializes its store with (a DSL Materialized). */
-export interface MaterializedStore {
+/** What an aggregation names, serializes, caches and logs its store with (a DSL Materialized). */
+export interface MaterializedStore extends MaterializedStoreOptions {
   storeName: string;
   keySerde?: SerdeSpec;
   valueSerde?: SerdeSpec;
@@ -107,11 +107,19 @@ export function addAggregation(
   });
   const keySerde = materialized.keySerde ?? keySerdeOf(inputs[0]);
   const valueSerde = materialized.valueSerde ?? defaultValueSerde;
-  builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent });
+  builder.addStore({ name: storeName, type, keySerde, valueSerde, ...extent, ...storeOptions(materialized) });
   for (const companion of companions) builder.addStore({ name: companion, type: "key_value", keySerde: "string", valueSerde: "long" });
   const stores = [storeName, ...companions];
   const nodes = inputs.map(({ aggregator }, index) => builder.addProcessor(aggregation.prefix, aggregation.processor({ initializer, aggregator }), [parents[index]], stores));
   const node = nodes.length === 1 ? nodes[0] : builder.addProcessor("cogroup-merge", passThroughProcessor(), nodes);
   const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator };
   return aggregation.table?.(table) ?? table;
+}
+
+/** The caching and changelog configs a Materialized gives its store, only those it sets. */
+export function storeOptions({ caching, changelogConfigs }: MaterializedStoreOptions): MaterializedStoreOptions {
+  const options: MaterializedStoreOptions = {};
+  if (caching !== undefined) options.caching = caching;
+  if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };
+  return options;
 }

@@ -2,14 +2,16 @@
  * Aggregations of a grouped stream over session windows (Kafka Streams' KStreamSessionWindowAggregate): a record
  * within the gap of a key's sessions merges them into one; each merged session is deleted downstream (a tombstone)
  * and the new one forwarded, each with its session's end as timestamp. As in Kafka Streams, lateness is judged on
- * the merged session's end against the stream time this operator has seen, and only null keys are dropped.
+ * the merged session's end against the stream time this operator has seen, and only null keys are dropped. With the
+ * record cache on, a session's updates fold there and go downstream once flushed (Kafka Streams' caching session
+ * store), a session created and merged away within one flush not at all.
  */
 import type { SessionMaterialized, SessionWindows } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SessionStore } from "../../../../kernel/contracts/streams/stores";
 import { sessionWindowedSerde } from "../../serdes/windowed-serde";
 import { keyed, ObservedStreamTime, statefulProcessor } from "../processor-shapes";
-import { change } from "../table-changes";
+import { change, forwardsOnFlush } from "../table-changes";
 import { AggregationTable } from "./aggregate";
 import type { Aggregation, Fold } from "./grouping";
 import { checkSessionWindows, sessionWindowsRetention } from "../values/windows";
@@ -35,6 +37,7 @@ function sessionAggregateProcessor(
   return statefulProcessor((context) => {
     const store = context.getStateStore<SessionStore<unknown, unknown>>(table.storeName);
     const sendOldValues = table.forwardsOldValues;
+    const flushForwards = forwardsOnFlush(context, store, sendOldValues);
     const streamTime = new ObservedStreamTime();
     return (record) => {
       if (!keyed(context, record)) return;
@@ -58,12 +61,12 @@ function sessionAggregateProcessor(
         for (const session of merged) {
           store.remove({ key: record.key, start: session.windowStart, end: session.windowEnd });
           const sessionKey = { key: record.key, windowStart: session.windowStart, windowEnd: session.windowEnd };
-          context.forward(record.withKeyValue(sessionKey, change(null, sendOldValues ? session.value : null)).withTimestamp(session.windowEnd));
+          if (!flushForwards) context.forward(record.withKeyValue(sessionKey, change(null, sendOldValues ? session.value : null)).withTimestamp(session.windowEnd));
         }
       }
       aggregate = aggregator(record.key, record.value, aggregate);
       store.put({ key: record.key, start, end }, aggregate);
-      context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)).withTimestamp(end));
+      if (!flushForwards) context.forward(record.withKeyValue({ key: record.key, windowStart: start, windowEnd: end }, change(aggregate, null)).withTimestamp(end));
     };
   });
 }

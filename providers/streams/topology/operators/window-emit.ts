@@ -1,7 +1,8 @@
 /**
  * What the time and sliding window aggregations share (Kafka Streams' AbstractKStreamTimeWindowAggregateProcessor):
  * the stream time the processor has observed, which decides when windows close, and the emit strategy. On window
- * update every change is forwarded as it happens. On window close (EmitStrategy.onWindowClose) nothing is forwarded
+ * update every change is forwarded as it happens, or with the record cache on once the cache flushes it (Kafka
+ * Streams' caching window store). On window close (EmitStrategy.onWindowClose) nothing is forwarded
  * until stream time closes a window; then every window closed since the last emit is forwarded once, by window
  * start and then key bytes (the order of Kafka Streams' time-ordered window store), with its aggregate and largest
  * timestamp and the headers of the record that closed it. Emits happen at most once per emit interval of wall-clock
@@ -14,7 +15,7 @@ import type { KeyValueStore, ReadOnlyTimestampedWindowStore, TimestampedWindowSt
 import { StreamsRecord } from "../../processor/record";
 import type { InternalProcessorContext } from "../internal-context";
 import { ObservedStreamTime, preparedProcessor, type Rec } from "../processor-shapes";
-import { change } from "../table-changes";
+import { change, forwardsOnFlush } from "../table-changes";
 import type { AggregationTable } from "./aggregate";
 
 /** What a window operator tells its emitter as it processes a record. */
@@ -89,8 +90,11 @@ export function windowEmitter(operator: WindowOperator): ProcessorSupplier<any, 
     const processing = operator.open(context);
     if (emitOnClose) return onCloseEmitter(context, operator, processing);
     const streamTime = new ObservedStreamTime();
+    // With the record cache on, the store forwards each window's folded updates as the cache flushes them.
+    const flushForwards = forwardsOnFlush(context, context.getStateStore(operator.storeName), operator.table.forwardsOldValues);
     const emitter: WindowEmitter = {
       updated: (record, start, value, timestamp, oldValue) => {
+        if (flushForwards) return;
         const windowed = { key: record.key, windowStart: start, windowEnd: start + windowSizeMs };
         context.forward(record.withKeyValue(windowed, change(value, operator.table.forwardsOldValues ? oldValue : null)).withTimestamp(timestamp));
       },

@@ -1,7 +1,8 @@
 /**
- * Password hashing, bounded: scrypt runs on libuv's thread pool, which file I/O, compression and the embedded broker
- * share, so a flood of logins must not fill it. At most `concurrency` hashes run at once, `queueSize` more wait,
- * and past that the caller learns at once (a 503 with Retry-After) instead of joining a queue that only grows.
+ * Password hashing, bounded: the HTTP side's scrypt and the broker's PLAIN check (PBKDF2) run on libuv's thread
+ * pool, which file I/O and compression share too, so a flood of logins must not fill it. At most `concurrency`
+ * hashes run at once, `queueSize` more wait, and past that the caller learns at once (a 503 with Retry-After, a
+ * failed SASL authentication) instead of joining a queue that only grows.
  */
 export class HashQueueFull extends Error {
   constructor(readonly queueSize: number) {

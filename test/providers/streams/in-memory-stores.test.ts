@@ -1,0 +1,95 @@
+/**
+ * Kafka Streams' in-memory stores on the embedded broker (#35 point 7): nothing of them outlives an assignment, so
+ * when the application starts again on the same state directory the store is restored from its changelog (a
+ * persistent store there would start from its local state, restoring nothing) and goes on from where it was. Its
+ * processor walks a window store as Kafka Streams' processors do (fetch by key and time range, fetchAll).
+ */
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
+import type { KeyValueStore, WindowStore } from "../../../kernel/contracts/streams/stores";
+import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
+import { Stores } from "../../../providers/streams/processor/stores";
+import type { StreamsRuntime } from "../../../providers/streams";
+import { eventually } from "../../helpers/eventually";
+import { processorOf } from "../../helpers/processors";
+import { startHarness, type Harness } from "./streams-harness";
+
+const test = suite("in-memory stores on Kafka");
+const DAY = 86_400_000;
+let harness: Harness;
+
+test.before(async () => {
+  harness = await startHarness();
+});
+test.after(async () => {
+  await harness.close();
+});
+
+/**
+ * Counts each key's records in a key-value store the supplier gives, and keeps each record in a window store of the
+ * same kind, writing "<key>=<count> <windows of the key>/<windows of all keys>" to `<id>-out`.
+ */
+function countingApp(id: string, inMemory: boolean): TopologyProvider {
+  return {
+    name: id,
+    version: "1.0.0",
+    config: { "application.id": id, "default.key.serde": "string", "default.value.serde": "string" },
+    topology(builder: StreamsBuilder) {
+      const supplier = inMemory ? Stores.inMemoryKeyValueStore("counts") : Stores.persistentKeyValueStore("counts");
+      const windowSupplier = (inMemory ? Stores.inMemoryWindowStore : Stores.persistentWindowStore)("seen", DAY, 1_000);
+      builder.addStateStore(Stores.keyValueStoreBuilder(supplier, "string", "long"));
+      builder.addStateStore(Stores.windowStoreBuilder(windowSupplier, "string", "string"));
+      builder
+        .stream<string, string>(`${id}-in`)
+        .process(
+          processorOf<string, string, string, string>((record, context) => {
+            const store = context.getStateStore<KeyValueStore<string, number>>("counts");
+            const seen = context.getStateStore<WindowStore<string, string>>("seen");
+            const count = (store.get(record.key) ?? 0) + 1;
+            store.put(record.key, count);
+            seen.put(record.key, record.value, record.timestamp);
+            const ofKey = [...seen.fetch(record.key, 0, DAY)].length;
+            const ofAll = [...seen.fetchAll(0, DAY)].length;
+            context.forward(record.withValue(`${record.key}=${count} ${ofKey}/${ofAll}`));
+          }),
+          ["counts", "seen"],
+        )
+        .to(`${id}-out`);
+    },
+  };
+}
+
+function restoredRecords(runtime: StreamsRuntime, id: string): number {
+  const groups = runtime.application(id)!.metrics();
+  return groups
+    .flatMap((group) => group.metrics)
+    .filter((metric) => metric.name === "restore-total")
+    .reduce((sum, metric) => sum + Number(metric.value), 0);
+}
+
+async function runOnce(id: string, inMemory: boolean, stateDir: string, value: string, timestamp: number, expected: string): Promise<number> {
+  const runtime = harness.runtime([countingApp(id, inMemory)], { stateDir });
+  await runtime.start();
+  const app = runtime.application(id)!;
+  await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
+  await harness.producer.send({ topic: `${id}-in`, messages: [{ key: "k", value, timestamp: String(timestamp) }] });
+  await harness.readTopic(`${id}-out`, (records) => records.some((record) => record.value?.toString() === expected));
+  const restored = restoredRecords(runtime, id);
+  await runtime.close(5_000);
+  return restored;
+}
+
+test("an in-memory store is restored from its changelog when its application starts again on the same state directory", async () => {
+  const stateDir = harness.stateDir();
+  assert.is(await runOnce("in-memory", true, stateDir, "one", 1_000, "k=1 1/1"), 0, "nothing to restore the first time");
+  assert.ok((await runOnce("in-memory", true, stateDir, "two", 5_000, "k=2 2/2")) >= 1, "the in-memory store came back from its changelog");
+});
+
+test("a persistent store on the same state directory starts from its local state instead, restoring nothing", async () => {
+  const stateDir = harness.stateDir();
+  await runOnce("persistent", false, stateDir, "one", 1_000, "k=1 1/1");
+  assert.is(await runOnce("persistent", false, stateDir, "two", 5_000, "k=2 2/2"), 0);
+});
+
+test.run();
