@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
+import { http } from "../../helpers/sluice";
 import { committedRecords, countsWrittenTwice, longsByKey } from "./committed-outputs";
 import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, sorted, startWordcountCluster, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
 
@@ -12,7 +13,7 @@ import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, sorted, startWordco
  *  - by its group generation (KIP-447): its transaction outlives the stop, and the offsets it commits with it are
  *    refused; the other member's restore waits for that transaction to end;
  *  - by its producer's epoch: its transaction times out first, its coordinator aborts it and fences the producer.
- * Both members commit every few seconds, so that the stopped one holds a transaction open.
+ * Both members commit every few seconds; the stopped one holds a transaction open.
  */
 const test = suite("a zombie member of wordcount under exactly_once_v2");
 let cluster: WordcountCluster;
@@ -41,11 +42,25 @@ async function groupSize(): Promise<number> {
 }
 
 /**
- * Starts two members with `flags` (a commit interval long enough that a member holds a transaction open whenever
- * it is stopped), stops the one that only counts while lines arrive, waits for `whileStopped`, continues it and waits for
- * it to report its transaction lost; answers that report's error.
+ * Whether `member` holds work it has not committed, its last commit at most `withinMs` ago: with its counts leaving as
+ * they are made (no record cache), its transaction is open, and its next commit is at least commit.interval.ms after
+ * the last one.
  */
-async function zombieScenario(flags: string[], whileStopped: (other: WordcountInstance) => Promise<unknown>): Promise<string> {
+async function midTransaction(member: WordcountInstance, withinMs: number): Promise<boolean> {
+  const response = await http(`${member.url}/api/v1/streams/wordcount/offsets`);
+  if (response.status !== 200) return false;
+  type Position = { topic: string; consumed_offset: number; committed_offset: number; committed_timestamp: number };
+  const { consumers = [] } = response.json() as { consumers?: { positions: Position[] }[] };
+  const positions = consumers.flatMap((consumer) => consumer.positions);
+  return positions.some((position) => position.topic.endsWith("-repartition") && position.committed_offset >= 0 && position.consumed_offset + 1 > position.committed_offset && Date.now() - position.committed_timestamp < withinMs);
+}
+
+/**
+ * Starts two members with `flags`, stops the one that only counts while lines arrive (once `stopWhen` holds, if
+ * given), waits for `whileStopped`, continues it and waits for it to report its transaction lost; answers that
+ * report's error.
+ */
+async function zombieScenario(flags: string[], whileStopped: (other: WordcountInstance) => Promise<unknown>, stopWhen?: (zombie: WordcountInstance) => Promise<boolean>): Promise<string> {
   const feeder = lineFeeder(cluster.producer, 0);
   const members = [await cluster.start(undefined, undefined, flags), await cluster.start(undefined, undefined, flags)];
   await feeder.produce(200);
@@ -57,6 +72,7 @@ async function zombieScenario(flags: string[], whileStopped: (other: WordcountIn
   })();
   let lost: string;
   try {
+    if (stopWhen !== undefined) await eventually(() => stopWhen(zombie), { timeoutMs: 30_000, what: "the member to stop at its chosen moment" });
     zombie.process.child.kill("SIGSTOP");
     await whileStopped(other);
     zombie.process.child.kill("SIGCONT");
@@ -89,14 +105,17 @@ test("fenced by its generation: the offsets of its late transaction are refused"
 });
 
 test("fenced by its producer's epoch: its transaction timed out and was aborted", async () => {
-  const error = await zombieScenario([...EOS, "--streams.commit.interval.ms=1500", "--streams.transaction.timeout.ms=2000"], async (other) => {
+  // Without a record cache its counts leave as they are made, so it is stopped within a transaction: one that has
+  // consumed past its last commit, made under 700 ms ago (its next is due 1,500 ms after it at the earliest).
+  const flags = [...EOS, "--streams.commit.interval.ms=1500", "--streams.transaction.timeout.ms=2000", "--streams.statestore.cache.max.bytes=0"];
+  const error = await zombieScenario(flags, async (other) => {
     await eventually(async () => (await activeTasks(other.url))?.join() === ALL_TASKS, { timeoutMs: 60_000, what: "the other member to take every task over" });
     // The broker looks for timed-out transactions every 10 s: the other member may take over before it aborts this one.
     await eventually(() => cluster.brokerLogs().some((line) => line.msg === "aborting a transaction and fencing its producer"), {
       timeoutMs: 30_000,
       what: "the broker to abort the stopped member's timed-out transaction",
     });
-  });
+  }, (zombie) => midTransaction(zombie, 700));
   assert.match(error, /(PRODUCER_FENCED|INVALID_PRODUCER_EPOCH)/, error);
 });
 

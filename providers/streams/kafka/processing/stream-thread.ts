@@ -372,7 +372,17 @@ export class StreamThread implements RunView {
     }
     if (this.exactlyOnce) {
       for (const task of queued) this.reportPositions(task);
-      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) await this.commitTransaction();
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) {
+        await this.commitTransaction();
+        return;
+      }
+      // As Kafka Streams does, the outputs leave within the open transaction as they are made, not all at its commit:
+      // they wait in the broker, not in memory, and read_committed readers see them once it commits.
+      try {
+        await this.collector.sendAhead();
+      } catch (error) {
+        throw await this.transactionFailed(error);
+      }
       return;
     }
     const tasks = [...this.uncommitted];
