@@ -9,31 +9,16 @@ import {
   GroupConsumer,
   GroupError,
   type FetchedBatch,
-  type GroupAssignor,
   type GroupConsumerOptions,
 } from "../../../providers/kafka-client";
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription, ErrorCode } from "../../../providers/kafka-protocol";
+import { ErrorCode } from "../../../providers/kafka-protocol";
 import { recordingLogger } from "../broker/storage/log-store-fixture";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
+import { roundRobinAssignor } from "./round-robin-assignor";
 
 const TOPIC = "events";
 const PARTITIONS = 3;
-
-/** Partition i of every subscribed topic goes to the (i mod n)-th member by id. */
-const roundRobinAssignor = (topics: string[]): GroupAssignor => ({
-  name: "test-round-robin",
-  subscription: () => encodeSubscription(topics, null),
-  assign: async (members, partitionCount) => {
-    const ids = members.map((member) => member.memberId).sort();
-    const plan = new Map<string, Record<string, number[]>>(ids.map((id) => [id, {}]));
-    for (const topic of decodeSubscription(members[0].metadata).topics) {
-      for (let partition = 0; partition < (partitionCount(topic) ?? 0); partition++) (plan.get(ids[partition % ids.length])![topic] ??= []).push(partition);
-    }
-    return new Map([...plan].map(([id, assignment]) => [id, encodeAssignment(assignment)]));
-  },
-  partitionsOf: decodeAssignment,
-});
 
 interface Member {
   consumer: GroupConsumer;
