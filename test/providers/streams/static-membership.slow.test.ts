@@ -25,7 +25,8 @@ test.after(async () => {
 const SESSION_TIMEOUT = "--streams.session.timeout.ms=30000";
 
 const staticInstance = (id: string, stateDir?: string, port = 0) =>
-  cluster.start(stateDir, undefined, [`--streams.group.instance.id=${id}`, SESSION_TIMEOUT, `--server.port=${port}`]);
+  // restart.on.error=backoff: a fenced instance must still not restart by itself and fence the twin in turn.
+  cluster.start(stateDir, undefined, [`--streams.group.instance.id=${id}`, SESSION_TIMEOUT, `--server.port=${port}`, "--streams.restart.on.error=backoff"]);
 
 /** The generations of wordcount's group the broker completed, in order. */
 const generations = () =>
@@ -106,6 +107,9 @@ test("an instance restarted within the session timeout gets its tasks back with 
       restarted.process.logs().some((line) => JSON.stringify(line).includes("FENCED_INSTANCE_ID")),
       "the fenced instance names FENCED_INSTANCE_ID",
     );
+    const wordcountLines = restarted.process.logs().filter((line) => line.applicationId === "wordcount").map((line) => line.msg);
+    assert.ok(wordcountLines.includes("application does not restart by itself: another instance joined with its group.instance.id"), JSON.stringify(wordcountLines));
+    assert.not.ok(wordcountLines.includes("application restarts after its error"));
     const [twinTasks] = await splitTasks([twin, b]);
     assert.equal(twinTasks, aTasks, "the twin has the instance's tasks");
     // The group still lists the instance at the fenced process's address (no rebalance told it another), so the
