@@ -12,6 +12,7 @@ import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
 import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
+import type { GlobalStoreSpec } from "../state/global-store";
 
 export interface SerdePair {
   key: Serde<any>;
@@ -125,6 +126,15 @@ export class CompiledTopology {
 
   storeSpec(name: string): StoreSpec | undefined {
     return this.storeSpecs.get(name);
+  }
+
+  /** The global stores, their serdes resolved. */
+  globalStoreSpecs(): GlobalStoreSpec[] {
+    return [...this.definition.globalStores.values()].map((store) => ({
+      ...store,
+      keySerde: this.resolveSerde(store.keySerde, "key", `the key of global store '${store.name}'`),
+      valueSerde: this.resolveSerde(store.valueSerde, "value", `the value of global store '${store.name}'`),
+    }));
   }
 
   storeNames(): string[] {
