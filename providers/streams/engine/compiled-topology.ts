@@ -130,15 +130,22 @@ export class CompiledTopology {
 
   /** The global stores, their serdes resolved. */
   globalStoreSpecs(): GlobalStoreSpec[] {
-    return [...this.definition.globalStores.values()].map((store) => ({
+    return [...this.definition.globalStores.keys()].map((name) => this.globalStoreSpec(name)!);
+  }
+
+  globalStoreSpec(name: string): GlobalStoreSpec | undefined {
+    const store = this.definition.globalStores.get(name);
+    if (store === undefined) return undefined;
+    return {
       ...store,
       keySerde: this.resolveSerde(store.keySerde, "key", `the key of global store '${store.name}'`),
       valueSerde: this.resolveSerde(store.valueSerde, "value", `the value of global store '${store.name}'`),
-    }));
+    };
   }
 
+  /** The names of every store, the global ones too. */
   storeNames(): string[] {
-    return [...this.storeSpecs.keys()];
+    return [...this.storeSpecs.keys(), ...this.definition.globalStores.keys()];
   }
 
   storeSpecsOf(subTopologyId: number): StoreSpec[] {

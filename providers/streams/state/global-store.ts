@@ -38,11 +38,14 @@ export class GlobalKeyValueStore implements StateStore {
     return this.rows.size;
   }
 
-  /** Applies one record of the topic: a null value deletes the row; a null key is passed over, as Kafka Streams does. */
+  /**
+   * Applies one record of the topic: a null value deletes the row; a null key is passed over, as Kafka Streams does.
+   * The bytes are copied: a fetched record's are a view of its whole fetch answer.
+   */
   apply(key: Buffer | null, value: Buffer | null, timestamp: number): void {
     if (key === null) return;
     if (value === null) this.rows.delete(rowKey(key));
-    else this.rows.set(rowKey(key), { key, value, timestamp });
+    else this.rows.set(rowKey(key), { key: Buffer.from(key), value: Buffer.from(value), timestamp });
   }
 
   /** What a processor reads: the value, with its timestamp when the store keeps them. */

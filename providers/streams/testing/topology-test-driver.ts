@@ -280,7 +280,7 @@ export class TopologyTestDriver implements TestTopicDriver {
 
   /** Every store of the topology (of one partition's tasks), by name. */
   getAllStateStores(partition = 0): Map<string, ProcessorStore> {
-    return new Map(this.topology.storeNames().map((name) => [name, this.getStateStore(name, partition)]));
+    return new Map(this.topology.storeNames().filter((name) => this.globalStores.store(name) === undefined).map((name) => [name, this.getStateStore(name, partition)]));
   }
 
   /** The committed contents of one partition of a store, for queries; a global store's whole, whatever the partition. */
