@@ -14,7 +14,7 @@ import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { startBroker, type RunningBroker } from "../../../providers/broker";
 import { eventually } from "../../helpers/eventually";
-import { startSluice, type RunningSluice } from "../../helpers/sluice";
+import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 import { query, recordsOf } from "../../plugins/applications-api/query-client";
 
 const test = suite("global tables on the embedded broker");
@@ -106,6 +106,8 @@ test("every order finds its customer on both partitions of the table, the table 
     await producer.send({ topic: ORDERS, messages: [{ key: "o99", value: "c9" }] });
     await readOutput((values) => values.includes("o99:late@c9"));
 
+    const described = (await http(`${sluice.url}/api/v1/applications/global-orders`)).json() as { instances: { stores: string[] }[] };
+    assert.equal(described.instances.map((instance) => instance.stores), [[STORE]], "the instance hosts the global store");
     const all = await query(sluice.url, "global-orders", STORE, { type: "timestamped_key_value", query: { all: {} } });
     assert.equal(recordsOf(all).map((record) => `${record.key}=${record.value}`), [...customers.map(({ key, value }) => `${key}=${value}`), "c9=late"]);
   } finally {
