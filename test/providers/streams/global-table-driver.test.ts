@@ -7,22 +7,12 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import type { Processor, ProcessorContext } from "../../../kernel/contracts/streams/processor";
 import type { TimestampedKeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { TopologyTestDriver } from "../../../providers/streams/testing/topology-test-driver";
+import { buildError } from "./build-error";
 
 const test = suite("global tables in the test driver");
-
-async function buildError(topology: (builder: StreamsBuilder) => void): Promise<string> {
-  try {
-    const driver = await TopologyTestDriver.create(topology);
-    await driver.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("the topology was built");
-}
 
 test("a global table's topic is read by no other source, either way round", async () => {
   const streamFirst = await buildError((builder) => {
