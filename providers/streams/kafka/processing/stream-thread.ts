@@ -88,7 +88,7 @@ export class StreamThread implements RunView {
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
   /** The instance's global stores (every partition of their topics), and what keeps them; none without global tables. */
-  readonly globalStores: GlobalStores;
+  private readonly globalStores: GlobalStores;
   private readonly globalThread: GlobalStreamThread | undefined;
 
   constructor(private readonly options: StreamThreadOptions) {
