@@ -160,6 +160,7 @@ export class ApplicationViews {
       readOnly: (partition) => (partition === GLOBAL_PARTITION ? readOnly() : undefined),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: () => GLOBAL_PARTITION,
+      global: true,
     };
   }
 

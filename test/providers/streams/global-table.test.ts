@@ -108,7 +108,8 @@ test("every order finds its customer on both partitions of the table, the table 
 
     const described = (await http(`${sluice.url}/api/v1/applications/global-orders`)).json() as { instances: { stores: string[] }[] };
     assert.equal(described.instances.map((instance) => instance.stores), [[STORE]], "the instance hosts the global store");
-    const all = await query(sluice.url, "global-orders", STORE, { type: "timestamped_key_value", query: { all: {} } });
+    const all = await query(sluice.url, "global-orders", STORE, { type: "timestamped_key_value", query: { all: {} }, set_options: { remote_access_allowed: true } });
+    assert.equal(all.result.success.map((entry) => entry.remote), [false], "remote access allowed, the store is still read here only");
     assert.equal(recordsOf(all).map((record) => `${record.key}=${record.value}`), [...customers.map(({ key, value }) => `${key}=${value}`), "c9=late"]);
   } finally {
     await sluice.close();
