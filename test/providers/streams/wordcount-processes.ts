@@ -46,8 +46,8 @@ export async function stopProcess(process: SluiceProcess, signal: NodeJS.Signals
   await process.exited;
 }
 
-/** A broker child on an ephemeral port with `words` created with `partitions` partitions. */
-export async function startWordcountCluster(partitions: number): Promise<WordcountCluster> {
+/** A broker child on an ephemeral port, with `brokerFlags` added, and `words` created with `partitions` partitions. */
+export async function startWordcountCluster(partitions: number, brokerFlags: string[] = []): Promise<WordcountCluster> {
   const dirs: string[] = [];
   const tempDir = (prefix: string) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -57,7 +57,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
   const children: SluiceProcess[] = [];
   const brokerDir = tempDir("sluice-broker-");
   const startBroker = async (port: number) => {
-    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`]);
+    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`, ...brokerFlags]);
     children.unshift(broker);
     return eventually(
       () => {

@@ -178,6 +178,7 @@ export class StreamThread implements RunView {
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),
+        groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
         rebalanceTimeoutMs: settings.get("max.poll.interval.ms"),
@@ -328,6 +329,12 @@ export class StreamThread implements RunView {
   private async transactionalId(): Promise<string> {
     const { applicationId } = this.options.topology;
     return `${applicationId}-${await processIdOf(this.options.stateDir, applicationId)}-1`;
+  }
+
+  /** Static membership (KIP-345): the instance's `group.instance.id` with the thread's index, as Kafka Streams names it. */
+  private groupInstanceId(): string | undefined {
+    const id = this.options.settings.get("group.instance.id");
+    return id === "" ? undefined : `${id}-1`;
   }
 
   /** The metadata committed with a partition's offset: its partition time, as Kafka Streams commits it. */
