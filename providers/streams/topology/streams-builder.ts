@@ -12,6 +12,7 @@ import type {
   EmitStrategy,
   Grouped,
   JoinWindows,
+  Joined,
   KGroupedStream,
   KGroupedTable,
   KStream,
@@ -157,14 +158,14 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
     return new DslTable<K, V>(this.builder, toTable(this.builder, this, materialized, name));
   }
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   join<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  join(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
+  join(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
     return this.joinWith(other, joiner, third, streamJoined, { leftOuter: false, rightOuter: false });
   }
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   leftJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  leftJoin(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
+  leftJoin(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
     return this.joinWith(other, joiner, third, streamJoined, { leftOuter: true, rightOuter: false });
   }
   outerJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V | null, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
@@ -172,14 +173,22 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   }
 
   /** A stream joins a table by its key, or another stream within join windows. */
-  private joinWith(other: unknown, joiner: (...args: any[]) => any, third: string | JoinWindows | undefined, streamJoined: StreamJoined<K, V, any> | undefined, kind: JoinKind): KStream<K, any> {
+  private joinWith(
+    other: unknown,
+    joiner: (...args: any[]) => any,
+    third: string | Joined<K, V, any> | JoinWindows | undefined,
+    streamJoined: StreamJoined<K, V, any> | undefined,
+    kind: JoinKind,
+  ): KStream<K, any> {
+    const windowed = typeof third === "object" && typeof (third as JoinWindows).size === "function";
     if (other instanceof DslStream) {
-      if (typeof third !== "object") throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
-      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third, streamJoined ?? {}, kind));
+      if (!windowed) throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
+      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third as JoinWindows, streamJoined ?? {}, kind));
     }
     if (other instanceof DslTable && !kind.rightOuter) {
-      if (typeof third === "object") throw new TypeError("a stream-table join takes no JoinWindows");
-      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, third));
+      if (windowed) throw new TypeError("a stream-table join takes no JoinWindows");
+      const joined = typeof third === "string" ? { name: third } : ((third as Joined<K, V, any> | undefined) ?? {});
+      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, joined));
     }
     throw new TypeError(`${kind.rightOuter ? "outerJoin" : "a join"} takes ${kind.rightOuter ? "a KStream" : "a KStream or a KTable"} of this builder`);
   }

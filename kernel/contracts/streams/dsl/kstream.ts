@@ -11,6 +11,7 @@ import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
 import type { Repartitioned } from "./repartitioned";
+import type { Joined } from "./joined";
 import type { StreamJoined } from "./stream-joined";
 import type { Suppressed } from "./suppressed";
 import type { TableJoined } from "./table-joined";
@@ -48,8 +49,11 @@ export interface KStream<K, V> {
    * deletes it. A stream whose key may have changed is repartitioned first.
    */
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V>;
-  /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Inner join with a co-partitioned table: records whose key has no table value are dropped. `named`: the join's
+   * name, or a Joined (serdes, name, and a grace period for a versioned table; see Joined.gracePeriodMs).
+   */
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed inner join with another stream (Kafka Streams' KStream.join(KStream, ValueJoiner, JoinWindows,
    * StreamJoined)): each record joins every record of the other stream with its key within `windows`; the result has
@@ -62,7 +66,7 @@ export interface KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
    * is emitted with a null other value then, never before (Kafka Streams 3.x+).
