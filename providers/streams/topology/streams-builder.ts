@@ -434,8 +434,13 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
+    private readonly emitOnClose = false,
   ) {
     checkSessionWindows(windows);
+  }
+
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+    return new DslSessionWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
   }
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
@@ -455,7 +460,7 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
-    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger);
+    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger, this.emitOnClose);
     return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
   }
 }

@@ -241,6 +241,8 @@ export interface TimeWindowedKStream<K, V> {
 }
 
 export interface SessionWindowedKStream<K, V> {
+  /** When sessions are forwarded: every update and merge (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V>;
   /** `merger` combines the aggregates of two sessions that a record bridges. */
