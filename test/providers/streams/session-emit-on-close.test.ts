@@ -1,9 +1,9 @@
 /**
- * Session windows with emitStrategy(onWindowClose) (#35 point 2) on the embedded broker, moved twice to an instance
- * with no local state: the sessions not yet emitted come back from the session store's changelog and are emitted once
- * they close, and the last emit's close time comes back from its own store, so that sessions already emitted (still in
- * the store: its retention is long) are not emitted again. When and in what order sessions are emitted is proven
- * against Kafka Streams by the golden scenario session-emit-on-window-close.
+ * Session windows with emitStrategy(onWindowClose) (#35 point 2) on the embedded broker: moved to an instance with no
+ * local state, the sessions not yet emitted come back from the session store's changelog and are emitted once they
+ * close; restarted on that state directory, the last emit's close time comes back from its own store, so that sessions
+ * already emitted (still in the store: its retention is long) are not emitted again. When and in what order sessions
+ * are emitted is proven against Kafka Streams by the golden scenario session-emit-on-window-close.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -19,6 +19,8 @@ test.after(async () => {
 });
 
 const ID = "session-on-close";
+/** Event time near now: the session store's changelog is also cleaned up by time (retention + a day). */
+const T0 = Date.now();
 
 const app: TopologyProvider = {
   name: ID,
@@ -36,12 +38,15 @@ const app: TopologyProvider = {
   },
 };
 
-/** Runs the application on a new state directory until `done`; the first record sent is the first it processes. */
-async function runOnce(records: [string, number][], done: () => Promise<void>): Promise<void> {
-  const runtime = harness!.runtime([app]);
+/**
+ * Runs the application on `stateDir` (default: a new one) until `done`; the first record sent (at T0 + its time) is
+ * the first it processes, so an emit is due then (emits are throttled to one a second).
+ */
+async function runOnce(records: [string, number][], done: () => Promise<void>, stateDir?: string): Promise<void> {
+  const runtime = harness!.runtime([app], { stateDir });
   await runtime.start();
   await eventually(() => runtime.application(ID)?.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
-  await harness!.producer.send({ topic: `${ID}-in`, acks: -1, messages: records.map(([key, timestamp]) => ({ key, value: "x", timestamp: String(timestamp) })) });
+  await harness!.producer.send({ topic: `${ID}-in`, acks: -1, messages: records.map(([key, time]) => ({ key, value: "x", timestamp: String(T0 + time) })) });
   await done();
   await runtime.close(5_000);
 }
@@ -62,13 +67,14 @@ test("sessions are restored and emitted once each, none twice", async () => {
     await harness!.readTopic(`${ID}-sessions-changelog`, (records) => records.length >= 3);
   });
   // d at 50 closes the sessions that end before 35: all three, restored from the changelog.
+  const stateDir = harness.stateDir();
   await runOnce([["d", 50]], async () => {
     assert.equal(await emittedKeys((keys) => keys.length >= 3), ["a", "b", "c"]);
-  });
+  }, stateDir);
   // f at 100 closes d's session; a, b and c, still stored, were emitted before the last emit's close time (35).
   await runOnce([["f", 100]], async () => {
     assert.equal(await emittedKeys((keys) => keys.includes("d")), ["a", "b", "c", "d"]);
-  });
+  }, stateDir);
 });
 
 test.run();
