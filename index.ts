@@ -100,7 +100,7 @@ export type * from "./kernel/contracts/streams/runtime";
 export { APPLICATION_LOOKUP, type ApplicationLookup } from "./kernel/contracts/streams/application-lookup";
 export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments, type TopologyVersion } from "./kernel/contracts/streams/deployments";
 export { topologyJson, TOPOLOGY_SCHEMA } from "./kernel/contracts/streams/topology-json";
-export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from "./kernel/contracts/kafka-bootstrap";
+export { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers, type KafkaBootstrap, type KafkaCluster } from "./kernel/contracts/kafka-bootstrap";
 
 // 8. Writing topologies.
 export type * from "./kernel/contracts/streams/dsl";

@@ -5,12 +5,11 @@
 import { ConfigReader } from "../../kernel/config/config-reader";
 import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "../../kernel/config/config-schema";
 import { coerceValue } from "../../kernel/config/config-validation";
-import { BOOTSTRAP_SERVERS_KEY } from "../../kernel/contracts/kafka-bootstrap";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
 
 const STREAMS_KEYS = configKeys({
-  "bootstrap.servers": BOOTSTRAP_SERVERS_KEY,
+  "bootstrap.servers": { type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
   "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
   "state.dir": { type: "string", default: ".sluice/state", path: "directory", doc: "Directory of the applications' local state stores. A deploy request's resolves under the trusted one." },
   "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },

@@ -1,17 +1,20 @@
 /**
  * A deployed instance inherits the credentials of the trusted configuration (`streams.*`, `applications.<id>.*`, its
  * topology provider's): SASL user and password, OAuth client id and secret, a token provider, the key's password,
- * any key that holds a secret. Those are meant for the trusted destination only, so a deploy request that sends the
- * instance elsewhere (another `bootstrap.servers` list or `sasl.oauthbearer.token.endpoint.url`) and gives none of
- * its own is refused: else whoever may deploy could have Sluice hand the trusted secrets to a broker or token
- * endpoint of their choosing. Admins too: a deploy request is never trusted configuration.
+ * any key that holds a secret. Those are meant for the trusted destination only, over the trusted transport, so a
+ * deploy request that gives none of its own is refused when it sends the instance elsewhere (another
+ * `bootstrap.servers` list or `sasl.oauthbearer.token.endpoint.url`) or less protected (TLS dropped from
+ * `security.protocol`, or the broker's name no longer checked against its certificate): else whoever may deploy could
+ * have Sluice hand the trusted secrets to a broker or token endpoint of their choosing, or to whoever sits on the
+ * path. Admins too: a deploy request is never trusted configuration.
  */
 import type { ConfigValue } from "../../../kernel/contracts/streams/topology-provider";
 import { badRequest } from "../../../kernel/http/http-error";
 import { isSecretKey } from "../../../kernel/secrets";
 
-/** Where credentials go: the brokers, and the token endpoint that takes the OAuth client's. */
-const DESTINATION_KEYS = ["bootstrap.servers", "sasl.oauthbearer.token.endpoint.url"] as const;
+/** Where and how credentials go: the brokers, the token endpoint that takes the OAuth client's, and the transport. */
+const DESTINATION_KEYS = ["bootstrap.servers", "sasl.oauthbearer.token.endpoint.url", "security.protocol", "ssl.endpoint.identification.algorithm"] as const;
+const TLS_PROTOCOLS = new Set(["SSL", "SASL_SSL"]);
 /** Credentials whose key names no secret. */
 const IDENTITY_KEYS = new Set(["sasl.username", "sasl.oauthbearer.client.id"]);
 
@@ -41,12 +44,16 @@ function endpoint(value: ConfigValue | undefined): string {
   }
 }
 
-/** The destination keys `requested` changes away from the trusted configuration. */
+/** The destination and transport keys `requested` changes away from the trusted configuration, or weakens. */
 function changedDestinations(requested: Readonly<Record<string, ConfigValue>>, trusted: TrustedClientConfig): string[] {
   const changed: string[] = [];
   if (Object.hasOwn(requested, "bootstrap.servers") && serverSet(requested["bootstrap.servers"]) !== serverSet(trusted.bootstrapServers)) changed.push("bootstrap.servers");
   const url = "sasl.oauthbearer.token.endpoint.url";
   if (Object.hasOwn(requested, url) && endpoint(requested[url]) !== endpoint(trusted.values[url])) changed.push(url);
+  const protocol = (values: Readonly<Record<string, ConfigValue>>) => String(values["security.protocol"] ?? "PLAINTEXT").trim().toUpperCase();
+  if (Object.hasOwn(requested, "security.protocol") && TLS_PROTOCOLS.has(protocol(trusted.values)) && !TLS_PROTOCOLS.has(protocol(requested))) changed.push("security.protocol");
+  const identification = "ssl.endpoint.identification.algorithm";
+  if (Object.hasOwn(requested, identification) && String(requested[identification]).trim() === "" && String(trusted.values[identification] ?? "https").trim() !== "") changed.push(identification);
   return changed;
 }
 
@@ -59,7 +66,7 @@ export function refuseInheritedCredentialsElsewhere(requested: Readonly<Record<s
     .sort();
   if (inherited.length === 0) return;
   throw badRequest(
-    `${changed.map((key) => `Field 'config.${key}'`).join(" and ")} sends the instance elsewhere than the trusted configuration, ` +
+    `${changed.map((key) => `Field 'config.${key}'`).join(" and ")} sends the instance elsewhere than the trusted configuration, or less protected, ` +
       `whose credentials it would inherit (${inherited.join(", ")}): credentials of the trusted configuration go only to its own destination; ` +
       `give the instance its own (set each of these keys in the deploy request, empty for none), or keep the trusted ${changed.join(" and ")}`,
   );

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { ComponentRegistry } from "../../../kernel/components/component-registry";
 import type { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
-import { KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
+import { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
 import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import { STREAMS_DEPLOYMENTS_TOKEN } from "../../../kernel/contracts/streams/deployments";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
@@ -26,8 +26,8 @@ import { StreamsRuntime } from "../index";
 import { APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
-  /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
-  readonly requires = [optional(KAFKA_BOOTSTRAP)];
+  /** The configured cluster, or else the embedded broker. */
+  readonly requires = [optional(KAFKA_CLUSTER), optional(KAFKA_BOOTSTRAP)];
   readonly provides = [STREAMS_RUNTIME_TOKEN, STREAMS_DEPLOYMENTS_TOKEN, HEALTH_INDICATOR];
   readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
@@ -75,7 +75,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const streamsConfig = { ...defaults, "state.dir": this.stateDir };
     const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
-      bootstrapServers: resolveBootstrapServers(this.config, this.components),
+      bootstrapServers: resolveBootstrapServers(this.components),
       streamsConfig,
       applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
@@ -104,7 +104,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   /** What instance `id` of `provider` runs with before a deploy request's keys: where it connects, which credentials. */
   private trustedClientConfig(id: string, provider: TopologyProvider): TrustedClientConfig {
     const values = { ...this.config.section(STREAMS_CONFIG.name), ...provider.config, ...this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`) };
-    return { bootstrapServers: resolveBootstrapServers(this.config, this.components), values };
+    return { bootstrapServers: resolveBootstrapServers(this.components), values };
   }
 
   /** An instance starts at boot unless its provider or `applications.<id>.autostart` says false. */

@@ -58,7 +58,7 @@ credentials("another bootstrap.servers or token endpoint without credentials of 
   for (const [user, config, field] of cases) {
     const res = await deployWordcountAs(sluice.url, user, { "application.id": "wordcount-elsewhere", ...config });
     assert.is(res.status, 400, `${user} ${JSON.stringify(config)}: ${res.text}`);
-    assert.match(res.json().message, `${field} sends the instance elsewhere than the trusted configuration, whose credentials it would inherit (${INHERITED})`);
+    assert.match(res.json().message, `${field} sends the instance elsewhere than the trusted configuration, or less protected, whose credentials it would inherit (${INHERITED})`);
     assert.not.match(res.text, "trusted-pa55word");
     assert.not.match(res.text, "trusted-client-secret");
   }

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { committedRecords, countsWrittenTwice, longsByKey } from "./committed-outputs";
-import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, sorted, startWordcountCluster, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
+import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, sorted, startWordcountCluster, stoppedWhileFeeding, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount under exactly_once_v2, as in wordcount-zombie: the one that only counts
@@ -66,30 +66,15 @@ async function zombieScenario(flags: string[], whileStopped: (other: WordcountIn
   await feeder.produce(200);
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
   const [zombie, other] = await membersBySplit(members);
-  let feeding = true;
-  const flow = (async () => {
-    while (feeding) await feeder.produce(20);
-  })();
-  let lost: string;
-  try {
-    if (stopWhen !== undefined) await eventually(() => stopWhen(zombie), { timeoutMs: 30_000, what: "the member to stop at its chosen moment" });
-    zombie.process.child.kill("SIGSTOP");
+  const lost = await stoppedWhileFeeding(feeder, zombie, other, async () => {
     await whileStopped(other);
     zombie.process.child.kill("SIGCONT");
     const report = await eventually(() => zombie.process.logs().find((line) => line.msg === "the transaction failed; its work is dropped, and the tasks are taken again from the last commit"), {
       timeoutMs: 60_000,
       what: "the continued member to learn its transaction was lost",
     });
-    lost = String(report.error);
-  } finally {
-    zombie.process.child.kill("SIGCONT");
-    feeding = false;
-    await flow;
-  }
-  await feeder.produce(50);
-  await untilExactCounts(other.url, "wordcount", feeder.lines);
-  await untilExactCounts(zombie.url, "wordcount", feeder.lines);
-  assert.ok(await activeTasks(zombie.url), "the continued member runs again");
+    return String(report.error);
+  }, stopWhen && (() => stopWhen(zombie)));
   const expected = sorted(trueCounts(feeder.lines));
   const outputs = await eventually(async () => {
     const byWord = longsByKey(await committedRecords(cluster.bootstrap, "word-counts"));

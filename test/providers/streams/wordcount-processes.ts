@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Kafka, logLevel, type Producer } from "kafkajs";
+import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
@@ -203,4 +204,32 @@ export async function membersBySplit(members: readonly WordcountInstance[]): Pro
     return tasks.findIndex((list) => !list!.includes("0_0") && list!.some((task) => task.startsWith("1_"))) + 1;
   }, { timeoutMs: 30_000, what: "the tasks split between the two members, one counting without splitting" });
   return counting === 1 ? [members[0], members[1]] : [members[1], members[0]];
+}
+
+/**
+ * The zombie scenario's frame: lines keep coming while `zombie` is stopped (SIGSTOP, once `stopWhen` holds if given)
+ * and `whileStopped` runs (it continues the member when it is ready to); whatever happens, the member is continued and
+ * the feed stops. Then 50 more lines, until both members count every line exactly and the continued one runs again.
+ * Answers what `whileStopped` answered.
+ */
+export async function stoppedWhileFeeding<T>(feeder: LineFeeder, zombie: WordcountInstance, other: WordcountInstance, whileStopped: () => Promise<T>, stopWhen?: () => Promise<boolean>): Promise<T> {
+  let feeding = true;
+  const flow = (async () => {
+    while (feeding) await feeder.produce(20);
+  })();
+  let result: T;
+  try {
+    if (stopWhen !== undefined) await eventually(stopWhen, { timeoutMs: 30_000, what: "the member to stop at its chosen moment" });
+    zombie.process.child.kill("SIGSTOP");
+    result = await whileStopped();
+  } finally {
+    zombie.process.child.kill("SIGCONT");
+    feeding = false;
+    await flow;
+  }
+  await feeder.produce(50);
+  await untilExactCounts(other.url, "wordcount", feeder.lines);
+  await untilExactCounts(zombie.url, "wordcount", feeder.lines);
+  assert.ok(await activeTasks(zombie.url), "the continued member runs again");
+  return result;
 }

@@ -1,7 +1,6 @@
 import { suite } from "uvu";
-import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
-import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, startWordcountCluster, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
+import { ALL_TASKS, activeTasks, lineFeeder, membersBySplit, startWordcountCluster, stoppedWhileFeeding, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * Two `sluice start` children share wordcount on a `words` of two partitions (tasks 0_0, 0_1, 1_0, 1_1), every line
@@ -33,12 +32,7 @@ test("a member continued after its tasks moved on commits nothing of its late wo
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
   const [zombie, other] = await membersBySplit(members);
 
-  let feeding = true;
-  const flow = (async () => {
-    while (feeding) await feeder.produce(20);
-  })();
-  try {
-    zombie.process.child.kill("SIGSTOP");
+  await stoppedWhileFeeding(feeder, zombie, other, async () => {
     await eventually(async () => (await activeTasks(other.url))?.join() === ALL_TASKS, { timeoutMs: 30_000, what: "the other member to take every task over" });
     zombie.process.child.kill("SIGCONT");
     // The continued member learns it is a zombie one of two ways, as a Kafka Streams member does (a commit refused,
@@ -49,15 +43,7 @@ test("a member continued after its tasks moved on commits nothing of its late wo
       timeoutMs: 30_000,
       what: "the continued member to notice that another member took its work over",
     });
-  } finally {
-    zombie.process.child.kill("SIGCONT");
-    feeding = false;
-    await flow;
-  }
-  await feeder.produce(50);
-  await untilExactCounts(other.url, "wordcount", feeder.lines);
-  await untilExactCounts(zombie.url, "wordcount", feeder.lines);
-  assert.ok(await activeTasks(zombie.url), "the continued member runs again");
+  });
 });
 
 test.run();
