@@ -8,6 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Joined, TopologyTestDriver, type StreamsBuilder, type TopologyProvider } from "../../../index";
 import { eventually } from "../../helpers/eventually";
+import { buildError } from "../../helpers/topology-build-error";
 import { startHarness, type Harness } from "./streams-harness";
 
 const test = suite("stream-table joins with a grace period");
@@ -19,16 +20,6 @@ test.after(async () => {
 
 const versionedPrices = (builder: StreamsBuilder) =>
   builder.table<string, string>("prices", { keySerde: "string", valueSerde: "string" }, { storeName: "prices-versioned", storeType: "versioned_key_value", historyRetentionMs: 1_000 });
-
-async function buildError(topology: (builder: StreamsBuilder) => void): Promise<string> {
-  try {
-    const driver = await TopologyTestDriver.create(topology);
-    await driver.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return assert.unreachable("the topology was built") as never;
-}
 
 test("Joined's factory returns a new value per call", () => {
   const base = Joined.with("string", "json", "long");
