@@ -7,7 +7,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { Processor } from "../../../kernel/contracts/streams/processor";
 import { TopologyTestDriver } from "../../../providers/streams/testing/topology-test-driver";
-import { buildError } from "../../helpers/topology-build-error";
+import { buildError } from "./build-error";
 
 const test = suite("topology validation");
 

@@ -8,7 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Joined, TopologyTestDriver, type StreamsBuilder, type TopologyProvider } from "../../../index";
 import { eventually } from "../../helpers/eventually";
-import { buildError } from "../../helpers/topology-build-error";
+import { buildError } from "./build-error";
 import { startHarness, type Harness } from "./streams-harness";
 
 const test = suite("stream-table joins with a grace period");

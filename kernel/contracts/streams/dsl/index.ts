@@ -4,6 +4,7 @@
  */
 export type { KeyValue } from "../stores";
 export type * from "./consumed";
+export type * from "./global-ktable";
 export type * from "./grouped";
 export type * from "./join-windows";
 export type * from "./joined";

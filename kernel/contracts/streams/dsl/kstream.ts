@@ -6,6 +6,7 @@
  */
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
+import type { GlobalKTable } from "./global-ktable";
 import type { Grouped } from "./grouped";
 import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
@@ -66,6 +67,13 @@ export interface KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
+  /**
+   * Inner join with a global table (Kafka Streams' join(GlobalKTable, KeyValueMapper, ValueJoinerWithKey)): each
+   * record looks up the row whose key `keySelector` picks, in the global store as it is when the record is processed
+   * (the table is not synchronised with the stream's time). No repartition, no co-partitioning. A record with a null
+   * value, a null selected key or no row is dropped. The joiner also gets the stream record's key (read-only).
+   */
+  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV, key: K) => VR, name?: string): KStream<K, VR>;
   leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
@@ -77,6 +85,11 @@ export interface KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
+  /**
+   * Left join with a global table: as join, and a record whose selected key has no row joins null. A record with a
+   * null value is dropped, as in every stream join.
+   */
+  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV | null, key: K) => VR, name?: string): KStream<K, VR>;
   /** Windowed outer join: as leftJoin, for the records of either stream. */
   outerJoin<VO, VR>(
     other: KStream<K, VO>,

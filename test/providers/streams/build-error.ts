@@ -1,6 +1,6 @@
-/** The error a topology gets when it is built (in a TopologyTestDriver), for tests of what the DSL refuses. */
-import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
-import { TopologyTestDriver } from "../../providers/streams/testing/topology-test-driver";
+/** For tests of topology validation: the message of the error that building a topology throws. */
+import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
+import { TopologyTestDriver } from "../../../providers/streams/testing/topology-test-driver";
 
 export async function buildError(topology: (builder: StreamsBuilder) => void): Promise<string> {
   try {
