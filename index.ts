@@ -125,6 +125,7 @@ export { BufferConfig, Suppressed } from "./providers/streams/topology/values/su
 export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
 export { JoinWindows } from "./providers/streams/topology/values/join-windows";
 export { StreamJoined } from "./providers/streams/topology/values/stream-joined";
+export { Joined } from "./providers/streams/topology/values/joined";
 export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 
 // 9. Testing topologies (the streams face without the runtime the kernel's streams plugin drives).

@@ -13,6 +13,7 @@ import type {
   GlobalKTable,
   Grouped,
   JoinWindows,
+  Joined,
   KGroupedStream,
   KGroupedTable,
   KStream,
@@ -174,16 +175,16 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
     return new DslTable<K, V>(this.builder, toTable(this.builder, this, materialized, name));
   }
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   join<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV, key: K) => VR, name?: string): KStream<K, VR>;
-  join(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
+  join(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
     return this.joinWith(other, second, third, fourth, { leftOuter: false, rightOuter: false });
   }
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   leftJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
   leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV | null, key: K) => VR, name?: string): KStream<K, VR>;
-  leftJoin(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
+  leftJoin(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
     return this.joinWith(other, second, third, fourth, { leftOuter: true, rightOuter: false });
   }
   outerJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V | null, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
@@ -194,7 +195,7 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   private joinWith(
     other: unknown,
     joiner: (...args: any[]) => any,
-    third: string | JoinWindows | ((...args: any[]) => any) | undefined,
+    third: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any) | undefined,
     fourth: StreamJoined<K, V, any> | string | undefined,
     kind: JoinKind,
   ): KStream<K, any> {
@@ -205,13 +206,15 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
     }
     if (typeof third === "function") throw new TypeError("a key selector is for a join with a GlobalKTable");
     const streamJoined = fourth as StreamJoined<K, V, any> | undefined;
+    const windowed = typeof third === "object" && typeof (third as JoinWindows).size === "function";
     if (other instanceof DslStream) {
-      if (typeof third !== "object") throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
-      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third, streamJoined ?? {}, kind));
+      if (!windowed) throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
+      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third as JoinWindows, streamJoined ?? {}, kind));
     }
     if (other instanceof DslTable && !kind.rightOuter) {
-      if (typeof third === "object") throw new TypeError("a stream-table join takes no JoinWindows");
-      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, third));
+      if (windowed) throw new TypeError("a stream-table join takes no JoinWindows");
+      const joined = typeof third === "string" ? { name: third } : ((third as Joined<K, V, any> | undefined) ?? {});
+      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, joined));
     }
     throw new TypeError(`${kind.rightOuter ? "outerJoin" : "a join"} takes ${kind.rightOuter ? "a KStream" : "a KStream, a KTable or a GlobalKTable"} of this builder`);
   }
@@ -457,8 +460,13 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
+    private readonly emitOnClose = false,
   ) {
     checkSessionWindows(windows);
+  }
+
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+    return new DslSessionWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
   }
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
@@ -478,7 +486,7 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
-    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger);
+    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger, this.emitOnClose);
     return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
   }
 }

@@ -12,6 +12,7 @@ import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
 import type { Repartitioned } from "./repartitioned";
+import type { Joined } from "./joined";
 import type { StreamJoined } from "./stream-joined";
 import type { Suppressed } from "./suppressed";
 import type { TableJoined } from "./table-joined";
@@ -49,8 +50,11 @@ export interface KStream<K, V> {
    * deletes it. A stream whose key may have changed is repartitioned first.
    */
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V>;
-  /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Inner join with a co-partitioned table: records whose key has no table value are dropped. `named`: the join's
+   * name, or a Joined (serdes, name, and a grace period for a versioned table; see Joined.gracePeriodMs).
+   */
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed inner join with another stream (Kafka Streams' KStream.join(KStream, ValueJoiner, JoinWindows,
    * StreamJoined)): each record joins every record of the other stream with its key within `windows`; the result has
@@ -70,7 +74,7 @@ export interface KStream<K, V> {
    * value, a null selected key or no row is dropped. The joiner also gets the stream record's key (read-only).
    */
   join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV, key: K) => VR, name?: string): KStream<K, VR>;
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
    * is emitted with a null other value then, never before (Kafka Streams 3.x+).
@@ -250,6 +254,8 @@ export interface TimeWindowedKStream<K, V> {
 }
 
 export interface SessionWindowedKStream<K, V> {
+  /** When sessions are forwarded: every update and merge (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V>;
   /** `merger` combines the aggregates of two sessions that a record bridges. */
