@@ -112,15 +112,21 @@ test("exactly_once_v2: wordcount's outputs are committed once each, its stores e
   await runtime.close(10_000);
 });
 
-test("exactly_once_v2: a dead letter is committed with its transaction, and a paused application commits what it holds and goes on when resumed", async () => {
+/** poisonSensitive application `id` (topics `<id>-in`, `-out`, `-dlq`, one partition each) under exactly_once_v2, RUNNING. */
+async function runningEosPipeline(id: string, commitIntervalMs: number) {
   const admin = harness.kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: ["eos-dlq-in", "eos-dlq-out", "eos-dlq-dlq"].map((topic) => ({ topic, numPartitions: 1 })) });
+  await admin.createTopics({ topics: [`${id}-in`, `${id}-out`, `${id}-dlq`].map((topic) => ({ topic, numPartitions: 1 })) });
   await admin.disconnect();
-  const runtime = harness.runtime([poisonSensitive("eos-dlq", { "processing.guarantee": "exactly_once_v2", "commit.interval.ms": 1_000 })]);
+  const runtime = harness.runtime([poisonSensitive(id, { "processing.guarantee": "exactly_once_v2", "commit.interval.ms": commitIntervalMs })]);
   await runtime.start();
-  const app = runtime.application("eos-dlq")!;
+  const app = runtime.application(id)!;
   await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 20_000 });
+  return { runtime, app };
+}
+
+test("exactly_once_v2: a dead letter is committed with its transaction, and a paused application commits what it holds and goes on when resumed", async () => {
+  const { runtime, app } = await runningEosPipeline("eos-dlq", 1_000);
   const committedValues = async (topic: string) => (await readToEnd(harness.bootstrap[0], topic, [0], "read_committed")).records.map((record) => record.value);
   const metric = (name: string) => Number(app.metrics().flatMap((group) => group.metrics).find((found) => found.name === name)?.value ?? 0);
 
@@ -145,15 +151,8 @@ test("exactly_once_v2: a dead letter is committed with its transaction, and a pa
 });
 
 test("exactly_once_v2: outputs reach the broker within the open transaction as they are made, and read_committed readers see them at its commit", async () => {
-  const admin = harness.kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ topics: ["eos-ahead-in", "eos-ahead-out", "eos-ahead-dlq"].map((topic) => ({ topic, numPartitions: 1 })) });
-  await admin.disconnect();
   // A commit interval far longer than the test: only the stop below commits.
-  const runtime = harness.runtime([poisonSensitive("eos-ahead", { "processing.guarantee": "exactly_once_v2", "commit.interval.ms": 600_000 })]);
-  await runtime.start();
-  const app = runtime.application("eos-ahead")!;
-  await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 20_000 });
+  const { runtime, app } = await runningEosPipeline("eos-ahead", 600_000);
   const values = async (isolation: "read_committed" | "read_uncommitted") => (await readToEnd(harness.bootstrap[0], "eos-ahead-out", [0], isolation)).records.map((record) => record.value);
 
   await harness.producer.send({ topic: "eos-ahead-in", messages: ["one", "two", "three"].map((value, i) => ({ key: `k${i}`, value })) });
