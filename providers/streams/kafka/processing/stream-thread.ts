@@ -411,7 +411,7 @@ export class StreamThread implements RunView {
       // As Kafka Streams does, the outputs leave within the open transaction as they are made, not all at its commit:
       // they wait in the broker, not in memory, and read_committed readers see them once it commits.
       try {
-        await this.collector.sendAhead();
+        if (this.collector.hasPending()) await this.collector.sendAhead();
       } catch (error) {
         throw await this.transactionFailed(error);
       }
