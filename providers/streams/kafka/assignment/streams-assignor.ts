@@ -1,18 +1,22 @@
 /**
  * The partition assignor of a streams application. Each member's subscription carries its
- * `application.server`; the leader assigns whole tasks (the same partition of every topic of a
- * sub-topology, so co-partitioned sources stay together), spreading partition numbers over the members.
+ * `application.server` and the tasks it held (Kafka Streams' SubscriptionInfo prevTasks); the leader assigns
+ * whole tasks (the same partition of every topic of a sub-topology, so co-partitioned sources stay together),
+ * each kept with its previous owner while the load stays balanced (see sticky-placement).
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
  */
 import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-client";
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
-import type { CompiledTopology } from "../../engine/compiled-topology";
+import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compiled-topology";
+import { placeTasks } from "./sticky-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 
 export interface MemberInfo {
   server: string | null;
+  /** The tasks the member held when it joined; absent from members of older Sluice versions. */
+  previousTasks?: string[];
 }
 
 export interface DecodedMember {
@@ -22,40 +26,53 @@ export interface DecodedMember {
   assignment: Record<string, number[]>;
 }
 
-export function streamsAssignor(topology: CompiledTopology, server: string | null): GroupAssignor {
+/** `previousTasks`: the tasks this member holds as it joins, which the leader keeps with it where it can. */
+export function streamsAssignor(topology: CompiledTopology, server: string | null, previousTasks: () => string[] = () => []): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
-    subscription: () => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server } satisfies MemberInfo))),
+    subscription: () => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, previousTasks: previousTasks() } satisfies MemberInfo))),
     assign: async (members, partitionCount) => {
-      const memberIds = members.map((member) => member.memberId).sort();
-      const assignments = new Map<string, Record<string, number[]>>(memberIds.map((id) => [id, {}]));
-      for (const sub of topology.subTopologies) {
-        const counts = sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0);
-        const tasks = Math.max(0, ...counts);
-        for (let partition = 0; partition < tasks; partition++) {
-          const owner = assignments.get(memberIds[partition % memberIds.length])!;
-          sub.sourceTopics.forEach((topic, index) => {
-            if (partition < counts[index]) (owner[topic] ??= []).push(partition);
-          });
-        }
+      const tasks: string[] = [];
+      for (const [id, sub] of topology.subTopologies.entries()) {
+        const count = Math.max(0, ...sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0));
+        for (let partition = 0; partition < count; partition++) tasks.push(taskIdOf(id, partition));
       }
-      return new Map(memberIds.map((memberId) => [memberId, encodeAssignment(assignments.get(memberId)!)]));
+      const placement = placeTasks(
+        tasks,
+        members.map(({ memberId, metadata }) => ({ memberId, previousTasks: memberInfoOf(metadata).previousTasks ?? [] })),
+      );
+      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount))]));
     },
     partitionsOf: decodeAssignment,
   };
+
+  /** The partitions of `tasks` by topic: a task's partition of each source topic of its sub-topology that has it. */
+  function partitionsOfTasks(tasks: readonly string[], partitionCount: (topic: string) => number | undefined): Record<string, number[]> {
+    const partitions: Record<string, number[]> = {};
+    for (const task of tasks) {
+      const { subTopologyId, partition } = parseTaskId(task);
+      for (const topic of topology.subTopologies[subTopologyId].sourceTopics) if (partition < (partitionCount(topic) ?? 0)) (partitions[topic] ??= []).push(partition);
+    }
+    for (const list of Object.values(partitions)) list.sort((a, b) => a - b);
+    return partitions;
+  }
+}
+
+/** What a member's subscription says of it; nothing readable is a member with no server and no previous tasks. */
+function memberInfoOf(metadata: Buffer): MemberInfo {
+  try {
+    const userData = decodeSubscription(metadata).userData;
+    return userData?.length ? (JSON.parse(userData.toString()) as MemberInfo) : { server: null };
+  } catch {
+    return { server: null };
+  }
 }
 
 /** Reads each member's server and assignment from a DescribeGroups answer. */
 export function decodeGroupMembers(members: readonly GroupMemberDescription[]): DecodedMember[] {
   return members.map((member) => {
-    let server: string | null = null;
+    const server = memberInfoOf(member.metadata).server ?? null;
     let assignment: Record<string, number[]> = {};
-    try {
-      const userData = decodeSubscription(member.metadata).userData;
-      server = userData?.length ? (JSON.parse(userData.toString()) as MemberInfo).server : null;
-    } catch {
-      server = null;
-    }
     try {
       assignment = decodeAssignment(member.assignment);
     } catch {
