@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { placeTasks, type PlacementMember } from "../../../providers/streams/kafka/assignment/sticky-placement";
+import { placeTasks, withholdOwned, type PlacementMember } from "../../../providers/streams/kafka/assignment/sticky-placement";
 import { streamsAssignor } from "../../../providers/streams/kafka/assignment/streams-assignor";
 import { WordCountProvider } from "../../../providers/examples";
 import { applicationConfig } from "../../../providers/streams/streams-config";
@@ -56,6 +56,13 @@ test("a member joins whose order sorts first: the others' tasks still stay", () 
   assert.is(three.get("a")!.length, 1);
 });
 
+test("a member that keeps part of its tasks keeps some of every sub-topology", () => {
+  const tasks = tasksOf(2, 4);
+  const placement = placeTasks(tasks, [member("a", tasks), member("b")]);
+  assert.equal(placement.get("a"), ["0_0", "0_1", "1_0", "1_1"]);
+  assert.equal(placement.get("b"), ["0_2", "0_3", "1_2", "1_3"]);
+});
+
 test("a member leaves: its tasks spread over the others, theirs stay", () => {
   const tasks = tasksOf(2, 3);
   const three = placeTasks(tasks, [member("a"), member("b"), member("c")]);
@@ -94,6 +101,14 @@ test("a task two members claim stays with one of them; more members than tasks l
   everyTaskOnce(placement, ["0_0", "0_1"]);
   assert.equal(counts(placement), [0, 1, 1]);
   assert.equal(placeTasks(["0_0"], []), new Map());
+});
+
+test("cooperative: a task another member still owns is given to no one in this rebalance", () => {
+  const placement = new Map([["a", ["0_0", "0_1"]], ["b", ["0_2", "0_3"]], ["c", ["0_4"]]]);
+  const owned = new Map([["a", ["0_0", "0_1", "0_2"]], ["b", ["0_3", "0_4"]], ["c", []]]);
+  assert.equal(withholdOwned(placement, owned), new Map([["a", ["0_0", "0_1"]], ["b", ["0_3"]], ["c", []]]));
+  // Members that own nothing (eager ones, or new ones) withhold nothing.
+  assert.equal(withholdOwned(placement, new Map()), placement);
 });
 
 test("the streams assignor keeps each member's previous tasks: a third member takes only its share", async () => {

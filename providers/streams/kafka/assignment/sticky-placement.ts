@@ -4,8 +4,12 @@
  * floor(n/m) or ceil(n/m) of the n tasks — and otherwise the fewest tasks move. A task stays where its state is,
  * so a rebalance restores only what had to move.
  *
+ * A member that keeps only part of its previous tasks keeps them spread over the sub-topologies, so that each
+ * sub-topology's tasks stay spread over the members.
+ *
  * A pure function of the tasks and each member's previous tasks: every member's assignor computes the same answer.
  */
+import { parseTaskId } from "../../engine/compiled-topology";
 
 /** A member of the group as the placement sees it: its id and the tasks it held before this rebalance. */
 export interface PlacementMember {
@@ -28,7 +32,7 @@ export function placeTasks(tasks: readonly string[], members: readonly Placement
   const kept = new Map<string, string[]>();
   for (const member of sorted) {
     const mine = [...new Set(member.previousTasks)].filter((task) => unplaced.delete(task));
-    kept.set(member.memberId, mine.sort((a, b) => order.get(a)! - order.get(b)!));
+    kept.set(member.memberId, interleaved(mine, order));
   }
   for (const task of tasks) unplaced.add(task);
   // n % m members hold one task more than the others: those that kept the most, so that the fewest tasks move.
@@ -65,9 +69,36 @@ export function placeTasks(tasks: readonly string[], members: readonly Placement
     }
     placement.get(target!)!.push(task);
   }
+  for (const tasks of placement.values()) tasks.sort((a, b) => order.get(a)! - order.get(b)!);
   return placement;
+}
+
+/** `tasks` in task order, each sub-topology's first task before any one's second, and so on. */
+function interleaved(tasks: readonly string[], order: ReadonlyMap<string, number>): string[] {
+  const taken = new Map<number, number>();
+  return [...tasks]
+    .sort((a, b) => order.get(a)! - order.get(b)!)
+    .map((task) => {
+      const sub = parseTaskId(task).subTopologyId;
+      const rank = taken.get(sub) ?? 0;
+      taken.set(sub, rank + 1);
+      return { task, rank };
+    })
+    .sort((a, b) => a.rank - b.rank || order.get(a.task)! - order.get(b.task)!)
+    .map(({ task }) => task);
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The cooperative protocol's rule (KIP-429): no member is given a task that another member still owns in this
+ * rebalance. Such a task is withheld: its owner gives it up and joins again, and the next rebalance hands it over.
+ * `owned`: the tasks each member reported it keeps through the rebalance, by member id.
+ */
+export function withholdOwned(placement: ReadonlyMap<string, readonly string[]>, owned: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const ownerOf = new Map<string, string>();
+  for (const [memberId, tasks] of owned) for (const task of tasks) ownerOf.set(task, memberId);
+  return new Map([...placement].map(([memberId, tasks]) => [memberId, tasks.filter((task) => (ownerOf.get(task) ?? memberId) === memberId)]));
 }

@@ -2,14 +2,16 @@
  * The partition assignor of a streams application. Each member's subscription carries its
  * `application.server` and the tasks it held (Kafka Streams' SubscriptionInfo prevTasks); the leader assigns
  * whole tasks (the same partition of every topic of a sub-topology, so co-partitioned sources stay together),
- * each kept with its previous owner while the load stays balanced (see sticky-placement).
+ * each kept with its previous owner while the load stays balanced (see sticky-placement). Under the cooperative
+ * protocol a member's subscription also names the partitions it keeps meanwhile, and a task one member still owns
+ * is given to no other in the same rebalance.
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
  */
 import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-client";
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
 import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compiled-topology";
-import { placeTasks } from "./sticky-placement";
+import { placeTasks, withholdOwned } from "./sticky-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 
@@ -30,16 +32,19 @@ export interface DecodedMember {
 export function streamsAssignor(topology: CompiledTopology, server: string | null, previousTasks: () => string[] = () => []): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
-    subscription: () => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, previousTasks: previousTasks() } satisfies MemberInfo))),
+    subscription: (owned) => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, previousTasks: previousTasks() } satisfies MemberInfo)), owned),
     assign: async (members, partitionCount) => {
       const tasks: string[] = [];
       for (const [id, sub] of topology.subTopologies.entries()) {
         const count = Math.max(0, ...sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0));
         for (let partition = 0; partition < count; partition++) tasks.push(taskIdOf(id, partition));
       }
-      const placement = placeTasks(
-        tasks,
-        members.map(({ memberId, metadata }) => ({ memberId, previousTasks: memberInfoOf(metadata).previousTasks ?? [] })),
+      const placement = withholdOwned(
+        placeTasks(
+          tasks,
+          members.map(({ memberId, metadata }) => ({ memberId, previousTasks: memberInfoOf(metadata).previousTasks ?? [] })),
+        ),
+        new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
       );
       return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount))]));
     },
@@ -56,6 +61,20 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
     for (const list of Object.values(partitions)) list.sort((a, b) => a - b);
     return partitions;
   }
+}
+
+/** The tasks whose partitions a cooperative member's subscription says it keeps through the rebalance. */
+function ownedTasksOf(topology: CompiledTopology, metadata: Buffer): string[] {
+  const tasks = new Set<string>();
+  try {
+    for (const { topic, partitions } of decodeSubscription(metadata).ownedPartitions) {
+      const sub = topology.subTopologyOfTopic(topic);
+      if (sub !== undefined) for (const partition of partitions) tasks.add(taskIdOf(sub, partition));
+    }
+  } catch {
+    // An unreadable subscription owns nothing.
+  }
+  return [...tasks];
 }
 
 /** What a member's subscription says of it; nothing readable is a member with no server and no previous tasks. */

@@ -22,7 +22,7 @@ import type { CompiledTopology } from "../../engine/compiled-topology";
 import { isDeadLetterPolicy } from "../../engine/error-policy";
 import type { LocalEventStreamHub } from "../../events/event-stream-hub";
 import type { RunMetrics } from "../../metrics/run-metrics";
-import type { StreamsSettings } from "../../streams-config";
+import { rebalanceProtocolOf, type StreamsSettings } from "../../streams-config";
 import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
@@ -189,6 +189,7 @@ export class StreamThread implements RunView {
         // Kafka Streams sets isolation.level=read_committed under EOS: inputs, repartition topics and offsets alike.
         isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
         commitOffsets: !this.exactlyOnce,
+        rebalanceProtocol: rebalanceProtocolOf(settings),
         logger,
       },
       {
@@ -404,7 +405,7 @@ export class StreamThread implements RunView {
     }
     if (this.exactlyOnce) {
       for (const task of queued) this.reportPositions(task);
-      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) {
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms") && !this.consumer!.rebalanceInProgress) {
         await this.commitTransaction();
         return;
       }
@@ -532,7 +533,8 @@ export class StreamThread implements RunView {
       // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones
       // (under exactly_once_v2 every task with work commits on this tick anyway).
       const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
-      if (this.exactlyOnce) return this.commitTransaction();
+      // While a cooperative join is under way the transaction's offsets wait for the new generation (Kafka Streams too).
+      if (this.exactlyOnce) return this.consumer!.rebalanceInProgress ? undefined : this.commitTransaction();
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }
