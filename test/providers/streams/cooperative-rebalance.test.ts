@@ -4,7 +4,7 @@ import * as assert from "uvu/assert";
 import { WordCountProvider } from "../../../providers/examples";
 import { GroupConsumer, type RebalanceProtocol } from "../../../providers/kafka-client";
 import { streamsAssignor } from "../../../providers/streams/kafka/assignment/streams-assignor";
-import { applicationConfig } from "../../../providers/streams/streams-config";
+import { applicationConfig, rebalanceProtocolOf } from "../../../providers/streams/streams-config";
 import { buildTopology } from "../../../providers/streams/engine/build-topology";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
@@ -144,6 +144,15 @@ test("eager: every member gives everything up and processes nothing while it joi
   assert.is(first.processedWhileJoining, 0);
   assert.ok(first.revocations > revocationsBefore);
   await settled(8);
+});
+
+test("the protocol follows upgrade.from as in Kafka Streams: eager when upgrading from before 2.4", () => {
+  const protocolOf = (values: Record<string, string>) => rebalanceProtocolOf(applicationConfig([{ values: { ...wordcount.config, ...values }, source: "the test" }]).settings);
+  assert.is(protocolOf({}), "cooperative");
+  assert.is(protocolOf({ "upgrade.from": "2.3" }), "eager");
+  assert.is(protocolOf({ "upgrade.from": "0.10.0" }), "eager");
+  assert.is(protocolOf({ "upgrade.from": "2.4" }), "cooperative");
+  assert.throws(() => protocolOf({ "upgrade.from": "2.3.1" }), /upgrade\.from/);
 });
 
 test.run();
