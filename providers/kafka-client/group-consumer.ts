@@ -42,10 +42,12 @@ export interface GroupConsumerHandlers {
   rebalancing(): void;
   /**
    * This member's partitions in its new generation (all of them, also those it kept), and the group's committed
-   * offsets of those it takes over that have one; fetching the new ones starts when this resolves. Under the
-   * cooperative protocol the partitions that moved away are no longer fetched, and their positions are committed.
+   * offsets of those it takes over that have one; fetching the new ones starts when this resolves. `kept`: under the
+   * cooperative protocol, the partitions it held through the rebalance, whose fetching goes on from where it was (what
+   * the handler holds of them stays valid); the others start again from the group's commits. The partitions that
+   * moved away are no longer fetched, and their positions are committed.
    */
-  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
+  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[], kept: Record<string, number[]>): Promise<void>;
   /**
    * Processes one partition's fetched records; its position is committed after the fetch's last batch. A handler
    * that keeps records for later (a task waiting for another partition) resolves with "held": the partition's
@@ -399,7 +401,7 @@ export class GroupConsumer {
       this.logger.info("giving up partitions that move to another member", { groupId: this.options.groupId, generationId: this.membership.generationId, partitions: revoked });
       for (const { topic, partition } of revoked) this.forget(key(topic, partition));
     }
-    await this.takeOver(partitions, new Set(this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))).map(({ topic, partition }) => key(topic, partition))));
+    await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
     if (revoked.length > 0) this.membership.rejoinKeepingPartitions();
   }
 
@@ -413,7 +415,8 @@ export class GroupConsumer {
    * Positions the partitions of the new assignment that this member does not hold yet (all but `held`) at the group's
    * commits (else the earliest offsets) and hands the assignment over.
    */
-  private async takeOver(partitions: Record<string, number[]>, held: ReadonlySet<string> = new Set()): Promise<void> {
+  private async takeOver(partitions: Record<string, number[]>, kept: readonly { topic: string; partition: number }[] = []): Promise<void> {
+    const held = new Set(kept.map(({ topic, partition }) => key(topic, partition)));
     for (const partitionKey of [...this.fetchPositions.keys(), ...this.processed.keys()]) if (!held.has(partitionKey)) this.forget(partitionKey);
     const added: Record<string, number[]> = {};
     for (const [topic, list] of Object.entries(partitions)) {
@@ -429,7 +432,9 @@ export class GroupConsumer {
     }
     await this.untilLed(added);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
-    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0));
+    const keptByTopic: Record<string, number[]> = {};
+    for (const { topic, partition } of kept) (keptByTopic[topic] ??= []).push(partition);
+    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0), keptByTopic);
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 

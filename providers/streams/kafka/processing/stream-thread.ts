@@ -194,8 +194,8 @@ export class StreamThread implements RunView {
       },
       {
         rebalancing: () => this.options.onRebalancing(),
-        assigned: async (assignment, committed) => {
-          await this.serially(() => this.assign(assignment, committed, admin));
+        assigned: async (assignment, committed, kept) => {
+          await this.serially(() => this.assign(assignment, committed, kept, admin));
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
         revoking: this.exactlyOnce ? () => this.serially(() => (this.failed ? this.abortTransaction() : this.commitTransaction())) : undefined,
@@ -352,12 +352,21 @@ export class StreamThread implements RunView {
     this.purge?.committed(offsets);
   }
 
-  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: ClusterAdmin): Promise<void> {
+  /** `kept`: the partitions the consumer goes on fetching from where it was (a cooperative rebalance left them here). */
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], kept: Record<string, number[]>, admin: ClusterAdmin): Promise<void> {
     // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
-    // and so are the records tasks had queued.
-    this.uncommitted.clear();
-    this.queueing.clear();
-    for (const task of this.tasks.all()) task.task.group?.clear();
+    // and so are the records tasks had queued. A task whose every partition was kept goes on as it was.
+    const { topology } = this.options;
+    const goesOn = (task: RunTask) => {
+      const assigned = topology.subTopologies[task.subTopologyId].sourceTopics.filter((topic) => assignment[topic]?.includes(task.partition));
+      return assigned.length > 0 && assigned.every((topic) => kept[topic]?.includes(task.partition));
+    };
+    for (const task of this.tasks.all()) {
+      if (goesOn(task)) continue;
+      this.uncommitted.delete(task);
+      this.queueing.delete(task);
+      task.task.group?.clear();
+    }
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
     // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
     for (const { topic, partition, offset } of committed) {
