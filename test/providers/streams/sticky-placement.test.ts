@@ -95,6 +95,16 @@ test("an unbalanced previous layout is balanced, moving the fewest tasks", () =>
   assert.equal(counts(odd), [2, 2, 3]);
 });
 
+test("a task no member ran goes to a member with its state on disk, where there is room", () => {
+  const tasks = tasksOf(1, 4);
+  // b restarted: it runs nothing, but has the state of 0_2 and 0_3 on disk; a ran 0_0 and 0_1.
+  const placement = placeTasks(tasks, [member("a", ["0_0", "0_1"]), { memberId: "b", previousTasks: [], localTasks: ["0_3", "0_2"] }]);
+  assert.equal(placement.get("b"), ["0_2", "0_3"]);
+  // A running owner wins over state on disk; a full member's state on disk does not count.
+  const owned = placeTasks(tasks, [member("a", ["0_0", "0_1", "0_2"]), { memberId: "b", previousTasks: [], localTasks: ["0_2", "0_3"] }, { memberId: "c", previousTasks: ["0_3"], localTasks: ["0_0"] }]);
+  assert.equal(owned, new Map([["a", ["0_0", "0_1"]], ["b", ["0_2"]], ["c", ["0_3"]]]));
+});
+
 test("a task two members claim stays with one of them; more members than tasks leave some idle", () => {
   const placement = placeTasks(["0_0", "0_1"], [member("b", ["0_0"]), member("a", ["0_0"]), member("c")]);
   assert.equal(placement.get("a"), ["0_0"]);
@@ -115,7 +125,7 @@ test("the streams assignor keeps each member's previous tasks: a third member ta
   const wordcount = new WordCountProvider();
   const topology = buildTopology(wordcount, applicationConfig([{ values: wordcount.config, source: "the test" }]));
   const held = new Map<string, string[]>();
-  const subscribe = (id: string) => ({ memberId: id, metadata: streamsAssignor(topology, `${id}:1`, () => held.get(id) ?? []).subscription() });
+  const subscribe = (id: string) => ({ memberId: id, metadata: streamsAssignor(topology, `${id}:1`, () => ({ previousTasks: held.get(id) ?? [] })).subscription() });
   const assignor = streamsAssignor(topology, null);
   const partitionCount = (topic: string) => (topology.sourceTopics().includes(topic) ? 4 : undefined);
   const assign = async (ids: string[]) => {

@@ -50,7 +50,7 @@ export class WordcountGroup {
         bootstrapServers: this.bootstrapServers,
         clientId: name,
         groupId: this.groupId,
-        assignor: streamsAssignor(topology, `${name}:1`, () => [...member.tasks]),
+        assignor: streamsAssignor(topology, `${name}:1`, () => ({ previousTasks: [...member.tasks] })),
         rebalanceProtocol: protocol,
         heartbeatIntervalMs,
         sessionTimeoutMs: this.sessionTimeoutMs,

@@ -5,7 +5,8 @@
  * so a rebalance restores only what had to move.
  *
  * A member that keeps only part of its previous tasks keeps them spread over the sub-topologies, so that each
- * sub-topology's tasks stay spread over the members.
+ * sub-topology's tasks stay spread over the members. A task no member had before goes, where there is room, to a
+ * member that keeps its state on disk (a restarted instance), so that it restores only what that state lacks.
  *
  * A pure function of the tasks and each member's previous tasks: every member's assignor computes the same answer.
  */
@@ -15,6 +16,8 @@ import { parseTaskId } from "../../engine/compiled-topology";
 export interface PlacementMember {
   readonly memberId: string;
   readonly previousTasks: readonly string[];
+  /** Tasks whose state the member has on disk without running them: weaker claims than previousTasks. */
+  readonly localTasks?: readonly string[];
 }
 
 /**
@@ -58,16 +61,22 @@ export function placeTasks(tasks: readonly string[], members: readonly Placement
     for (const task of keep) unplaced.delete(task);
     placement.get(member.memberId)!.push(...keep);
   }
-  // The rest goes, in task order, to the member with the fewest tasks that has room (ties: member id order).
-  for (const task of tasks) {
-    if (!unplaced.has(task)) continue;
+  // The rest goes, in task order, to the member with the fewest tasks that has room (ties: member id order): first to
+  // members with the task's state on disk, then to any.
+  const roomiest = (candidates: readonly PlacementMember[]) => {
     let target: string | undefined;
-    for (const member of sorted) {
+    for (const member of candidates) {
       const held = placement.get(member.memberId)!.length;
       if (held >= capacity.get(member.memberId)!) continue;
       if (target === undefined || held < placement.get(target)!.length) target = member.memberId;
     }
+    return target;
+  };
+  for (const task of tasks) {
+    if (!unplaced.has(task)) continue;
+    const target = roomiest(sorted.filter((member) => member.localTasks?.includes(task))) ?? roomiest(sorted);
     placement.get(target!)!.push(task);
+    unplaced.delete(task);
   }
   for (const tasks of placement.values()) tasks.sort((a, b) => order.get(a)! - order.get(b)!);
   return placement;

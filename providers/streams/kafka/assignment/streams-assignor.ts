@@ -19,6 +19,8 @@ export interface MemberInfo {
   server: string | null;
   /** The tasks the member held when it joined; absent from members of older Sluice versions. */
   previousTasks?: string[];
+  /** The other tasks whose state it has on disk. */
+  localTasks?: string[];
 }
 
 export interface DecodedMember {
@@ -28,11 +30,14 @@ export interface DecodedMember {
   assignment: Record<string, number[]>;
 }
 
-/** `previousTasks`: the tasks this member holds as it joins, which the leader keeps with it where it can. */
-export function streamsAssignor(topology: CompiledTopology, server: string | null, previousTasks: () => string[] = () => []): GroupAssignor {
+/**
+ * `held`: the tasks this member holds as it joins, which the leader keeps with it where it can, and the other tasks
+ * whose state it has on disk, which the leader prefers it for.
+ */
+export function streamsAssignor(topology: CompiledTopology, server: string | null, held: () => { previousTasks: string[]; localTasks?: string[] } = () => ({ previousTasks: [] })): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
-    subscription: (owned) => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, previousTasks: previousTasks() } satisfies MemberInfo)), owned),
+    subscription: (owned) => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, ...held() } satisfies MemberInfo)), owned),
     assign: async (members, partitionCount) => {
       const tasks: string[] = [];
       for (const [id, sub] of topology.subTopologies.entries()) {
@@ -42,7 +47,10 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
       const placement = withholdOwned(
         placeTasks(
           tasks,
-          members.map(({ memberId, metadata }) => ({ memberId, previousTasks: memberInfoOf(metadata).previousTasks ?? [] })),
+          members.map(({ memberId, metadata }) => {
+            const { previousTasks, localTasks } = memberInfoOf(metadata);
+            return { memberId, previousTasks: previousTasks ?? [], localTasks };
+          }),
         ),
         new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
       );

@@ -177,7 +177,7 @@ export class StreamThread implements RunView {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
-        assignor: streamsAssignor(topology, this.options.server, () => this.tasks.all().map((task) => task.id)),
+        assignor: streamsAssignor(topology, this.options.server, () => this.tasks.held()),
         groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
