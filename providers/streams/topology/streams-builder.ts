@@ -56,7 +56,7 @@ import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamStreamJoin, type JoinKind } from "./operators/stream-stream-join";
 import { streamTableJoin } from "./operators/stream-table-join";
-import { globalTable, streamGlobalTableJoin, type GlobalTableHandle } from "./operators/global-table";
+import { addGlobalStore, globalTable, streamGlobalTableJoin, type GlobalTableHandle } from "./operators/global-table";
 import { foreignKeyJoin } from "./operators/foreign-key-join";
 import { explicitRepartition } from "./operators/repartition";
 import { tableSource, toStream, toTable } from "./operators/table";
@@ -91,6 +91,10 @@ export class DslTopologyBuilder implements StreamsBuilder {
   }
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
+    return this;
+  }
+  addGlobalStore<KIn, VIn>(store: StoreDeclaration | StoreBuilder, topic: string, consumed: Consumed<KIn, VIn>, stateUpdateSupplier: ProcessorSupplier<KIn, VIn, void, void>): StreamsBuilder {
+    addGlobalStore(this.builder, store, topic, consumed, stateUpdateSupplier);
     return this;
   }
 }
