@@ -196,7 +196,8 @@ export class GlobalKeyValueStore implements StateStore {
   }
 
   private readOnly(): never {
-    throw new Error(`global store '${this.name}' is read-only here: only its topic${this.spec.processor === undefined ? "" : ` (through processor '${this.spec.processor.name}')`} writes it`);
+    const through = this.spec.processor === undefined ? "" : `, through processor '${this.spec.processor.name}',`;
+    throw new Error(`global store '${this.name}' is written by its topic only${through}: other processors may read it, not write it`);
   }
 }
 
