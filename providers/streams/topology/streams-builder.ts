@@ -273,6 +273,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly valueSerde: SerdeSpec;
   readonly operator: TableOperator;
   readonly windowCloseMs?: number;
+  readonly versionedStore?: string;
   private readonly handle: TableHandle;
 
   constructor(
@@ -285,6 +286,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
     this.valueSerde = handle.valueSerde;
     this.operator = handle.operator;
     this.windowCloseMs = handle.windowCloseMs;
+    this.versionedStore = handle.versionedStore;
   }
 
   get storeName(): string {
@@ -335,7 +337,8 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
     return this.table(tableTableJoin(this.builder, this, other as DslTable<K, VO>, joiner, "outer", materialized, name));
   }
   suppress(suppressed: Suppressed): KTable<K, V> {
-    return this.table(suppress(this.builder, this, suppressed));
+    // The handle's own store name: this table's storeName stands for the store it derives its rows from, if it keeps none.
+    return this.table(suppress(this.builder, this.handle, suppressed));
   }
 
   /** A key join `(other, joiner, materialized?, name?)`, or a foreign-key join `(other, extractor, joiner, tableJoined?, materialized?)`. */
