@@ -5,20 +5,16 @@
  * which passes over records with a null key; a live update hands them to the processor). Queries answer on the
  * instance, with no routing.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from "kafkajs";
 import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../kernel/contracts/streams/processor";
 import type { KeyValueStore } from "../../../kernel/contracts/streams/stores";
-import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
-import { startBroker, type RunningBroker } from "../../../providers/broker";
+import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../helpers/eventually";
-import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
+import { http, type RunningSluice } from "../../helpers/sluice";
 import { query, recordsOf } from "../../plugins/applications-api/query-client";
+import { globalTestBed, type GlobalTestBed } from "./global-test-bed";
 
 const test = suite("global stores kept by a processor on the embedded broker");
 
@@ -28,11 +24,7 @@ const OUTPUT = "gs-enriched";
 const STORE = "customer-names";
 const NO_KEY = "(no key)";
 
-let broker: RunningBroker;
-let kafka: Kafka;
-let producer: Producer;
-let stateDir: string;
-const consumers: Consumer[] = [];
+let bed: GlobalTestBed;
 
 /** Keeps upper-cased names; a record without a key is kept under NO_KEY, so the test sees whether it arrived. */
 const keepNames: ProcessorSupplier<string | null, string | null, void, void> = () => {
@@ -67,24 +59,6 @@ function topology(builder: StreamsBuilder): void {
 
 const provider: TopologyProvider = { name: "global-names", version: "1", config: { "application.id": "global-names" }, topology };
 
-function startInstance(): Promise<RunningSluice> {
-  return startSluice({
-    services: { [TOPOLOGY_PROVIDER_CONTRACT]: [provider] },
-    overrides: { "streams.bootstrap.servers": `127.0.0.1:${broker.port}`, "streams.state.dir": stateDir },
-  });
-}
-
-async function readOutput(until: (values: string[]) => boolean): Promise<string[]> {
-  const values: string[] = [];
-  const consumer = kafka.consumer({ groupId: `reader-${consumers.length}` });
-  consumers.push(consumer);
-  await consumer.connect();
-  await consumer.subscribe({ topic: OUTPUT, fromBeginning: true });
-  await consumer.run({ eachMessage: async ({ message }) => void values.push(message.value!.toString()) });
-  await eventually(() => until(values), { what: `records of ${OUTPUT}`, timeoutMs: 30_000 });
-  return values;
-}
-
 async function allNames(sluice: RunningSluice): Promise<string[]> {
   const answer = await eventually(
     async () => {
@@ -98,38 +72,27 @@ async function allNames(sluice: RunningSluice): Promise<string[]> {
 }
 
 test.before(async () => {
-  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
-  kafka = new Kafka({ clientId: "global-store-test", brokers: [`127.0.0.1:${broker.port}`], logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic: CUSTOMERS, numPartitions: 2 }, { topic: ORDERS, numPartitions: 3 }, { topic: OUTPUT, numPartitions: 1 }] });
-  await admin.disconnect();
-  producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-global-store-"));
+  bed = await globalTestBed({ customers: CUSTOMERS, orders: ORDERS, output: OUTPUT }, provider);
 });
 
 test.after(async () => {
-  for (const consumer of consumers) await consumer.disconnect();
-  await producer?.disconnect();
-  await broker?.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
+  await bed?.close();
 });
 
 test("the processor fills the store before the tasks start, a null key is passed over in the restore and processed live, and queries answer here", async () => {
   const customers = Array.from({ length: 6 }, (_, i) => ({ key: `c${i}`, value: `name${i}` }));
-  const sent = await producer.send({ topic: CUSTOMERS, messages: customers });
+  const sent = await bed.producer.send({ topic: CUSTOMERS, messages: customers });
   assert.equal(new Set(sent.map((entry) => entry.partition)).size, 2, "the customers are on both partitions");
-  await producer.send({ topic: CUSTOMERS, messages: [{ key: null, value: "restored" }] });
+  await bed.producer.send({ topic: CUSTOMERS, messages: [{ key: null, value: "restored" }] });
   const orders = Array.from({ length: 9 }, (_, i) => ({ key: `o${i}`, value: `c${i % 6}` }));
-  await producer.send({ topic: ORDERS, messages: orders });
-  const sluice = await startInstance();
+  await bed.producer.send({ topic: ORDERS, messages: orders });
+  const sluice = await bed.startInstance();
   try {
-    const joined = await readOutput((values) => values.length >= orders.length);
+    const joined = await bed.readOutput((values) => values.length >= orders.length);
     assert.equal(joined.sort(), orders.map(({ key, value }) => `${key}:NAME${value.slice(1)}`).sort(), "every order saw its customer, as the processor kept it");
     assert.equal(await allNames(sluice), customers.map(({ key, value }) => `${key}=${value.toUpperCase()}`), "the restore passed the null key over");
 
-    await producer.send({ topic: CUSTOMERS, messages: [{ key: null, value: "live" }, { key: "c1", value: null }, { key: "c7", value: "late" }] });
+    await bed.producer.send({ topic: CUSTOMERS, messages: [{ key: null, value: "live" }, { key: "c1", value: null }, { key: "c7", value: "late" }] });
     await eventually(async () => (await allNames(sluice)).includes("c7=LATE"), { what: "c7 in the global store", timeoutMs: 20_000 });
     assert.equal(await allNames(sluice), [NO_KEY + "=LIVE", "c0=NAME0", "c2=NAME2", "c3=NAME3", "c4=NAME4", "c5=NAME5", "c7=LATE"], "a live update gives the processor null keys too");
     const described = (await http(`${sluice.url}/api/v1/applications/global-names`)).json() as { instances: { stores: string[] }[] };
@@ -140,7 +103,7 @@ test("the processor fills the store before the tasks start, a null key is passed
 });
 
 test("a restart runs the whole topic through the processor again: the rows are its, and the null-key records are passed over", async () => {
-  const sluice = await startInstance();
+  const sluice = await bed.startInstance();
   try {
     assert.equal(await allNames(sluice), ["c0=NAME0", "c2=NAME2", "c3=NAME3", "c4=NAME4", "c5=NAME5", "c7=LATE"]);
   } finally {
