@@ -7,8 +7,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SchemaRegistryClient } from "@confluentinc/schemaregistry";
+import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { readToEnd } from "../../helpers/read-to-end";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 
 const ORDER = { type: "record", name: "Order", namespace: "shop", fields: [{ name: "id", type: "string" }, { name: "amount", type: "double" }] };
@@ -32,6 +35,17 @@ async function withBrokerDir(run: (dataDir: string) => Promise<void>): Promise<v
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** One Sluice on a fresh broker data dir, closed whatever `run` does. */
+const withSluice = (run: (sluice: RunningSluice) => Promise<void>) =>
+  withBrokerDir(async (dataDir) => {
+    const sluice = await startOn(dataDir);
+    try {
+      await run(sluice);
+    } finally {
+      await sluice.close();
+    }
+  });
 
 test("Confluent's client registers Avro schemas and reads them back by id, subject and version; a restart keeps them", () =>
   withBrokerDir(async (dataDir) => {
@@ -70,41 +84,55 @@ test("Confluent's client registers Avro schemas and reads them back by id, subje
   }));
 
 test("errors are Confluent's codes with its statuses, in its media type", () =>
-  withBrokerDir(async (dataDir) => {
-    const sluice = await startOn(dataDir);
+  withSluice(async (sluice) => {
+    const registry = `${sluice.url}/schema-registry`;
+    const post = (url: string, body: unknown, contentType = MEDIA_TYPE) => http(url, { method: "POST", headers: { "content-type": contentType }, body: JSON.stringify(body) });
+    const registered = await post(`${registry}/subjects/users-value/versions`, { schema: compact(ORDER) }, "application/json");
+    assert.is(registered.status, 200, registered.text);
+    assert.is(registered.headers.get("content-type"), MEDIA_TYPE);
+    const { id } = registered.json();
+
+    const expectError = async (answer: Promise<{ status: number; json: () => any; headers: Headers }>, status: number, code: number) => {
+      const { status: got, json, headers } = await answer;
+      assert.equal([got, json().error_code], [status, code], JSON.stringify(json()));
+      assert.type(json().message, "string");
+      assert.is(headers.get("content-type"), MEDIA_TYPE);
+    };
+    await expectError(http(`${registry}/subjects/nobody-value/versions`), 404, 40401);
+    await expectError(http(`${registry}/subjects/nobody-value/versions/latest`), 404, 40401);
+    await expectError(http(`${registry}/subjects/users-value/versions/2`), 404, 40402);
+    await expectError(http(`${registry}/subjects/users-value/versions/zero`), 422, 42202);
+    await expectError(http(`${registry}/subjects/users-value/versions/0`), 422, 42202);
+    await expectError(http(`${registry}/schemas/ids/${id + 100}`), 404, 40403);
+    await expectError(post(`${registry}/subjects/users-value`, { schema: compact(ORDER_V2) }), 404, 40403);
+    await expectError(post(`${registry}/subjects/nobody-value`, { schema: compact(ORDER) }), 404, 40401);
+    await expectError(post(`${registry}/subjects/users-value/versions`, { schema: '{"type": "record", "name": "Broken"}' }), 422, 42201);
+    await expectError(post(`${registry}/subjects/users-value/versions`, { schema: "not json" }), 422, 42201);
+    await expectError(post(`${registry}/subjects/users-value/versions`, {}), 422, 42201);
+
+    const version = await http(`${registry}/subjects/users-value/versions/latest`);
+    assert.equal(version.json(), { subject: "users-value", version: 1, id, schema: compact(ORDER) });
+    assert.equal((await http(`${registry}/schemas/ids/${id}`)).json(), { schema: compact(ORDER) });
+    assert.equal((await http(`${registry}/subjects/users-value/versions`)).json(), [1], "nothing refused was registered");
+  }));
+
+test("the state is a compacted _schemas topic in Confluent's record layout", () =>
+  withSluice(async (sluice) => {
+    const id = await clientOf(sluice).register("orders-value", avro(ORDER));
+    const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const admin = new Kafka({ clientId: "registry-test", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
     try {
-      const registry = `${sluice.url}/schema-registry`;
-      const post = (url: string, body: unknown, contentType = MEDIA_TYPE) => http(url, { method: "POST", headers: { "content-type": contentType }, body: JSON.stringify(body) });
-      const registered = await post(`${registry}/subjects/users-value/versions`, { schema: compact(ORDER) }, "application/json");
-      assert.is(registered.status, 200, registered.text);
-      assert.is(registered.headers.get("content-type"), MEDIA_TYPE);
-      const { id } = registered.json();
-
-      const expectError = async (answer: Promise<{ status: number; json: () => any; headers: Headers }>, status: number, code: number) => {
-        const { status: got, json, headers } = await answer;
-        assert.equal([got, json().error_code], [status, code], JSON.stringify(json()));
-        assert.type(json().message, "string");
-        assert.is(headers.get("content-type"), MEDIA_TYPE);
-      };
-      await expectError(http(`${registry}/subjects/nobody-value/versions`), 404, 40401);
-      await expectError(http(`${registry}/subjects/nobody-value/versions/latest`), 404, 40401);
-      await expectError(http(`${registry}/subjects/users-value/versions/2`), 404, 40402);
-      await expectError(http(`${registry}/subjects/users-value/versions/zero`), 422, 42202);
-      await expectError(http(`${registry}/subjects/users-value/versions/0`), 422, 42202);
-      await expectError(http(`${registry}/schemas/ids/${id + 100}`), 404, 40403);
-      await expectError(post(`${registry}/subjects/users-value`, { schema: compact(ORDER_V2) }), 404, 40403);
-      await expectError(post(`${registry}/subjects/nobody-value`, { schema: compact(ORDER) }), 404, 40401);
-      await expectError(post(`${registry}/subjects/users-value/versions`, { schema: '{"type": "record", "name": "Broken"}' }), 422, 42201);
-      await expectError(post(`${registry}/subjects/users-value/versions`, { schema: "not json" }), 422, 42201);
-      await expectError(post(`${registry}/subjects/users-value/versions`, {}), 422, 42201);
-
-      const version = await http(`${registry}/subjects/users-value/versions/latest`);
-      assert.equal(version.json(), { subject: "users-value", version: 1, id, schema: compact(ORDER) });
-      assert.equal((await http(`${registry}/schemas/ids/${id}`)).json(), { schema: compact(ORDER) });
-      assert.equal((await http(`${registry}/subjects/users-value/versions`)).json(), [1], "nothing refused was registered");
+      const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: "_schemas", configNames: ["cleanup.policy"] }] });
+      assert.equal(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue]), [["cleanup.policy", "compact"]]);
     } finally {
-      await sluice.close();
+      await admin.disconnect();
     }
+    const { records } = await readToEnd(bootstrap, "_schemas", [0], "read_uncommitted");
+    assert.equal(
+      records.map(({ key, value }) => [JSON.parse(key!), JSON.parse(value!)]),
+      [[{ keytype: "SCHEMA", subject: "orders-value", version: 1, magic: 1 }, { subject: "orders-value", version: 1, id, schema: compact(ORDER), deleted: false }]],
+    );
   }));
 
 test("schema.registry.enable=false serves no registry", async () => {
