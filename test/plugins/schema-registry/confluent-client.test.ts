@@ -11,6 +11,7 @@ import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { eventually } from "../../helpers/eventually";
 import { readToEnd } from "../../helpers/read-to-end";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 
@@ -133,6 +134,22 @@ test("the state is a compacted _schemas topic in Confluent's record layout", () 
       records.map(({ key, value }) => [JSON.parse(key!), JSON.parse(value!)]),
       [[{ keytype: "SCHEMA", subject: "orders-value", version: 1, magic: 1 }, { subject: "orders-value", version: 1, id, schema: compact(ORDER), deleted: false }]],
     );
+  }));
+
+test("two Sluice instances on one broker share the registry", () =>
+  withSluice(async (first) => {
+    const [bootstrap] = first.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const id = await clientOf(first).register("orders-value", avro(ORDER));
+    const second = await startSluice({ overrides: { "streams.bootstrap.servers": bootstrap, "schema.registry.enable": "true" } });
+    try {
+      assert.is((await clientOf(second).getLatestSchemaMetadata("orders-value")).id, id, "the second reads what the first registered before it started");
+      const id2 = await clientOf(second).register("orders-value", avro(ORDER_V2));
+      assert.is(id2, id + 1);
+      const seen = await eventually(() => clientOf(first).getSchemaMetadata("orders-value", 2), { what: "the first instance to see version 2" });
+      assert.equal([seen.id, seen.schema], [id2, compact(ORDER_V2)]);
+    } finally {
+      await second.close();
+    }
   }));
 
 test("schema.registry.enable=false serves no registry", async () => {
