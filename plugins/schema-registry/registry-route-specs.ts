@@ -22,6 +22,8 @@ const SCHEMA_REQUEST =
 
 const ok = (description: string, schema: JsonSchema) => ({ description, contentType: CONTENT_TYPE, schema });
 const SUBJECT_NOT_FOUND = "40401: the subject has no version";
+const ID_NOT_FOUND = "40403: no schema has the id";
+const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
 
 export const REGISTRY_SPECS = {
   subjects: { summary: "The subjects with a live version", tags: TAGS, responses: { 200: ok("Subjects, sorted", arrayOf(string)) } },
@@ -55,6 +57,21 @@ export const REGISTRY_SPECS = {
     summary: "A schema by its id",
     tags: TAGS,
     pathParameters: { id: ID },
-    responses: { 200: ok("The schema", SCHEMA), 404: "40403: no schema has the id" },
+    responses: { 200: ok("The schema", SCHEMA), 404: ID_NOT_FOUND },
+  },
+  types: { summary: "The schema types this registry takes", tags: TAGS, responses: { 200: ok("Schema types", arrayOf(string)) } },
+  versionSchema: {
+    summary: "One version's schema text alone",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    responses: { 200: RAW_SCHEMA, 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
+  },
+  schemaTextById: { summary: "A schema's text alone, by its id", tags: TAGS, pathParameters: { id: ID }, responses: { 200: RAW_SCHEMA, 404: ID_NOT_FOUND } },
+  subjectsById: { summary: "The subjects that hold a schema", tags: TAGS, pathParameters: { id: ID }, responses: { 200: ok("Subjects, sorted", arrayOf(string)), 404: ID_NOT_FOUND } },
+  versionsById: {
+    summary: "The subject versions that hold a schema",
+    tags: TAGS,
+    pathParameters: { id: ID },
+    responses: { 200: ok("By subject, then version", arrayOf(objectSchema({ subject: string, version: integer }))), 404: ID_NOT_FOUND },
   },
 } satisfies Record<string, RouteSpec>;

@@ -10,6 +10,7 @@ import { sendText } from "../../kernel/http/responses";
 import { invalidVersion, RegistryError, schemaNotFound } from "./registry-errors";
 import { DEFAULT_SCHEMA_TYPE, type SchemaContent, type SubjectVersion } from "./registry-state";
 import { REGISTRY_SPECS } from "./registry-route-specs";
+import { SCHEMA_TYPES } from "./schema-types";
 import type { SchemaRegistry, SchemaRequest } from "./schema-registry";
 
 export const REGISTRY_MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
@@ -24,6 +25,12 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
     const { status, body } = await attempt(() => (registry.requireTopic(), handler(req)));
     sendText(res, status, JSON.stringify(body), REGISTRY_MEDIA_TYPE);
   };
+  /** A schema's own text as the body, as Confluent's `/schema` routes answer; errors as everywhere. */
+  const schemaText = (handler: (req: SluiceRequest) => SchemaContent) => async (req: SluiceRequest, res: ServerResponse) => {
+    const { status, body } = await attempt(() => (registry.requireTopic(), handler(req)));
+    sendText(res, status, status === 200 ? (body as SchemaContent).schema : JSON.stringify(body), REGISTRY_MEDIA_TYPE);
+  };
+  routes.get(`${REGISTRY_PATH}/schemas/types`, answer(() => [...SCHEMA_TYPES]), { spec: REGISTRY_SPECS.types });
   routes.get(`${REGISTRY_PATH}/subjects`, answer(() => state.subjects()), { spec: REGISTRY_SPECS.subjects });
   routes.get(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => state.liveVersions(req.params.subject).map((v) => v.version)), { spec: REGISTRY_SPECS.versions });
   routes.post(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => registry.register(req.params.subject, requestOf(req))), { spec: REGISTRY_SPECS.register });
@@ -32,7 +39,13 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
   });
   // A lookup changes nothing: readers may make it, though it is a POST.
   routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.lookup(req.params.subject, requestOf(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => state.version(req.params.subject, versionOf(req.params.version))), {
+    spec: REGISTRY_SPECS.versionSchema,
+  });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id`, answer((req) => schemaJson(state.schemaById(idOf(req.params.id)))), { spec: REGISTRY_SPECS.schemaById });
+  routes.get(`${REGISTRY_PATH}/schemas/ids/:id/schema`, schemaText((req) => state.schemaById(idOf(req.params.id))), { spec: REGISTRY_SPECS.schemaTextById });
+  routes.get(`${REGISTRY_PATH}/schemas/ids/:id/subjects`, answer((req) => [...new Set(state.usesOf(idOf(req.params.id)).map((use) => use.subject))]), { spec: REGISTRY_SPECS.subjectsById });
+  routes.get(`${REGISTRY_PATH}/schemas/ids/:id/versions`, answer((req) => state.usesOf(idOf(req.params.id))), { spec: REGISTRY_SPECS.versionsById });
 }
 
 /** The handler's answer, or the registry error it ended with (a malformed body keeps its status as its code). */

@@ -87,6 +87,16 @@ export class RegistryState {
     return content;
   }
 
+  /** The live subject versions that hold schema `id`, by subject then version; 40403 for an unknown id. */
+  usesOf(id: number): { subject: string; version: number }[] {
+    this.schemaById(id);
+    return [...this.subjectVersions.values()]
+      .flatMap((versions) => [...versions.values()])
+      .filter((v) => v.id === id && !v.deleted)
+      .map(({ subject, version }) => ({ subject, version }))
+      .sort((a, b) => a.subject.localeCompare(b.subject) || a.version - b.version);
+  }
+
   /** The live version of `subject` holding this content, if any. */
   findInSubject(subject: string, content: SchemaContent): SubjectVersion | undefined {
     const wanted = identity(content);
