@@ -4,7 +4,7 @@
  * it back, so what a caller is answered is what every instance sharing the topic will see.
  */
 import { randomUUID } from "node:crypto";
-import { Kafka, logLevel, type Admin, type Consumer, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Consumer, type Producer } from "kafkajs";
 
 export type ApplyRecord = (key: unknown, value: unknown) => void;
 
@@ -13,7 +13,6 @@ const READ_BACK_TIMEOUT_MS = 30_000;
 
 export class SchemasTopic {
   private readonly kafka: Kafka;
-  private admin: Admin | undefined;
   private producer: Producer | undefined;
   private consumer: Consumer | undefined;
   /** The offset after the last record applied. */
@@ -26,11 +25,7 @@ export class SchemasTopic {
 
   /** Creates the topic when missing, then reads it to its end. */
   async start(): Promise<void> {
-    this.admin = this.kafka.admin();
-    await this.admin.connect();
-    if (!(await this.admin.listTopics()).includes(this.topic)) {
-      await this.admin.createTopics({ waitForLeaders: true, topics: [{ topic: this.topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] }] });
-    }
+    const end = await this.createdTopicEnd();
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
     await this.producer.connect();
     // A group of its own: every instance reads the whole topic, and no offset of it is ever committed.
@@ -45,8 +40,22 @@ export class SchemasTopic {
         this.wake();
       },
     });
-    const [end] = await this.admin.fetchTopicOffsets(this.topic);
-    await this.readUpTo(Number(end.high));
+    await this.readUpTo(end);
+  }
+
+  /** The topic's end offset, the topic created first when missing; the admin client is needed at start only. */
+  private async createdTopicEnd(): Promise<number> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      if (!(await admin.listTopics()).includes(this.topic)) {
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic: this.topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] }] });
+      }
+      const [partition] = await admin.fetchTopicOffsets(this.topic);
+      return Number(partition.high);
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   /** Appends a record and resolves once this instance has applied it. */
@@ -57,7 +66,7 @@ export class SchemasTopic {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.consumer?.disconnect(), this.producer?.disconnect(), this.admin?.disconnect()]);
+    await Promise.allSettled([this.consumer?.disconnect(), this.producer?.disconnect()]);
   }
 
   private readUpTo(offset: number): Promise<void> {
