@@ -14,9 +14,9 @@ export const CONFIG_README = path.join(SLUICE_ROOT, "config", "README.md");
 
 const INTRO = `# Configuration
 
-Every key Sluice reads, by section; each section is declared by the plugin that owns it (the kernel owns \`server\`, \`log\` and \`plugins\`), next to its code. Set them in a file that cosmiconfig finds (\`sluice.config.json\`, \`.yaml\`, \`.js\`, \`.cjs\`, \`.sluicerc*\`, or a \`sluice\` key in package.json), nested (\`{"server": {"port": 8081}}\`) or dotted (\`{"server.port": 8081}\`); override them with environment variables (\`SLUICE_SERVER_PORT=8081\`: section and key in capitals, dots as underscores) and with command-line flags (\`sluice start --server.port=8081\`), in that order of precedence.
+Every key Sluice reads, by section; each section is declared by the plugin that owns it (the kernel owns \`server\`, \`log\` and \`plugins\`), next to its code. A plugin may claim a sub-section of another's section, as the REST plugins claim \`server.sse\`, \`server.query\` and others: a key belongs to the longest section name it starts with. Set them in a file that cosmiconfig finds (\`sluice.config.json\`, \`.yaml\`, \`.js\`, \`.cjs\`, \`.sluicerc*\`, or a \`sluice\` key in package.json), nested (\`{"server": {"port": 8081}}\`) or dotted (\`{"server.port": 8081}\`); override them with environment variables (\`SLUICE_SERVER_PORT=8081\`: section and key in capitals, dots as underscores) and with command-line flags (\`sluice start --server.port=8081\`), in that order of precedence.
 
-An unknown key, or a value of the wrong type, stops startup with a message naming the key and where it was set. So does a key of a section that no loaded plugin declares (remove the broker's descriptor line and \`broker.*\` is gone); environment variables of such a section are not Sluice's and are ignored. A plugin of another package declares its own section the same way (\`configSection\`, exported by \`sluice\`), as the examples package does with \`examples.*\`.
+An unknown key, or a value of the wrong type, stops startup with a message naming the key and where it was set. So does a key of a section that no loaded plugin declares (remove the broker's descriptor line and \`broker.*\` is gone; remove the event-streams plugin's and \`server.sse.*\` are unknown keys of \`server\`); environment variables of such a section are not Sluice's and are ignored. A plugin of another package declares its own section the same way (\`configSection\`, exported by \`sluice\`), as the examples package does with \`examples.*\`.
 
 This file is written by \`npm run config-readme\` from the declarations.
 `;
@@ -27,7 +27,10 @@ export function readmeDeclarations(): Promise<ConfigDeclarations> {
 }
 
 export function configReadme(claims: readonly SectionClaim[]): string {
-  return [INTRO, ...claims.map((claim) => sectionText(claim, claims))].join("\n");
+  // Each section is followed by the sub-sections other plugins claim of it (server, then server.sse, ...).
+  const within = (inner: SectionClaim, outer: SectionClaim) => inner.section.name.startsWith(`${outer.section.name}.`);
+  const ordered = claims.filter((claim) => !claims.some((outer) => within(claim, outer))).flatMap((outer) => [outer, ...claims.filter((inner) => within(inner, outer))]);
+  return [INTRO, ...ordered.map((claim) => sectionText(claim, claims))].join("\n");
 }
 
 function sectionText({ owner, section }: SectionClaim, claims: readonly SectionClaim[]): string {
@@ -44,7 +47,7 @@ function sectionText({ owner, section }: SectionClaim, claims: readonly SectionC
   }
   const prefix = section.named ? `${section.name}.<name>.` : `${section.name}.`;
   lines.push("| key | type | default | meaning |", "|---|---|---|---|");
-  for (const [key, spec] of ownKeys) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`);
+  for (const [key, spec] of ownKeys) lines.push(`| \`${prefix}${key}\` | ${typeText(spec)} | ${defaultText(spec)} | ${docText(spec)} |`);
   const open = section.named && base?.section.open === section.open ? [] : Object.entries(section.open);
   if (open.length > 0) lines.push("", "Free-form keys, accepted as strings:", "", ...open.map(([start, doc]) => `- \`${prefix}${start}*\`: ${doc}`));
   return [...lines, ""].join("\n");
@@ -58,11 +61,20 @@ function sharesMostKeys(section: ConfigSection, other: ConfigSection): boolean {
 }
 
 function typeText(spec: KeySpec): string {
-  return spec.type === "string" && spec.choices ? `string (${spec.choices.map((choice) => (choice === "" ? "empty" : choice)).join(" / ")})` : spec.type;
+  if (spec.type === "string" && spec.choices) return `string (${spec.choices.map((choice) => (choice === "" ? "empty" : choice)).join(" / ")})`;
+  if ((spec.type === "integer" || spec.type === "number") && (spec.min !== undefined || spec.max !== undefined)) {
+    const range = spec.max === undefined ? `≥ ${spec.min}` : spec.min === undefined ? `≤ ${spec.max}` : `${spec.min}–${spec.max}`;
+    return `${spec.type} (${range})`;
+  }
+  return spec.type;
 }
 
 function defaultText(spec: KeySpec): string {
   return spec.default === undefined ? "—" : `\`${JSON.stringify(spec.default)}\``;
+}
+
+function docText(spec: KeySpec): string {
+  return spec.deprecated === undefined ? spec.doc : `${spec.doc} **Deprecated**: ${spec.deprecated}`;
 }
 
 if (require.main === module) {

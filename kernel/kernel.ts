@@ -12,13 +12,16 @@ import { declarationsOf, extraPackagesOf } from "./config/plugin-configuration";
 import type { SluiceConfig } from "./config/sluice-config";
 import { JSON_RENDERER, SERIALIZER_MODULE_CONTRACT } from "./contracts/json-serializer";
 import { ModuleJsonRenderer } from "./json/module-json-renderer";
-import { ComponentRegistry } from "./components/component-registry";
+import { ComponentContainer } from "./components/component-registry";
+import { PluginComponents } from "./components/plugin-components";
 import { PLUGIN_CONTRACT, type KernelInfo, type Plugin } from "./contracts/plugin";
 import type { Token } from "./contracts/token";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "./contracts/rest-extension";
 import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "./contracts/tokens";
+import { APPLICATION_LOOKUP, RuntimeApplicationLookup } from "./contracts/streams/application-lookup";
 import { StartupError } from "./errors";
 import { PEER_TRANSPORT } from "./contracts/peer-transport";
+import { HTTP_AUTHENTICATION } from "./contracts/http-authentication";
 import { PROCESS_METRICS } from "./contracts/process-metrics";
 import { ROUTE_CATALOG } from "./contracts/route-catalog";
 import { HttpServer } from "./http/http-server";
@@ -29,6 +32,9 @@ import { describeEntry, ServiceLoader, type NamedService } from "./service-loade
 
 export const SLUICE_ROOT = path.resolve(__dirname, "..", "..");
 export const SLUICE_VERSION: string = JSON.parse(fs.readFileSync(path.join(SLUICE_ROOT, "package.json"), "utf8")).version;
+
+/** The kernel's components a plugin resolves without listing them in `requires`. */
+const EVERY_PLUGIN_RESOLVES = [CONFIG, LOGGER, KERNEL_INFO, APPLICATION_LOOKUP];
 
 export interface KernelOptions extends Omit<ConfigSources, "root"> {
   /** The application's folder; default: the current directory. */
@@ -44,7 +50,7 @@ export interface KernelOptions extends Omit<ConfigSources, "root"> {
 export class Kernel implements KernelInfo {
   readonly version = SLUICE_VERSION;
   readonly root: string;
-  readonly components = new ComponentRegistry();
+  readonly components = new ComponentContainer();
   private config!: SluiceConfig;
   private logger!: Logger;
   private http: HttpServer | undefined;
@@ -57,6 +63,10 @@ export class Kernel implements KernelInfo {
 
   constructor(private readonly options: KernelOptions = {}) {
     this.root = path.resolve(options.root ?? process.cwd());
+  }
+
+  headless(): boolean {
+    return this.config.of(SERVER_CONFIG).get("headless");
   }
 
   serverAddress(): string | undefined {
@@ -118,14 +128,23 @@ export class Kernel implements KernelInfo {
     const level = new LogLevelSetting(this.config.of(LOG_CONFIG).get("level"));
     this.logger = createLogger(level, {}, this.options.logSink);
     this.logger.debug("descriptor roots", { roots: loader.roots() });
+    for (const deprecation of this.config.deprecations) this.logger.warn(deprecation);
     this.components.register(CONFIG, { useValue: this.config });
     this.components.register(LOG_LEVEL, { useValue: level });
     this.components.register(LOGGER, { useValue: this.logger });
     this.components.register(KERNEL_INFO, { useValue: this });
+    this.components.register(APPLICATION_LOOKUP, { useValue: new RuntimeApplicationLookup(this.components) });
     if (server.get("enable")) {
       const logger = this.logger.child({ component: "http" });
       this.security = httpSecurityOf(this.config, logger);
       this.components.register(PEER_TRANSPORT, { useValue: this.security.peer });
+      this.components.register(HTTP_AUTHENTICATION, {
+        useValue: {
+          mechanism: server.get("auth.mechanism"),
+          jwt: server.get("auth.jwt.jwks.url") !== "" || server.get("auth.jwt.public.key.location") !== "",
+          peerProofs: server.get("auth.peer.token.file") !== "",
+        },
+      });
       this.http = new HttpServer({
         bodyLimit: server.get("body.limit"),
         logger,
@@ -144,7 +163,7 @@ export class Kernel implements KernelInfo {
       this.components.register(PLUGIN_CONTRACT, { useValue: instance });
       await instance.configure?.({
         config: this.config,
-        components: this.components,
+        components: new PluginComponents(this.components, plugin, EVERY_PLUGIN_RESOLVES),
         routes: this.routesFor(name, true),
         logger: this.logger.child({ plugin: name }),
         kernel: this,

@@ -1,7 +1,7 @@
 /**
  * The layering DESIGN.md draws, checked on the import and require specifiers of every TypeScript file under
- * kernel/, plugins/ and providers/: each rule reports every file and line that breaks it, and proves it can by
- * reporting a small fixture written to break it.
+ * kernel/, plugins/ (.tsx too) and providers/: each rule reports every file and line that breaks it, and proves it
+ * can by reporting a small fixture written to break it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -17,37 +17,55 @@ interface SourceFile {
   text: string;
 }
 
-/** What a file imports (at the line of its specifier): a repository path without its extension, or "sluice" for the package's own entry point. */
+/**
+ * What a file imports (at the line of its specifier): a repository path without its extension, or "sluice" for the
+ * package's own entry point; or else a package of node's or npm's, by its name.
+ */
 interface Import {
   line: number;
   specifier: string;
   target: string;
+  package?: string;
 }
 
-/** The Sluice files `file` imports; node's and npm's packages are left out, since every rule allows them. */
 function importsOf(file: SourceFile): Import[] {
   const imports: Import[] = [];
   for (const { fileName: specifier, pos } of ts.preProcessFile(file.text, true, true).importedFiles) {
+    const line = file.text.slice(0, pos).split("\n").length;
     let target: string;
     if (specifier.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier)).replace(/\.(ts|js)$/, "").replace(/\/index$/, "");
     else if (specifier === "sluice" || specifier.startsWith("sluice/")) target = "sluice";
-    else continue;
-    imports.push({ line: file.text.slice(0, pos).split("\n").length, specifier, target: target === "index" ? "sluice" : target });
+    else {
+      imports.push({ line, specifier, target: specifier, package: packageName(specifier) });
+      continue;
+    }
+    imports.push({ line, specifier, target: target === "index" ? "sluice" : target });
   }
   return imports;
 }
+
+/** `kafkajs/types` is of package `kafkajs`, `@scope/name/deep` of `@scope/name`. */
+const packageName = (specifier: string) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
 
 const within = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
 
 interface Rule {
   name: string;
   governs(file: string): boolean;
+  /** Whether `file` may import the Sluice file `target`. */
   allows(file: string, target: string): boolean;
+  /** Whether `file` may import node's or npm's package `name`; without it, every package is allowed. */
+  allowsPackage?(file: string, name: string): boolean;
   /** Files that break the rule, and what it must report for them. */
   fixture: { files: SourceFile[]; reports: string[] };
 }
 
 const PACKAGE_TEMPLATE = "plugins/new-command/package-template";
+const CONSOLE_CLIENT = "plugins/web-ui/client";
 const pluginFolder = (file: string) => file.split("/").slice(0, 2).join("/");
 
 /**
@@ -101,18 +119,39 @@ const RULES: Rule[] = [
     },
   },
   {
-    name: "a plugin imports only the kernel and its own folder",
-    // The package `sluice new` writes is a user's package: the rule below governs it.
-    governs: (file) => within(file, "plugins") && !within(file, PACKAGE_TEMPLATE),
-    allows: (file, target) => within(target, "kernel") || within(target, pluginFolder(file)),
+    name: "a plugin imports only \"sluice\" and its own folder",
+    // The package `sluice new` writes is a user's package, and the console's client is browser code: the rules below govern them.
+    governs: (file) => within(file, "plugins") && !within(file, PACKAGE_TEMPLATE) && !within(file, CONSOLE_CLIENT),
+    allows: (file, target) => target === "sluice" || within(target, pluginFolder(file)),
     fixture: {
       files: [
         {
           path: "plugins/fixture/fixture-plugin.ts",
-          text: `import type { Plugin } from "../../kernel/contracts/plugin";\nimport { routes } from "./routes";\nimport { InfoPlugin } from "../info";\n\nconst runtime = require("../../providers/streams");\n`,
+          text: `import type { Plugin } from "sluice";\nimport { routes } from "./routes";\nimport { InfoPlugin } from "../info";\nimport { StartupError } from "../../kernel/errors";\n\nconst runtime = require("../../providers/streams");\n`,
+        },
+        { path: "plugins/fixture/fixture-view.tsx", text: `import { sendJson } from "sluice";\nimport type { LogLevel } from "../../kernel/logger";\n` },
+      ],
+      reports: [
+        "plugins/fixture/fixture-plugin.ts:3 imports ../info",
+        "plugins/fixture/fixture-plugin.ts:4 imports ../../kernel/errors",
+        "plugins/fixture/fixture-plugin.ts:6 imports ../../providers/streams",
+        "plugins/fixture/fixture-view.tsx:2 imports ../../kernel/logger",
+      ],
+    },
+  },
+  {
+    // It runs in the browser, bundled on its own: its answer types are generated into it from the route specs.
+    name: "the console's client imports nothing of Sluice's outside its own folder",
+    governs: (file) => within(file, CONSOLE_CLIENT),
+    allows: (_, target) => within(target, CONSOLE_CLIENT),
+    fixture: {
+      files: [
+        {
+          path: `${CONSOLE_CLIENT}/views/fixture-view.tsx`,
+          text: `import { h } from "preact";\nimport { Since } from "../components/since";\nimport { ROLES } from "sluice";\nimport { CONSOLE_ASSETS } from "../../console-assets";\n`,
         },
       ],
-      reports: ["plugins/fixture/fixture-plugin.ts:3 imports ../info", "plugins/fixture/fixture-plugin.ts:5 imports ../../providers/streams"],
+      reports: [`${CONSOLE_CLIENT}/views/fixture-view.tsx:3 imports sluice`, `${CONSOLE_CLIENT}/views/fixture-view.tsx:4 imports ../../console-assets`],
     },
   },
   {
@@ -131,6 +170,20 @@ const RULES: Rule[] = [
     fixture: {
       files: [{ path: "providers/kafka-client/fixture.ts", text: `import { ApiCodec } from "../kafka-protocol";\nimport {\n  ApiError,\n} from "../broker/handlers/error-code-of";\n` }],
       reports: ["providers/kafka-client/fixture.ts:4 imports ../broker/handlers/error-code-of"],
+    },
+  },
+  {
+    // kafkajs stays for the examples' feeder, the tests and the benches: an independent client to check Sluice against.
+    name: "the streams runtime and the Kafka client use no kafkajs: the runtime's one Kafka client is Sluice's own",
+    governs: (file) => within(file, "providers/streams") || within(file, "providers/kafka-client"),
+    allows: () => true,
+    allowsPackage: (_, name) => name !== "kafkajs",
+    fixture: {
+      files: [
+        { path: "providers/streams/kafka/topics/fixture.ts", text: `import type { ClusterAdmin } from "../../../kafka-client";\nimport type { Admin } from "kafkajs";\n` },
+        { path: "providers/kafka-client/fixture.ts", text: `import net from "node:net";\nconst { Kafka } = require("kafkajs/src");\n` },
+      ],
+      reports: ["providers/streams/kafka/topics/fixture.ts:2 imports kafkajs", "providers/kafka-client/fixture.ts:2 imports kafkajs/src"],
     },
   },
   {
@@ -161,8 +214,8 @@ const RULES: Rule[] = [
     governs: (file) => within(file, "providers/examples"),
     allows: (_, target) => target === "sluice" || within(target, "providers/examples"),
     fixture: {
-      files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/kafkajs-idle-timer";\n` }],
-      reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/kafkajs-idle-timer"],
+      files: [{ path: "providers/examples/fixture.ts", text: `import { Kafka } from "kafkajs";\nimport { StreamsBuilder } from "sluice";\nimport { startExampleFeeder } from "./example-feeder";\nimport "../kafka-client/connection-pool";\n` }],
+      reports: ["providers/examples/fixture.ts:4 imports ../kafka-client/connection-pool"],
     },
   },
   {
@@ -180,20 +233,23 @@ function violations(rule: Rule, files: readonly SourceFile[]): string[] {
   const found: string[] = [];
   for (const file of files) {
     if (!rule.governs(file.path)) continue;
-    for (const { line, specifier, target } of importsOf(file)) if (!rule.allows(file.path, target)) found.push(`${file.path}:${line} imports ${specifier}`);
+    for (const { line, specifier, target, package: name } of importsOf(file)) {
+      const allowed = name === undefined ? rule.allows(file.path, target) : (rule.allowsPackage?.(file.path, name) ?? true);
+      if (!allowed) found.push(`${file.path}:${line} imports ${specifier}`);
+    }
   }
   return found;
 }
 
 const SOURCES: SourceFile[] = fg
-  .sync(["kernel/**/*.ts", "plugins/**/*.ts", "providers/**/*.ts"], { cwd: REPO_ROOT, ignore: ["**/node_modules/**", "**/*.d.ts"] })
+  .sync(["kernel/**/*.ts", "plugins/**/*.ts", "plugins/**/*.tsx", "providers/**/*.ts"], { cwd: REPO_ROOT, ignore: ["**/node_modules/**", "**/*.d.ts"] })
   .sort()
   .map((file) => ({ path: file, text: fs.readFileSync(path.join(REPO_ROOT, file), "utf8") }));
 
 const test = suite("architecture: who imports whom");
 
-test("the sources are found: kernel, plugins, providers and the examples", () => {
-  for (const folder of ["kernel", "plugins", "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/streams", "providers/examples"]) {
+test("the sources are found: kernel, plugins (the console's .tsx too), providers and the examples", () => {
+  for (const folder of ["kernel", "plugins", CONSOLE_CLIENT, "providers/kafka-protocol", "providers/kafka-client", "providers/broker", "providers/streams", "providers/examples"]) {
     assert.ok(SOURCES.some((file) => within(file.path, folder)), `no source under ${folder}`);
   }
 });

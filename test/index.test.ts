@@ -63,8 +63,16 @@ test("the README's plugin example compiles against 'sluice' alone", () => {
   withCompiledExample(source, (dir) => assert.ok(fs.existsSync(path.join(dir, "example.js"))));
 });
 
-test("the streams runtime the kernel drives is not part of the surface", () => {
-  assert.not.ok("StreamsRuntime" in sluice);
+test("the streams runtime the kernel drives is not part of the surface, nor the kernel's configuration and classes", () => {
+  for (const name of ["StreamsRuntime", "SERVER_CONFIG", "LOG_CONFIG", "PLUGINS_CONFIG", "ApplicationLookup", "RuntimeApplicationLookup", "ComponentContainer", "Kernel"]) {
+    assert.not.ok(name in sluice, `${name} is not exported`);
+  }
+});
+
+test("what the built-in plugins need of the kernel is exported: errors, components, route and schema helpers", () => {
+  for (const name of ["StartupError", "LOG_LEVEL", "LOG_LEVELS", "PROCESS_METRICS", "PEER_TRANSPORT", "PEER_HEADER", "APPLICATION_LOOKUP", "HTTP_AUTHENTICATION", "WILDCARD_PARAMETER", "pathParameterNames", "schemaViolation", "ERROR_BODY_SCHEMA", "TOPOLOGY_SCHEMA", "APPLICATION_STATES", "STORE_TYPES"]) {
+    assert.ok(name in sluice, `${name} is exported`);
+  }
 });
 
 test("the examples package imports Sluice only by its name", () => {

@@ -7,7 +7,16 @@
 export type ConfigType = "string" | "integer" | "number" | "boolean" | "string-list";
 export type ConfigValue = string | number | boolean | readonly string[];
 
-interface StringKey {
+interface KeyDocs {
+  readonly doc: string;
+  /**
+   * The key is kept so that configurations setting it still load, but it is going away: why, and what to set
+   * instead. Setting it logs a warning that says so.
+   */
+  readonly deprecated?: string;
+}
+
+interface StringKey extends KeyDocs {
   readonly type: "string";
   readonly default?: string;
   /** The values allowed; reading the key returns their union. */
@@ -20,25 +29,25 @@ interface StringKey {
   readonly code?: string;
   /** The value is a path: trusted configuration only, or confined under Sluice's own directories when it arrives over REST. */
   readonly path?: "file" | "directory";
-  readonly doc: string;
 }
 
-interface NumberKey {
+interface NumberKey extends KeyDocs {
   readonly type: "integer" | "number";
   readonly default?: number;
-  readonly doc: string;
+  /** The least value allowed. */
+  readonly min?: number;
+  /** The greatest value allowed. */
+  readonly max?: number;
 }
 
-interface BooleanKey {
+interface BooleanKey extends KeyDocs {
   readonly type: "boolean";
   readonly default?: boolean;
-  readonly doc: string;
 }
 
-interface ListKey {
+interface ListKey extends KeyDocs {
   readonly type: "string-list";
   readonly default?: readonly string[];
-  readonly doc: string;
 }
 
 export type KeySpec = StringKey | NumberKey | BooleanKey | ListKey;
@@ -98,7 +107,18 @@ export function checked(spec: KeySpec, value: unknown): { value: ConfigValue } |
   const typed = ofType(spec.type, value);
   if (typed === undefined) return { mismatch: `must be ${TYPE_NAMES[spec.type]}` };
   if (spec.type === "string" && spec.choices && !spec.choices.includes(String(typed))) return { mismatch: `must be one of ${spec.choices.join(", ")}` };
+  if (spec.type === "integer" || spec.type === "number") {
+    const range = rangeMismatch(spec, typed as number);
+    if (range) return { mismatch: range };
+  }
   return { value: typed };
+}
+
+function rangeMismatch({ min, max }: NumberKey, value: number): string | undefined {
+  if (min !== undefined && max !== undefined && (value < min || value > max)) return `must be from ${min} to ${max}`;
+  if (min !== undefined && value < min) return `must be at least ${min}`;
+  if (max !== undefined && value > max) return `must be at most ${max}`;
+  return undefined;
 }
 
 function ofType(type: ConfigType, value: unknown): ConfigValue | undefined {

@@ -33,6 +33,11 @@ export class ConfigDeclarations {
       owners.set(section.name, owner);
       this.byName.set(section.name, section);
     }
+    for (const { owner, section } of claims) {
+      const hidden = this.sectionOf(`${section.name}.`, section);
+      const shadowed = hidden && Object.keys(hidden.keys).find((key) => key.startsWith(`${section.name.slice(hidden.name.length + 1)}.`));
+      if (hidden && shadowed !== undefined) throw new StartupError(`${owner} claims configuration section '${section.name}', where ${owners.get(hidden.name)} declares '${hidden.name}.${shadowed}'`);
+    }
   }
 
   sections(): ConfigSection[] {
@@ -40,17 +45,19 @@ export class ConfigDeclarations {
   }
 
   /**
-   * The declaration of `key`, or undefined when no section of its name is claimed. An unknown key in a claimed
-   * section is an error naming it. `caseInsensitive` serves environment variables.
+   * The declaration of `key`, or undefined when no section of its name is claimed. A plugin may claim a sub-section
+   * of another's (`server.sse`): the longest claimed name that `key` starts with decides. An unknown key in a
+   * claimed section is an error naming it, unless `partial` (only some of the plugins are known, and one not yet
+   * loaded may claim the key's sub-section). `caseInsensitive` serves environment variables.
    */
-  find(key: string, source: string, caseInsensitive = false): DeclaredKey | undefined {
-    const [name] = key.split(".", 1);
-    const section = caseInsensitive ? this.sections().find((candidate) => candidate.name === name.toLowerCase()) : this.byName.get(name);
+  find(key: string, source: string, caseInsensitive = false, partial = false): DeclaredKey | undefined {
+    const section = this.sectionOf(caseInsensitive ? key.toLowerCase() : key);
     if (!section) return undefined;
-    const relative = key.slice(name.length + 1);
+    const relative = key.slice(section.name.length + 1);
     if (!section.named) {
       const found = keyIn(section, relative, caseInsensitive);
       if (found) return { key: `${section.name}.${found.key}`, spec: found.spec };
+      if (partial) return undefined;
       throw new StartupError(`Unknown configuration key '${key}' (from ${source}); see config/README.md for the keys of section '${section.name}'`);
     }
     // <section>.<name>.<key>: the name itself may hold dots, so each split point is tried.
@@ -59,7 +66,17 @@ export class ConfigDeclarations {
       const found = keyIn(section, parts.slice(i).join("."), caseInsensitive);
       if (found) return { key: `${section.name}.${parts.slice(0, i).join(".")}.${found.key}`, spec: found.spec };
     }
+    if (partial) return undefined;
     throw new StartupError(`Unknown configuration key '${key}' (from ${source}): expected ${section.name}.<name>.<key> with a key of config/README.md's section '${section.name}'`);
+  }
+
+  /** The claimed section with the longest name that `key` starts with, `except` one. */
+  private sectionOf(key: string, except?: ConfigSection): ConfigSection | undefined {
+    let longest: ConfigSection | undefined;
+    for (const section of this.byName.values()) {
+      if (section !== except && key.startsWith(`${section.name}.`) && section.name.length > (longest?.name.length ?? 0)) longest = section;
+    }
+    return longest;
   }
 
   /** Why `key` cannot be set (from a source that must name Sluice's keys only): no plugin claims its section. */

@@ -1,30 +1,23 @@
 /**
- * The sections the kernel itself owns: `server` (the HTTP server, its security, and the settings of the REST
- * plugins that ship with Sluice), `log` and `plugins`.
+ * The sections the kernel itself owns: `server` (the HTTP server and its security), `log` and `plugins`. The
+ * built-in REST plugins claim sub-sections of `server` for their own settings (`server.sse`, `server.query`, ...).
  */
 import type { ConfigReader } from "./config-reader";
 import { configSection, type ConfigSection } from "./config-schema";
 
 export const SERVER_CONFIG = configSection({
   name: "server",
-  doc: "The HTTP server: listener, security (TLS, authentication, CORS) and the settings of the built-in REST plugins.",
+  doc: "The HTTP server: listener, security (TLS, authentication, CORS), headless mode, REST extensions; the built-in REST plugins' settings are in sub-sections of their own.",
   keys: {
     enable: { type: "boolean", default: true, doc: "Serve the HTTP API." },
     listener: { type: "string", default: "127.0.0.1", doc: "Address the HTTP server listens on." },
-    port: { type: "integer", default: 8080, doc: "HTTP port; 0 picks a free port (logged at startup)." },
+    port: { type: "integer", default: 8080, min: 0, max: 65_535, doc: "HTTP port; 0 picks a free port (logged at startup)." },
     "advertised.listener": { type: "string", doc: "host or host:port other instances reach this server at (`application.server`). Default: the listener; the machine's hostname when the listener is a wildcard (`0.0.0.0`, `::`), logged at startup." },
     headless: { type: "boolean", default: false, doc: "Refuse operations that change applications (restart, stop) with 403." },
     "rest.extensions": { type: "boolean", default: false, doc: "Load REST extensions (sluice.rest.RestExtension descriptors)." },
-    "webui.enable": { type: "boolean", default: true, doc: "Serve the operator console at /ui/ (its files are public; everything it shows comes from the API, with the same checks)." },
     "body.limit": { type: "integer", default: 1_048_576, doc: "Largest request body in bytes; larger ones get 413." },
-    "sse.keepalive.ms": { type: "integer", default: 15_000, doc: "Interval of keep-alive comments on server-sent event streams." },
-    "sse.history.size": { type: "integer", default: 1_000, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },
-    "sse.buffer.size": { type: "integer", default: 1_000, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
-    "query.timeout.ms": { type: "integer", default: 30_000, doc: "Default query_timeout_ms of interactive queries." },
-    "health.liveness.max.lag.ms": { type: "integer", default: 5_000, doc: "`GET /health/liveness` answers 503 once the event loop has been blocked longer than this within the last ten seconds." },
     "compression.enable": { type: "boolean", default: true, doc: "Compress answers (brotli or gzip, as the client's Accept-Encoding allows) of at least server.compression.threshold.bytes, and streamed ones; never server-sent events." },
     "compression.threshold.bytes": { type: "integer", default: 1_024, doc: "Smallest answer, in bytes, that is compressed." },
-    "operation.timeout.ms": { type: "integer", default: 30_000, doc: "Longest time restart and stop wait for the application." },
     // HTTP security (TLS, authentication, authorization, CORS)
     "ssl.enable": { type: "boolean", default: false, doc: "Serve HTTPS instead of HTTP." },
     "ssl.key.location": { type: "string", default: "", doc: "PEM private key of the HTTPS server (re-read on SIGHUP)." },

@@ -68,16 +68,19 @@ export async function readConfigSources(sources: ConfigSources): Promise<RawEntr
 
 /**
  * The configuration the entries give under the declared sections. A key of a section nobody declares is an error
- * naming it, unless it comes from the environment or `partial` asks for the declared sections only.
+ * naming it, unless it comes from the environment or `partial` asks for the declared sections only (and for the
+ * keys they declare: another plugin may claim a sub-section of theirs).
  */
 export function validateConfig(entries: readonly RawEntry[], declarations: ConfigDeclarations, partial = false): SluiceConfig {
   const values = new Map<string, ConfigValue>();
+  const deprecations: string[] = [];
   for (const { key, raw, source, fromEnvironment } of entries) {
-    const declared = declarations.find(key, source, fromEnvironment);
+    const declared = declarations.find(key, source, fromEnvironment, partial);
     if (declared) values.set(declared.key, coerceValue(declared, raw, source));
     else if (!partial && !fromEnvironment) throw declarations.unclaimed(key, source);
+    if (declared?.spec.deprecated !== undefined) deprecations.push(`${declared.key} (from ${source}) is deprecated: ${declared.spec.deprecated}`);
   }
-  return new SluiceConfig(values, declarations.sections());
+  return new SluiceConfig(values, declarations.sections(), deprecations);
 }
 
 export async function loadConfig(sources: ConfigSources, declarations: ConfigDeclarations): Promise<SluiceConfig> {

@@ -8,7 +8,12 @@ export type FlatConfig = Record<string, ConfigValue>;
 export class SluiceConfig {
   private readonly values: Map<string, ConfigValue>;
 
-  constructor(values: ReadonlyMap<string, ConfigValue>, sections: readonly ConfigSection[]) {
+  constructor(
+    values: ReadonlyMap<string, ConfigValue>,
+    sections: readonly ConfigSection[],
+    /** One line per deprecated key that is set: the kernel logs them as warnings. */
+    readonly deprecations: readonly string[] = [],
+  ) {
     this.values = new Map(values);
     for (const section of sections) {
       if (section.named) continue;

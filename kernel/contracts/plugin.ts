@@ -13,6 +13,8 @@ export interface KernelInfo {
   readonly version: string;
   /** The application's root folder (where descriptors and the config file are searched first). */
   readonly root: string;
+  /** Operations that change applications (restart, stop, deploy, ...) are refused: `server.headless`. */
+  headless(): boolean;
   /** `host:port` of the HTTP server once it listens; undefined when the server is disabled. */
   serverAddress(): string | undefined;
   /**

@@ -2,7 +2,7 @@
  * The JSON of the servers record (docs/api.md#servers). A member without `application.server` is named by its member
  * id; this instance, while it is not running, by its state.
  */
-import type { InstanceInfo } from "../../kernel/contracts/streams/runtime";
+import type { InstanceInfo } from "sluice";
 
 export function serversRecord(id: string, instances: readonly InstanceInfo[]) {
   return {

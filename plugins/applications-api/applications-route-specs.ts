@@ -2,10 +2,7 @@
  * What the /api/v1/applications routes take and answer (docs/api.md#applications). The query body's schema checks its shape; what
  * depends on the store (its type, the query's parameters, keys its serde takes) is checked by query-request.ts.
  */
-import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
-import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
-import { TOPOLOGY_SCHEMA } from "../../kernel/contracts/streams/topology-json";
+import { APPLICATION_STATES, arrayOf, type JsonSchema, objectSchema, type ParameterSpec, type RouteSpec, TOPOLOGY_SCHEMA } from "sluice";
 import { STORE_TYPES, type QueryCatalog } from "./query-catalog";
 import { QUERY_OPTION_NAMES } from "./query-options";
 

@@ -4,17 +4,22 @@
  * `sluice.query.QueryEngine` descriptors — over REST, and in the process for plugins and REST extensions
  * (INTERACTIVE_QUERIES).
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import { INTERACTIVE_QUERIES } from "../../kernel/contracts/interactive-queries";
-import { JSON_RENDERER } from "../../kernel/contracts/json-serializer";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { PEER_TRANSPORT } from "../../kernel/contracts/peer-transport";
-import { QUERY_ENGINE_CONTRACT } from "../../kernel/contracts/query-engine";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { PROCESS_METRICS } from "../../kernel/contracts/process-metrics";
-import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle } from "../../kernel/contracts/streams/runtime";
+import {
+  configSection,
+  APPLICATION_LOOKUP,
+  type ApplicationHandle,
+  INTERACTIVE_QUERIES,
+  JSON_RENDERER,
+  optional,
+  PEER_TRANSPORT,
+  type Plugin,
+  type PluginContext,
+  PROCESS_METRICS,
+  QUERY_ENGINE_CONTRACT,
+  STREAMS_RUNTIME_TOKEN,
+  topologyJson,
+} from "sluice";
 import type { QueryBody } from "./query-request";
-import { topologyJson } from "../../kernel/contracts/streams/topology-json";
 import { serversRecord } from "./application-views";
 import { QueryCatalog } from "./query-catalog";
 import { applicationsSpecs } from "./applications-route-specs";
@@ -24,12 +29,22 @@ import { StoreQueries } from "./store-queries";
 
 const BASE = "/api/v1/applications";
 
+/** The plugin's sub-section of `server`. */
+export const QUERY_CONFIG = configSection({
+  name: "server.query",
+  doc: "Interactive queries (`POST /api/v1/applications/{id}/stores/{store}`).",
+  keys: {
+    "timeout.ms": { type: "integer", default: 30_000, doc: "Default query_timeout_ms of interactive queries." },
+  },
+});
+
 export class ApplicationsApiPlugin implements Plugin {
+  readonly configSections = [QUERY_CONFIG];
   readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PEER_TRANSPORT), optional(PROCESS_METRICS)];
   readonly provides = [INTERACTIVE_QUERIES];
 
   async configure({ routes, components, config, kernel, logger, services }: PluginContext): Promise<void> {
-    const lookup = new ApplicationLookup(components);
+    const lookup = components.resolve(APPLICATION_LOOKUP);
     // `application.server` is fixed for an application's lifetime, and reading its config view is not free.
     const serverOf = (application: ApplicationHandle) => String(application.config()["application.server"] ?? kernel.advertisedAddress() ?? "");
     const catalog = new QueryCatalog(await services.load(QUERY_ENGINE_CONTRACT));
@@ -39,7 +54,7 @@ export class ApplicationsApiPlugin implements Plugin {
       targets: new QueryTargets(components.resolve(JSON_RENDERER), serverOf),
       catalog,
       bodySchema: specs.query.body.schema,
-      defaultTimeoutMs: config.of(SERVER_CONFIG).get("query.timeout.ms"),
+      defaultTimeoutMs: config.of(QUERY_CONFIG).get("timeout.ms"),
       logger,
       // Without the HTTP server (server.enable=false) there is no transport: other instances cannot be asked.
       peers: components.resolveOptional(PEER_TRANSPORT),

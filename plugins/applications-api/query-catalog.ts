@@ -1,7 +1,5 @@
 /** Which query definitions each store type has, gathered from the query engines found through descriptors. */
-import type { QueryDefinition, QueryEngine } from "../../kernel/contracts/query-engine";
-import { STORE_TYPES, type StoreType } from "../../kernel/contracts/streams/stores";
-import { StartupError } from "../../kernel/errors";
+import { type QueryDefinition, type QueryEngine, StartupError, STORE_TYPES, type StoreType } from "sluice";
 
 export { STORE_TYPES };
 

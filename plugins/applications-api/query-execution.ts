@@ -2,11 +2,7 @@
  * Runs a validated query end to end: plans it, asks the remote instances concurrently (each bounded by the
  * time left), streams the local records meanwhile, then adds the remote answers and the status.
  */
-import type { PeerTransport } from "../../kernel/contracts/peer-transport";
-import { isStreamedAnswer, type QueryAnswer, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
-import type { ReadOnlyStore, StoreType } from "../../kernel/contracts/streams/stores";
-import type { Logger } from "../../kernel/logger";
+import { type InstanceInfo, isStreamedAnswer, type Logger, type PeerTransport, type QueryAnswer, type QueryRecord, type ReadOnlyStore, type StoreHandle, type StoreType } from "sluice";
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";

@@ -3,7 +3,7 @@
  * router has checked the object against its schema (applications-route-specs.ts); here values are read, strings
  * included.
  */
-import { badRequest } from "../../kernel/http/http-error";
+import { badRequest } from "sluice";
 
 export interface QueryOptions {
   retries: number;

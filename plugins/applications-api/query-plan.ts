@@ -4,7 +4,7 @@
  * instance hosting the store. A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
  * apart, within the query's deadline.
  */
-import type { ApplicationHandle, InstanceInfo, StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, InstanceInfo, StoreHandle } from "sluice";
 import type { QueryRequest } from "./query-request";
 
 export type QueryPlan =

@@ -3,11 +3,7 @@
  * once the router has checked its shape against queryBodySchema. Every rejection is a 400 whose message names the
  * field at fault.
  */
-import type { StoreQuery } from "../../kernel/contracts/interactive-queries";
-import type { QueryArguments, QueryDefinition, QueryParameter } from "../../kernel/contracts/query-engine";
-import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
-import type { StoreType } from "../../kernel/contracts/streams/stores";
-import { badRequest } from "../../kernel/http/http-error";
+import { badRequest, type QueryArguments, type QueryDefinition, type QueryParameter, type StoreHandle, type StoreQuery, type StoreType } from "sluice";
 import type { QueryCatalog } from "./query-catalog";
 import { parseQueryOptions, type QueryOptions } from "./query-options";
 import { answersAs } from "./store-facades";

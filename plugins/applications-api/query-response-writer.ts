@@ -6,8 +6,7 @@
  */
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
-import type { StoreQueryFailure, StoreQueryStatus, StoreQuerySuccess } from "../../kernel/contracts/interactive-queries";
-import { JSON_CONTENT_TYPE } from "../../kernel/http/responses";
+import { JSON_CONTENT_TYPE, type StoreQueryFailure, type StoreQueryStatus, type StoreQuerySuccess } from "sluice";
 
 export type QueryStatus = StoreQueryStatus;
 export type SuccessEntry = StoreQuerySuccess<unknown, unknown>;

@@ -3,8 +3,7 @@
  * address and the record renderer. All of it is fixed for the application's lifetime, so it is looked up once
  * per store instead of once per request.
  */
-import type { JsonRenderer } from "../../kernel/contracts/json-serializer";
-import type { ApplicationHandle, StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, JsonRenderer, StoreHandle } from "sluice";
 import { recordText, type RecordText } from "./record-rendering";
 
 export interface QueryTarget {

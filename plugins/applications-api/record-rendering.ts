@@ -1,7 +1,5 @@
 /** A record of a local answer as JSON text, its key and value rendered by the JSON serializer modules (docs/api.md#json-rendering). */
-import type { JsonRenderer, JsonValue } from "../../kernel/contracts/json-serializer";
-import type { QueryRecord } from "../../kernel/contracts/query-engine";
-import type { StoreHandle } from "../../kernel/contracts/streams/runtime";
+import type { JsonRenderer, JsonValue, QueryRecord, StoreHandle } from "sluice";
 
 export type RecordText = (record: QueryRecord) => string;
 

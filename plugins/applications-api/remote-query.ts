@@ -6,8 +6,7 @@
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import type { PeerTransport } from "../../kernel/contracts/peer-transport";
-import type { QueryRecord } from "../../kernel/contracts/query-engine";
+import type { PeerTransport, QueryRecord } from "sluice";
 import type { FailureEntry, SuccessEntry } from "./query-response-writer";
 
 export interface RemoteAnswer {

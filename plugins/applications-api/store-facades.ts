@@ -13,7 +13,7 @@ import type {
   TimestampedWindowedEntry,
   ValueAndTimestamp,
   WindowedEntry,
-} from "../../kernel/contracts/streams/stores";
+} from "sluice";
 
 /** The store types each type of query may read besides its own. */
 const READABLE_AS: Partial<Record<StoreType, StoreType>> = { timestamped_key_value: "key_value", timestamped_window: "window" };

@@ -4,13 +4,19 @@
  * (here, and with remote access on the other instances) and its duration recorded. The service collects the answer
  * the route would send and hands it over parsed, so both answer the same.
  */
-import type { InteractiveQueries, StoreQuery, StoreQueryResult } from "../../kernel/contracts/interactive-queries";
-import type { PeerTransport } from "../../kernel/contracts/peer-transport";
-import type { ProcessMetrics } from "../../kernel/contracts/process-metrics";
-import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { badRequest, notFound } from "../../kernel/http/http-error";
-import { schemaViolation, type JsonSchema } from "../../kernel/http/json-schema";
-import type { Logger } from "../../kernel/logger";
+import {
+  type ApplicationLookup,
+  badRequest,
+  type InteractiveQueries,
+  type JsonSchema,
+  type Logger,
+  notFound,
+  type PeerTransport,
+  type ProcessMetrics,
+  schemaViolation,
+  type StoreQuery,
+  type StoreQueryResult,
+} from "sluice";
 import type { QueryCatalog } from "./query-catalog";
 import { executeQuery } from "./query-execution";
 import { parseQueryRequest } from "./query-request";

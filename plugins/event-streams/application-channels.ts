@@ -1,6 +1,5 @@
 /** The event channels of every application, one per declared event stream, attached to the application's hub. */
-import type { EventStreamFigures } from "../../kernel/contracts/process-metrics";
-import type { ApplicationHandle, EventRecord } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, EventRecord, EventStreamFigures } from "sluice";
 import { EventChannel } from "./event-channel";
 
 export class ApplicationChannels {

@@ -3,7 +3,7 @@
  * per stream, across restarts of the application and of Sluice itself), keeps the last ones for clients that
  * resume with Last-Event-ID, and hands each frame to every connected subscriber.
  */
-import type { EventRecord, EventStreamHub } from "../../kernel/contracts/streams/runtime";
+import type { EventRecord, EventStreamHub } from "sluice";
 import { BoundedQueue } from "./bounded-queue";
 import { eventFrame } from "./sse-frames";
 import type { SseSubscriber } from "./sse-subscriber";

@@ -5,18 +5,25 @@
  * keep-alive comment every `server.sse.keepalive.ms`. Streams end when their application stops.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { SluiceConfig } from "../../kernel/config/sluice-config";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { PROCESS_METRICS, type ProcessMetrics } from "../../kernel/contracts/process-metrics";
-import { JSON_RENDERER, type JsonRenderer } from "../../kernel/contracts/json-serializer";
-import { STREAMS_RUNTIME_TOKEN, type EventRecord } from "../../kernel/contracts/streams/runtime";
-import { StartupError } from "../../kernel/errors";
-import { notFound } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import type { RouteSpec } from "../../kernel/http/route-spec";
-import type { Logger } from "../../kernel/logger";
+import {
+  configSection,
+  APPLICATION_LOOKUP,
+  type ApplicationLookup,
+  type EventRecord,
+  JSON_RENDERER,
+  type JsonRenderer,
+  type Logger,
+  notFound,
+  optional,
+  type Plugin,
+  type PluginContext,
+  PROCESS_METRICS,
+  type ProcessMetrics,
+  type RouteSpec,
+  type SluiceConfig,
+  type SluiceRequest,
+  STREAMS_RUNTIME_TOKEN,
+} from "sluice";
 import { ApplicationChannels } from "./application-channels";
 import { FlushScheduler } from "./flush-scheduler";
 import { SseSubscriber } from "./sse-subscriber";
@@ -43,7 +50,19 @@ interface SseSettings {
   keepAliveMs: number;
 }
 
+/** The plugin's sub-section of `server`. */
+export const SSE_CONFIG = configSection({
+  name: "server.sse",
+  doc: "Server-sent event streams of the applications (`GET /api/v1/streams/{id}/events`).",
+  keys: {
+    "keepalive.ms": { type: "integer", default: 15_000, min: 1, doc: "Interval of keep-alive comments on server-sent event streams." },
+    "history.size": { type: "integer", default: 1_000, min: 0, doc: "Events each event stream keeps for clients that reconnect with Last-Event-ID." },
+    "buffer.size": { type: "integer", default: 1_000, min: 1, doc: "Events buffered per subscriber; a slower subscriber loses its oldest ones." },
+  },
+});
+
 export class EventStreamsPlugin implements Plugin {
+  readonly configSections = [SSE_CONFIG];
   readonly requires = [JSON_RENDERER, optional(STREAMS_RUNTIME_TOKEN), optional(PROCESS_METRICS)];
   private lookup!: ApplicationLookup;
   private logger!: Logger;
@@ -56,7 +75,7 @@ export class EventStreamsPlugin implements Plugin {
 
   configure({ config, components, routes, logger }: PluginContext): void {
     this.settings = readSettings(config);
-    this.lookup = new ApplicationLookup(components);
+    this.lookup = components.resolve(APPLICATION_LOOKUP);
     this.metrics = components.resolveOptional(PROCESS_METRICS);
     this.logger = logger.child({ plugin: "event-streams" });
     const json = components.resolve(JSON_RENDERER);
@@ -117,17 +136,10 @@ export class EventStreamsPlugin implements Plugin {
   }
 }
 
+/** Their ranges are checked with the configuration. */
 function readSettings(config: SluiceConfig): SseSettings {
-  const server = config.of(SERVER_CONFIG);
-  const settings = {
-    bufferSize: server.get("sse.buffer.size"),
-    historySize: server.get("sse.history.size"),
-    keepAliveMs: server.get("sse.keepalive.ms"),
-  };
-  if (settings.bufferSize < 1) throw new StartupError(`server.sse.buffer.size must be at least 1, got ${settings.bufferSize}`);
-  if (settings.historySize < 0) throw new StartupError(`server.sse.history.size must not be negative, got ${settings.historySize}`);
-  if (settings.keepAliveMs < 1) throw new StartupError(`server.sse.keepalive.ms must be at least 1, got ${settings.keepAliveMs}`);
-  return settings;
+  const sse = config.of(SSE_CONFIG);
+  return { bufferSize: sse.get("buffer.size"), historySize: sse.get("history.size"), keepAliveMs: sse.get("keepalive.ms") };
 }
 
 /** The Last-Event-ID a reconnecting client sends; an id this server cannot have written resumes nothing. */

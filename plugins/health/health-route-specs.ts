@@ -1,7 +1,5 @@
 /** What the health routes answer: the same body with 200 (UP) or 503 (DOWN). */
-import { objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { RouteSpec } from "../../kernel/http/route-spec";
-import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
+import { APPLICATION_STATES, type JsonSchema, objectSchema, type RouteSpec } from "sluice";
 
 const STATUS: JsonSchema = { enum: ["UP", "DOWN"] };
 const BY_APPLICATION: JsonSchema = { type: "object", additionalProperties: { type: "string" } };

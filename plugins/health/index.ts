@@ -11,11 +11,7 @@
  * unauthenticated caller only UP or DOWN: which applications run, and which fail, is for viewers.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { ComponentRegistry } from "../../kernel/components/component-registry";
-import { HEALTH_INDICATOR } from "../../kernel/contracts/health";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { sendJson } from "../../kernel/http/responses";
+import { type ComponentRegistry, configSection, HEALTH_INDICATOR, optional, type Plugin, type PluginContext, sendJson } from "sluice";
 import { HEALTH_SPECS } from "./health-route-specs";
 import { EventLoopWatch } from "./event-loop-watch";
 
@@ -30,13 +26,23 @@ interface ApplicationsHealth {
 
 const sortedByKey = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
+/** The plugin's sub-section of `server`. */
+export const HEALTH_CONFIG = configSection({
+  name: "server.health",
+  doc: "The health endpoints (`/health`, `/health/liveness`, `/health/readiness`).",
+  keys: {
+    "liveness.max.lag.ms": { type: "integer", default: 5_000, doc: "`GET /health/liveness` answers 503 once the event loop has been blocked longer than this within the last ten seconds." },
+  },
+});
+
 export class HealthPlugin implements Plugin {
+  readonly configSections = [HEALTH_CONFIG];
   readonly requires = [optional(HEALTH_INDICATOR)];
   private readonly loop = new EventLoopWatch();
   private maxLagMs = 0;
 
   configure({ routes, components, config }: PluginContext): void {
-    this.maxLagMs = config.of(SERVER_CONFIG).get("health.liveness.max.lag.ms");
+    this.maxLagMs = config.of(HEALTH_CONFIG).get("liveness.max.lag.ms");
     routes.get("/health", (req, res) => this.report(components, res, req.principal === undefined), { spec: HEALTH_SPECS.health });
     routes.get(
       "/health/liveness",

@@ -1,6 +1,5 @@
 /** GET /info: the `server.info.*` entries as nested JSON (`server.info.app.name: x` → `{"app":{"name":"x"}}`). */
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import type { Plugin, PluginContext, RouteSpec } from "sluice";
 
 const SPEC: RouteSpec = {
   summary: "The server.info entries as nested JSON",

@@ -1,4 +1,4 @@
-import type { JsonValue, SerializerModule } from "../../kernel/contracts/json-serializer";
+import type { JsonValue, SerializerModule } from "sluice";
 
 /** A BigInt is a JSON number while it is exact as one (|n| ≤ 2^53 − 1), a decimal string beyond. */
 export class BigIntModule implements SerializerModule {

@@ -1,4 +1,4 @@
-import type { JsonValue, SerializationContext, SerializerModule } from "../../kernel/contracts/json-serializer";
+import type { JsonValue, SerializationContext, SerializerModule } from "sluice";
 
 /** Buffers read with a string serde are UTF-8 text; any other Buffer is base64. */
 export class BufferModule implements SerializerModule {

@@ -1,4 +1,4 @@
-import type { JsonValue, SerializerModule } from "../../kernel/contracts/json-serializer";
+import type { JsonValue, SerializerModule } from "sluice";
 
 /** A Set is an array; a Map with only string keys is an object, any other Map an array of {key, value}. */
 export class CollectionsModule implements SerializerModule {

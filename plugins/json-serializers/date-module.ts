@@ -1,5 +1,4 @@
-import type { JsonValue, SerializationContext, SerializerModule } from "../../kernel/contracts/json-serializer";
-import { UnrepresentableValueError } from "../../kernel/contracts/json-serializer";
+import { type JsonValue, type SerializationContext, type SerializerModule, UnrepresentableValueError } from "sluice";
 
 /** Dates as ISO-8601 strings; an invalid Date is an error rather than `null`. */
 export class DateModule implements SerializerModule {

@@ -1,4 +1,4 @@
-import type { JsonValue, SerializerModule } from "../../kernel/contracts/json-serializer";
+import type { JsonValue, SerializerModule } from "sluice";
 
 const WINDOWED_FIELDS = ["key", "windowEnd", "windowStart"];
 

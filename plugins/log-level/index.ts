@@ -4,12 +4,7 @@
  * never above `info`: audit lines are written at info and failed logins at warn, and whoever could hide them could
  * act unseen. The change itself is an audit line (as every operation is).
  */
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import { badRequest } from "../../kernel/http/http-error";
-import { LOG_LEVEL } from "../../kernel/contracts/tokens";
-import { objectSchema } from "../../kernel/http/json-schema";
-import type { RouteSpec } from "../../kernel/http/route-spec";
-import { LOG_LEVELS, type LogLevel } from "../../kernel/logger";
+import { badRequest, LOG_LEVEL, LOG_LEVELS, type LogLevel, objectSchema, type Plugin, type PluginContext, type RouteSpec } from "sluice";
 
 const PATH = "/api/v1/log/level";
 /** The least verbose level PUT may set: audit lines are written at info. */
@@ -26,6 +21,8 @@ const SPECS = {
 } satisfies Record<string, RouteSpec>;
 
 export class LogLevelPlugin implements Plugin {
+  readonly requires = [LOG_LEVEL];
+
   configure({ components, routes, logger }: PluginContext): void {
     const setting = components.resolve(LOG_LEVEL);
     routes.get(PATH, () => ({ level: setting.level }), { spec: SPECS.get });

@@ -1,7 +1,5 @@
 /** The metric groups as the JSON array of docs/api.md#metrics (the default format). */
-import type { MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import type { MetricGroup } from "../../kernel/contracts/streams/runtime";
-import { JSON_CONTENT_TYPE } from "../../kernel/http/responses";
+import { JSON_CONTENT_TYPE, type MetricGroup, type MetricsFormatter } from "sluice";
 
 export class JsonMetricsFormatter implements MetricsFormatter {
   readonly format = "json";

@@ -4,8 +4,7 @@
  * the others as gauges, and string-valued metrics as `<family>_info{…, value="<string>"} 1`. Metrics without a
  * value are left out.
  */
-import type { ApplicationMetrics, MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationMetrics, Metric, MetricGroup, MetricsFormatter } from "sluice";
 import { escapeHelp, escapeLabelValue, familyName, labelName } from "./prometheus-names";
 
 interface Family {

@@ -7,9 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../kernel/contracts/cli-command";
-import { StartupError } from "../../kernel/errors";
-import { SLUICE_ROOT, SLUICE_VERSION } from "../../kernel/kernel";
+import { type CliCommand, SLUICE_ROOT, SLUICE_VERSION, StartupError } from "sluice";
 import { applicationIdOf, writePackage } from "./scaffold";
 import { sluiceDependency } from "./sluice-dependency";
 

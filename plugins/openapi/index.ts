@@ -3,16 +3,13 @@
  * extensions' — built from the route catalog, so it describes what the router actually serves. Its `info` comes
  * from `server.info.app.name`, `.version` and `.description`, Sluice's name and version otherwise.
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { FlatConfig } from "../../kernel/config/sluice-config";
-import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ROUTE_CATALOG, type RouteCatalog } from "../../kernel/contracts/route-catalog";
+import { type FlatConfig, HTTP_AUTHENTICATION, type KernelInfo, optional, type Plugin, type PluginContext, ROUTE_CATALOG, type RouteCatalog } from "sluice";
 import { openApiDocument, type DocumentInfo } from "./openapi-document";
 import { OPENAPI_SPEC } from "./openapi-route-specs";
 import { securitySchemeOf, type SecurityScheme } from "./security-schemes";
 
 export class OpenApiPlugin implements Plugin {
-  readonly requires = [optional(ROUTE_CATALOG)];
+  readonly requires = [optional(ROUTE_CATALOG), optional(HTTP_AUTHENTICATION)];
   /** Built at the first request: by then every route is registered, and none is added while Sluice runs. */
   private document: Record<string, unknown> | undefined;
 
@@ -21,7 +18,8 @@ export class OpenApiPlugin implements Plugin {
     const catalog = components.resolveOptional(ROUTE_CATALOG);
     if (!catalog) return;
     const info = documentInfo(config.section("server.info"), kernel);
-    const security = securitySchemeOf(config.of(SERVER_CONFIG));
+    const authentication = components.resolveOptional(HTTP_AUTHENTICATION);
+    const security = authentication && securitySchemeOf(authentication);
     routes.get("/api/v1/openapi.json", () => (this.document ??= build(catalog, info, security)), { spec: OPENAPI_SPEC });
   }
 }

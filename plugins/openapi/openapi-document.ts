@@ -4,10 +4,7 @@
  * the statuses the kernel answers for every route (bad path encoding, body checks, authentication, bugs) are
  * added here, where they are known, instead of being repeated by each route.
  */
-import { ERROR_BODY_SCHEMA } from "../../kernel/http/http-error";
-import type { JsonSchema } from "../../kernel/http/json-schema";
-import type { RouteListing } from "../../kernel/http/route-registry";
-import { pathParameterNames, WILDCARD_PARAMETER, type ResponseSpec, type RouteSpec } from "../../kernel/http/route-spec";
+import { ERROR_BODY_SCHEMA, type JsonSchema, pathParameterNames, type ResponseSpec, type RouteListing, type RouteSpec, WILDCARD_PARAMETER } from "sluice";
 import type { SecurityScheme } from "./security-schemes";
 
 export interface DocumentInfo {

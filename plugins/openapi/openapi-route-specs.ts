@@ -1,5 +1,5 @@
 /** The declaration of GET /api/v1/openapi.json itself. */
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import type { RouteSpec } from "sluice";
 
 export const OPENAPI_SPEC: RouteSpec = {
   summary: "This document: the OpenAPI 3.1 description of every route Sluice serves",

@@ -3,11 +3,7 @@
  * and adds or replaces NAME's line in the users file of basic authentication, as a salted scrypt hash.
  */
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../kernel/contracts/cli-command";
-import { StartupError } from "../../kernel/errors";
-import { hashPassword } from "../../kernel/http/auth/password-hash";
-import { isRole, ROLES } from "../../kernel/http/auth/principal";
-import { isUserName, writeUser } from "../../kernel/http/auth/users-file";
+import { type CliCommand, hashPassword, isRole, isUserName, ROLES, StartupError, writeUser } from "sluice";
 
 const MIN_PASSWORD_LENGTH = 8;
 

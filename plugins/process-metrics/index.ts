@@ -5,13 +5,19 @@
  * that the HTTP server, the applications API and the event streams record into.
  */
 import type { ServerResponse } from "node:http";
-import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { PROCESS_METRICS } from "../../kernel/contracts/process-metrics";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
-import { sendText } from "../../kernel/http/responses";
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import {
+  APPLICATION_LOOKUP,
+  type ApplicationLookup,
+  METRICS_FORMATTER_CONTRACT,
+  type MetricsFormatter,
+  optional,
+  type Plugin,
+  type PluginContext,
+  PROCESS_METRICS,
+  type RouteSpec,
+  sendText,
+  STREAMS_RUNTIME_TOKEN,
+} from "sluice";
 import { runtimeMetrics } from "./runtime-metrics";
 import { SluiceMetrics } from "./sluice-metrics";
 
@@ -34,7 +40,7 @@ export class ProcessMetricsPlugin implements Plugin {
 
   async configure({ components, routes, services, logger }: PluginContext): Promise<void> {
     components.register(PROCESS_METRICS, { useValue: this.metrics });
-    this.lookup = new ApplicationLookup(components);
+    this.lookup = components.resolve(APPLICATION_LOOKUP);
     // Started now, so the first scrape's event-loop figures cover the time since startup.
     runtimeMetrics();
     const formatter = (await services.load(METRICS_FORMATTER_CONTRACT)).find(({ instance }) => instance.format === APPLICATIONS_FORMAT)?.instance;

@@ -4,7 +4,7 @@
  * event-stream subscribers and dropped events by application and stream, read from their sources at each scrape.
  */
 import { Counter, Gauge, Registry } from "prom-client";
-import type { EventStreamFigures, ProcessMetrics } from "../../kernel/contracts/process-metrics";
+import type { EventStreamFigures, ProcessMetrics } from "sluice";
 import { DurationHistogram, type DurationSeries } from "./duration-histogram";
 
 // From a local get (a fraction of a millisecond) to a query that waits for other instances.

@@ -3,8 +3,7 @@
  * types because their queries and parameters are the same; only the record differs (the timestamped store
  * adds `timestamp`).
  */
-import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { KeyValue, ReadOnlyStore, StoreType, ValueAndTimestamp } from "../../kernel/contracts/streams/stores";
+import { concatPartitions, type KeyValue, type QueryDefinition, type QueryEngine, type QueryRecord, type ReadOnlyStore, type StoreType, type ValueAndTimestamp } from "sluice";
 
 type KeyValueSource = Extract<ReadOnlyStore, { type: "key_value" | "timestamped_key_value" }>;
 

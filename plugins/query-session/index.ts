@@ -1,6 +1,5 @@
 /** Queries of session stores: fetch (every session of a key) and fetch_key_range. */
-import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { ReadOnlySessionStore, ReadOnlyStore, StoreType, WindowedEntry } from "../../kernel/contracts/streams/stores";
+import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord, type ReadOnlySessionStore, type ReadOnlyStore, type StoreType, type WindowedEntry } from "sluice";
 
 type SessionSource = ReadOnlySessionStore<unknown, unknown>;
 

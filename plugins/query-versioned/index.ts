@@ -2,8 +2,7 @@
  * Queries of versioned_key_value stores (Kafka Streams' VersionedKeyQuery): `get` of a key, the latest version or,
  * with `as_of`, the one valid at that time. Records carry the version's validity.
  */
-import type { QueryDefinition, QueryEngine, QueryRecord } from "../../kernel/contracts/query-engine";
-import type { ReadOnlyStore, ReadOnlyVersionedKeyValueStore, StoreType } from "../../kernel/contracts/streams/stores";
+import type { QueryDefinition, QueryEngine, QueryRecord, ReadOnlyStore, ReadOnlyVersionedKeyValueStore, StoreType } from "sluice";
 
 type VersionedSource = ReadOnlyVersionedKeyValueStore<unknown, unknown>;
 

@@ -2,8 +2,17 @@
  * Queries of window and timestamped_window stores: fetch, fetch_key_range, fetch_time_range, fetch_all. One
  * engine answers both types (same queries and parameters; the timestamped store adds `timestamp`).
  */
-import { concatPartitions, type QueryDefinition, type QueryEngine, type QueryRecord } from "../../kernel/contracts/query-engine";
-import type { RangeOptions, ReadOnlyStore, ReadOnlyWindowStoreOf, StoreType, WindowedEntry } from "../../kernel/contracts/streams/stores";
+import {
+  concatPartitions,
+  type QueryDefinition,
+  type QueryEngine,
+  type QueryRecord,
+  type RangeOptions,
+  type ReadOnlyStore,
+  type ReadOnlyWindowStoreOf,
+  type StoreType,
+  type WindowedEntry,
+} from "sluice";
 
 type WindowEntry = WindowedEntry<unknown, unknown> & { timestamp?: number };
 type WindowSource = ReadOnlyWindowStoreOf<unknown, unknown, WindowEntry>;

@@ -4,8 +4,7 @@
  * Confluent client, with its state in the compacted `_schemas` topic (schema.registry.topic) — read back at start,
  * so a restart keeps every subject. On by default with the embedded broker (schema.registry.enable).
  */
-import { configuredBootstrapServers, KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../kernel/contracts/kafka-bootstrap";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
+import { KAFKA_BOOTSTRAP, optional, resolveBootstrapServers, type Plugin, type PluginContext } from "sluice";
 import { SCHEMA_REGISTRY_CONFIG } from "./registry-config";
 import { registerRegistryRoutes } from "./registry-routes";
 import { SchemaRegistry } from "./schema-registry";
@@ -20,7 +19,8 @@ export class SchemaRegistryPlugin implements Plugin {
 
   configure({ config, components, routes }: PluginContext): void {
     const settings = config.of(SCHEMA_REGISTRY_CONFIG);
-    const enabled = settings.get("registry.enable") ?? (configuredBootstrapServers(config) === undefined && components.isRegistered(KAFKA_BOOTSTRAP));
+    const clusterConfigured = (config.get("streams.bootstrap.servers") ?? "") !== "";
+    const enabled = settings.get("registry.enable") ?? (!clusterConfigured && components.isRegistered(KAFKA_BOOTSTRAP));
     if (!enabled) return;
     registerRegistryRoutes(routes, this.registry);
     this.openLog = async () => {

@@ -2,7 +2,7 @@
  * The `schema` section: whether Sluice serves its own registry, and the topic that holds its state. Sections are
  * named by a key's first part, so the registry's keys sit under `schema.registry.` within it.
  */
-import { configSection } from "../../kernel/config/config-schema";
+import { configSection } from "sluice";
 
 export const SCHEMA_REGISTRY_CONFIG = configSection({
   name: "schema",

@@ -1,6 +1,5 @@
 /** What the /schema-registry routes take and answer, in Confluent's media type; errors as Confluent's body. */
-import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
+import { arrayOf, objectSchema, type JsonSchema, type ParameterSpec, type RouteSpec } from "sluice";
 
 const TAGS = ["schema-registry"];
 const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";

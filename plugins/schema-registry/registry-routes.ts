@@ -3,10 +3,7 @@
  * Confluent's media type; every error is Confluent's body `{"error_code", "message"}` with its status.
  */
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../../kernel/http/http-error";
-import { jsonBody, type SluiceRequest } from "../../kernel/http/request";
-import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import { sendText } from "../../kernel/http/responses";
+import { HttpError, jsonBody, sendText, type RouteRegistrar, type SluiceRequest } from "sluice";
 import { invalidVersion, RegistryError, schemaNotFound } from "./registry-errors";
 import { DEFAULT_SCHEMA_TYPE, type SchemaContent, type SubjectVersion } from "./registry-state";
 import { REGISTRY_SPECS } from "./registry-route-specs";

@@ -3,13 +3,18 @@
  * (POST /api/v1/streams/{id}/pause|resume), through the runtime's StreamsDeployments; 403 when headless.
  */
 import type { ServerResponse } from "node:http";
-import type { ComponentRegistry } from "../../kernel/components/component-registry";
-import { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments } from "../../kernel/contracts/streams/deployments";
-import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { HttpError, notFound } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import { sendJson } from "../../kernel/http/responses";
-import type { RouteRegistrar } from "../../kernel/http/route-registry";
+import {
+  type ApplicationLookup,
+  type ComponentRegistry,
+  type DeployRequest,
+  HttpError,
+  notFound,
+  type RouteRegistrar,
+  sendJson,
+  type SluiceRequest,
+  STREAMS_DEPLOYMENTS_TOKEN,
+  type StreamsDeployments,
+} from "sluice";
 import { changeable, refuseWhenHeadless, type LifecycleOptions } from "./lifecycle-routes";
 import { TIMED_OUT, withinDeadline } from "./operation-deadline";
 import { instanceDescription } from "./streams-json";

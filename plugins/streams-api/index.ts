@@ -3,27 +3,41 @@
  * GET /api/v1/streams/{id}/stores, and deploy, terminate, pause and resume. Applications come from the streams runtime in the container, resolved per
  * request; metric formats from the MetricsFormatter descriptors.
  */
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import { METRICS_FORMATTER_CONTRACT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
-import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
-import { STREAMS_DEPLOYMENTS_TOKEN } from "../../kernel/contracts/streams/deployments";
-import { StartupError } from "../../kernel/errors";
+import {
+  configSection,
+  APPLICATION_LOOKUP,
+  METRICS_FORMATTER_CONTRACT,
+  type MetricsFormatter,
+  optional,
+  type Plugin,
+  type PluginContext,
+  StartupError,
+  STREAMS_DEPLOYMENTS_TOKEN,
+  STREAMS_RUNTIME_TOKEN,
+} from "sluice";
 import { registerDeploymentRoutes } from "./deployment-routes";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
+/** The plugin's sub-section of `server`. */
+export const OPERATION_CONFIG = configSection({
+  name: "server.operation",
+  doc: "Operations on applications over REST (restart, stop, deploy, terminate, pause, resume).",
+  keys: {
+    "timeout.ms": { type: "integer", default: 30_000, doc: "Longest time restart and stop wait for the application." },
+  },
+});
+
 export class StreamsApiPlugin implements Plugin {
+  readonly configSections = [OPERATION_CONFIG];
   readonly requires = [optional(STREAMS_RUNTIME_TOKEN), optional(STREAMS_DEPLOYMENTS_TOKEN)];
 
-  async configure({ config, components, routes, services }: PluginContext): Promise<void> {
-    const lookup = new ApplicationLookup(components);
-    const server = config.of(SERVER_CONFIG);
+  async configure({ config, components, routes, services, kernel }: PluginContext): Promise<void> {
+    const lookup = components.resolve(APPLICATION_LOOKUP);
     registerReadRoutes(routes, lookup);
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
-    const lifecycle = { headless: server.get("headless"), timeoutMs: server.get("operation.timeout.ms") };
+    const lifecycle = { headless: kernel.headless(), timeoutMs: config.of(OPERATION_CONFIG).get("timeout.ms") };
     registerLifecycleRoutes(routes, lookup, lifecycle);
     registerDeploymentRoutes(routes, lookup, components, lifecycle);
   }

@@ -2,11 +2,7 @@
  * POST /restart and DELETE|POST /stop (docs/api.md#restart-and-stop): synchronous, bounded by server.operation.timeout.ms,
  * 409 while the instance is already shutting down, 403 when the server is headless.
  */
-import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import { conflict, HttpError } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import type { ApplicationHandle } from "../../kernel/contracts/streams/runtime";
-import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { type ApplicationHandle, type ApplicationLookup, conflict, HttpError, type RouteRegistrar, type SluiceRequest } from "sluice";
 import { TIMED_OUT, withinDeadline } from "./operation-deadline";
 import { instanceDescription } from "./streams-json";
 import { LIFECYCLE_SPECS } from "./streams-route-specs";

@@ -3,12 +3,7 @@
  * the `format` query value names, through the MetricsFormatter of that format) and one value as text.
  */
 import type { ServerResponse } from "node:http";
-import { DEFAULT_METRICS_FORMAT, type MetricsFormatter } from "../../kernel/contracts/metrics-formatter";
-import { badRequest, notFound } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import { sendText } from "../../kernel/http/responses";
-import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { type ApplicationLookup, badRequest, DEFAULT_METRICS_FORMAT, type MetricsFormatter, notFound, type RouteRegistrar, sendText, type SluiceRequest } from "sluice";
 import { metricValueText, selectMetrics } from "./metrics-selection";
 import { metricsSpecs } from "./streams-route-specs";
 

@@ -1,6 +1,5 @@
 /** Choosing metrics for the metrics endpoints (docs/api.md#metrics): by group and name, `filter_empty`, sorting, value text. */
-import { notFound } from "../../kernel/http/http-error";
-import type { Metric, MetricGroup } from "../../kernel/contracts/streams/runtime";
+import { type Metric, type MetricGroup, notFound } from "sluice";
 import { plainDecimal } from "./plain-decimal";
 
 export interface MetricsSelection {

@@ -1,8 +1,6 @@
 /** The read-only endpoints of docs/api.md#streams: ids, description, status, config, offsets, topology, subscriptions, stores. */
-import type { RouteRegistrar } from "../../kernel/http/route-registry";
-import type { ApplicationLookup } from "../../kernel/contracts/streams/application-lookup";
+import { type ApplicationLookup, type RouteRegistrar, topologyJson } from "sluice";
 import { storesJson } from "./stores-json";
-import { topologyJson } from "../../kernel/contracts/streams/topology-json";
 import { instanceDescription, offsetsJson, statusJson } from "./streams-json";
 import { STREAMS_READ_SPECS as SPECS } from "./streams-route-specs";
 

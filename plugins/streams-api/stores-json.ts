@@ -3,7 +3,7 @@
  * changelog's end, the lag, whether the partition is queryable or restoring, and the restore progress — so an
  * operator sees when a restarted instance can answer queries again.
  */
-import type { ApplicationHandle, StorePartitionStatus } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, StorePartitionStatus } from "sluice";
 
 export async function storesJson(application: ApplicationHandle): Promise<Record<string, unknown>> {
   const statuses = await application.storesStatus();

@@ -1,5 +1,5 @@
 /** The runtime's shapes as the JSON bodies of docs/api.md#streams (snake_case, sorted where the API says). */
-import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus } from "../../kernel/contracts/streams/runtime";
+import type { ApplicationHandle, ApplicationOffsets, ApplicationStatus, TaskStatus } from "sluice";
 import { formatZonedDateTime } from "./zoned-date-time";
 
 export function instanceDescription(application: ApplicationHandle): Record<string, unknown> {

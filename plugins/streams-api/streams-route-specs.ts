@@ -1,9 +1,5 @@
 /** What the /api/v1/streams routes take and answer (docs/api.md#streams), field for field as streams-json.ts writes them. */
-import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { BodySpec, ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
-import { APPLICATION_STATES } from "../../kernel/contracts/streams/runtime";
-import { TOPOLOGY_SCHEMA } from "../../kernel/contracts/streams/topology-json";
-import { STORE_TYPES } from "../../kernel/contracts/streams/stores";
+import { APPLICATION_STATES, arrayOf, type BodySpec, type JsonSchema, objectSchema, type ParameterSpec, type RouteSpec, STORE_TYPES, TOPOLOGY_SCHEMA } from "sluice";
 
 const TAGS = ["streams"];
 const UNKNOWN_APPLICATION = "Unknown application";

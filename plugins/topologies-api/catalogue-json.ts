@@ -1,5 +1,5 @@
 /** The catalogue's JSON: snake_case, a topology summarised by its newest version, event streams by their types. */
-import type { TopologyVersion } from "../../kernel/contracts/streams/deployments";
+import type { TopologyVersion } from "sluice";
 
 export function topologyVersionJson(version: TopologyVersion): Record<string, unknown> {
   return {

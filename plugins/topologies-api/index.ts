@@ -3,9 +3,7 @@
  * /api/v1/topologies/{name}/versions/{version} (`latest` accepted) — every topology provider Sluice knows, deployable
  * with POST /api/v1/streams. Read from the runtime's StreamsDeployments per request; none without a runtime.
  */
-import { optional, type Plugin, type PluginContext } from "../../kernel/contracts/plugin";
-import { STREAMS_DEPLOYMENTS_TOKEN, type TopologyVersion } from "../../kernel/contracts/streams/deployments";
-import { notFound } from "../../kernel/http/http-error";
+import { notFound, optional, type Plugin, type PluginContext, STREAMS_DEPLOYMENTS_TOKEN, type TopologyVersion } from "sluice";
 import { topologyJson, topologyVersionJson } from "./catalogue-json";
 import { TOPOLOGIES_SPECS as SPECS } from "./topologies-route-specs";
 

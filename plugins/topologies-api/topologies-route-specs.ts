@@ -1,6 +1,5 @@
 /** What the topology catalogue's routes answer, field for field as catalogue-json.ts writes them. */
-import { arrayOf, objectSchema, type JsonSchema } from "../../kernel/http/json-schema";
-import type { ParameterSpec, RouteSpec } from "../../kernel/http/route-spec";
+import { arrayOf, type JsonSchema, objectSchema, type ParameterSpec, type RouteSpec } from "sluice";
 
 const TAGS = ["topologies"];
 const string: JsonSchema = { type: "string" };

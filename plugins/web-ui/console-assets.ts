@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { StartupError } from "../../kernel/errors";
+import { StartupError } from "sluice";
 
 export interface ConsoleAsset {
   contentType: string;

@@ -6,11 +6,7 @@
  * deep link survives a reload. Off with `server.webui.enable=false`.
  */
 import type { ServerResponse } from "node:http";
-import { SERVER_CONFIG } from "../../kernel/config/kernel-config";
-import type { Plugin, PluginContext } from "../../kernel/contracts/plugin";
-import { HttpError } from "../../kernel/http/http-error";
-import type { SluiceRequest } from "../../kernel/http/request";
-import type { RouteSpec } from "../../kernel/http/route-spec";
+import { configSection, HttpError, type Plugin, type PluginContext, type RouteSpec, type SluiceRequest } from "sluice";
 import { sendAsset } from "./asset-response";
 import { INDEX_PAGE, readConsoleAssets, type ConsoleAsset } from "./console-assets";
 
@@ -25,9 +21,20 @@ const SPECS = {
   },
 } satisfies Record<string, RouteSpec>;
 
+/** The plugin's sub-section of `server`. */
+export const WEBUI_CONFIG = configSection({
+  name: "server.webui",
+  doc: "The operator console at `/ui/`.",
+  keys: {
+    "enable": { type: "boolean", default: true, doc: "Serve the operator console at /ui/ (its files are public; everything it shows comes from the API, with the same checks)." },
+  },
+});
+
 export class WebUiPlugin implements Plugin {
+  readonly configSections = [WEBUI_CONFIG];
+
   configure({ config, routes }: PluginContext): void {
-    if (!config.of(SERVER_CONFIG).get("webui.enable")) return;
+    if (!config.of(WEBUI_CONFIG).get("enable")) return;
     const assets = readConsoleAssets();
     const serve = (req: SluiceRequest, res: ServerResponse) => this.serve(assets, req, res);
     routes.get(BASE, serve, { public: true, spec: SPECS.base });

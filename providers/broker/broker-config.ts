@@ -19,7 +19,7 @@ export const BROKER_CONFIG = configSection({
   doc: "The embedded Kafka-protocol broker, started when no `streams.bootstrap.servers` is set (and by `sluice broker`).",
   keys: {
     listener: { type: "string", default: "127.0.0.1", doc: "Address the embedded broker listens on." },
-    port: { type: "integer", default: 9092, doc: "Embedded broker port; 0 picks a free port." },
+    port: { type: "integer", default: 9092, min: 0, max: 65_535, doc: "Embedded broker port; 0 picks a free port." },
     "data.dir": { type: "string", default: ".sluice/broker", doc: "Directory of the embedded broker's logs and committed offsets." },
     storage: { type: "string", default: "file", choices: ["file", "memory"], doc: "file: durable logs under broker.data.dir; memory: nothing kept (tests)." },
     "auto.create.topics": { type: "boolean", default: true, doc: "Create a topic when a client asks for metadata of an unknown one." },

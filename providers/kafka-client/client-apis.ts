@@ -8,6 +8,10 @@ import {
   AddOffsetsToTxn,
   AddPartitionsToTxn,
   ApiCodec,
+  CreateTopics,
+  DeleteRecords,
+  DescribeConfigs,
+  DescribeGroups,
   EndTxn,
   TxnOffsetCommit,
   ApiVersions,
@@ -58,6 +62,17 @@ export const ADD_PARTITIONS_TO_TXN = new ApiCodec(AddPartitionsToTxn);
 export const ADD_OFFSETS_TO_TXN = new ApiCodec(AddOffsetsToTxn);
 export const TXN_OFFSET_COMMIT = new ApiCodec(TxnOffsetCommit);
 export const END_TXN = new ApiCodec(EndTxn);
+
+/**
+ * The cluster admin's (cluster-admin.ts). Not among CLIENT_APIS either: a broker that refuses them (an ACL, an older
+ * version) still serves the consumer and the producer, and the admin call that needs one fails naming it.
+ */
+/** 0-1 removed. */
+export const CREATE_TOPICS = new ApiCodec(CreateTopics, "2+");
+export const DESCRIBE_GROUPS = new ApiCodec(DescribeGroups);
+export const DELETE_RECORDS = new ApiCodec(DeleteRecords);
+/** 0 removed. */
+export const DESCRIBE_CONFIGS = new ApiCodec(DescribeConfigs, "1+");
 
 /** v1: the tokens travel in SaslAuthenticate requests (v0 sends them bare, which Sluice does not). */
 export const SASL_HANDSHAKE = new ApiCodec(SaslHandshake, "1+");

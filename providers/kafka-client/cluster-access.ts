@@ -1,8 +1,8 @@
 /**
  * A check of the way into a cluster before its clients start: a connection to a bootstrap server that negotiates
  * versions and authenticates, then closes. Its errors name the broker and the cause (a refused password, an
- * untrusted certificate, no common version), where kafkajs, which connects first for the admin calls, would retry
- * them and name neither. An unreachable cluster is left to the clients' own retries. The versions negotiated with
+ * untrusted certificate, no common version), where a client that retries every failed connection would retry them
+ * and name neither. An unreachable cluster is left to the clients' own retries. The versions negotiated with
  * the broker are logged at debug level.
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";

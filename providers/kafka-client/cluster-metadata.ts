@@ -73,13 +73,25 @@ export class ClusterMetadata {
     return wanted;
   }
 
-  /** Asks for the layout of `topics`, from a broker already connected to or else the bootstrap servers in turn. */
-  async refresh(topics: Iterable<string>): Promise<void> {
-    const names = [...new Set(topics)];
-    if (names.length === 0) return;
+  /**
+   * Whether every partition of the topic has a leader whose address is known, in the last answer: the topic can be
+   * written, read and asked about. False for a topic not known then.
+   */
+  isLed(topic: string): boolean {
+    const layout = this.topics.get(topic);
+    return layout !== undefined && layout.errorCode === 0 && layout.leaders.length > 0 && [...layout.leaders].every((leader) => this.brokers.has(leader));
+  }
+
+  /**
+   * Asks for the layout of `topics` (every topic of the cluster when `all`), from a broker already connected to or
+   * else the bootstrap servers in turn; answers the names of the topics the cluster knows among them.
+   */
+  async refresh(topics: Iterable<string> | "all"): Promise<string[]> {
+    const names = topics === "all" ? null : [...new Set(topics)];
+    if (names?.length === 0) return [];
     const answer = await this.askAnyBroker((connection) =>
       connection.request(METADATA, {
-        topics: names.map((name) => ({ name })),
+        topics: names && names.map((name) => ({ name })),
         allowAutoTopicCreation: false,
         includeClusterAuthorizedOperations: false,
         includeTopicAuthorizedOperations: false,
@@ -97,6 +109,7 @@ export class ClusterMetadata {
       this.topics.set(topic.name, { errorCode: topic.errorCode, leaders, leaderEpochs });
     }
     this.refreshedAt = Date.now();
+    return answer.topics.filter((topic) => topic.errorCode === 0).map((topic) => topic.name);
   }
 
   /**

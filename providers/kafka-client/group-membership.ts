@@ -5,7 +5,8 @@
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
  */
 import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
-import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, OFFSET_FETCH, SYNC_GROUP } from "./client-apis";
+import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, SYNC_GROUP } from "./client-apis";
+import { fetchCommittedOffsets } from "./committed-offsets";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
@@ -55,7 +56,7 @@ export interface TopicPartitionOffset {
 }
 
 /** Codes that mean "ask again where the coordinator is". */
-const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
+export const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
 /** Codes that mean "this member's generation is over: join again". */
 const GENERATION_OVER: ReadonlySet<number> = new Set([ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID]);
 
@@ -143,36 +144,16 @@ export class GroupMembership {
    * transaction commits is asked again until that transaction has ended.
    */
   async committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    const topics = Object.entries(partitions).map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
-    if (topics.length === 0) return [];
     const requireStable = this.options.requireStable ?? false;
-    for (let waitReported = false; ; ) {
-      const connection = await this.coordinatorConnection();
-      if (requireStable && connection.versionOf(OFFSET_FETCH) < 7) {
-        throw new Error(`group ${this.options.groupId}: reading committed offsets read_committed needs OffsetFetch v7 (Kafka 2.5 or later); the coordinator offers v${connection.versionOf(OFFSET_FETCH)}`);
-      }
-      const answer = await connection.request(OFFSET_FETCH, { groupId: this.options.groupId, topics, requireStable });
-      if (this.retriable(answer.errorCode)) {
-        await pause(this.options.retryBackoffMs);
-        continue;
-      }
-      if (answer.errorCode !== 0) throw new GroupError(this.options.groupId, "OffsetFetch", answer.errorCode);
-      const offsets: TopicPartitionOffset[] = [];
-      let moved = false;
-      let unstable: string | undefined;
-      for (const topic of answer.topics) {
-        for (const partition of topic.partitions) {
-          if (this.retriable(partition.errorCode)) moved = true;
-          else if (partition.errorCode === ErrorCode.UNSTABLE_OFFSET_COMMIT) unstable = `${topic.name} partition ${partition.partitionIndex}`;
-          else if (partition.errorCode !== 0) throw new GroupError(this.options.groupId, `OffsetFetch of ${topic.name} partition ${partition.partitionIndex}`, partition.errorCode);
-          offsets.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.committedOffset), metadata: partition.metadata });
-        }
-      }
-      if (!moved && unstable === undefined) return offsets;
-      if (unstable !== undefined && !waitReported) {
-        waitReported = true;
-        this.logger.info("waiting for an open transaction to end before taking over its offsets", { groupId: this.options.groupId, partition: unstable });
-      }
+    let waitReported = false;
+    const onUnstable = (partition: string) => {
+      if (waitReported) return;
+      waitReported = true;
+      this.logger.info("waiting for an open transaction to end before taking over its offsets", { groupId: this.options.groupId, partition });
+    };
+    for (;;) {
+      const offsets = await fetchCommittedOffsets(await this.coordinatorConnection(), this.options.groupId, partitions, { retriable: (code) => this.retriable(code), requireStable, onUnstable });
+      if (offsets !== undefined) return offsets;
       await pause(this.options.retryBackoffMs);
     }
   }

@@ -3,12 +3,14 @@
  * (through the protocol package's codecs), records encoded in place, idempotent or transactional; and its
  * consumer-group member, whose fetched records are decoded without kafkajs's per-record Long and string conversions,
  * read_uncommitted or read_committed. Changelog restores read through the same
- * fetcher. Admin calls (topic creation and metadata, log-end offsets, DescribeGroups) stay on kafkajs.
+ * fetcher. Its cluster admin makes the runtime's other calls (topics, partition counts, log ends, committed offsets,
+ * groups, record deletion, topic configs) over the same kind of connection pool and metadata. No kafkajs here.
  */
 export { RecordProducer, type PartitionBatches, type PartitionOffsets, type PartitionRecords, type ProducerIdentity, type RecordProducerOptions } from "./record-producer";
 export { TransactionalProducer, type ConsumerGroupMetadata, type TransactionalProducerOptions } from "./transactional-producer";
 export { TransactionError, type TransactionErrorKind, type TransactionalOperation } from "./transaction-errors";
-export { AuthenticationError, BrokerConnectionError, GroupError, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
+export { ClusterAdmin, type ClusterAdminOptions, type GroupDescription, type GroupMemberDescription, type NewTopic, type PartitionEnds } from "./cluster-admin";
+export { AuthenticationError, BrokerConnectionError, ClusterAdminError, GroupError, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";
 export { OAuthBearerTokens, type BearerToken } from "./oauthbearer-tokens";

@@ -83,6 +83,18 @@ export class PartitionUnavailableError extends Error {
   }
 }
 
+/** The cluster refused an admin request (creating topics, deleting records, …) with an error no retry cures. */
+export class ClusterAdminError extends Error {
+  constructor(
+    readonly doing: string,
+    readonly errorCode: number,
+    detail: string,
+  ) {
+    super(`${doing} failed: ${errorCodeName(errorCode)}${detail ? `, ${detail}` : ""}`);
+    this.name = "ClusterAdminError";
+  }
+}
+
 /** The group coordinator refused a request with an error that joining again does not cure. */
 export class GroupError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * OAUTHBEARER tokens for every connection of a client (and its kafkajs admin): one token is shared until 80% of its
+ * OAUTHBEARER tokens for every connection of a client (its consumer, producer and admin): one token is shared until 80% of its
  * life has passed (as librdkafka refreshes), then the source is asked again; concurrent askers share one request.
  * A token's life ends at the `expiresAt` its source gives, or else at its JWT `exp` claim; a token with neither is
  * asked for again at each authentication.

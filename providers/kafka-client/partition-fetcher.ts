@@ -16,16 +16,14 @@
 import { codecsReady, ErrorCode, errorCodeName, FetchedRecords } from "../kafka-protocol";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
-import { FETCH, LIST_OFFSETS } from "./client-apis";
+import { FETCH } from "./client-apis";
 import { ClusterMetadata } from "./cluster-metadata";
 import { ConnectionPool } from "./connection-pool";
 import type { KafkaEndpoint } from "./kafka-endpoint";
 import type { TopicPartitionOffset } from "./group-membership";
+import { EARLIEST, LATEST, offsetsAt } from "./partition-leaders";
 import { RETRIABLE_CODES } from "./retriable-error-codes";
 import { BrokerConnectionError, PartitionUnavailableError } from "./kafka-client-errors";
-
-const EARLIEST = -2n;
-const LATEST = -1n;
 
 export interface FetchedBatch {
   topic: string;
@@ -198,7 +196,7 @@ export class PartitionFetcher {
 
   /** The earliest offset of each partition, from its leader. */
   earliestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    return this.offsetsAt(partitions, EARLIEST, "earliest");
+    return offsetsAt(this.metadata, this.pool, partitions, EARLIEST, this.isolationLevel);
   }
 
   /**
@@ -206,36 +204,7 @@ export class PartitionFetcher {
    * watermark, or read_committed the last stable offset.
    */
   latestOffsets(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    return this.offsetsAt(partitions, LATEST, "latest");
-  }
-
-  private async offsetsAt(partitions: Record<string, number[]>, timestamp: bigint, which: string): Promise<TopicPartitionOffset[]> {
-    const byLeader = new Map<string, Map<string, number[]>>();
-    for (const [topic, list] of Object.entries(partitions)) {
-      for (const partition of list) {
-        const route = this.metadata.route(topic, partition);
-        if (route.address === null) throw new PartitionUnavailableError(topic, partition, route.errorCode, "no leader known for");
-        const topics = byLeader.get(route.address) ?? new Map<string, number[]>();
-        topics.set(topic, [...(topics.get(topic) ?? []), partition]);
-        byLeader.set(route.address, topics);
-      }
-    }
-    const found: TopicPartitionOffset[] = [];
-    for (const [address, topics] of byLeader) {
-      const answer = await (await this.pool.get(address)).request(LIST_OFFSETS, {
-        replicaId: -1,
-        isolationLevel: this.isolationLevel,
-        topics: [...topics].map(([name, list]) => ({ name, partitions: list.map((partitionIndex) => ({ partitionIndex, timestamp })) })),
-      });
-      for (const topic of answer.topics) {
-        for (const partition of topic.partitions) {
-          if (RETRIABLE_CODES.has(partition.errorCode)) throw new PartitionUnavailableError(topic.name, partition.partitionIndex, partition.errorCode, `${which} offset of`);
-          if (partition.errorCode !== 0) throw new Error(`${which} offset of topic ${topic.name} partition ${partition.partitionIndex}: ${errorCodeName(partition.errorCode)}`);
-          found.push({ topic: topic.name, partition: partition.partitionIndex, offset: Number(partition.offset) });
-        }
-      }
-    }
-    return found;
+    return offsetsAt(this.metadata, this.pool, partitions, LATEST, this.isolationLevel);
   }
 
   close(): void {

@@ -39,6 +39,8 @@ export class KafkaProxy {
   private refusingUntil = 0;
   /** By API key, how many of its next answers are dropped, their connections reset instead. */
   private readonly cutting = new Map<number, number>();
+  /** By API key, how many of its next answers are rewritten, and how (the frame with its size prefix, the request's version). */
+  private readonly rewriting = new Map<number, { count: number; rewrite: (frame: Buffer, version: number) => Buffer }>();
   /** Connections accepted, stalls and resets done: figures for the report. */
   readonly counts = { connections: 0, stalls: 0, resets: 0, cuts: 0 };
 
@@ -88,6 +90,11 @@ export class KafkaProxy {
     this.cutting.set(apiKey, count);
   }
 
+  /** The next `count` answers of API `apiKey` reach the client as `rewrite` makes them, after their addresses are rewritten. */
+  rewriteAnswers(apiKey: number, count: number, rewrite: (frame: Buffer, version: number) => Buffer): void {
+    this.rewriting.set(apiKey, { count, rewrite });
+  }
+
   async close(): Promise<void> {
     for (const connection of this.connections) this.drop(connection);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -110,19 +117,20 @@ export class KafkaProxy {
     const upstream = net.connect(this.targetPort, this.host);
     const connection = { client, upstream };
     this.connections.add(connection);
-    const apiOf = new Map<number, number>();
+    const apiOf = new Map<number, { apiKey: number; version: number }>();
     const requests = new FrameSplitter();
     const responses = new FrameSplitter();
     client.on("data", (chunk: Buffer) => {
       for (const frame of requests.push(chunk)) {
-        if (frame.length >= 12) apiOf.set(frame.readInt32BE(8), frame.readInt16BE(4));
+        if (frame.length >= 12) apiOf.set(frame.readInt32BE(8), { apiKey: frame.readInt16BE(4), version: frame.readInt16BE(6) });
         upstream.write(frame);
       }
     });
     upstream.on("data", (chunk: Buffer) => {
       for (const frame of responses.push(chunk)) {
         const correlationId = frame.readInt32BE(4);
-        const api = apiOf.get(correlationId);
+        const request = apiOf.get(correlationId);
+        const api = request?.apiKey;
         apiOf.delete(correlationId);
         const cuts = api === undefined ? 0 : (this.cutting.get(api) ?? 0);
         if (cuts > 0) {
@@ -131,7 +139,13 @@ export class KafkaProxy {
           this.drop(connection);
           return;
         }
-        client.write(api !== undefined && REWRITTEN_APIS.has(api) ? this.rewriteAddresses(frame) : frame);
+        const addressed = api !== undefined && REWRITTEN_APIS.has(api) ? this.rewriteAddresses(frame) : frame;
+        const rewriting = api === undefined ? undefined : this.rewriting.get(api);
+        if (rewriting === undefined || rewriting.count === 0) client.write(addressed);
+        else {
+          rewriting.count--;
+          client.write(rewriting.rewrite(addressed, request!.version));
+        }
       }
     });
     if (Date.now() < this.stalledUntil) {

@@ -94,6 +94,13 @@ config("a value of the wrong type stops with a message naming the key", async ({
   await rejects(load(dir, { overrides: { "broker.storage": "tape" } }), /'broker\.storage' .* must be one of file, memory/);
 });
 
+config("number keys refuse values outside their min and max, naming the range; a default outside them is a programming error", async ({ dir }) => {
+  await rejects(load(dir, { overrides: { "server.port": "70000" } }), /'server\.port' \(from command-line flag --server\.port\) must be from 0 to 65535, got "70000"/);
+  await rejects(load(dir, { env: { SLUICE_SERVER_SSE_BUFFER_SIZE: "0" } }), /'server\.sse\.buffer\.size' \(from environment variable SLUICE_SERVER_SSE_BUFFER_SIZE\) must be at least 1, got "0"/);
+  assert.is((await load(dir, { overrides: { "server.sse.history.size": "0", "server.port": "0" } })).get("server.sse.history.size"), 0);
+  assert.throws(() => configSection({ name: "acme", doc: "", keys: { ratio: { type: "number", default: 2, max: 1, doc: "" } } }), /acme\.ratio: default 2 does not fit its own declaration/);
+});
+
 config("a section no loaded plugin declares stops startup naming it; from the environment it is not Sluice's", async ({ dir }) => {
   await rejects(load(dir, { programmatic: { acme: { greeting: "hi" } } }), /'acme\.greeting' \(from the program's configuration\) is in section 'acme', which no loaded plugin declares/);
   await rejects(load(dir, { overrides: { "examples.feed": "true" } }), /'examples\.feed' \(from command-line flag --examples\.feed\) is in section 'examples'/);
@@ -114,6 +121,35 @@ config("a section declared by two plugins stops startup naming both", async () =
     startSluice({ services: { [PLUGIN_CONTRACT]: [squatter] } }),
     /plugin sluice\.kernel\.Plugin given by the program #1 and plugin dist\/providers\/broker\/broker-plugin#BrokerPlugin both declare configuration section 'broker'/,
   );
+});
+
+config("a plugin's sub-section of another's section keeps its keys' names, validated by the longest claimed prefix; without the plugin they are unknown", async ({ dir }) => {
+  const loaded = await load(dir, { overrides: { "server.sse.buffer.size": "5" }, env: { SLUICE_SERVER_QUERY_TIMEOUT_MS: "250" } });
+  assert.is(loaded.get("server.sse.buffer.size"), 5);
+  assert.is(loaded.get("server.query.timeout.ms"), 250);
+  assert.is(loaded.get("server.webui.enable"), true);
+  // REST extensions, configured with the server section, still see them under it.
+  assert.is(loaded.section("server")["sse.buffer.size"], 5);
+  await rejects(load(dir, { overrides: { "server.sse.colour": "red" } }), /Unknown configuration key 'server\.sse\.colour' .*section 'server\.sse'/);
+  await rejects(load(dir, { overrides: { "server.sse.buffer.size": "many" } }), /'server\.sse\.buffer\.size' .* must be an integer/);
+
+  const root = path.join(dir, "without-event-streams");
+  const descriptor = fs.readFileSync(path.join(REPO_ROOT, "META-INF/services/sluice.kernel.Plugin"), "utf8");
+  fs.mkdirSync(path.join(root, "META-INF/services"), { recursive: true });
+  fs.writeFileSync(path.join(root, "META-INF/services/sluice.kernel.Plugin"), descriptor.split("\n").filter((line) => !line.includes("event-streams")).join("\n"));
+  fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+  fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
+  const without = await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root, extraPackages: [] }));
+  assert.ok(without.sections().some((section) => section.name === "server.query"), "the other plugins' sub-sections are there");
+  await rejects(
+    loadConfig({ root: dir, env: {}, overrides: { "server.sse.buffer.size": "5" } }, without),
+    /^Unknown configuration key 'server\.sse\.buffer\.size' \(from command-line flag --server\.sse\.buffer\.size\); see config\/README\.md for the keys of section 'server'$/,
+  );
+});
+
+config("a sub-section over keys its parent section declares stops startup naming both", async () => {
+  const squatter = { configSections: [configSection({ name: "server.ssl", doc: "", keys: {} })] };
+  await rejects(startSluice({ services: { [PLUGIN_CONTRACT]: [squatter] } }), /plugin sluice\.kernel\.Plugin given by the program #1 claims configuration section 'server\.ssl', where the kernel declares 'server\.ssl\.enable'/);
 });
 
 config.run();

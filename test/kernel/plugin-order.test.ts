@@ -4,7 +4,8 @@ import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { optional, PLUGIN_CONTRACT, type Plugin } from "../../kernel/contracts/plugin";
-import { token } from "../../kernel/contracts/token";
+import { token, type Token } from "../../kernel/contracts/token";
+import { CONFIG, KERNEL_INFO, LOG_LEVEL, LOGGER } from "../../kernel/contracts/tokens";
 import { Kernel } from "../../kernel/kernel";
 import { eventually } from "../helpers/eventually";
 import { http, REPO_ROOT, startSluice } from "../helpers/sluice";
@@ -103,3 +104,41 @@ order("Sluice's own plugins listed in reverse still start the broker before the 
 });
 
 order.run();
+
+const encapsulation = suite<{ dir: string }>("a plugin's view of the components: its declarations, enforced");
+
+encapsulation.before.each((context) => {
+  context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-encapsulation-"));
+});
+encapsulation.after.each(({ dir }) => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A plugin that resolves `resolves` and registers `registers` in configure, declaring only `declared`. */
+function reaching(declared: Pick<Plugin, "requires" | "provides">, resolves: readonly Token<unknown>[], registers: readonly Token<unknown>[] = []): Plugin {
+  return {
+    ...declared,
+    configure: ({ components }) => {
+      for (const component of registers) components.register(component, { useValue: {} });
+      for (const component of resolves) components.resolveOptional(component);
+    },
+  };
+}
+
+encapsulation("resolving a component it does not require stops startup naming the plugin and the token", async ({ dir }) => {
+  const message = await startupError(kernelWith(dir, [recording("clock", [], { provides: [CLOCK] }), reaching({ requires: [optional(CACHE)] }, [CACHE, CLOCK])]));
+  assert.is(message, "Plugin sluice.kernel.Plugin given by the program #2 resolves 'test.Clock', which it does not list in requires: declare it there (optional(token) when it may be missing)");
+});
+
+encapsulation("registering a component it does not provide stops startup naming the plugin and the token", async ({ dir }) => {
+  const message = await startupError(kernelWith(dir, [reaching({ provides: [CLOCK] }, [], [CLOCK, CACHE])]));
+  assert.is(message, "Plugin sluice.kernel.Plugin given by the program #1 registers 'test.Cache', which it does not list in provides: declare it there");
+});
+
+encapsulation("a plugin resolves what it requires or provides and the configuration, logger and kernel info; other kernel components it declares", async ({ dir }) => {
+  const kernel = kernelWith(dir, [reaching({ requires: [optional(CACHE), LOG_LEVEL], provides: [CLOCK] }, [CACHE, CLOCK, LOG_LEVEL, CONFIG, LOGGER, KERNEL_INFO], [CLOCK])]);
+  await kernel.start();
+  await kernel.close();
+  const message = await startupError(kernelWith(dir, [reaching({}, [LOG_LEVEL])]));
+  assert.match(message, /resolves 'sluice\.kernel\.LogLevel', which it does not list in requires/);
+});
+
+encapsulation.run();

@@ -1,19 +1,30 @@
 /**
  * The applications a request names, through the streams runtime plugins share (STREAMS_RUNTIME_TOKEN). Sluice may
- * run without a runtime (no applications, every id unknown). The runtime is kept until the next registration in the
- * container: resolving it on every request cost each one a resolution context.
+ * run without a runtime (no applications, every id unknown). The kernel registers one lookup for every plugin
+ * (APPLICATION_LOOKUP), so a plugin needs neither the runtime's token resolved per request nor a class of the kernel's.
  */
 import type { ComponentRegistry } from "../../components/component-registry";
 import { notFound } from "../../http/http-error";
+import { token } from "../token";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "./runtime";
 
-export class ApplicationLookup {
+export interface ApplicationLookup {
+  /** The running applications, sorted by id; none when no runtime is installed. */
+  applications(): ApplicationHandle[];
+  ids(): string[];
+  /** The application, or a 404 naming it. */
+  require(id: string): ApplicationHandle;
+}
+
+export const APPLICATION_LOOKUP = token<ApplicationLookup>("sluice.streams.ApplicationLookup");
+
+/** The runtime is kept until the next registration in the container: resolving it on every request cost each one a resolution context. */
+export class RuntimeApplicationLookup implements ApplicationLookup {
   private found: ApplicationRegistry | undefined;
   private foundAt = -1;
 
   constructor(private readonly components: ComponentRegistry) {}
 
-  /** The running applications, sorted by id; none when no runtime is installed. */
   applications(): ApplicationHandle[] {
     return this.runtime()?.applications() ?? [];
   }
@@ -22,7 +33,6 @@ export class ApplicationLookup {
     return this.applications().map((application) => application.id);
   }
 
-  /** The application, or a 404 naming it. */
   require(id: string): ApplicationHandle {
     const application = this.runtime()?.application(id);
     if (!application) throw notFound(`Unknown application '${id}'`);

@@ -3,7 +3,7 @@
  * the instances of its group, which instance owns a key, its stores and their restoration. Answered from the
  * compiled topology and, while the application runs, from its run through RunView.
  */
-import type { Admin, Kafka } from "kafkajs";
+import { ClusterAdmin, type KafkaEndpoint } from "../../kafka-client";
 import type {
   ApplicationOffsets,
   ApplicationState,
@@ -28,13 +28,16 @@ export interface ViewedApplication {
   readonly topology: CompiledTopology;
   /** `application.server` of this instance; null without one. */
   readonly server: string | null;
-  /** Makes an admin client of the application's own, for questions asked while no run is there. */
-  readonly kafka: Kafka;
+  /** Where its cluster is, for an admin client of its own that asks questions while no run is there. */
+  readonly endpoint: KafkaEndpoint;
   readonly logger: ComponentLogger;
   state(): ApplicationState;
   /** The current run, if any. */
   run(): RunView | undefined;
 }
+
+/** How long a stopped instance's question about its group is retried. */
+const STOPPED_ADMIN_TIMEOUT_MS = 1_000;
 
 /** How a stopped instance asks for its group: it has no member id and no generation. */
 const NOT_A_MEMBER = { memberId: null, generationId: -1 };
@@ -173,10 +176,9 @@ export class ApplicationViews {
    */
   private async instancesWhileStopped(): Promise<readonly InstanceInfo[]> {
     const local: InstanceInfo = { server: this.app.server, memberId: null, isLocal: true, state: this.app.state(), stores: [], assignments: [], standbyAssignments: [] };
-    // One retry at most: a broker that is down must not hold the servers record for the client's whole backoff.
-    const admin: Admin = this.app.kafka.admin({ retry: { retries: 1 } });
+    // A few retries at most: a broker that is down must not hold the servers record for a whole API timeout.
+    const admin = new ClusterAdmin({ ...this.app.endpoint, clientId: `${this.app.id}-admin`, apiTimeoutMs: STOPPED_ADMIN_TIMEOUT_MS });
     try {
-      await admin.connect();
       // A member advertising this instance's server is its last run, still leaving the group.
       const others = (await this.groupInstances.list(NOT_A_MEMBER, admin)).filter((other) => other.server === null || other.server !== local.server);
       return [...others, local].sort((a, b) => String(a.server).localeCompare(String(b.server)));
@@ -184,7 +186,7 @@ export class ApplicationViews {
       this.app.logger.warn("the group's other instances could not be asked", { applicationId: this.app.id, error: (error as Error).message });
       return [local];
     } finally {
-      await admin.disconnect().catch(() => undefined);
+      admin.close();
     }
   }
 }

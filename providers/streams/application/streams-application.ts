@@ -6,8 +6,6 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { Kafka, logLevel } from "kafkajs";
-import "../../kafka-client/kafkajs-idle-timer";
 import type {
   ApplicationHandle,
   ApplicationOffsets,
@@ -26,12 +24,12 @@ import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stor
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { ApplicationConfig } from "../streams-config";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import type { BrokerSecurity } from "../../kafka-client";
+import type { KafkaEndpoint } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { StreamThread } from "../kafka/processing/stream-thread";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
-import { clusterSecurity, kafkajsSecurity } from "../kafka/cluster/cluster-security";
+import { clusterSecurity } from "../kafka/cluster/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -70,7 +68,6 @@ export class StreamsApplication implements ApplicationHandle {
   private readonly views: ApplicationViews;
   private readonly hub: LocalEventStreamHub;
   private readonly logger: ComponentLogger;
-  private readonly kafka: Kafka;
   private readonly configSetter?: LevelDbConfigSetter;
   private run: StreamThread | undefined;
   private registry = new MetricsRegistry();
@@ -80,8 +77,8 @@ export class StreamsApplication implements ApplicationHandle {
   private transition: Promise<unknown> = Promise.resolve();
   private pausedFlag = false;
   private readonly restartOnError: RestartOnError;
-  /** TLS and SASL settings of the connections to the cluster. */
-  private readonly security: BrokerSecurity;
+  /** Where the cluster is and how to reach it (TLS, SASL): every client of every run is given it. */
+  private readonly endpoint: KafkaEndpoint;
 
   constructor(private readonly options: ApplicationOptions) {
     this.topologyCompiled = buildTopology(options.provider, options.config);
@@ -98,23 +95,13 @@ export class StreamsApplication implements ApplicationHandle {
     }
     const setter = settings.get("leveldb.config.setter");
     if (setter) this.configSetter = namedCode("leveldb.config.setter", setter, options.config.code);
-    this.security = clusterSecurity(settings, options.config.code);
-    this.kafka = new Kafka({
-      clientId: this.id,
-      brokers: options.bootstrapServers,
-      ...kafkajsSecurity(this.security),
-      // kafkajs waits 1 s for a connection by default, too little for a managed cluster's TLS handshake.
-      connectionTimeout: settings.get("socket.connection.setup.timeout.ms"),
-      requestTimeout: settings.get("request.timeout.ms"),
-      logLevel: logLevel.NOTHING,
-      retry: { retries: 8, initialRetryTime: 100 },
-    });
+    this.endpoint = { bootstrapServers: options.bootstrapServers, ...clusterSecurity(settings, options.config.code), metadataMaxAgeMs: settings.get("metadata.max.age.ms") };
     this.lifecycle.onChange((change) => this.logger.info("application state changed", { ...change }));
     this.views = new ApplicationViews({
       id: this.id,
       topology: this.topologyCompiled,
       server: this.server,
-      kafka: this.kafka,
+      endpoint: this.endpoint,
       logger: this.logger,
       state: () => this.state,
       run: () => this.run,
@@ -268,9 +255,7 @@ export class StreamsApplication implements ApplicationHandle {
     this.registerAppInfo();
     const clientIdPrefix = `${this.id}-${process.pid}`;
     const run: StreamThread = new StreamThread({
-      kafka: this.kafka,
-      bootstrapServers: this.options.bootstrapServers,
-      security: this.security,
+      endpoint: this.endpoint,
       topology: this.topologyCompiled,
       settings: this.options.config.settings,
       server: this.server,

@@ -72,7 +72,7 @@ plugin("without the broker's descriptor line its keys are gone: setting one stop
     fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
     fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
     const declared = (await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root }))).sections().map((section) => section.name);
-    assert.equal(declared.sort(), ["applications", "log", "plugins", "schema", "server", "streams"]);
+    assert.equal(declared.sort(), ["applications", "log", "plugins", "schema", "server", "server.health", "server.operation", "server.query", "server.sse", "server.webui", "streams"]);
     await kernel({ "broker.port": "0" }).start().then(
       () => assert.unreachable("broker.port is nobody's key"),
       (error: Error) => assert.match(error.message, /'broker\.port' \(from command-line flag --broker\.port\) is in section 'broker', which no loaded plugin declares/),

@@ -1,8 +1,7 @@
-import type { Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { WordCountProvider } from "../../../providers/examples";
-import { GroupConsumer } from "../../../providers/kafka-client";
+import { ClusterAdmin, GroupConsumer } from "../../../providers/kafka-client";
 import { GroupInstances } from "../../../providers/streams/kafka/assignment/group-instances";
 import { streamsAssignor } from "../../../providers/streams/kafka/assignment/streams-assignor";
 import { applicationConfig } from "../../../providers/streams/streams-config";
@@ -15,7 +14,7 @@ const test = suite("streams: the instances of an application, from its group");
 const wordcount = new WordCountProvider();
 const topology = buildTopology(wordcount, applicationConfig([{ values: wordcount.config, source: "the test" }]));
 let broker: TestBroker;
-let admin: Admin;
+let admin: ClusterAdmin;
 let describes = 0;
 const members: GroupConsumer[] = [];
 
@@ -23,23 +22,23 @@ const members: GroupConsumer[] = [];
 const countingAdmin = () =>
   new Proxy(admin, {
     get: (target, property) =>
-      property === "describeGroups"
-        ? (...args: Parameters<Admin["describeGroups"]>) => {
+      property === "describeGroup"
+        ? (...args: Parameters<ClusterAdmin["describeGroup"]>) => {
             describes++;
-            return target.describeGroups(...args);
+            return target.describeGroup(...args);
           }
         : Reflect.get(target, property),
   });
 
 test.before(async () => {
   broker = await startTestBroker({ autoCreateTopics: false });
-  admin = broker.kafka().admin();
-  await admin.connect();
-  await admin.createTopics({ topics: topology.sourceTopics().map((topic) => ({ topic, numPartitions: 2 })) });
+  admin = new ClusterAdmin({ bootstrapServers: [broker.bootstrap], clientId: "group-instances-test" });
+  await admin.createTopics(topology.sourceTopics().map((name) => ({ name, partitions: 2, replicationFactor: -1 })));
 });
 
 test.after(async () => {
   await Promise.all(members.map((member) => member.stop()));
+  admin.close();
   await broker.close();
 });
 

@@ -6,7 +6,7 @@
  * generation. In the eager protocol no assignment changes unless every member joins again, so a keyed query
  * routed to another instance does not cost a round trip to the coordinator each time.
  */
-import type { Admin } from "kafkajs";
+import type { ClusterAdmin } from "../../../kafka-client";
 import type { InstanceInfo } from "../../../../kernel/contracts/streams/runtime";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import { decodeGroupMembers, type DecodedMember } from "./streams-assignor";
@@ -25,17 +25,16 @@ export class GroupInstances {
     private readonly topology: CompiledTopology,
   ) {}
 
-  async list(member: GroupMember, admin: Admin): Promise<readonly InstanceInfo[]> {
+  async list(member: GroupMember, admin: ClusterAdmin): Promise<readonly InstanceInfo[]> {
     const { memberId, generationId } = member;
     const seen = this.stable;
     if (seen && seen.memberId === memberId && seen.generationId === generationId) return seen.instances;
-    const { groups } = await admin.describeGroups([this.groupId]);
-    const group = groups[0];
-    const instances = decodeGroupMembers(group?.members ?? [])
+    const group = await admin.describeGroup(this.groupId);
+    const instances = decodeGroupMembers(group.members)
       .map((decoded) => this.instanceOf(decoded, member.memberId))
       .sort((a, b) => String(a.server).localeCompare(String(b.server)));
     const unchanged = member.memberId === memberId && member.generationId === generationId;
-    if (group?.state === "Stable" && memberId && generationId >= 0 && unchanged) this.stable = { memberId, generationId, instances };
+    if (group.state === "Stable" && memberId && generationId >= 0 && unchanged) this.stable = { memberId, generationId, instances };
     return instances;
   }
 

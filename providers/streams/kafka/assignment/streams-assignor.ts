@@ -5,7 +5,7 @@
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
  */
-import type { GroupAssignor } from "../../../kafka-client";
+import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-client";
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 
@@ -46,20 +46,18 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
 }
 
 /** Reads each member's server and assignment from a DescribeGroups answer. */
-export function decodeGroupMembers(
-  members: { memberId: string; clientId: string; memberMetadata: Buffer; memberAssignment: Buffer }[],
-): DecodedMember[] {
+export function decodeGroupMembers(members: readonly GroupMemberDescription[]): DecodedMember[] {
   return members.map((member) => {
     let server: string | null = null;
     let assignment: Record<string, number[]> = {};
     try {
-      const userData = decodeSubscription(member.memberMetadata).userData;
+      const userData = decodeSubscription(member.metadata).userData;
       server = userData?.length ? (JSON.parse(userData.toString()) as MemberInfo).server : null;
     } catch {
       server = null;
     }
     try {
-      assignment = decodeAssignment(member.memberAssignment);
+      assignment = decodeAssignment(member.assignment);
     } catch {
       assignment = {};
     }

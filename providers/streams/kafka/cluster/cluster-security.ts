@@ -1,6 +1,6 @@
 /**
- * How an application reaches its Kafka cluster, under Kafka's own setting names, for Sluice's own client and its
- * kafkajs admin alike. `security.protocol`: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.
+ * How an application's clients reach its Kafka cluster, under Kafka's own setting names. `security.protocol`:
+ * PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.
  * TLS (SSL, SASL_SSL): `ssl.ca.location` (the CA to trust; default: the system's), `ssl.certificate.location` and
  * `ssl.key.location` (a client certificate for mutual TLS), `ssl.key.password`, and
  * `ssl.endpoint.identification.algorithm` (`https`, the default, checks the broker's name against its certificate;
@@ -13,7 +13,6 @@
  */
 import fs from "node:fs";
 import type { ConnectionOptions as TlsOptions } from "node:tls";
-import type { KafkaConfig, SASLOptions } from "kafkajs";
 import type { StreamsSettings } from "../../streams-config";
 import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type SaslSettings } from "../../../kafka-client";
 import { checkExtension, isSaslMechanism, SASL_MECHANISMS } from "../../../kafka-protocol";
@@ -28,11 +27,6 @@ export function clusterSecurity(config: StreamsSettings, code?: NamedCodeLookup)
     tls: protocol.endsWith("SSL") ? clusterTls(config) : undefined,
     sasl: protocol.startsWith("SASL_") ? clusterSasl(config, protocol, code) : undefined,
   };
-}
-
-/** The same security for the kafkajs admin, with kafkajs's own SASL mechanisms (the OAUTHBEARER tokens shared). */
-export function kafkajsSecurity({ tls, sasl }: BrokerSecurity): Pick<KafkaConfig, "ssl" | "sasl"> {
-  return { ssl: tls, sasl: sasl && kafkajsSasl(sasl) };
 }
 
 function clusterTls(config: StreamsSettings): TlsOptions {
@@ -105,24 +99,4 @@ function extensionsOf(text: string): Map<string, string> {
     extensions.set(key, value);
   }
   return extensions;
-}
-
-function kafkajsSasl(sasl: SaslSettings): SASLOptions {
-  switch (sasl.mechanism) {
-    case "PLAIN":
-      return { mechanism: "plain", username: sasl.username, password: sasl.password };
-    case "SCRAM-SHA-256":
-      return { mechanism: "scram-sha-256", username: sasl.username, password: sasl.password };
-    case "SCRAM-SHA-512":
-      return { mechanism: "scram-sha-512", username: sasl.username, password: sasl.password };
-    case "OAUTHBEARER":
-      return {
-        mechanism: "oauthbearer",
-        oauthBearerProvider: async () => {
-          // kafkajs sends `extensions` too, though its types leave them out.
-          const token = { value: await sasl.token(), extensions: Object.fromEntries(sasl.extensions ?? []) };
-          return token;
-        },
-      };
-  }
 }

@@ -1,5 +1,5 @@
 /** What an application's REST views ask of its current run, and nothing more. */
-import type { Admin } from "kafkajs";
+import type { ClusterAdmin } from "../../../kafka-client";
 import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { RestoreProgress } from "../changelog/changelog-restorer";
 import type { GroupMember } from "../assignment/group-instances";
@@ -24,7 +24,7 @@ export interface StorePartitionFigures {
 export interface RunView extends GroupMember {
   readonly clientIds: { consumer: string; producer: string; admin: string };
   /** The run's admin client (log ends, the group's members); undefined until it has connected. */
-  readonly admin: Admin | undefined;
+  readonly admin: ClusterAdmin | undefined;
   partitionCount(topic: string): number | undefined;
   /** The open tasks. */
   activeTasks(): readonly { id: string; subTopologyId: number; partition: number }[];

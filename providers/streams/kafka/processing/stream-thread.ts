@@ -1,6 +1,6 @@
 /**
  * One run of an application on Kafka (Kafka Streams' StreamThread): its clients — the group consumer and the
- * producer (Sluice's own client), the admin client (kafkajs) — and the loop they drive. Assignments go to the
+ * producer and the cluster admin, all Sluice's own client — and the loop they drive. Assignments go to the
  * task manager; each fetch's batches run the commit sequence (see commit-sequence), one piece of work at a time;
  * between batches, wall-clock punctuators run every commit.interval.ms. A task with several input partitions queues
  * their batches and processes them in time order once the fetch's batches are in (see engine/partition-group): its
@@ -14,8 +14,7 @@
  * wall-clock tick. A transaction lost to an error (a fenced producer, a zombie's offsets refused) is aborted, the
  * tasks are closed as they were at their last commit, and the member joins the group again.
  */
-import type { Admin, Kafka } from "kafkajs";
-import { checkClusterAccess, GroupConsumer, MembershipLostError, type BrokerSecurity, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
+import { checkClusterAccess, ClusterAdmin, GroupConsumer, MembershipLostError, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
@@ -39,11 +38,8 @@ import { processIdOf } from "../../state/process-id";
 import { encodeOffsetMetadata } from "./offset-metadata";
 
 export interface StreamThreadOptions {
-  kafka: Kafka;
-  /** The brokers `kafka` was made for, `host:port`: the producer bootstraps from them. */
-  bootstrapServers: string[];
-  /** TLS and SASL settings of the connections to the cluster (security.protocol). */
-  security: BrokerSecurity;
+  /** Where the cluster is and how its clients reach it (security.protocol, metadata.max.age.ms). */
+  endpoint: KafkaEndpoint;
   topology: CompiledTopology;
   settings: StreamsSettings;
   server: string | null;
@@ -73,7 +69,7 @@ export class StreamThread implements RunView {
   private readonly exactlyOnce: boolean;
   /** Under exactly_once_v2: when the work of the open transaction began (ms); -1 with none. */
   private workSince = -1;
-  private adminClient?: Admin;
+  private adminClient?: ClusterAdmin;
   private purge?: RepartitionPurge;
   private queue: Promise<unknown> = Promise.resolve();
   private failed = false;
@@ -121,7 +117,7 @@ export class StreamThread implements RunView {
   }
 
   private get endpoint(): KafkaEndpoint {
-    return { bootstrapServers: this.options.bootstrapServers, ...this.options.security, metadataMaxAgeMs: this.options.settings.get("metadata.max.age.ms") };
+    return this.options.endpoint;
   }
 
   get memberId(): string | null {
@@ -132,16 +128,15 @@ export class StreamThread implements RunView {
     return this.consumer?.generationId ?? -1;
   }
 
-  get admin(): Admin | undefined {
+  get admin(): ClusterAdmin | undefined {
     return this.adminClient;
   }
 
   async start(): Promise<void> {
-    const { kafka, topology, settings, logger, metrics } = this.options;
+    const { topology, settings, logger, metrics } = this.options;
     await checkClusterAccess(this.endpoint, this.clientIds.admin, logger);
-    const admin = kafka.admin();
+    const admin = new ClusterAdmin({ ...this.endpoint, clientId: this.clientIds.admin, logger });
     this.adminClient = admin;
-    await admin.connect();
     this.purge = new RepartitionPurge({ admin, repartitionTopics: topology.definition.repartitionTopics, intervalMs: settings.get("repartition.purge.interval.ms"), logger });
     const producer = new StreamsProducer({
       ...this.endpoint,
@@ -231,7 +226,7 @@ export class StreamThread implements RunView {
     await this.serially(() => this.tasks.close());
     await this.producer?.close();
     await this.purge?.close();
-    await this.adminClient?.disconnect().catch(() => undefined);
+    this.adminClient?.close();
   }
 
   /** No fetch and no punctuation until resumed; the group membership, the tasks and their stores stay. */
@@ -324,7 +319,7 @@ export class StreamThread implements RunView {
     this.purge?.committed(offsets);
   }
 
-  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: Admin): Promise<void> {
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: ClusterAdmin): Promise<void> {
     // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
     // and so are the records tasks had queued.
     this.uncommitted.clear();

@@ -6,8 +6,7 @@
  * restores each changelog read_committed up to its end, and a restored task takes the group's offsets as its
  * positions.
  */
-import type { Admin } from "kafkajs";
-import type { KafkaEndpoint, PartitionOffsets, TopicPartitionOffset } from "../../../kafka-client";
+import type { ClusterAdmin, KafkaEndpoint, PartitionOffsets, TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
@@ -109,7 +108,7 @@ export class TaskManager {
    * Makes the open tasks those of `assignment`, each restored and ready; `committed`: the group's offsets the
    * consumer took the assignment over at, whose metadata holds each partition's time.
    */
-  async reconcile(assignment: Record<string, number[]>, admin: Admin, member: AssignedMember, committed: readonly TopicPartitionOffset[] = []): Promise<void> {
+  async reconcile(assignment: Record<string, number[]>, admin: ClusterAdmin, member: AssignedMember, committed: readonly TopicPartitionOffset[] = []): Promise<void> {
     const { topology, logger, exactlyOnce } = this.options;
     const offsets = committedOffsetsOf(committed);
     const wanted = new Set<string>();

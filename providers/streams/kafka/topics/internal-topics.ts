@@ -16,7 +16,7 @@
  * explicitly sized repartition topic or an existing internal topic that differs stops the application with an error
  * naming them.
  */
-import type { Admin, ITopicConfig } from "kafkajs";
+import type { ClusterAdmin } from "../../../kafka-client";
 import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import { describeLinks } from "../../topology/sub-topologies";
@@ -36,7 +36,7 @@ export interface TopicCreation {
   singles: readonly string[];
 }
 
-export async function ensureTopics(admin: Admin, topology: CompiledTopology, creation: TopicCreation): Promise<Map<string, number>> {
+export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopology, creation: TopicCreation): Promise<Map<string, number>> {
   const { defaultPartitions, singles } = creation;
   const sinks = topology.subTopologies.flatMap((sub) => sub.sinkTopics).filter((topic) => !topology.definition.repartitionTopics.has(topic));
   const external = [...new Set([...topology.externalSourceTopics(), ...sinks])];
@@ -47,11 +47,7 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
   const existing = new Set(await admin.listTopics());
   const present = [...new Set([...external, ...internal, ...singles])].filter((topic) => existing.has(topic));
   if (!creation.autoCreate) assertExternalTopicsExist(topology, sinks, existing);
-  const counts = new Map<string, number>();
-  if (present.length > 0) {
-    const { topics } = await admin.fetchTopicMetadata({ topics: present });
-    for (const topic of topics) counts.set(topic.name, topic.partitions.length);
-  }
+  const counts = present.length > 0 ? await admin.partitionCounts(present) : new Map<string, number>();
   // Every missing topic is sized first and all are created in one request: each creation waits for its leaders.
   const missing = new Map<string, number>();
   const size = (topic: string, partitions: number) => {
@@ -76,21 +72,14 @@ export async function ensureTopics(admin: Admin, topology: CompiledTopology, cre
     }
   }
   if (missing.size > 0) {
-    const configsOf = (topic: string): ITopicConfig["configEntries"] => {
+    const configsOf = (topic: string): Record<string, string> => {
       const store = changelogs.get(topic);
       const streams = store ? kafkaStreamsChangelogConfigs(store, creation.windowChangelogAdditionalRetentionMs) : topology.definition.repartitionTopics.has(topic) ? REPARTITION_CONFIGS : undefined;
       // A store's own changelog configs (withLoggingEnabled) come over the application's, as in Kafka Streams.
-      const configs = streams ? { ...streams, ...creation.internalConfigs, ...store?.changelogConfigs } : {};
-      return Object.entries(configs).map(([name, value]) => ({ name, value }));
+      return streams ? { ...streams, ...creation.internalConfigs, ...store?.changelogConfigs } : {};
     };
-    await admin.createTopics({
-      // kafkajs's own wait polls the metadata only after its first retry delay (~100 ms, most of a start-up on one
-      // broker); untilLed asks at once. It also covers another instance's creation under way, when kafkajs
-      // answers at once, before the leaders are known.
-      waitForLeaders: false,
-      topics: [...missing].map(([topic, numPartitions]) => ({ topic, numPartitions, replicationFactor: creation.replicationFactor, configEntries: configsOf(topic) })),
-    });
-    await untilLed(admin, [...missing.keys()]);
+    // Resolves once every partition has its leader, also while another instance's creation of them is under way.
+    await admin.createTopics([...missing].map(([name, partitions]) => ({ name, partitions, replicationFactor: creation.replicationFactor, configs: configsOf(name) })));
   }
   return counts;
 }
@@ -156,21 +145,17 @@ function kindConfigs(store: StoreSpec, additionalRetentionMs: number): Record<st
  * The partition counts of output topics a TopicNameExtractor named, known only once records name them: those
  * missing are created as `ensureTopics` creates outputs (or stop the application, naming them).
  */
-export async function ensureNamedOutputTopics(admin: Admin, topics: readonly string[], creation: TopicCreation): Promise<Map<string, number>> {
+export async function ensureNamedOutputTopics(admin: ClusterAdmin, topics: readonly string[], creation: TopicCreation): Promise<Map<string, number>> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((topic) => !existing.has(topic));
   if (missing.length > 0) {
     if (!creation.autoCreate) {
       throw new Error(`topics missing on the cluster: ${missing.map((topic) => `${topic} (output named by a TopicNameExtractor)`).join(", ")}; create them, or set streams.auto.create.topics=true to have Sluice create them`);
     }
-    await admin.createTopics({
-      waitForLeaders: false,
-      topics: missing.map((topic) => ({ topic, numPartitions: creation.defaultPartitions, replicationFactor: creation.replicationFactor })),
-    });
-    await untilLed(admin, missing);
+    // Resolves once every partition has its leader.
+    await admin.createTopics(missing.map((name) => ({ name, partitions: creation.defaultPartitions, replicationFactor: creation.replicationFactor })));
   }
-  const { topics: layouts } = await admin.fetchTopicMetadata({ topics: [...topics] });
-  return new Map(layouts.map((layout) => [layout.name, layout.partitions.length]));
+  return admin.partitionCounts([...topics]);
 }
 
 function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly string[], existing: ReadonlySet<string>): void {
@@ -186,30 +171,4 @@ function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly s
 function copartitioningError(topics: readonly string[], counts: Map<string, number>, why: string): string {
   const listed = topics.map((topic) => `${topic} (${counts.get(topic) ?? "?"})`).join(", ");
   return `topics ${listed} must have the same number of partitions: they ${why}; create them alike, or repartition the input`;
-}
-
-const LEADER_WAIT_MS = 30_000;
-
-/**
- * Until every broker asked knows the topics and their leaders. A cluster's brokers learn of a new topic one after the
- * other, and kafkajs's metadata call gives up at once when the broker it asks does not know a topic yet: that
- * broker is asked again, as Kafka's own clients do.
- */
-async function untilLed(admin: Admin, topics: string[]): Promise<void> {
-  const deadline = Date.now() + LEADER_WAIT_MS;
-  for (let delayMs = 20; ; delayMs = Math.min(delayMs * 2, 1_000)) {
-    const listed = new Set(await admin.listTopics());
-    if (topics.every((topic) => listed.has(topic))) {
-      const layouts = await admin.fetchTopicMetadata({ topics }).then(
-        (metadata) => metadata.topics,
-        (error: { type?: string }) => {
-          if (error.type === "UNKNOWN_TOPIC_OR_PARTITION" || error.type === "LEADER_NOT_AVAILABLE") return undefined;
-          throw error;
-        },
-      );
-      if (layouts?.every((layout) => layout.partitions.length > 0 && layout.partitions.every((partition) => partition.leader >= 0))) return;
-    }
-    if (Date.now() >= deadline) throw new Error(`topics ${topics.join(", ")} still have no leaders after ${LEADER_WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-  }
 }

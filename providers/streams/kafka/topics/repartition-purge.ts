@@ -5,12 +5,11 @@
  * and changelogs are never touched. One purge at a time; a failed one (a cluster without the Delete ACL on the
  * repartition topics) is logged and the next one tries again.
  */
-import type { Admin } from "kafkajs";
-import type { TopicPartitionOffset } from "../../../kafka-client";
+import type { ClusterAdmin, TopicPartitionOffset } from "../../../kafka-client";
 import type { ComponentLogger } from "../../../../kernel/logger";
 
 export interface RepartitionPurgeOptions {
-  admin: Admin;
+  admin: ClusterAdmin;
   repartitionTopics: ReadonlySet<string>;
   intervalMs: number;
   logger: ComponentLogger;
@@ -48,10 +47,8 @@ export class RepartitionPurge {
   private async purge(due: Map<string, Map<number, number>>): Promise<void> {
     const { admin, logger } = this.options;
     try {
-      // kafkajs finds the leaders in the metadata it holds: this brings the repartition topics' in.
-      await admin.fetchTopicMetadata({ topics: [...due.keys()] });
       for (const [topic, partitions] of due) {
-        await admin.deleteTopicRecords({ topic, partitions: [...partitions].map(([partition, offset]) => ({ partition, offset: String(offset) })) });
+        await admin.deleteRecords(topic, partitions);
         logger.debug("repartition records purged", { topic, before: Object.fromEntries(partitions) });
       }
     } catch (error) {

@@ -1,30 +1,34 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KafkaJSProtocolError, type Admin } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
-import { JoinWindows, StreamJoined } from "../../../../index";
+import { JoinWindows, StreamJoined, Stores } from "../../../../index";
+import { ClusterAdmin, type NewTopic } from "../../../../providers/kafka-client";
 import { ClusterMetadata } from "../../../../providers/kafka-client/cluster-metadata";
 import { ConnectionPool } from "../../../../providers/kafka-client/connection-pool";
 import { ensureTopics, type TopicCreation } from "../../../../providers/streams/kafka/topics/internal-topics";
-import { Stores } from "../../../../providers/streams/processor/stores";
 import { applicationConfig } from "../../../../providers/streams/streams-config";
 import { buildTopology } from "../../../../providers/streams/engine/build-topology";
 import { startTestBroker, type TestBroker } from "../../broker/broker-test-kit";
 
-const test = suite<{ broker: TestBroker; admin: Admin }>("streams: the topics an application needs");
+const test = suite<{ broker: TestBroker; admin: ClusterAdmin }>("streams: the topics an application needs");
+
+const adminOf = (broker: TestBroker) => new ClusterAdmin({ bootstrapServers: [broker.bootstrap], clientId: "internal-topics-test" });
 
 test.before.each(async (context) => {
   context.broker = await startTestBroker({ autoCreateTopics: false });
-  context.admin = context.broker.kafka().admin();
-  await context.admin.connect();
+  context.admin = adminOf(context.broker);
 });
 
-test.after.each(async ({ broker }) => {
+test.after.each(async ({ broker, admin }) => {
+  admin.close();
   await broker.close();
 });
+
+/** Topics created ahead of the application, as a user would. */
+const existing = (topics: Record<string, number>): NewTopic[] => Object.entries(topics).map(([name, partitions]) => ({ name, partitions, replicationFactor: -1 }));
 
 const topologyOf = (id: string, topology: (builder: StreamsBuilder) => void) =>
   buildTopology({ name: id, version: "1", config: { "application.id": id }, topology }, applicationConfig([{ values: { "application.id": id }, source: "the test" }]));
@@ -42,13 +46,12 @@ const topology = topologyOf("sizing", (builder) => {
 
 const creation = (defaultPartitions: number, more: Partial<TopicCreation> = {}): TopicCreation => ({ autoCreate: true, defaultPartitions, replicationFactor: -1, internalConfigs: {}, windowChangelogAdditionalRetentionMs: 86_400_000, singles: [], ...more });
 
-async function partitionCounts(admin: Admin): Promise<Record<string, number>> {
-  const { topics } = await admin.fetchTopicMetadata({ topics: await admin.listTopics() });
-  return Object.fromEntries(topics.map((topic) => [topic.name, topic.partitions.length]).sort());
+async function partitionCounts(admin: ClusterAdmin): Promise<Record<string, number>> {
+  return Object.fromEntries([...(await admin.partitionCounts(await admin.listTopics()))].sort());
 }
 
 test("internal topics take their sub-topology's width, missing inputs and outputs num.partitions, and existing topics stay as they are", async ({ admin }) => {
-  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 3 }] });
+  await admin.createTopics(existing({ clicks: 3 }));
   const counts = await ensureTopics(admin, topology, creation(2));
   const repartition = [...topology.definition.repartitionTopics][0];
   const expected = {
@@ -74,11 +77,13 @@ test("a missing input is created with num.partitions and sizes the internal topi
 });
 
 /** The replication factor and configs of each topic `ensureTopics` creates for `of`. */
-async function createdTopics(admin: Admin, of: typeof topology, more: Partial<TopicCreation>): Promise<Record<string, [number | undefined, Record<string, string>]>> {
-  const requests: Parameters<Admin["createTopics"]>[0][] = [];
-  const recording = { ...admin, createTopics: (request: Parameters<Admin["createTopics"]>[0]) => (requests.push(request), admin.createTopics(request)) } as Admin;
+async function createdTopics(admin: ClusterAdmin, of: typeof topology, more: Partial<TopicCreation>): Promise<Record<string, [number, Record<string, string>]>> {
+  const requests: (readonly NewTopic[])[] = [];
+  const recording = new Proxy(admin, {
+    get: (target, property) => (property === "createTopics" ? (topics: readonly NewTopic[]) => (requests.push(topics), target.createTopics(topics)) : Reflect.get(target, property)),
+  });
   await ensureTopics(recording, of, creation(1, more));
-  return Object.fromEntries(requests.flatMap((request) => request.topics).map((topic) => [topic.topic, [topic.replicationFactor, Object.fromEntries((topic.configEntries ?? []).map(({ name, value }) => [name, value]))]]));
+  return Object.fromEntries(requests.flat().map((topic) => [topic.name, [topic.replicationFactor, { ...topic.configs }]]));
 }
 
 test("created topics get the replication factor; internal ones Kafka Streams' configs (changelogs compacted, repartition topics kept until purged) under the topic.* ones", async ({ admin }) => {
@@ -142,26 +147,6 @@ test("a versioned store's changelog is compacted only once a version is older th
   assert.equal(created["versioned-prices-changelog"], [-1, { "cleanup.policy": "compact", "min.compaction.lag.ms": String(3_600_000 + 86_400_000), "message.timestamp.type": "CreateTime" }]);
 });
 
-test("a broker that does not know a just created topic yet (a cluster's brokers learn it one after the other) is asked again", async ({ admin }) => {
-  // kafkajs's metadata call gives up at once on UNKNOWN_TOPIC_OR_PARTITION; here the first broker asked after the
-  // creation has not caught up, as happens on Apache Kafka clusters of several brokers.
-  let lagging = true;
-  const laggingBroker = {
-    ...admin,
-    fetchTopicMetadata: async (request?: { topics: string[] }) => {
-      const created = request?.topics.some((topic) => topic.endsWith("-changelog"));
-      if (created && lagging) {
-        lagging = false;
-        throw new KafkaJSProtocolError(Object.assign(new Error("This server does not host this topic-partition"), { type: "UNKNOWN_TOPIC_OR_PARTITION", code: 3, retriable: true }));
-      }
-      return admin.fetchTopicMetadata(request);
-    },
-  } as Admin;
-  const counts = await ensureTopics(laggingBroker, topology, creation(2));
-  assert.is(lagging, false, "the lagging broker was asked");
-  assert.is(counts.get("sizing-per-user-changelog"), 2);
-});
-
 test("with auto.create.topics off, missing inputs and outputs stop the application naming them; once they exist, the internal topics are created", async ({ admin }) => {
   const refusal = await ensureTopics(admin, topology, creation(2, { autoCreate: false, singles: ["sizing-dlq"] })).then(
     () => "accepted",
@@ -170,16 +155,16 @@ test("with auto.create.topics off, missing inputs and outputs stop the applicati
   assert.is(refusal, "topics missing on the cluster: clicks (input), page-counts (output); create them, or set streams.auto.create.topics=true to have Sluice create them");
   assert.equal(await admin.listTopics(), []);
 
-  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 2 }] });
+  await admin.createTopics(existing({ clicks: 2 }));
   assert.match(await ensureTopics(admin, topology, creation(2, { autoCreate: false })).then(() => "accepted", (error: Error) => error.message), /^topics missing on the cluster: page-counts \(output\);/);
-  await admin.createTopics({ topics: [{ topic: "page-counts", numPartitions: 1 }] });
+  await admin.createTopics(existing({ "page-counts": 1 }));
   await ensureTopics(admin, topology, creation(2, { autoCreate: false, singles: ["sizing-dlq"] }));
   const repartition = [...topology.definition.repartitionTopics][0];
   assert.equal(await partitionCounts(admin), { clicks: 2, "page-counts": 1, [repartition]: 2, "sizing-dlq": 1, "sizing-per-page-changelog": 2, "sizing-per-user-changelog": 2 });
 });
 
 test("a changelog with fewer partitions than its tasks' input is an error naming both", async ({ admin }) => {
-  await admin.createTopics({ topics: [{ topic: "clicks", numPartitions: 3 }, { topic: "sizing-per-user-changelog", numPartitions: 1 }] });
+  await admin.createTopics(existing({ clicks: 3, "sizing-per-user-changelog": 1 }));
   try {
     await ensureTopics(admin, topology, creation(1));
     assert.unreachable("ensureTopics accepted a changelog narrower than its input");
@@ -194,17 +179,18 @@ test("two instances setting up at once both return only once every topic has its
   const broker = await startTestBroker({ storage: "file", dataDir, autoCreateTopics: false });
   const pool = new ConnectionPool({ clientId: "probe", connectTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxResponseBytes: 1 << 20 });
   try {
-    const [first, second] = [broker.kafka().admin(), broker.kafka().admin()];
-    await Promise.all([first.connect(), second.connect()]);
+    const [first, second] = [adminOf(broker), adminOf(broker)];
     const topics = ["clicks", "page-counts", ...topology.definition.repartitionTopics, "sizing-per-user-changelog", "sizing-per-page-changelog"];
-    // Metadata without kafkajs's retries: what a consumer of the new topics sees at once.
-    const unled = async (admin: Admin) => {
+    // Metadata without retries: what a consumer of the new topics sees at once.
+    const unled = async (admin: ClusterAdmin) => {
       await ensureTopics(admin, topology, creation(2));
       const metadata = new ClusterMetadata([broker.bootstrap], pool);
       await metadata.refresh(topics);
       return topics.filter((topic) => metadata.route(topic, 0).address === null);
     };
     assert.equal(await Promise.all([unled(first), unled(second)]), [[], []]);
+    first.close();
+    second.close();
   } finally {
     pool.close();
     await broker.close();
