@@ -100,7 +100,7 @@ export type * from "./kernel/contracts/streams/runtime";
 export { APPLICATION_LOOKUP, type ApplicationLookup } from "./kernel/contracts/streams/application-lookup";
 export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments, type TopologyVersion } from "./kernel/contracts/streams/deployments";
 export { topologyJson, TOPOLOGY_SCHEMA } from "./kernel/contracts/streams/topology-json";
-export { KAFKA_BOOTSTRAP, resolveBootstrapServers, type KafkaBootstrap } from "./kernel/contracts/kafka-bootstrap";
+export { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers, type KafkaBootstrap, type KafkaCluster } from "./kernel/contracts/kafka-bootstrap";
 
 // 8. Writing topologies.
 export type * from "./kernel/contracts/streams/dsl";
@@ -125,6 +125,7 @@ export { BufferConfig, Suppressed } from "./providers/streams/topology/values/su
 export { EmitStrategy, SessionWindows, SlidingWindows, TimeWindows } from "./providers/streams/topology/values/windows";
 export { JoinWindows } from "./providers/streams/topology/values/join-windows";
 export { StreamJoined } from "./providers/streams/topology/values/stream-joined";
+export { Joined } from "./providers/streams/topology/values/joined";
 export { NAMED_CODE_CONTRACT, type NamedCode, type NamedCodeKind, type NamedSerde, type NamedLevelDbConfigSetter, type NamedTokenProvider, type OAuthBearerTokenAnswer } from "./kernel/contracts/streams/named-code";
 
 // 9. Testing topologies (the streams face without the runtime the kernel's streams plugin drives).

@@ -8,6 +8,9 @@
  * - default: every other `*.test.js`, quick enough to run on every change.
  *
  * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX]
+ * Workers: the default tier has two a core (at most four) unless told: its files spend most of their time waiting on
+ * timers, sockets and child processes (the whole tier: ~230 s of CPU in ~400 s of file time; the broker's files: about a
+ * quarter of a core each), so one a core left the cores partly idle. The slow tier's process-level suites keep one a core (at most four), the reference tier one.
  * A worker runs one file at a time and asks for the next, so long files do not hold short ones back; a file that
  * crashes its worker counts as failed and a new worker takes the rest. Durations of the last run order the files,
  * longest first (kept in node_modules/.cache, never committed).
@@ -180,7 +183,10 @@ async function main(): Promise<void> {
     const at = args.indexOf(name);
     return at < 0 ? undefined : args.splice(at, 2)[1];
   };
-  const jobs = Number(option("--jobs") ?? process.env.SLUICE_TEST_JOBS ?? Math.min(os.availableParallelism(), 4));
+  const givenJobs = option("--jobs") ?? process.env.SLUICE_TEST_JOBS;
+  const cores = os.availableParallelism();
+  const jobsOf = (tier: Tier) =>
+    tier === "reference" ? 1 : Number(givenJobs ?? Math.min(tier === "default" ? 2 * cores : cores, 4));
   const filterText = option("--filter");
   const asked = args.length === 0 ? ["default"] : args;
   const unknown = asked.filter((tier) => tier !== "all" && !TIERS.includes(tier as Tier));
@@ -196,7 +202,7 @@ async function main(): Promise<void> {
     const files = listFiles([tier], filterText === undefined ? undefined : new RegExp(filterText));
     files.sort((a, b) => (durations[b] ?? 0) - (durations[a] ?? 0));
     const tierStarted = Date.now();
-    await runFiles(files, tier === "reference" ? 1 : jobs, (result) => {
+    await runFiles(files, jobsOf(tier), (result) => {
       results.push(result);
       process.stdout.write(`${result.crashed ? `${result.file}\n` : ""}${result.output.replace(/\n\s*Total:[\s\S]*$/, "")}\n`);
       totals.total += result.total + (result.crashed ? 1 : 0);

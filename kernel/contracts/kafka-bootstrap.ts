@@ -1,12 +1,10 @@
 import type { ComponentRegistry } from "../components/component-registry";
-import type { KeySpec } from "../config/config-schema";
-import type { SluiceConfig } from "../config/sluice-config";
 import { StartupError } from "../errors";
 import { token } from "./token";
 
 /**
- * Container token for where Kafka clients connect when `streams.bootstrap.servers` is not configured: the
- * embedded broker registers it in `configure` and can answer once it has started.
+ * Container token for where Kafka clients connect when the configuration names no cluster: the embedded broker
+ * registers it in `configure` and can answer once it has started.
  */
 export const KAFKA_BOOTSTRAP = token<KafkaBootstrap>("sluice.kafka.Bootstrap");
 
@@ -16,25 +14,31 @@ export interface KafkaBootstrap {
 }
 
 /**
- * `streams.bootstrap.servers`: the streams runtime declares it among its keys; the embedded broker and whoever
- * needs Kafka read it here, to know whether a cluster is configured.
+ * Container token for the Kafka cluster the configuration names (`streams.bootstrap.servers`, a key of the streams
+ * runtime's section): the embedded broker asks it whether to start, whoever needs Kafka where to connect. Registered
+ * in `configure` by the streams package's cluster plugin, which comes before the broker in the lifecycle.
  */
-export const BOOTSTRAP_SERVERS_KEY = {
-  type: "string",
-  doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker.",
-} as const satisfies KeySpec;
+export const KAFKA_CLUSTER = token<KafkaCluster>("sluice.kafka.Cluster");
 
-/** The configured cluster's `host:port` entries, or undefined when none is configured (the embedded broker serves). */
-export function configuredBootstrapServers(config: SluiceConfig): string[] | undefined {
-  const configured = config.get("streams.bootstrap.servers");
-  if (typeof configured !== "string" || configured === "") return undefined;
-  return configured.split(",").map((server) => server.trim()).filter(Boolean);
+export interface KafkaCluster {
+  /** The configured cluster's `host:port` entries, or undefined when none is configured (the embedded broker serves). */
+  configuredServers(): readonly string[] | undefined;
 }
 
-/** `streams.bootstrap.servers` when configured, else the address of the provider registered under KAFKA_BOOTSTRAP. */
-export function resolveBootstrapServers(config: SluiceConfig, components: ComponentRegistry): string[] {
-  const configured = configuredBootstrapServers(config);
-  if (configured !== undefined) return configured;
+/** The configured cluster, or undefined when none is configured or nothing registered KAFKA_CLUSTER. */
+export function configuredCluster(components: ComponentRegistry): readonly string[] | undefined {
+  return components.isRegistered(KAFKA_CLUSTER) ? components.resolve(KAFKA_CLUSTER).configuredServers() : undefined;
+}
+
+/**
+ * Where Kafka clients connect: the configured cluster (KAFKA_CLUSTER), else the provider registered under
+ * KAFKA_BOOTSTRAP (the embedded broker). A plugin that calls it requires both, optionally.
+ * The two-argument form `(config, components)` of earlier releases is still accepted; the configuration is not read.
+ */
+export function resolveBootstrapServers(...args: [ComponentRegistry] | [unknown, ComponentRegistry]): string[] {
+  const components = args.length === 1 ? args[0] : args[1];
+  const configured = configuredCluster(components);
+  if (configured !== undefined) return [...configured];
   if (!components.isRegistered(KAFKA_BOOTSTRAP)) {
     throw new StartupError("No Kafka to connect to: set streams.bootstrap.servers, or keep the embedded broker's descriptor line");
   }

@@ -75,7 +75,8 @@ const NOT_AVAILABLE: QueryPlan = { outcome: "NOT_AVAILABLE" };
 export async function planQuery(context: PlanContext, deadline: number): Promise<QueryPlan> {
   const { routingKey } = context.request.definition;
   const { remoteAccessAllowed, retries, retryBackoffMs } = context.request.options;
-  const attempt = routingKey ? keyed : remoteAccessAllowed ? spreadRemote : spreadLocal;
+  // A global store is whole on every instance: asking the others too would only repeat its rows.
+  const attempt = routingKey ? keyed : remoteAccessAllowed && !context.store.global ? spreadRemote : spreadLocal;
   for (let tries = 0; ; tries++) {
     const last = tries >= retries || Date.now() + retryBackoffMs >= deadline;
     const plan = await tryWithinDeadline(attempt, context, last, deadline);

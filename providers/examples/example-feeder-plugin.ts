@@ -1,5 +1,5 @@
 /** Feeds the examples' input topics with sample data while `examples.feed` is true (the default of `npm start`). */
-import { configSection, KAFKA_BOOTSTRAP, optional, resolveBootstrapServers, type ComponentRegistry, type Plugin, type PluginContext, type Logger, type SluiceConfig } from "sluice";
+import { configSection, KAFKA_BOOTSTRAP, KAFKA_CLUSTER, optional, resolveBootstrapServers, type ComponentRegistry, type Plugin, type PluginContext, type Logger, type SluiceConfig } from "sluice";
 import { startExampleFeeder } from "./example-feeder";
 
 /** The examples package's own section: a package outside Sluice declares its keys the same way. */
@@ -13,7 +13,7 @@ export const EXAMPLES_CONFIG = configSection({
 });
 
 export class ExampleFeederPlugin implements Plugin {
-  readonly requires = [optional(KAFKA_BOOTSTRAP)];
+  readonly requires = [optional(KAFKA_CLUSTER), optional(KAFKA_BOOTSTRAP)];
   readonly configSections = [EXAMPLES_CONFIG];
   private config!: SluiceConfig;
   private components!: ComponentRegistry;
@@ -30,7 +30,7 @@ export class ExampleFeederPlugin implements Plugin {
     const examples = this.config.of(EXAMPLES_CONFIG);
     if (!examples.get("feed")) return;
     const intervalMs = examples.get("feed.interval.ms");
-    this.feeder = await startExampleFeeder({ bootstrapServers: resolveBootstrapServers(this.config, this.components), intervalMs });
+    this.feeder = await startExampleFeeder({ bootstrapServers: resolveBootstrapServers(this.components), intervalMs });
     this.logger.info("feeding the example applications with sample data", { intervalMs });
   }
 

@@ -67,6 +67,11 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   groupId: string;
   assignor: GroupAssignor;
   logger?: ComponentLogger;
+  /**
+   * `group.instance.id`: a static member (KIP-345), which does not leave the group when it stops; restarted with the
+   * same id within the session timeout, it gets its partitions back with no rebalance. Absent: a dynamic member.
+   */
+  groupInstanceId?: string;
   /** Default 10 s. */
   sessionTimeoutMs?: number;
   /** How long the group waits for members to join a rebalance; default 60 s. */
@@ -93,7 +98,7 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   knownPartitionCount?: (topic: string) => number | undefined;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -113,7 +118,7 @@ export class GroupConsumer {
    * group coordinator refuses them once the member's generation is over: a zombie's commit is fenced.
    */
   groupMetadata(): ConsumerGroupMetadata {
-    return { groupId: this.options.groupId, generationId: this.membership.generationId, memberId: this.membership.memberId, groupInstanceId: null };
+    return { groupId: this.options.groupId, generationId: this.membership.generationId, memberId: this.membership.memberId, groupInstanceId: this.membership.groupInstanceId };
   }
 
   private readonly settings: Settings;
@@ -183,6 +188,7 @@ export class GroupConsumer {
       {
         groupId: options.groupId,
         assignor: options.assignor,
+        groupInstanceId: options.groupInstanceId,
         sessionTimeoutMs: this.settings.sessionTimeoutMs,
         rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
         heartbeatIntervalMs: this.settings.heartbeatIntervalMs,
@@ -245,7 +251,7 @@ export class GroupConsumer {
     entry.committed = false;
   }
 
-  /** Lets the batch in process finish and commit, leaves the group, and closes the connections. */
+  /** Lets the batch in process finish and commit, leaves the group (unless static), and closes the connections. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;

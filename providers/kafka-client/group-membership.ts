@@ -3,6 +3,11 @@
  * (the leader computes every member's assignment with the given assignor), heartbeats while a member, and
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
  * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
+ *
+ * With a `groupInstanceId` the member is static (KIP-345): every group request names its instance, it does not leave
+ * the group when it stops, and the same instance joining again within the session timeout is given its partitions
+ * back without a rebalance. Another member joining with the same instance id fences this one: FENCED_INSTANCE_ID is
+ * fatal, as Kafka's FencedInstanceIdException is.
  */
 import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
 import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, SYNC_GROUP } from "./client-apis";
@@ -30,6 +35,8 @@ export interface GroupAssignor {
 export interface GroupMembershipOptions {
   groupId: string;
   assignor: GroupAssignor;
+  /** `group.instance.id`: a static member (KIP-345); null or absent: a dynamic one. */
+  groupInstanceId?: string | null;
   sessionTimeoutMs: number;
   rebalanceTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -55,6 +62,9 @@ export interface TopicPartitionOffset {
   metadata?: string | null;
 }
 
+/** The first JoinGroup version that carries group.instance.id (KIP-345). */
+const STATIC_MEMBERSHIP_VERSION = 5;
+
 /** Codes that mean "ask again where the coordinator is". */
 export const COORDINATOR_MOVED: ReadonlySet<number> = new Set([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
 /** Codes that mean "this member's generation is over: join again". */
@@ -74,6 +84,7 @@ export class GroupMembership {
   private heartbeatTimer?: NodeJS.Timeout;
   private heartbeatInFlight = false;
   private readonly logger: ComponentLogger;
+  readonly groupInstanceId: string | null;
 
   constructor(
     pool: ConnectionPool,
@@ -82,6 +93,7 @@ export class GroupMembership {
     private readonly onRebalance: () => void,
   ) {
     this.logger = options.logger ?? silentLogger;
+    this.groupInstanceId = options.groupInstanceId ?? null;
     const refused = (errorCode: number) => new GroupError(options.groupId, "FindCoordinator", errorCode);
     this.coordinator = new CoordinatorLocator(pool, options.brokers, { key: options.groupId, keyType: CoordinatorKeyType.GROUP }, refused);
   }
@@ -91,12 +103,16 @@ export class GroupMembership {
     this.stopHeartbeats();
     for (;;) {
       const connection = await this.coordinatorConnection();
+      if (this.groupInstanceId !== null && connection.versionOf(JOIN_GROUP) < STATIC_MEMBERSHIP_VERSION) {
+        // Older versions have no group.instance.id: the member would silently be a dynamic one.
+        throw new Error(`group ${this.options.groupId}: group.instance.id needs a coordinator of Kafka 2.3 or later (JoinGroup v${STATIC_MEMBERSHIP_VERSION}); ${connection.address} is older`);
+      }
       const joined = await connection.request(JOIN_GROUP, {
         groupId: this.options.groupId,
         sessionTimeoutMs: this.options.sessionTimeoutMs,
         rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
         memberId: this.memberId,
-        groupInstanceId: null,
+        groupInstanceId: this.groupInstanceId,
         protocolType: "consumer",
         protocols: [{ name: this.options.assignor.name, metadata: this.options.assignor.subscription() }],
       });
@@ -115,12 +131,14 @@ export class GroupMembership {
       if (joined.errorCode !== 0) throw new GroupError(this.options.groupId, "JoinGroup", joined.errorCode);
       this.memberId = joined.memberId;
       this.generationId = joined.generationId;
-      const assignments = joined.leader === joined.memberId ? await this.assign(joined.members) : new Map<string, Buffer>();
+      // A leader answered without members is a static member back in a stable group: the group keeps its assignment.
+      const assigns = joined.leader === joined.memberId && joined.members.length > 0;
+      const assignments = assigns ? await this.assign(joined.members) : new Map<string, Buffer>();
       const synced = await connection.request(SYNC_GROUP, {
         groupId: this.options.groupId,
         generationId: joined.generationId,
         memberId: joined.memberId,
-        groupInstanceId: null,
+        groupInstanceId: this.groupInstanceId,
         assignments: [...assignments].map(([memberId, assignment]) => ({ memberId, assignment })),
       });
       if (this.retriable(synced.errorCode)) {
@@ -173,7 +191,7 @@ export class GroupMembership {
       groupId: this.options.groupId,
       generationId: this.generationId,
       memberId: this.memberId,
-      groupInstanceId: null,
+      groupInstanceId: this.groupInstanceId,
       topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
     });
     let committed = true;
@@ -190,10 +208,13 @@ export class GroupMembership {
     return committed;
   }
 
-  /** Leaves the group so that its partitions move at once, not after the session timeout. */
+  /**
+   * Leaves the group so that its partitions move at once, not after the session timeout. A static member does not:
+   * its partitions wait for it to come back (or for its session to end), as Kafka's consumer's close does.
+   */
   async leave(): Promise<void> {
     this.stopHeartbeats();
-    if (this.memberId === "" || !this.coordinator.known) return;
+    if (this.groupInstanceId !== null || this.memberId === "" || !this.coordinator.known) return;
     const connection = await this.coordinator.connection();
     // Versions up to 2 name the member in memberId, later ones in members: the codec writes the one the version has.
     await connection.request(LEAVE_GROUP, {
@@ -234,9 +255,10 @@ export class GroupMembership {
         groupId: this.options.groupId,
         generationId: this.generationId,
         memberId: this.memberId,
-        groupInstanceId: null,
+        groupInstanceId: this.groupInstanceId,
       });
-      if (GENERATION_OVER.has(answer.errorCode)) this.generationOver(answer.errorCode);
+      // A fenced instance joins again to be told so (FENCED_INSTANCE_ID), which ends the consumer.
+      if (GENERATION_OVER.has(answer.errorCode) || answer.errorCode === ErrorCode.FENCED_INSTANCE_ID) this.generationOver(answer.errorCode);
       else if (answer.errorCode !== 0 && !this.retriable(answer.errorCode)) this.logger.warn("heartbeat refused", { groupId: this.options.groupId, error: errorCodeName(answer.errorCode) });
     } catch (error) {
       // A lost coordinator shows again in the consumer's next group request, which rediscovers it.

@@ -10,7 +10,7 @@ export { RecordProducer, type PartitionBatches, type PartitionOffsets, type Part
 export { TransactionalProducer, type ConsumerGroupMetadata, type TransactionalProducerOptions } from "./transactional-producer";
 export { TransactionError, type TransactionErrorKind, type TransactionalOperation } from "./transaction-errors";
 export { ClusterAdmin, type ClusterAdminOptions, type GroupDescription, type GroupMemberDescription, type NewTopic, type PartitionEnds } from "./cluster-admin";
-export { AuthenticationError, BrokerConnectionError, ClusterAdminError, GroupError, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
+export { AuthenticationError, BrokerConnectionError, ClusterAdminError, GroupError, isFencedInstance, MembershipLostError, ProduceError, ProducerIdError, UnsupportedVersionError } from "./kafka-client-errors";
 export { type BrokerSecurity } from "./broker-connection";
 export { type SaslSettings } from "./sasl-authentication";
 export { OAuthBearerTokens, type BearerToken } from "./oauthbearer-tokens";

@@ -1,5 +1,5 @@
 /** Errors of the Kafka client, each naming what failed: the broker address, or the topic-partition and code. */
-import { errorCodeName, formatVersionRange, type VersionRange } from "../kafka-protocol";
+import { ErrorCode, errorCodeName, formatVersionRange, type VersionRange } from "../kafka-protocol";
 
 /** The connection to a broker could not be made or was lost; requests in flight on it failed with it. */
 export class BrokerConnectionError extends Error {
@@ -105,6 +105,11 @@ export class GroupError extends Error {
     super(`group ${groupId}: ${request} failed: ${errorCodeName(errorCode)}`);
     this.name = "GroupError";
   }
+}
+
+/** Another member joined with this static member's group.instance.id and took its place (KIP-345). */
+export function isFencedInstance(error: unknown): boolean {
+  return error instanceof GroupError && error.errorCode === ErrorCode.FENCED_INSTANCE_ID;
 }
 
 /**

@@ -5,12 +5,11 @@
 import { ConfigReader } from "../../kernel/config/config-reader";
 import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "../../kernel/config/config-schema";
 import { coerceValue } from "../../kernel/config/config-validation";
-import { BOOTSTRAP_SERVERS_KEY } from "../../kernel/contracts/kafka-bootstrap";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
 
 const STREAMS_KEYS = configKeys({
-  "bootstrap.servers": BOOTSTRAP_SERVERS_KEY,
+  "bootstrap.servers": { type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
   "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
   "state.dir": { type: "string", default: ".sluice/state", path: "directory", doc: "Directory of the applications' local state stores. A deploy request's resolves under the trusted one." },
   "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
@@ -59,6 +58,7 @@ const STREAMS_KEYS = configKeys({
   "statestore.cache.max.bytes": { type: "integer", default: 10_485_760, doc: "Bytes of the record cache of the application's stores (Kafka Streams' `statestore.cache.max.bytes`): updates of one key (of one window or session) are folded and reach the store, its changelog and the operator's downstream (output topics, event streams) once per commit, or when the cache is full (least recently used first). Interactive queries of key-value stores read through it. `0`: every update goes through as it happens. Updates continuing to a repartition topic are forwarded as they happen." },
   "leveldb.config.setter": { type: "string", default: "", code: "leveldb.config.setter", doc: "The name of a registered setter (`sluice.streams.NamedCode`), or `module#export` (trusted configuration only), of a function that tunes LevelDB options per store." },
   "session.timeout.ms": { type: "integer", default: 10_000, doc: "Consumer group session timeout." },
+  "group.instance.id": { type: "string", default: "", doc: "Static membership (KIP-345): this instance's stable identity in the application's consumer group; each stream thread's consumer joins as `<group.instance.id>-<thread index>` (`-1`), as in Kafka Streams. A static member does not leave the group when it stops: restarted within `session.timeout.ms` with the same id (and the same state dir), it gets its tasks back with no rebalance, and the other instances keep processing. Give every instance its own id: a second instance with the same id fences the first (its application goes to ERROR with FENCED_INSTANCE_ID and stays there, also under `restart.on.error=backoff`). Pair it with a longer `session.timeout.ms`, which is also how long a crashed static member's tasks wait. Empty: dynamic membership." },
   "heartbeat.interval.ms": { type: "integer", default: 1_000, doc: "Consumer group heartbeat interval." },
   "max.poll.interval.ms": { type: "integer", default: 60_000, doc: "How long a rebalance waits for the members to join again (the group's rebalance timeout)." },
   "fetch.max.wait.ms": { type: "integer", default: 200, doc: "How long the broker may hold a fetch that finds no new records." },

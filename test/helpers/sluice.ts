@@ -54,7 +54,10 @@ export interface HttpResult {
 }
 
 export async function http(url: string, init?: RequestInit): Promise<HttpResult> {
-  const response = await fetch(url, init);
+  // fetch's own message is "fetch failed": the cause (a refused or reset connection, say) is what tells.
+  const response = await fetch(url, init).catch((error: Error) => {
+    throw new Error(`${init?.method ?? "GET"} ${url}: ${error.message} (${String((error.cause as Error | undefined)?.message ?? error.cause)})`, { cause: error });
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
 }

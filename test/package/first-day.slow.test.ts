@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const driver = await TopologyTestDriver.create(lengths);
   await driver.pipeInput("words", [{ key: "a", value: "fox" }, { key: "b", value: "fox" }]);
   const store = driver.store("counts");
-  const count = store.type === "key_value" ? await store.store.get("fox") : undefined;
+  const count = store.type === "timestamped_key_value" ? (await store.store.get("fox"))?.value : undefined;
   await driver.close();
 
   const app = await Sluice.create({ config: { server: { listener: "127.0.0.1", port: 0, "rest.extensions": true }, broker: { port: 0, storage: "memory" }, log: { level: "warn" } } });

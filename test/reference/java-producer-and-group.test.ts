@@ -1,6 +1,8 @@
 /**
  * Apache Kafka's Java producer with its defaults (idempotence, acks=all, its batching) and a group of Java
- * consumers on the embedded broker: every record is delivered once, to the member that owns its partition.
+ * consumers on the embedded broker: every record is delivered once, to the member that owns its partition. Static
+ * members (KIP-345): restarted within the session timeout, one gets its partitions back with no rebalance; Kafka's
+ * AdminClient removes one by its group.instance.id.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -10,6 +12,7 @@ import { JavaProcesses, REFERENCE_PACKAGE, SIGTERM_EXIT, stopJava, type JavaProc
 
 const PRODUCER = `${REFERENCE_PACKAGE}.clients.DefaultProducer`;
 const CONSUMER = `${REFERENCE_PACKAGE}.clients.GroupConsumer`;
+const ADMIN = `${REFERENCE_PACKAGE}.clients.AdminCalls`;
 
 const test = suite<{ broker: TestBroker; java: JavaProcesses }>("reference: Java producer and consumer group on the embedded broker");
 
@@ -167,6 +170,44 @@ test("group.protocol=consumer: the member fails at once with UnsupportedVersionE
 
   const classic = await startGroup(broker, java, "modern");
   assert.is(classic.length, 3);
+});
+
+test("a restarted static member gets its partitions back with no rebalance; the AdminClient removes it by its group.instance.id", async ({ broker, java }) => {
+  await createTopic(broker);
+  const group = "static-readers";
+  const member = (id: string) => java.start(CONSUMER, [broker.bootstrap, group, TOPIC, `client.id=${id}`, `group.instance.id=${id}`, "session.timeout.ms=30000"]);
+  const rebalanceEvents = (program: JavaProcess) => events(program, "assigned").length + events(program, "revoked").length;
+  const a = member("java-a");
+  const b = member("java-b");
+  await eventually(() => holding(a).length === 3 && holding(b).length === 3, { timeoutMs: 60_000, intervalMs: 100, what: "the two members holding three partitions each" });
+  const aPartitions = holding(a);
+  const bEvents = rebalanceEvents(b);
+
+  // A static member's close sends no LeaveGroup: its partitions wait for it.
+  assert.is((await stopJava(a)).code, SIGTERM_EXIT, a.stderr());
+  const feeder = broker.kafka().producer();
+  await feeder.connect();
+  await feeder.send({ topic: TOPIC, acks: -1, messages: RECORDS.slice(0, 60).map((record, i) => ({ ...record, partition: i % PARTITIONS })) });
+  await feeder.disconnect();
+  const restarted = member("java-a");
+  await eventually(() => holding(restarted).length > 0, { timeoutMs: 60_000, intervalMs: 100, what: "the restarted member assigned" });
+  assert.equal(holding(restarted), aPartitions, "the restarted member has its partitions back");
+  await eventually(() => events(restarted, "record").length + events(b, "record").length === 60, { timeoutMs: 30_000, intervalMs: 100, what: "every record read" });
+  assert.is(rebalanceEvents(b), bEvents, "the other member was never rebalanced");
+
+  const removal = await java.run(ADMIN, [broker.bootstrap], {
+    input: [
+      JSON.stringify({ call: "removeMembersFromConsumerGroup", group, instances: ["java-a"] }),
+      JSON.stringify({ call: "removeMembersFromConsumerGroup", group, instances: ["nobody"] }),
+    ].join("\n"),
+  });
+  const [removed, unknown] = removal.stdout.trim().split("\n").map((line) => JSON.parse(line) as { result?: unknown; error?: unknown });
+  assert.is(removed.error, undefined, removal.stdout);
+  assert.match(JSON.stringify(unknown.error), "UnknownMemberId", removal.stdout);
+  // The removed member finds itself unknown and joins again as a new member: the group rebalances.
+  await eventually(() => rebalanceEvents(b) > bEvents, { timeoutMs: 60_000, intervalMs: 100, what: "the other member rebalanced after the removal" });
+  await eventually(() => holding(b).length + holding(restarted).length === PARTITIONS, { timeoutMs: 60_000, intervalMs: 100, what: "the partitions shared again" });
+  for (const program of [restarted, b]) assert.equal(events(program, "failed"), [], program.stdout());
 });
 
 test.run();

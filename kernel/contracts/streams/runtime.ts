@@ -140,6 +140,8 @@ export interface StoreHandle {
   keyFromJson(key: unknown): unknown;
   /** The partition the default partitioner gives a key (as `keyFromJson` returns it) among the store's partitions. */
   partitionOf(key: unknown): number;
+  /** A global store: every instance holds all of it, so a query never leaves the instance it reached. */
+  readonly global?: boolean;
 }
 
 export interface StorePartitionStatus {

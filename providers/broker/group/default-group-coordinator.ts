@@ -10,6 +10,7 @@ import type {
   GroupState,
   JoinGroupRequest,
   JoinGroupResult,
+  MemberIdentity,
   MemberRef,
   SyncGroupRequest,
   SyncGroupResult,
@@ -86,12 +87,12 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     return group.is("PreparingRebalance") ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.NONE;
   }
 
-  leave(groupId: string, memberIds: string[]): { memberId: string; errorCode: ErrorCodeValue }[] {
+  leave(groupId: string, members: MemberIdentity[]): (MemberIdentity & { errorCode: ErrorCodeValue })[] {
     const error = this.groupRequestError(groupId);
     const group = this.groups.get(groupId);
-    return memberIds.map((memberId) => {
-      if (error !== ErrorCode.NONE) return { memberId, errorCode: error };
-      return { memberId, errorCode: group === undefined ? ErrorCode.UNKNOWN_MEMBER_ID : this.leaveMember(group, memberId) };
+    return members.map((identity) => {
+      if (error !== ErrorCode.NONE) return { ...identity, errorCode: error };
+      return { ...identity, errorCode: group === undefined ? ErrorCode.UNKNOWN_MEMBER_ID : this.leaveMember(group, identity) };
     });
   }
 
@@ -434,7 +435,15 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
 
   // --- Membership ---
 
-  private leaveMember(group: ConsumerGroup, memberId: string): ErrorCodeValue {
+  /** Kafka's LeaveGroup v3+: a static member is found by its instance id; a member id given with it must match. */
+  private leaveMember(group: ConsumerGroup, { memberId, groupInstanceId }: MemberIdentity): ErrorCodeValue {
+    if (groupInstanceId !== null) {
+      const boundId = group.staticMemberId(groupInstanceId);
+      if (boundId === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+      if (memberId !== "" && memberId !== boundId) return ErrorCode.FENCED_INSTANCE_ID;
+      this.removeMemberAndUpdateGroup(group, this.memberOf(group, boundId), `static member ${groupInstanceId} left`);
+      return ErrorCode.NONE;
+    }
     if (group.pendingMemberIds.has(memberId)) {
       this.removePendingMember(group, memberId);
       return ErrorCode.NONE;

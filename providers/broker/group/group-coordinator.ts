@@ -64,6 +64,12 @@ export interface MemberRef {
   groupInstanceId: string | null;
 }
 
+/** Who leaves in a LeaveGroup: a member by id, or (v3+) a static member by its instance id, with "" for an unknown id. */
+export interface MemberIdentity {
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
 export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
 
 export interface DescribedMember {
@@ -91,8 +97,11 @@ export interface GroupCoordinator {
   sync(request: SyncGroupRequest): Promise<SyncGroupResult>;
   /** NONE, or REBALANCE_IN_PROGRESS / UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION. Resets the session timer. */
   heartbeat(member: MemberRef): ErrorCodeValue;
-  /** Per member: NONE or UNKNOWN_MEMBER_ID. */
-  leave(groupId: string, memberIds: string[]): { memberId: string; errorCode: ErrorCodeValue }[];
+  /**
+   * Per member, in order: NONE, UNKNOWN_MEMBER_ID, or FENCED_INSTANCE_ID when the instance id is bound to another
+   * member id than the one given. A static member may be named by its instance id alone (memberId "").
+   */
+  leave(groupId: string, members: MemberIdentity[]): (MemberIdentity & { errorCode: ErrorCodeValue })[];
   describe(groupIds: string[]): DescribedGroup[];
   /**
    * DeleteGroups, for the group's state: NONE when it was Empty and is gone now; GROUP_ID_NOT_FOUND when the

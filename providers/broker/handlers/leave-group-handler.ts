@@ -9,12 +9,7 @@ const BATCHED_VERSION = 3;
 export function leaveGroupHandler({ coordinator }: BrokerServices): RegisteredHandler {
   return defineHandler(LeaveGroup, (request, { apiVersion }) => {
     const leaving = apiVersion >= BATCHED_VERSION ? request.members : [{ memberId: request.memberId, groupInstanceId: null }];
-    const results = new Map(coordinator.leave(request.groupId, leaving.map(({ memberId }) => memberId)).map((r) => [r.memberId, r.errorCode]));
-    const members = leaving.map(({ memberId, groupInstanceId }) => ({
-      memberId,
-      groupInstanceId,
-      errorCode: results.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID,
-    }));
+    const members = coordinator.leave(request.groupId, leaving);
     return {
       errorCode: apiVersion >= BATCHED_VERSION ? ErrorCode.NONE : members[0].errorCode,
       members,

@@ -21,6 +21,10 @@ import { TopicEnds } from "../kafka/topics/topic-ends";
 import { GroupInstances } from "../kafka/assignment/group-instances";
 import type { RunView } from "../kafka/processing/run-view";
 import { keyFromJson, partitionOfStoreKey } from "./store-keys";
+import type { GlobalStoreSpec } from "../state/global-store";
+
+/** The one partition a global store answers as. */
+const GLOBAL_PARTITION = 0;
 
 /** What the views need of the application itself. */
 export interface ViewedApplication {
@@ -108,6 +112,8 @@ export class ApplicationViews {
 
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {
     const { topology } = this.app;
+    // Every instance holds the whole of a global store: a key is answered here, with no routing.
+    if (topology.globalStoreSpec(storeName) !== undefined) return { partition: GLOBAL_PARTITION, instance: null };
     const spec = topology.storeSpec(storeName);
     const sub = topology.subTopologyOfStore(storeName);
     if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
@@ -121,6 +127,8 @@ export class ApplicationViews {
 
   store(name: string): StoreHandle | undefined {
     const { topology } = this.app;
+    const global = topology.globalStoreSpec(name);
+    if (global !== undefined) return this.globalStore(global);
     const spec = topology.storeSpec(name);
     const sub = topology.subTopologyOfStore(name);
     if (!spec || sub === undefined) return undefined;
@@ -136,6 +144,23 @@ export class ApplicationViews {
       readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: (key) => this.partitionOf(spec, changelog, key),
+    };
+  }
+
+  /** A global store answers as one partition, which every instance hosts once its run has caught the store up. */
+  private globalStore(spec: GlobalStoreSpec): StoreHandle {
+    const readOnly = () => (this.app.state() === "RUNNING" ? this.app.run()?.globalStore(spec.name) : undefined);
+    return {
+      name: spec.name,
+      type: spec.type,
+      keySerde: spec.keySerde.name,
+      valueSerde: spec.valueSerde.name,
+      localPartitions: () => (readOnly() === undefined ? [] : [GLOBAL_PARTITION]),
+      queryable: () => readOnly() !== undefined,
+      readOnly: (partition) => (partition === GLOBAL_PARTITION ? readOnly() : undefined),
+      keyFromJson: (key) => keyFromJson(spec.keySerde, key),
+      partitionOf: () => GLOBAL_PARTITION,
+      global: true,
     };
   }
 

@@ -24,7 +24,7 @@ import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stor
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { ApplicationConfig } from "../streams-config";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import type { KafkaEndpoint } from "../../kafka-client";
+import { isFencedInstance, type KafkaEndpoint } from "../../kafka-client";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { StreamThread } from "../kafka/processing/stream-thread";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
@@ -294,6 +294,11 @@ export class StreamsApplication implements ApplicationHandle {
     const run = this.run;
     clearInterval(this.statsTimer);
     void run?.stop().catch(() => undefined);
+    if (isFencedInstance(error)) {
+      // Its group.instance.id belongs to another instance now: a restart would fence that one in turn, and so on.
+      this.logger.warn("application does not restart by itself: another instance joined with its group.instance.id", { applicationId: this.id });
+      return;
+    }
     const waitMs = this.restartOnError.failed(() => void this.restartAfterFailure(run));
     if (waitMs !== undefined) this.logger.info("application restarts after its error", { applicationId: this.id, inMs: waitMs });
   }

@@ -8,6 +8,7 @@
  * admin); a key that names a file is refused; a directory resolves under the trusted directory of its key; a
  * `${file:…}` or `${env:…}` reference is refused; a secret is taken only when deployments.json can keep it encrypted.
  * The topology's own keys and the open client keys never name a module either, since a topology may load what they say.
+ * An instance sent to another destination than the trusted one brings its own credentials (inherited-credentials.ts).
  */
 import path from "node:path";
 import { ConfigDeclarations, coerceValue, shownValue } from "../../../kernel/config/config-validation";
@@ -19,6 +20,7 @@ import { roleAllows, type Principal } from "../../../kernel/http/auth/principal"
 import { badRequest, HttpError } from "../../../kernel/http/http-error";
 import { isSecretKey } from "../../../kernel/secrets";
 import { namesModule } from "../code/module-export";
+import { refuseInheritedCredentialsElsewhere, type TrustedClientConfig } from "./inherited-credentials";
 import { BUILTIN_SERDES } from "../serdes/builtin-serdes";
 import { APPLICATION_KEYS, APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION } from "../streams-config";
 
@@ -38,6 +40,8 @@ export interface DeployPolicy {
   directoryOf(key: string): string;
   /** deployments.json can keep secrets encrypted (`streams.deployments.key.location` is set). */
   secretsKept: boolean;
+  /** The trusted configuration instance `id` of `provider` would run with: its destination and credentials. */
+  trusted(id: string, provider: TopologyProvider): TrustedClientConfig;
 }
 
 export interface DeployedConfig {
@@ -65,6 +69,7 @@ export function deployedConfig(provider: TopologyProvider, requested: Readonly<R
       );
     }
   }
+  refuseInheritedCredentialsElsewhere(config, policy.trusted(id, provider));
   return { id, config };
 }
 

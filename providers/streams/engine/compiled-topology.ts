@@ -12,6 +12,7 @@ import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
 import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
+import type { GlobalStoreSpec } from "../state/global-store";
 
 export interface SerdePair {
   key: Serde<any>;
@@ -127,8 +128,24 @@ export class CompiledTopology {
     return this.storeSpecs.get(name);
   }
 
+  /** The global stores, their serdes resolved. */
+  globalStoreSpecs(): GlobalStoreSpec[] {
+    return [...this.definition.globalStores.keys()].map((name) => this.globalStoreSpec(name)!);
+  }
+
+  globalStoreSpec(name: string): GlobalStoreSpec | undefined {
+    const store = this.definition.globalStores.get(name);
+    if (store === undefined) return undefined;
+    return {
+      ...store,
+      keySerde: this.resolveSerde(store.keySerde, "key", `the key of global store '${store.name}'`),
+      valueSerde: this.resolveSerde(store.valueSerde, "value", `the value of global store '${store.name}'`),
+    };
+  }
+
+  /** The names of every store, the global ones too. */
   storeNames(): string[] {
-    return [...this.storeSpecs.keys()];
+    return [...this.storeSpecs.keys(), ...this.definition.globalStores.keys()];
   }
 
   storeSpecsOf(subTopologyId: number): StoreSpec[] {

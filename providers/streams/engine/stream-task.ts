@@ -30,6 +30,7 @@ import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 import { PartitionGroup } from "./partition-group";
+import type { GlobalStores } from "../state/global-store";
 
 export interface RawRecord {
   key: Buffer | null;
@@ -126,6 +127,8 @@ export interface TaskEnvironment {
   windowEmitIntervalMs?: number;
   /** `max.task.idle.ms` of tasks with several input partitions (see partition-group); default 0. */
   maxTaskIdleMs?: number;
+  /** The instance's global stores, which every processor may read without being connected to them, as in Kafka Streams. */
+  globalStores?: GlobalStores;
 }
 
 export interface TaskCounters {
@@ -428,6 +431,8 @@ export class StreamTask {
         for (const child of children) if (childName === undefined || child.name === childName) child.receive(record);
       },
       getStateStore: <S>(storeName: string): S => {
+        const global = this.env.globalStores?.store(storeName);
+        if (global !== undefined) return global as S;
         if (!allowedStores.has(storeName)) throw new Error(`processor '${node.name}' is not connected to store '${storeName}'`);
         return this.stores.store(storeName) as S;
       },

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { ComponentRegistry } from "../../../kernel/components/component-registry";
 import type { SluiceConfig } from "../../../kernel/config/sluice-config";
 import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contracts/health";
-import { KAFKA_BOOTSTRAP, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
+import { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
 import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import { STREAMS_DEPLOYMENTS_TOKEN } from "../../../kernel/contracts/streams/deployments";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
@@ -17,6 +17,7 @@ import { NAMED_CODE_CONTRACT } from "../../../kernel/contracts/streams/named-cod
 import { readConfiguredFile } from "../../../kernel/http/configured-file";
 import { NamedCodeRegistry } from "../code/named-code-registry";
 import type { DeployPolicy } from "../deployment/deployed-config";
+import type { TrustedClientConfig } from "../deployment/inherited-credentials";
 import { DeploymentFile } from "../deployment/deployment-file";
 import { SecretSealer } from "../deployment/sealed-secrets";
 import { RuntimeDeployments } from "../deployment/runtime-deployments";
@@ -25,8 +26,8 @@ import { StreamsRuntime } from "../index";
 import { APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION, STREAMS_CONFIG } from "../streams-config";
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
-  /** The embedded broker, unless streams.bootstrap.servers names a cluster. */
-  readonly requires = [optional(KAFKA_BOOTSTRAP)];
+  /** The configured cluster, or else the embedded broker. */
+  readonly requires = [optional(KAFKA_CLUSTER), optional(KAFKA_BOOTSTRAP)];
   readonly provides = [STREAMS_RUNTIME_TOKEN, STREAMS_DEPLOYMENTS_TOKEN, HEALTH_INDICATOR];
   readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
@@ -56,7 +57,12 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const logDir = streams.get("log.dir") === "" ? this.stateDir : path.resolve(kernel.root, streams.get("log.dir"));
     const keyFile = streams.get(DEPLOYMENTS_KEY_LOCATION);
     const sealer = keyFile === "" ? undefined : new SecretSealer(readConfiguredFile(keyFile, `streams.${DEPLOYMENTS_KEY_LOCATION}`));
-    const policy: DeployPolicy = { code: this.code, directoryOf: (key) => (key === "log.dir" ? logDir : this.stateDir), secretsKept: sealer !== undefined };
+    const policy: DeployPolicy = {
+      code: this.code,
+      directoryOf: (key) => (key === "log.dir" ? logDir : this.stateDir),
+      secretsKept: sealer !== undefined,
+      trusted: (id, provider) => this.trustedClientConfig(id, provider),
+    };
     this.deployments = new RuntimeDeployments(() => (this.closing ? undefined : this.runtime), catalogue, new DeploymentFile(this.stateDir), logger, policy, sealer);
     components.register(STREAMS_RUNTIME_TOKEN, { useValue: this });
     components.register(STREAMS_DEPLOYMENTS_TOKEN, { useValue: this.deployments });
@@ -69,7 +75,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const streamsConfig = { ...defaults, "state.dir": this.stateDir };
     const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
-      bootstrapServers: resolveBootstrapServers(this.config, this.components),
+      bootstrapServers: resolveBootstrapServers(this.components),
       streamsConfig,
       applicationConfig: (id: string) => this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`),
       applicationServer,
@@ -93,6 +99,12 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
 
   application(id: string): ApplicationHandle | undefined {
     return this.runtime?.application(id);
+  }
+
+  /** What instance `id` of `provider` runs with before a deploy request's keys: where it connects, which credentials. */
+  private trustedClientConfig(id: string, provider: TopologyProvider): TrustedClientConfig {
+    const values = { ...this.config.section(STREAMS_CONFIG.name), ...provider.config, ...this.config.section(`${APPLICATIONS_CONFIG.name}.${id}`) };
+    return { bootstrapServers: resolveBootstrapServers(this.components), values };
   }
 
   /** An instance starts at boot unless its provider or `applications.<id>.autostart` says false. */

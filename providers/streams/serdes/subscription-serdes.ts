@@ -42,6 +42,7 @@ const HASH_BYTES = 16;
 const HASH_NULL = 0x80;
 const SUBSCRIPTION_VERSION = 1;
 const RESPONSE_VERSION = 0;
+const TWO_TO_32 = 2 ** 32;
 
 /** {1 bit hash is null, 7 bits version}{instruction byte}{16-byte hash, unless null}{primary key}{4-byte partition} */
 export const subscriptionSerde: Serde<Subscription> = {
@@ -96,32 +97,41 @@ export interface Subscriber {
 /**
  * The subscription store's value: every row subscribed to one foreign key (the store is keyed by the foreign key).
  * Each: {4-byte key length}{key}{hash flag byte}{16-byte hash, when flagged}{instruction}{4-byte partition}{8-byte timestamp}.
+ * Each subscription rewrites its foreign key's whole list, so both ways make one buffer: serializing writes into one
+ * allocation, and deserializing views the bytes (the list is read, changed and written straight back) rather than
+ * copying each key and hash.
  */
 export const subscribersSerde: Serde<Subscriber[]> = {
   name: "subscribers",
   serialize: (subscribers) => {
-    const parts: Buffer[] = [];
+    let size = 0;
+    for (const { primaryKey, hash } of subscribers) size += 4 + primaryKey.length + 1 + (hash === null ? 0 : HASH_BYTES) + 13;
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
     for (const { primaryKey, hash, instruction, primaryPartition, timestamp } of subscribers) {
-      const length = Buffer.allocUnsafe(4);
-      length.writeUInt32BE(primaryKey.length);
-      const tail = Buffer.allocUnsafe(13);
-      tail.writeUInt8(instruction, 0);
-      tail.writeInt32BE(primaryPartition, 1);
-      tail.writeBigInt64BE(BigInt(timestamp), 5);
-      parts.push(length, primaryKey, Buffer.of(hash === null ? 0 : 1), ...(hash === null ? [] : [hash]), tail);
+      at = bytes.writeUInt32BE(primaryKey.length, at);
+      at += primaryKey.copy(bytes, at);
+      at = bytes.writeUInt8(hash === null ? 0 : 1, at);
+      if (hash !== null) at += hash.copy(bytes, at);
+      at = bytes.writeUInt8(instruction, at);
+      at = bytes.writeInt32BE(primaryPartition, at);
+      // The 64-bit timestamp as two 32-bit halves: exact for every safe integer, and no BigInt made.
+      const high = Math.floor(timestamp / TWO_TO_32);
+      at = bytes.writeInt32BE(high, at);
+      at = bytes.writeUInt32BE(timestamp - high * TWO_TO_32, at);
     }
-    return Buffer.concat(parts);
+    return bytes;
   },
   deserialize: (bytes) => {
     const subscribers: Subscriber[] = [];
     for (let at = 0; at < bytes.length; ) {
       const keyLength = bytes.readUInt32BE(at);
-      const primaryKey = Buffer.from(bytes.subarray(at + 4, at + 4 + keyLength));
+      const primaryKey = bytes.subarray(at + 4, at + 4 + keyLength);
       at += 4 + keyLength;
       const hashed = bytes[at++] === 1;
-      const hash = hashed ? Buffer.from(bytes.subarray(at, at + HASH_BYTES)) : null;
+      const hash = hashed ? bytes.subarray(at, at + HASH_BYTES) : null;
       if (hashed) at += HASH_BYTES;
-      subscribers.push({ primaryKey, hash, instruction: bytes[at] as Instruction, primaryPartition: bytes.readInt32BE(at + 1), timestamp: Number(bytes.readBigInt64BE(at + 5)) });
+      subscribers.push({ primaryKey, hash, instruction: bytes[at] as Instruction, primaryPartition: bytes.readInt32BE(at + 1), timestamp: bytes.readInt32BE(at + 5) * TWO_TO_32 + bytes.readUInt32BE(at + 9) });
       at += 13;
     }
     return subscribers;

@@ -7,7 +7,8 @@
  * committed. The stores are committed once per pipe. A task with several input partitions queues their records and
  * takes them in time order, as Kafka Streams' driver does: every partition is caught up (lag 0), so with
  * `max.task.idle.ms` above 0 a record waits until every partition of its task has one, or until the wall clock has
- * moved that far past the moment it began to wait.
+ * moved that far past the moment it began to wait. A record piped into the topic of a global table updates its
+ * global store at once, as Kafka Streams' driver has it.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -42,6 +43,7 @@ import { MetricsRegistry } from "../metrics/metrics-registry";
 import { streamsMetrics } from "../metrics/streams-metrics";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
+import { GlobalStores } from "../state/global-store";
 
 
 export interface TestDriverOptions {
@@ -94,6 +96,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     private readonly stateDir: string,
     private wallClock: { now: number },
     private readonly registry: MetricsRegistry,
+    private readonly globalStores: GlobalStores,
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
@@ -116,6 +119,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     let driver: TopologyTestDriver | undefined;
     const cacheBudget = new CacheBudget(config.settings.get("statestore.cache.max.bytes"));
     const registry = new MetricsRegistry();
+    const globalStores = new GlobalStores(compiled.globalStoreSpecs());
     for (const sub of compiled.subTopologies) {
       for (let partition = 0; partition < partitions; partition++) {
         const taskId = taskIdOf(sub.id, partition);
@@ -141,13 +145,14 @@ export class TopologyTestDriver implements TestTopicDriver {
           // As Kafka Streams' driver: closed windows are looked for at every record, whatever the wall clock.
           windowEmitIntervalMs: 0,
           maxTaskIdleMs: config.settings.get("max.task.idle.ms"),
+          globalStores,
         });
         for (const topic of task.group?.topics() ?? []) task.group!.setLag(topic, 0);
         tasks.set(taskId, { task, state, positions: TaskPositions.decode({}), changelogPositions: new Map() });
       }
     }
     for (const { task } of tasks.values()) await task.prepare();
-    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry);
+    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry, globalStores);
     return driver;
   }
 
@@ -275,12 +280,12 @@ export class TopologyTestDriver implements TestTopicDriver {
 
   /** Every store of the topology (of one partition's tasks), by name. */
   getAllStateStores(partition = 0): Map<string, ProcessorStore> {
-    return new Map(this.topology.storeNames().map((name) => [name, this.getStateStore(name, partition)]));
+    return new Map(this.topology.storeNames().filter((name) => this.globalStores.store(name) === undefined).map((name) => [name, this.getStateStore(name, partition)]));
   }
 
-  /** The committed contents of one partition of a store, for queries. */
+  /** The committed contents of one partition of a store, for queries; a global store's whole, whatever the partition. */
   store(name: string, partition = 0): ReadOnlyStore {
-    return this.stateOf(name, partition).readOnly(name);
+    return this.globalStores.store(name)?.queryable() ?? this.stateOf(name, partition).readOnly(name);
   }
 
   private stateOf(name: string, partition: number): TaskState {
@@ -324,6 +329,8 @@ export class TopologyTestDriver implements TestTopicDriver {
 
   /** Processes a record of a topic the topology reads in the task of its partition, or queues it there (see drainPending). */
   private route(record: WrittenRecord): void {
+    const global = this.globalStores.ofTopic(record.topic);
+    if (global !== undefined) return global.apply(record.key, record.value, record.timestamp);
     const sub = this.topology.subTopologyOfTopic(record.topic);
     if (sub === undefined) return;
     const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.partitionKey ?? record.key, this.partitions));
@@ -375,6 +382,8 @@ export class TopologyTestDriver implements TestTopicDriver {
   }
 
   private sourceSerdes(topic: string) {
+    const global = this.globalStores.ofTopic(topic);
+    if (global !== undefined) return { key: global.spec.keySerde, value: global.spec.valueSerde };
     for (const node of this.topology.definition.nodes.values()) {
       if (node.kind === "source" && node.topics.includes(topic)) return this.topology.serdesOf(node.name);
     }

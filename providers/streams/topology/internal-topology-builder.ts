@@ -7,12 +7,13 @@
 import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../serdes/serde-resolver";
-import type { StoreDef, TopologyDefinition } from "./topology-model";
+import type { GlobalStoreDef, StoreDef, TopologyDefinition } from "./topology-model";
 
 export class InternalTopologyBuilder {
   readonly definition: TopologyDefinition = {
     nodes: new Map(),
     stores: new Map(),
+    globalStores: new Map(),
     repartitionTopics: new Set(),
     repartitionPartitions: new Map(),
     eventTypes: new Set(),
@@ -49,6 +50,8 @@ export class InternalTopologyBuilder {
     timestampExtractor?: TimestampExtractor | string,
     kind: "stream" | "other" = "other",
   ): string {
+    const global = [...this.definition.globalStores.values()].find((store) => topics.includes(store.topic));
+    if (global !== undefined) throw new Error(`topic '${global.topic}' is the topic of global store '${global.name}': a topic is read by one source only`);
     for (const node of this.definition.nodes.values()) {
       if (node.kind !== "source") continue;
       const overlap = topics.find((topic) => node.topics.includes(topic));
@@ -102,8 +105,19 @@ export class InternalTopologyBuilder {
   }
 
   addStore(store: StoreDef): void {
-    if (this.definition.stores.has(store.name)) throw new Error(`topology already has a store named '${store.name}'`);
+    if (this.definition.stores.has(store.name) || this.definition.globalStores.has(store.name)) throw new Error(`topology already has a store named '${store.name}'`);
     this.definition.stores.set(store.name, store);
+  }
+
+  /** A global store and its topic, which no other source may read, as in Kafka Streams. */
+  addGlobalStore(store: GlobalStoreDef): void {
+    if (this.definition.stores.has(store.name) || this.definition.globalStores.has(store.name)) throw new Error(`topology already has a store named '${store.name}'`);
+    const reader = [...this.definition.nodes.values()].find((node) => node.kind === "source" && node.topics.includes(store.topic));
+    const global = [...this.definition.globalStores.values()].find((other) => other.topic === store.topic);
+    if (reader !== undefined || global !== undefined) {
+      throw new Error(`global store '${store.name}' reads topic '${store.topic}', which ${reader !== undefined ? `source '${reader.name}'` : `global store '${global!.name}'`} already reads: a topic is read by one source only`);
+    }
+    this.definition.globalStores.set(store.name, store);
   }
 
   private link(parents: string[], child: string): void {

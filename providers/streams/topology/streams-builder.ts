@@ -10,8 +10,10 @@ import type {
   CogroupedKStream,
   Consumed,
   EmitStrategy,
+  GlobalKTable,
   Grouped,
   JoinWindows,
+  Joined,
   KGroupedStream,
   KGroupedTable,
   KStream,
@@ -54,6 +56,7 @@ import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamStreamJoin, type JoinKind } from "./operators/stream-stream-join";
 import { streamTableJoin } from "./operators/stream-table-join";
+import { globalTable, streamGlobalTableJoin, type GlobalTableHandle } from "./operators/global-table";
 import { foreignKeyJoin } from "./operators/foreign-key-join";
 import { explicitRepartition } from "./operators/repartition";
 import { tableSource, toStream, toTable } from "./operators/table";
@@ -83,9 +86,24 @@ export class DslTopologyBuilder implements StreamsBuilder {
   table<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): KTable<K, V> {
     return new DslTable<K, V>(this.builder, tableSource(this.builder, topic, consumed, materialized));
   }
+  globalTable<K = string, V = string>(topic: string, consumed: Consumed<K, V> = {}, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
+    return new DslGlobalTable<K, V>(globalTable(this.builder, topic, consumed, materialized));
+  }
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
     return this;
+  }
+}
+
+class DslGlobalTable<K, V> implements GlobalKTable<K, V>, GlobalTableHandle {
+  readonly storeName: string;
+
+  constructor({ storeName }: GlobalTableHandle) {
+    this.storeName = storeName;
+  }
+
+  queryableStoreName(): string {
+    return this.storeName;
   }
 }
 
@@ -157,31 +175,48 @@ class DslStream<K, V> implements KStream<K, V>, StreamHandle {
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V> {
     return new DslTable<K, V>(this.builder, toTable(this.builder, this, materialized, name));
   }
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   join<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  join(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
-    return this.joinWith(other, joiner, third, streamJoined, { leftOuter: false, rightOuter: false });
+  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV, key: K) => VR, name?: string): KStream<K, VR>;
+  join(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
+    return this.joinWith(other, second, third, fourth, { leftOuter: false, rightOuter: false });
   }
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   leftJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>;
-  leftJoin(other: KTable<K, any> | KStream<K, any>, joiner: (...args: any[]) => any, third?: string | JoinWindows, streamJoined?: StreamJoined<K, V, any>): KStream<K, any> {
-    return this.joinWith(other, joiner, third, streamJoined, { leftOuter: true, rightOuter: false });
+  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV | null, key: K) => VR, name?: string): KStream<K, VR>;
+  leftJoin(other: KTable<K, any> | KStream<K, any> | GlobalKTable<any, any>, second: (...args: any[]) => any, third?: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any), fourth?: StreamJoined<K, V, any> | string): KStream<K, any> {
+    return this.joinWith(other, second, third, fourth, { leftOuter: true, rightOuter: false });
   }
   outerJoin<VO, VR>(other: KStream<K, VO>, joiner: (value: V | null, otherValue: VO | null, key: K) => VR, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR> {
     return this.joinWith(other, joiner, windows, streamJoined, { leftOuter: true, rightOuter: true });
   }
 
-  /** A stream joins a table by its key, or another stream within join windows. */
-  private joinWith(other: unknown, joiner: (...args: any[]) => any, third: string | JoinWindows | undefined, streamJoined: StreamJoined<K, V, any> | undefined, kind: JoinKind): KStream<K, any> {
+  /** A stream joins a table by its key, a global table through a key selector, or another stream within join windows. */
+  private joinWith(
+    other: unknown,
+    joiner: (...args: any[]) => any,
+    third: string | Joined<K, V, any> | JoinWindows | ((...args: any[]) => any) | undefined,
+    fourth: StreamJoined<K, V, any> | string | undefined,
+    kind: JoinKind,
+  ): KStream<K, any> {
+    if (other instanceof DslGlobalTable && !kind.rightOuter) {
+      if (typeof third !== "function") throw new TypeError("a stream-globalTable join takes a key selector and a joiner: join(globalTable, (key, value) => tableKey, joiner)");
+      // Here the second argument is the key selector and the third the joiner.
+      return this.stream(streamGlobalTableJoin(this.builder, this, other, joiner, third, kind.leftOuter, fourth as string | undefined));
+    }
+    if (typeof third === "function") throw new TypeError("a key selector is for a join with a GlobalKTable");
+    const streamJoined = fourth as StreamJoined<K, V, any> | undefined;
+    const windowed = typeof third === "object" && typeof (third as JoinWindows).size === "function";
     if (other instanceof DslStream) {
-      if (typeof third !== "object") throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
-      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third, streamJoined ?? {}, kind));
+      if (!windowed) throw new TypeError("a stream-stream join needs JoinWindows (JoinWindows.ofTimeDifferenceWithNoGrace(ms), ...)");
+      return this.stream(streamStreamJoin(this.builder, this, other, joiner, third as JoinWindows, streamJoined ?? {}, kind));
     }
     if (other instanceof DslTable && !kind.rightOuter) {
-      if (typeof third === "object") throw new TypeError("a stream-table join takes no JoinWindows");
-      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, third));
+      if (windowed) throw new TypeError("a stream-table join takes no JoinWindows");
+      const joined = typeof third === "string" ? { name: third } : ((third as Joined<K, V, any> | undefined) ?? {});
+      return this.stream(streamTableJoin(this.builder, this, other, joiner, kind.leftOuter, joined));
     }
-    throw new TypeError(`${kind.rightOuter ? "outerJoin" : "a join"} takes ${kind.rightOuter ? "a KStream" : "a KStream or a KTable"} of this builder`);
+    throw new TypeError(`${kind.rightOuter ? "outerJoin" : "a join"} takes ${kind.rightOuter ? "a KStream" : "a KStream, a KTable or a GlobalKTable"} of this builder`);
   }
   process<KR, VR>(supplier: ProcessorSupplier<K, V, KR, VR>, stores: string[] = [], name?: string): KStream<KR, VR> {
     return this.stream(process(this.builder, this, supplier as ProcessorSupplier<any, any, any, any>, stores, name));
@@ -425,8 +460,13 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
     private readonly builder: InternalTopologyBuilder,
     private readonly grouping: GroupedStreamHandle,
     private readonly windows: SessionWindows,
+    private readonly emitOnClose = false,
   ) {
     checkSessionWindows(windows);
+  }
+
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V> {
+    return new DslSessionWindowedStream<K, V>(this.builder, this.grouping, this.windows, emitsOnClose(strategy));
   }
 
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number> {
@@ -446,7 +486,7 @@ class DslSessionWindowedStream<K, V> implements SessionWindowedKStream<K, V> {
   }
 
   private table<VA>(materialized: SessionMaterialized<K, VA>, folding: Folding, merger: Merger): KTable<Windowed<K>, VA> {
-    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger);
+    const aggregation = sessionWindowsAggregation(this.windows, materialized, merger, this.emitOnClose);
     return aggregated(this.builder, [{ grouping: this.grouping, aggregator: folding.aggregator }], materialized, aggregation, folding);
   }
 }

@@ -19,6 +19,6 @@ export function describeTopology(definition: TopologyDefinition, subTopologies: 
         })
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     })),
-    globalStores: [],
+    globalStores: [...definition.globalStores.keys()],
   };
 }

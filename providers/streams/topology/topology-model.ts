@@ -59,10 +59,24 @@ export interface StoreDef {
   changelogConfigs?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A global store (Kafka Streams' global state store, here a GlobalKTable's): every partition of `topic` kept whole
+ * on each instance, outside the tasks. The topic is its changelog. Its processors read it by name.
+ */
+export interface GlobalStoreDef {
+  name: string;
+  topic: string;
+  type: "key_value" | "timestamped_key_value";
+  keySerde: SerdeSpec;
+  valueSerde: SerdeSpec;
+}
+
 export interface TopologyDefinition {
   /** In creation order. */
   nodes: Map<string, TopologyNodeDef>;
   stores: Map<string, StoreDef>;
+  /** By store name; not part of any sub-topology. */
+  globalStores: Map<string, GlobalStoreDef>;
   /** Full topic names of the repartition topics the topology writes and reads. */
   repartitionTopics: Set<string>;
   /** The partitions of the repartition topics whose number the topology fixes (KStream.repartition). */

@@ -15,7 +15,7 @@ const modules = suite<{ sluice: RunningSluice; logs: string[]; producer: Produce
 modules.before(async (context) => {
   context.logs = [];
   context.sluice = await startSluice({ root: APP, overrides: { "log.level": "error" }, logSink: (line) => context.logs.push(line) });
-  const brokers = resolveBootstrapServers(context.sluice.kernel.configuration(), context.sluice.kernel.components);
+  const brokers = resolveBootstrapServers(context.sluice.kernel.components);
   await eventually(async () => (await http(`${context.sluice.url}/api/v1/streams/wallet`)).json().state.state === "RUNNING", { what: "wallet to run", timeoutMs: 20_000 });
   context.producer = new Kafka({ brokers, logLevel: logLevel.NOTHING }).producer();
   await context.producer.connect();

@@ -3,12 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { FIXTURES, http } from "../../helpers/sluice";
 import { EXAMPLES_PACKAGE, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
-import { wordcountOn } from "./deployments-client";
+import { basicAs, deployersOn, deployWordcountAs, wordcountOn } from "./deployments-client";
 import { streamsClient } from "./streams-client";
 
 /*
@@ -18,8 +16,6 @@ import { streamsClient } from "./streams-client";
  * deployment that cannot start is listed in ERROR while Sluice and the others run.
  */
 const NAMED_CODE_PACKAGE = path.join(FIXTURES, "named-code");
-const PASSWORD = "correct horse battery";
-const basic = (user: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString("base64")}` });
 const uses = () => (globalThis as { __sluiceNamedCodeUses?: { setter: number } }).__sluiceNamedCodeUses;
 
 interface Context {
@@ -35,20 +31,12 @@ const trust = suite<Context>("configuration from a deploy request names no code,
 trust.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-deploy-trust-"));
   context.stateDir = path.join(context.dir, "state");
-  const users = path.join(context.dir, "users");
-  writeUser(users, "otto", await hashPassword(PASSWORD), "operator");
-  writeUser(users, "ada", await hashPassword(PASSWORD), "admin");
-  const key = path.join(context.dir, "deployments.key");
-  fs.writeFileSync(key, "a key of the trusted configuration\n");
   context.logged = [];
   context.overrides = {
+    ...(await deployersOn(context.dir)),
     "log.level": "info",
     "plugins.packages": `${EXAMPLES_PACKAGE},${NAMED_CODE_PACKAGE}`,
     "streams.state.dir": context.stateDir,
-    "streams.deployments.key.location": key,
-    "server.auth.mechanism": "basic",
-    "server.auth.users.file": users,
-    "server.auth.failure.delay.ms": "0",
   };
   context.sluice = await startSluiceWithExamples(context.overrides, undefined, (line) => context.logged.push(line));
 });
@@ -56,13 +44,6 @@ trust.after(async ({ sluice, dir }) => {
   await sluice?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const deployAs = (sluice: SluiceWithExamples, user: string, config: Record<string, unknown>) =>
-  http(`${sluice.url}/api/v1/streams`, {
-    method: "POST",
-    headers: { ...basic(user), "Content-Type": "application/json" },
-    body: JSON.stringify({ topology: "WordCount", config: { ...wordcountOn(String(config["application.id"])).config, ...config } }),
-  });
 
 trust("modules, Node's own modules and unregistered names are refused with a 400 naming the field, and nothing is loaded", async ({ sluice }) => {
   const planted = path.join(NAMED_CODE_PACKAGE, "planted.js");
@@ -75,13 +56,13 @@ trust("modules, Node's own modules and unregistered names are refused with a 400
     ["leveldb.config.setter", "no-such-setter"],
   ];
   for (const [key, value] of cases) {
-    const res = await deployAs(sluice, "ada", { "application.id": "wordcount-code", [key]: value });
+    const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-code", [key]: value });
     assert.is(res.status, 400, `${key}=${value}: ${res.text}`);
     assert.match(res.json().message, `Field 'config.${key}' must name a`);
     assert.match(res.json().message, "never names a module");
   }
   assert.is((globalThis as { __sluicePlantedModuleLoaded?: boolean }).__sluicePlantedModuleLoaded, undefined);
-  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basic("ada") })).json().includes("wordcount-code"));
+  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basicAs("ada") })).json().includes("wordcount-code"));
 });
 
 trust("a topology's own keys and the open client keys never name a module: a 400 naming the field", async ({ sluice }) => {
@@ -93,29 +74,29 @@ trust("a topology's own keys and the open client keys never name a module: a 400
     ["producer.partitioner.class", `${planted}#run`],
   ];
   for (const [key, value] of cases) {
-    const res = await deployAs(sluice, "ada", { "application.id": "wordcount-own-key", [key]: value });
+    const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-own-key", [key]: value });
     assert.is(res.status, 400, `${key}=${value}: ${res.text}`);
     assert.match(res.json().message, `Field 'config.${key}' names a module`);
   }
   assert.is((globalThis as { __sluicePlantedModuleLoaded?: boolean }).__sluicePlantedModuleLoaded, undefined);
-  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basic("ada") })).json().includes("wordcount-own-key"));
+  assert.not.ok((await http(`${sluice.url}/api/v1/streams`, { headers: basicAs("ada") })).json().includes("wordcount-own-key"));
 });
 
 trust("registered code is named by an admin; an operator gets a 403 naming the role", async ({ sluice }) => {
   const config = { "application.id": "wordcount-named", "leveldb.config.setter": "small-cache", "default.value.serde": "shouting-string" };
-  const refused = await deployAs(sluice, "otto", config);
+  const refused = await deployWordcountAs(sluice.url, "otto", config);
   assert.is(refused.status, 403, refused.text);
   assert.match(refused.json().message, "Field 'config.leveldb.config.setter' names code (leveldb.config.setter 'small-cache'): deploying it needs role 'admin'; 'otto' has role 'operator'");
   const before = uses()?.setter ?? 0;
-  const res = await deployAs(sluice, "ada", config);
+  const res = await deployWordcountAs(sluice.url, "ada", config);
   assert.is(res.status, 201, res.text);
-  const client = streamsClient(sluice.url, "wordcount-named", basic("ada"));
+  const client = streamsClient(sluice.url, "wordcount-named", basicAs("ada"));
   await client.waitForState(["RUNNING"]);
   await sluice.produce("wordcount-named-words", [{ value: "named code" }]);
   await eventually(() => (uses()?.setter ?? 0) > before, { what: "the registered setter to tune a store" });
   assert.is((await client.json()).config["default.value.serde"], "shouting-string");
   // An operator may still deploy what names no code, built-in serdes included.
-  const plain = await deployAs(sluice, "otto", { "application.id": "wordcount-plain", "default.value.serde": "long" });
+  const plain = await deployWordcountAs(sluice.url, "otto", { "application.id": "wordcount-plain", "default.value.serde": "long" });
   assert.is(plain.status, 201, plain.text);
 });
 
@@ -131,7 +112,7 @@ trust("${file:} and ${env:} references and file keys are refused, and no file co
       ["ssl.key.location", "/etc/ssl/private/key.pem", "names a file, which only trusted configuration"],
     ];
     for (const [key, value, message] of cases) {
-      const res = await deployAs(sluice, "ada", { "application.id": "wordcount-files", "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", [key]: value });
+      const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-files", "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", [key]: value });
       assert.is(res.status, 400, `${key}: ${res.text}`);
       assert.match(res.json().message, `Field 'config.${key}' ${message}`);
       assert.not.match(res.text, "content-of-a-private-file");
@@ -146,26 +127,26 @@ trust("state.dir and log.dir stay under Sluice's state directory, and terminate 
   fs.mkdirSync(path.join(outside, "wordcount-dirs"), { recursive: true });
   fs.writeFileSync(path.join(outside, "wordcount-dirs", "precious"), "keep me");
   for (const [key, value] of [["state.dir", outside], ["state.dir", "../outside"], ["log.dir", "/tmp"], ["log.dir", "logs/../../outside"]]) {
-    const res = await deployAs(sluice, "ada", { "application.id": "wordcount-dirs", [key]: value });
+    const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-dirs", [key]: value });
     assert.is(res.status, 400, `${key}=${value}: ${res.text}`);
     assert.match(res.json().message, `Field 'config.${key}' must stay under ${stateDir}`);
   }
-  const res = await deployAs(sluice, "ada", { "application.id": "wordcount-dirs", "state.dir": "tenant-a", "log.dir": "logs" });
+  const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-dirs", "state.dir": "tenant-a", "log.dir": "logs" });
   assert.is(res.status, 201, res.text);
-  const client = streamsClient(sluice.url, "wordcount-dirs", basic("ada"));
+  const client = streamsClient(sluice.url, "wordcount-dirs", basicAs("ada"));
   await client.waitForState(["RUNNING"]);
   assert.is((await client.json()).config["state.dir"], path.join(stateDir, "tenant-a"));
   await sluice.produce("wordcount-dirs-words", [{ value: "confined" }]);
   await eventually(() => fs.existsSync(path.join(stateDir, "tenant-a", "wordcount-dirs")), { what: "the instance's state under the trusted state dir" });
   assert.ok(fs.existsSync(path.join(stateDir, "logs", "wordcount-dirs.log")));
-  const terminated = await http(`${sluice.url}/api/v1/streams/wordcount-dirs`, { method: "DELETE", headers: { ...basic("ada"), "Content-Type": "application/json" }, body: '{"cleanup": true}' });
+  const terminated = await http(`${sluice.url}/api/v1/streams/wordcount-dirs`, { method: "DELETE", headers: { ...basicAs("ada"), "Content-Type": "application/json" }, body: '{"cleanup": true}' });
   assert.is(terminated.status, 200, terminated.text);
   assert.not.ok(fs.existsSync(path.join(stateDir, "tenant-a", "wordcount-dirs")));
   assert.is(fs.readFileSync(path.join(outside, "wordcount-dirs", "precious"), "utf8"), "keep me");
 });
 
 trust("deployments.json is 0600 and keeps a deployed secret sealed; the instance runs again after a restart", async (context) => {
-  const res = await deployAs(context.sluice, "ada", { "application.id": "wordcount-secret", "sasl.password": "pa55word-in-a-deploy", "topic.retention.ms": "60000" });
+  const res = await deployWordcountAs(context.sluice.url, "ada", { "application.id": "wordcount-secret", "sasl.password": "pa55word-in-a-deploy", "topic.retention.ms": "60000" });
   assert.is(res.status, 201, res.text);
   const file = path.join(context.stateDir, "deployments.json");
   assert.is(fs.statSync(file).mode & 0o777, 0o600);
@@ -173,17 +154,17 @@ trust("deployments.json is 0600 and keeps a deployed secret sealed; the instance
   assert.not.match(text, "pa55word-in-a-deploy");
   assert.match(text, /"sasl.password": "aes-256-gcm:/);
   assert.not.ok(context.logged.some((line) => line.includes("pa55word-in-a-deploy")), "no log line holds the secret");
-  assert.is((await streamsClient(context.sluice.url, "wordcount-secret", basic("ada")).json()).config["sasl.password"], "[hidden]");
+  assert.is((await streamsClient(context.sluice.url, "wordcount-secret", basicAs("ada")).json()).config["sasl.password"], "[hidden]");
 
   await context.sluice.close();
   context.sluice = await startSluiceWithExamples(context.overrides, undefined, (line) => context.logged.push(line));
-  const again = streamsClient(context.sluice.url, "wordcount-secret", basic("ada"));
+  const again = streamsClient(context.sluice.url, "wordcount-secret", basicAs("ada"));
   await again.waitForState(["RUNNING"]);
   assert.is((await again.json()).exception, undefined);
 });
 
 trust("the audit line of a deploy, with its source address and what was deployed, is written before it acts", async ({ sluice, logged }) => {
-  const res = await deployAs(sluice, "ada", { "application.id": "wordcount-audited" });
+  const res = await deployWordcountAs(sluice.url, "ada", { "application.id": "wordcount-audited" });
   assert.is(res.status, 201, res.text);
   const requested = logged.findIndex((line) => line.includes('"operation requested"') && line.includes("wordcount-audited"));
   const deployed = logged.findIndex((line) => line.includes('"application deployed"') && line.includes("wordcount-audited"));

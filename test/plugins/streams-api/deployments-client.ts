@@ -1,4 +1,8 @@
 /** Deploy, terminate, pause and resume calls of the deployment tests, and a deployed wordcount on topics of its own. */
+import fs from "node:fs";
+import path from "node:path";
+import { hashPassword } from "../../../kernel/http/auth/password-hash";
+import { writeUser } from "../../../kernel/http/auth/users-file";
 import { http, type HttpResult } from "../../helpers/sluice";
 
 const json = (method: string, body: unknown) => ({
@@ -21,3 +25,33 @@ export const wordcountOn = (id: string) => ({
   topology: "WordCount",
   config: { "application.id": id, "input.topic": `${id}-words`, "output.topic": `${id}-counts`, "commit.interval.ms": 50 },
 });
+
+/** The password of the users `deployersOn` writes. */
+export const DEPLOYER_PASSWORD = "correct horse battery";
+export const basicAs = (user: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${DEPLOYER_PASSWORD}`).toString("base64")}` });
+
+/**
+ * Writes a users file with operator `otto` and admin `ada`, and a deployments key, into `dir`: the overrides of a
+ * Sluice that takes deploys over basic authentication and seals the secrets they carry.
+ */
+export async function deployersOn(dir: string): Promise<Record<string, string>> {
+  const users = path.join(dir, "users");
+  writeUser(users, "otto", await hashPassword(DEPLOYER_PASSWORD), "operator");
+  writeUser(users, "ada", await hashPassword(DEPLOYER_PASSWORD), "admin");
+  const key = path.join(dir, "deployments.key");
+  fs.writeFileSync(key, "a key of the trusted configuration\n");
+  return {
+    "streams.deployments.key.location": key,
+    "server.auth.mechanism": "basic",
+    "server.auth.users.file": users,
+    "server.auth.failure.delay.ms": "0",
+  };
+}
+
+/** Deploys a wordcount (wordcountOn the config's application.id) as `user`, with `config` over its own. */
+export const deployWordcountAs = (url: string, user: string, config: Record<string, unknown>): Promise<HttpResult> =>
+  http(`${url}/api/v1/streams`, {
+    method: "POST",
+    headers: { ...basicAs(user), "Content-Type": "application/json" },
+    body: JSON.stringify({ topology: "WordCount", config: { ...wordcountOn(String(config["application.id"])).config, ...config } }),
+  });

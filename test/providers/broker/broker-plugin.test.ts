@@ -4,7 +4,8 @@ import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers, type KafkaBootstrap, type KafkaCluster } from "../../../kernel/contracts/kafka-bootstrap";
+import type { Plugin, PluginContext } from "../../../kernel/contracts/plugin";
 import { eventually } from "../../helpers/eventually";
 import { discoveredDeclarations } from "../../../kernel/config/plugin-configuration";
 import { Kernel } from "../../../kernel/kernel";
@@ -61,16 +62,21 @@ plugin("sluice broker runs the broker alone, keeps data in broker.data.dir, and 
   }
 });
 
+/** Makes `root` a Sluice package whose built-in plugins are this one's but for the descriptor lines naming `plugin`. */
+function installedWithout(root: string, plugin: string): void {
+  const descriptor = fs.readFileSync(path.join(REPO_ROOT, "META-INF/services/sluice.kernel.Plugin"), "utf8");
+  fs.mkdirSync(path.join(root, "META-INF/services"), { recursive: true });
+  fs.writeFileSync(path.join(root, "META-INF/services/sluice.kernel.Plugin"), descriptor.split("\n").filter((line) => !line.includes(plugin)).join("\n"));
+  fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+  fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
+}
+
 plugin("without the broker's descriptor line its keys are gone: setting one stops startup naming its section", async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-nobroker-"));
   const kernel = (overrides: Record<string, string>) =>
     new Kernel({ root, sluiceRoot: root, env: {}, overrides: { "server.port": "0", "log.level": "silent", "streams.bootstrap.servers": "127.0.0.1:1", ...overrides } });
   try {
-    const descriptor = fs.readFileSync(path.join(REPO_ROOT, "META-INF/services/sluice.kernel.Plugin"), "utf8");
-    fs.mkdirSync(path.join(root, "META-INF/services"), { recursive: true });
-    fs.writeFileSync(path.join(root, "META-INF/services/sluice.kernel.Plugin"), descriptor.split("\n").filter((line) => !line.includes("broker-plugin#")).join("\n"));
-    fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
-    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "sluice", version: "0.0.0-test" }));
+    installedWithout(root, "broker-plugin#");
     const declared = (await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root }))).sections().map((section) => section.name);
     assert.equal(declared.sort(), ["applications", "log", "plugins", "schema", "server", "server.health", "server.operation", "server.query", "server.sse", "server.webui", "streams"]);
     await kernel({ "broker.port": "0" }).start().then(
@@ -84,6 +90,29 @@ plugin("without the broker's descriptor line its keys are gone: setting one stop
       assert.is((await http(`http://${running.serverAddress()}/health`)).status, 200);
     } finally {
       await running.close();
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+plugin("the broker learns that a cluster is configured from KAFKA_CLUSTER, not by reading the streams runtime's key", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-cluster-"));
+  // Another plugin in place of the streams package's cluster plugin names the cluster; streams.bootstrap.servers is unset.
+  const namesCluster: Plugin & KafkaCluster = {
+    provides: [KAFKA_CLUSTER],
+    configure: ({ components }: PluginContext) => components.register(KAFKA_CLUSTER, { useValue: namesCluster }),
+    configuredServers: () => ["kafka.example:9092"],
+  };
+  try {
+    installedWithout(root, "kafka-cluster-plugin#");
+    const kernel = new Kernel({ root, sluiceRoot: root, env: {}, overrides: { "server.port": "0", "log.level": "silent", "broker.port": "0", "broker.storage": "memory" }, services: { "sluice.kernel.Plugin": [namesCluster] } });
+    await kernel.start();
+    try {
+      assert.is(kernel.components.isRegistered(KAFKA_BOOTSTRAP), false, "no embedded broker");
+      assert.equal(resolveBootstrapServers(kernel.components), ["kafka.example:9092"]);
+    } finally {
+      await kernel.close();
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

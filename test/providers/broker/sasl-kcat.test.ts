@@ -42,13 +42,16 @@ test("SASL_SSL with SCRAM-SHA-512: kcat produces and consumes with the right pas
     assert.is(consumed.code, 0, consumed.stderr);
     assert.equal(consumed.stdout.trim().split("\n"), ["one", "two", "three"]);
 
-    const refused = await runKcat(bootstrap, [...sasl("SASL_SSL", "SCRAM-SHA-512", "ops", "not-the-password"), ...tls, "-L", "-m", "5"]);
+    // A refused kcat waits out its metadata timeout (-m) however soon it is refused: the three run side by side.
+    const [refused, otherMechanism, tlsOnly] = await Promise.all([
+      runKcat(bootstrap, [...sasl("SASL_SSL", "SCRAM-SHA-512", "ops", "not-the-password"), ...tls, "-L", "-m", "5"]),
+      runKcat(bootstrap, [...sasl("SASL_SSL", "PLAIN", "ops", "ops-pass"), ...tls, "-L", "-m", "5"]),
+      runKcat(bootstrap, ["-X", "security.protocol=SSL", ...tls, "-L", "-m", "3"]),
+    ]);
     assert.not.equal(refused.code, 0);
     assert.match(refused.stderr, /Authentication failed: invalid credentials with SASL mechanism SCRAM-SHA-512/);
-    const otherMechanism = await runKcat(bootstrap, [...sasl("SASL_SSL", "PLAIN", "ops", "ops-pass"), ...tls, "-L", "-m", "5"]);
     assert.not.equal(otherMechanism.code, 0);
     assert.match(otherMechanism.stderr, /PLAIN.*not supported by broker|Unsupported SASL mechanism/i);
-    const tlsOnly = await runKcat(bootstrap, ["-X", "security.protocol=SSL", ...tls, "-L", "-m", "3"]);
     assert.not.equal(tlsOnly.code, 0, "a client that does not authenticate gets nothing");
     assert.not.ok(broker.stderr().includes("ops-pass") || broker.stderr().includes("app-pass"), "no password in the broker's log");
   } finally {
@@ -61,12 +64,14 @@ test("SASL_PLAINTEXT with SCRAM-SHA-256 and PLAIN", async () => {
   const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.security.protocol=SASL_PLAINTEXT", "--broker.sasl.mechanisms=SCRAM-SHA-256,PLAIN", "--broker.sasl.users=alice:alice-pass", "--broker.super.users=User:alice"]);
   try {
     const bootstrap = `127.0.0.1:${await brokerPort(broker)}`;
+    // The refused client waits out its metadata timeout: it runs beside the others.
+    const refusing = runKcat(bootstrap, [...sasl("SASL_PLAINTEXT", "PLAIN", "alice", "wrong"), "-L", "-m", "5"]);
     const produced = await runKcat(bootstrap, [...sasl("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-pass"), "-P", "-t", "plain-words"], "scram\n");
     assert.is(produced.code, 0, produced.stderr);
     const consumed = await runKcat(bootstrap, [...sasl("SASL_PLAINTEXT", "PLAIN", "alice", "alice-pass"), "-C", "-t", "plain-words", "-e", "-q"]);
     assert.is(consumed.code, 0, consumed.stderr);
     assert.is(consumed.stdout.trim(), "scram");
-    const refused = await runKcat(bootstrap, [...sasl("SASL_PLAINTEXT", "PLAIN", "alice", "wrong"), "-L", "-m", "5"]);
+    const refused = await refusing;
     assert.match(refused.stderr, /Authentication failed: invalid credentials with SASL mechanism PLAIN/);
   } finally {
     await stopProcess(broker, "SIGTERM");

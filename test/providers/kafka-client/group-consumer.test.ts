@@ -7,32 +7,18 @@ import * as assert from "uvu/assert";
 import {
   BrokerConnectionError,
   GroupConsumer,
+  GroupError,
   type FetchedBatch,
-  type GroupAssignor,
   type GroupConsumerOptions,
 } from "../../../providers/kafka-client";
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../providers/kafka-protocol";
+import { ErrorCode } from "../../../providers/kafka-protocol";
 import { recordingLogger } from "../broker/storage/log-store-fixture";
 import { startTestBroker, type TestBroker } from "../broker/broker-test-kit";
 import { eventually } from "../../helpers/eventually";
+import { roundRobinAssignor } from "./round-robin-assignor";
 
 const TOPIC = "events";
 const PARTITIONS = 3;
-
-/** Partition i of every subscribed topic goes to the (i mod n)-th member by id. */
-const roundRobinAssignor = (topics: string[]): GroupAssignor => ({
-  name: "test-round-robin",
-  subscription: () => encodeSubscription(topics, null),
-  assign: async (members, partitionCount) => {
-    const ids = members.map((member) => member.memberId).sort();
-    const plan = new Map<string, Record<string, number[]>>(ids.map((id) => [id, {}]));
-    for (const topic of decodeSubscription(members[0].metadata).topics) {
-      for (let partition = 0; partition < (partitionCount(topic) ?? 0); partition++) (plan.get(ids[partition % ids.length])![topic] ??= []).push(partition);
-    }
-    return new Map([...plan].map(([id, assignment]) => [id, encodeAssignment(assignment)]));
-  },
-  partitionsOf: decodeAssignment,
-});
 
 interface Member {
   consumer: GroupConsumer;
@@ -196,6 +182,49 @@ test("two members split the partitions, each record is read once, and the one le
   const positions = [...a.read, ...b.read].map((record) => `${record.partition}:${record.offset}`);
   assert.is(new Set(positions).size, 120, "no record read twice");
   assert.is(positions.length, 120);
+});
+
+/** Two members of `groupId` splitting the partitions, the first one (the leader) static with `instance`. */
+async function staticAndDynamicMembers(context: Context, groupId: string, instance: string): Promise<[Member, Member]> {
+  const a = await startMember(context, groupId, {}, { groupInstanceId: instance });
+  await eventually(() => lastAssignment(a).length === PARTITIONS, { timeoutMs: 10_000, what: "the static member owning every partition" });
+  const b = await startMember(context, groupId);
+  await eventually(() => lastAssignment(a).length + lastAssignment(b).length === PARTITIONS && lastAssignment(b).length > 0 && !a.consumer.rejoinPending, {
+    timeoutMs: 15_000,
+    what: "the partitions split between the two members",
+  });
+  return [a, b];
+}
+
+test("a static member stopped and started again within the session timeout gets its partitions back with no rebalance", async (context) => {
+  const [a, b] = await staticAndDynamicMembers(context, "static-restart", "instance-a");
+  const generation = b.consumer.generationId;
+  const [aPartitions, bAssignments] = [lastAssignment(a), b.assignments.length];
+  await a.consumer.stop();
+  // Sent while the static member is away: its partitions wait for it; the other member reads its own on.
+  await produce(context.producer, 0, 30);
+  await eventually(() => b.read.length === lastAssignment(b).length * 10, { timeoutMs: 10_000, what: "the other member reading its partitions while the static one is away" });
+  const restarted = await startMember(context, "static-restart", {}, { groupInstanceId: "instance-a" });
+  await eventually(() => restarted.read.length === aPartitions.length * 10, { timeoutMs: 10_000, what: "the restarted member reading its old partitions from their commits" });
+  assert.equal(lastAssignment(restarted), aPartitions);
+  assert.is(restarted.consumer.generationId, generation, "the group's generation did not change");
+  assert.is(b.consumer.generationId, generation);
+  assert.is(b.rebalances, 0, "the other member was never asked to rejoin");
+  assert.is(b.assignments.length, bAssignments);
+  assert.is.not(restarted.consumer.memberId, a.consumer.memberId, "the instance has a new member id");
+  assert.equal(restarted.failures, []);
+});
+
+test("a second member with the same group.instance.id fences the first, which fails with FENCED_INSTANCE_ID", async (context) => {
+  const [a, b] = await staticAndDynamicMembers(context, "static-fenced", "instance-a");
+  const aPartitions = lastAssignment(a);
+  const twin = await startMember(context, "static-fenced", {}, { groupInstanceId: "instance-a" });
+  await eventually(() => a.failures.length > 0, { timeoutMs: 10_000, what: "the first member fenced" });
+  const failure = a.failures[0];
+  assert.ok(failure instanceof GroupError && failure.errorCode === ErrorCode.FENCED_INSTANCE_ID, `failed with ${String(failure)}`);
+  await eventually(() => lastAssignment(twin).length > 0, { timeoutMs: 10_000, what: "the twin taking the instance's partitions" });
+  assert.equal(lastAssignment(twin), aPartitions);
+  assert.is(b.rebalances, 0);
 });
 
 test("an error thrown by the batch handler ends the consumer through `failed`, and nothing after it is committed", async (context) => {

@@ -21,6 +21,9 @@ test.before(async () => {
   await admin.disconnect();
 });
 test.after(async () => {
+  // What the broker logged as failed (a Fetch it answered UNKNOWN_SERVER_ERROR, say) is printed for the record.
+  const failures = cluster?.brokerLogs().filter((line) => line.level === "error") ?? [];
+  if (failures.length > 0) console.error(`the broker logged ${failures.length} errors; the first:`, JSON.stringify(failures.slice(0, 5)));
   await cluster?.close();
 });
 

@@ -2,7 +2,7 @@
  * processing.guarantee: exactly_once_v2 runs wordcount on the embedded broker with every commit one transaction —
  * outputs read read_committed once each, stores exact after a stop and after a cleanup, the guarantee in the
  * instance description and transaction metrics; dead letters and pause/resume under it — and the guarantees Kafka
- * Streams 4.0 removed are refused by name.
+ * Streams 4.0 removed are refused by name; outputs leave within the open transaction before its commit.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -112,15 +112,21 @@ test("exactly_once_v2: wordcount's outputs are committed once each, its stores e
   await runtime.close(10_000);
 });
 
-test("exactly_once_v2: a dead letter is committed with its transaction, and a paused application commits what it holds and goes on when resumed", async () => {
+/** poisonSensitive application `id` (topics `<id>-in`, `-out`, `-dlq`, one partition each) under exactly_once_v2, RUNNING. */
+async function runningEosPipeline(id: string, commitIntervalMs: number) {
   const admin = harness.kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: ["eos-dlq-in", "eos-dlq-out", "eos-dlq-dlq"].map((topic) => ({ topic, numPartitions: 1 })) });
+  await admin.createTopics({ topics: [`${id}-in`, `${id}-out`, `${id}-dlq`].map((topic) => ({ topic, numPartitions: 1 })) });
   await admin.disconnect();
-  const runtime = harness.runtime([poisonSensitive("eos-dlq", { "processing.guarantee": "exactly_once_v2", "commit.interval.ms": 1_000 })]);
+  const runtime = harness.runtime([poisonSensitive(id, { "processing.guarantee": "exactly_once_v2", "commit.interval.ms": commitIntervalMs })]);
   await runtime.start();
-  const app = runtime.application("eos-dlq")!;
+  const app = runtime.application(id)!;
   await eventually(() => app.state === "RUNNING", { what: "RUNNING", timeoutMs: 20_000 });
+  return { runtime, app };
+}
+
+test("exactly_once_v2: a dead letter is committed with its transaction, and a paused application commits what it holds and goes on when resumed", async () => {
+  const { runtime, app } = await runningEosPipeline("eos-dlq", 1_000);
   const committedValues = async (topic: string) => (await readToEnd(harness.bootstrap[0], topic, [0], "read_committed")).records.map((record) => record.value);
   const metric = (name: string) => Number(app.metrics().flatMap((group) => group.metrics).find((found) => found.name === name)?.value ?? 0);
 
@@ -141,6 +147,20 @@ test("exactly_once_v2: a dead letter is committed with its transaction, and a pa
   assert.equal(await committedValues("eos-dlq-out"), ["FINE", "ALSO FINE", "AFTER THE PAUSE"]);
   assert.equal(await committedValues("eos-dlq-dlq"), ["poison pill"]);
   assert.is(metric("txn-abort-total"), 0, "no transaction aborted");
+  await runtime.close(10_000);
+});
+
+test("exactly_once_v2: outputs reach the broker within the open transaction as they are made, and read_committed readers see them at its commit", async () => {
+  // A commit interval far longer than the test: only the stop below commits.
+  const { runtime, app } = await runningEosPipeline("eos-ahead", 600_000);
+  const values = async (isolation: "read_committed" | "read_uncommitted") => (await readToEnd(harness.bootstrap[0], "eos-ahead-out", [0], isolation)).records.map((record) => record.value);
+
+  await harness.producer.send({ topic: "eos-ahead-in", messages: ["one", "two", "three"].map((value, i) => ({ key: `k${i}`, value })) });
+  await eventually(async () => (await values("read_uncommitted")).length === 3, { what: "the outputs in the broker before any commit", timeoutMs: 20_000 });
+  assert.equal(await values("read_uncommitted"), ["ONE", "TWO", "THREE"]);
+  assert.equal(await values("read_committed"), [], "nothing committed yet");
+  await app.stop();
+  assert.equal(await values("read_committed"), ["ONE", "TWO", "THREE"], "committed by the stop, once each");
   await runtime.close(10_000);
 });
 

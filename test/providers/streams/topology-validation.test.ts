@@ -5,21 +5,11 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
 import type { Processor } from "../../../kernel/contracts/streams/processor";
 import { TopologyTestDriver } from "../../../providers/streams/testing/topology-test-driver";
+import { buildError } from "./build-error";
 
 const test = suite("topology validation");
-
-async function buildError(topology: (builder: StreamsBuilder) => void): Promise<string> {
-  try {
-    const driver = await TopologyTestDriver.create(topology);
-    await driver.close();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("the topology was built");
-}
 
 test("a topic read by a table and by a stream is an error naming both sources", async () => {
   const message = await buildError((builder) => {

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Kafka, logLevel, type Producer } from "kafkajs";
+import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
 import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
@@ -45,8 +46,8 @@ export async function stopProcess(process: SluiceProcess, signal: NodeJS.Signals
   await process.exited;
 }
 
-/** A broker child on an ephemeral port with `words` created with `partitions` partitions. */
-export async function startWordcountCluster(partitions: number): Promise<WordcountCluster> {
+/** A broker child on an ephemeral port, with `brokerFlags` added, and `words` created with `partitions` partitions. */
+export async function startWordcountCluster(partitions: number, brokerFlags: string[] = []): Promise<WordcountCluster> {
   const dirs: string[] = [];
   const tempDir = (prefix: string) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -56,7 +57,7 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
   const children: SluiceProcess[] = [];
   const brokerDir = tempDir("sluice-broker-");
   const startBroker = async (port: number) => {
-    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`]);
+    const broker = runSluice(["broker", `--broker.port=${port}`, `--broker.data.dir=${brokerDir}`, ...brokerFlags]);
     children.unshift(broker);
     return eventually(
       () => {
@@ -115,7 +116,10 @@ export async function startWordcountCluster(partitions: number): Promise<Wordcou
 
 const VOCABULARY = Array.from({ length: 40 }, (_, i) => `word${i}`);
 
-/** Writes lines of five words of a 40-word vocabulary to `words`, and keeps them for the true counts. */
+/**
+ * Writes lines of five words of a 40-word vocabulary to `words` (to `partition` only when given), and keeps them for
+ * the true counts.
+ */
 export interface LineFeeder {
   /** Every line written (acknowledged) so far. */
   readonly lines: string[];
@@ -123,14 +127,14 @@ export interface LineFeeder {
   produce(count: number): Promise<void>;
 }
 
-export function lineFeeder(producer: Producer): LineFeeder {
+export function lineFeeder(producer: Producer, partition?: number): LineFeeder {
   const lines: string[] = [];
   const lineOf = (i: number) => Array.from({ length: 5 }, (_, j) => VOCABULARY[(i * 7 + j * 13) % VOCABULARY.length]).join(" ");
   return {
     lines,
     produce: async (count) => {
       const batch = Array.from({ length: count }, (_, i) => lineOf(lines.length + i));
-      await producer.send({ topic: "words", messages: batch.map((value) => ({ value })), acks: -1 });
+      await producer.send({ topic: "words", messages: batch.map((value) => ({ value, partition })), acks: -1 });
       lines.push(...batch);
     },
   };
@@ -184,14 +188,48 @@ export async function activeTasks(url: string, application = "wordcount"): Promi
   return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
 }
 
+/** wordcount's tasks on a `words` of two partitions, as activeTasks lists them. */
+export const ALL_TASKS = "0_0,0_1,1_0,1_1";
+
 /**
- * Two members of wordcount started with the repartition topic at two partitions: waits until the tasks are split
- * between them, and answers them as [the one whose only task is 1_1, the other].
+ * Two members of wordcount on a `words` of two partitions (tasks 0_0, 0_1, 1_0, 1_1), whose lines are all written to
+ * partition 0: waits until the four tasks are split between them, and answers them as [the one that does not split
+ * the lines (0_0) but counts (1_0 or 1_1), the other]. The first one's late work after a stop is then only counting,
+ * which its changelog tells it was taken over; a late split would write its words to the repartition topic again.
  */
 export async function membersBySplit(members: readonly WordcountInstance[]): Promise<[WordcountInstance, WordcountInstance]> {
   const counting = await eventually(async () => {
     const tasks = await Promise.all(members.map((member) => activeTasks(member.url)));
-    return tasks.every((list) => list !== undefined && list.length > 0) && tasks.findIndex((list) => list!.join() === "1_1") + 1;
-  }, { timeoutMs: 30_000, what: "the tasks split between the two members" });
+    if (tasks.some((list) => list === undefined || list.length === 0) || tasks.flatMap((list) => list!).sort().join() !== ALL_TASKS) return false;
+    return tasks.findIndex((list) => !list!.includes("0_0") && list!.some((task) => task.startsWith("1_"))) + 1;
+  }, { timeoutMs: 30_000, what: "the tasks split between the two members, one counting without splitting" });
   return counting === 1 ? [members[0], members[1]] : [members[1], members[0]];
+}
+
+/**
+ * The zombie scenario's frame: lines keep coming while `zombie` is stopped (SIGSTOP, once `stopWhen` holds if given)
+ * and `whileStopped` runs (it continues the member when it is ready to); whatever happens, the member is continued and
+ * the feed stops. Then 50 more lines, until both members count every line exactly and the continued one runs again.
+ * Answers what `whileStopped` answered.
+ */
+export async function stoppedWhileFeeding<T>(feeder: LineFeeder, zombie: WordcountInstance, other: WordcountInstance, whileStopped: () => Promise<T>, stopWhen?: () => Promise<boolean>): Promise<T> {
+  let feeding = true;
+  const flow = (async () => {
+    while (feeding) await feeder.produce(20);
+  })();
+  let result: T;
+  try {
+    if (stopWhen !== undefined) await eventually(stopWhen, { timeoutMs: 30_000, what: "the member to stop at its chosen moment" });
+    zombie.process.child.kill("SIGSTOP");
+    result = await whileStopped();
+  } finally {
+    zombie.process.child.kill("SIGCONT");
+    feeding = false;
+    await flow;
+  }
+  await feeder.produce(50);
+  await untilExactCounts(other.url, "wordcount", feeder.lines);
+  await untilExactCounts(zombie.url, "wordcount", feeder.lines);
+  assert.ok(await activeTasks(zombie.url), "the continued member runs again");
+  return result;
 }

@@ -4,8 +4,10 @@
  */
 export type { KeyValue } from "../stores";
 export type * from "./consumed";
+export type * from "./global-ktable";
 export type * from "./grouped";
 export type * from "./join-windows";
+export type * from "./joined";
 export type * from "./kstream";
 export type * from "./materialized";
 export type * from "./produced";

@@ -6,11 +6,13 @@
  */
 import type { FixedKeyProcessorSupplier, ProcessorSupplier } from "../processor";
 import type { KeyValue } from "../stores";
+import type { GlobalKTable } from "./global-ktable";
 import type { Grouped } from "./grouped";
 import type { JoinWindows } from "./join-windows";
 import type { Materialized, SessionMaterialized, WindowMaterialized } from "./materialized";
 import type { Produced, TopicNameExtractor } from "./produced";
 import type { Repartitioned } from "./repartitioned";
+import type { Joined } from "./joined";
 import type { StreamJoined } from "./stream-joined";
 import type { Suppressed } from "./suppressed";
 import type { TableJoined } from "./table-joined";
@@ -48,8 +50,11 @@ export interface KStream<K, V> {
    * deletes it. A stream whose key may have changed is repartitioned first.
    */
   toTable(materialized?: Materialized<K, V>, name?: string): KTable<K, V>;
-  /** Inner join with a co-partitioned table: records whose key has no table value are dropped. */
-  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Inner join with a co-partitioned table: records whose key has no table value are dropped. `named`: the join's
+   * name, or a Joined (serdes, name, and a grace period for a versioned table; see Joined.gracePeriodMs).
+   */
+  join<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed inner join with another stream (Kafka Streams' KStream.join(KStream, ValueJoiner, JoinWindows,
    * StreamJoined)): each record joins every record of the other stream with its key within `windows`; the result has
@@ -62,7 +67,14 @@ export interface KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
-  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, name?: string): KStream<K, VR>;
+  /**
+   * Inner join with a global table (Kafka Streams' join(GlobalKTable, KeyValueMapper, ValueJoinerWithKey)): each
+   * record looks up the row whose key `keySelector` picks, in the global store as it is when the record is processed
+   * (the table is not synchronised with the stream's time). No repartition, no co-partitioning. A record with a null
+   * value, a null selected key or no row is dropped. The joiner also gets the stream record's key (read-only).
+   */
+  join<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV, key: K) => VR, name?: string): KStream<K, VR>;
+  leftJoin<VT, VR>(table: KTable<K, VT>, joiner: (value: V, tableValue: VT | null) => VR, named?: string | Joined<K, V, VT>): KStream<K, VR>;
   /**
    * Windowed left join: as join, and a record of this stream that joined nothing once its window (and grace) closed
    * is emitted with a null other value then, never before (Kafka Streams 3.x+).
@@ -73,6 +85,11 @@ export interface KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR>;
+  /**
+   * Left join with a global table: as join, and a record whose selected key has no row joins null. A record with a
+   * null value is dropped, as in every stream join.
+   */
+  leftJoin<GK, GV, VR>(globalTable: GlobalKTable<GK, GV>, keySelector: (key: K, value: V) => GK | null, joiner: (value: V, globalValue: GV | null, key: K) => VR, name?: string): KStream<K, VR>;
   /** Windowed outer join: as leftJoin, for the records of either stream. */
   outerJoin<VO, VR>(
     other: KStream<K, VO>,
@@ -237,6 +254,8 @@ export interface TimeWindowedKStream<K, V> {
 }
 
 export interface SessionWindowedKStream<K, V> {
+  /** When sessions are forwarded: every update and merge (the default) or once, when they close. */
+  emitStrategy(strategy: EmitStrategy): SessionWindowedKStream<K, V>;
   count(materialized: SessionMaterialized<K, number>): KTable<Windowed<K>, number>;
   reduce(reducer: (aggregate: V, value: V) => V, materialized: SessionMaterialized<K, V>): KTable<Windowed<K>, V>;
   /** `merger` combines the aggregates of two sessions that a record bridges. */

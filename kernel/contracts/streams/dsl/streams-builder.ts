@@ -1,6 +1,7 @@
 /** Where a topology starts (Kafka Streams' StreamsBuilder), and the stores Processor API processors declare. */
 import type { StoreType } from "../stores";
 import type { Consumed } from "./consumed";
+import type { GlobalKTable } from "./global-ktable";
 import type { KStream, KTable } from "./kstream";
 import type { Materialized } from "./materialized";
 import type { SerdeRef } from "./serde-ref";
@@ -68,6 +69,12 @@ export interface StreamsBuilder {
   stream<K = string, V = string>(topics: string | string[], consumed?: Consumed<K, V>): KStream<K, V>;
   /** A table read from a topic, materialized in a key_value store (named after the topic unless given). */
   table<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): KTable<K, V>;
+  /**
+   * A global table (Kafka Streams' globalTable): every partition of `topic` in a timestamped_key_value store on every
+   * instance, named `materialized.storeName` or else after the topic. The topic is the store's changelog: the store
+   * keeps no other, and is read again from the topic's start whenever the application starts.
+   */
+  globalTable<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V>;
   /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`): a declaration or a Stores builder. */
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder;
 }

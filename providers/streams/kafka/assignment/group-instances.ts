@@ -42,7 +42,8 @@ export class GroupInstances {
     const assignments = Object.entries(member.assignment)
       .map(([topic, partitions]) => ({ topic, partitions: [...partitions].sort((a, b) => a - b) }))
       .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
-    const stores = new Set<string>();
+    // Every member of the group holds every global store whole.
+    const stores = new Set<string>(this.topology.definition.globalStores.keys());
     for (const { topic, partitions } of assignments) {
       const sub = this.topology.subTopologyOfTopic(topic);
       if (sub !== undefined && partitions.length > 0) for (const store of this.topology.subTopologies[sub].stores) stores.add(store);

@@ -14,8 +14,9 @@
  *  4. the sequence returns, and the group consumer commits the consumed offsets.
  * A crash anywhere leaves the stores at their last commit, which the group's offsets never pass.
  *
- * Under exactly_once_v2 a commit gathers the fetches of commit.interval.ms, and step 2's records are sent within the
- * thread's transaction, without commit markers or fences (the transaction does their work); between steps 2 and 3 the
+ * Under exactly_once_v2 a commit gathers the fetches of commit.interval.ms (each fetch's outputs sent ahead within the
+ * thread's transaction), and step 2's records are sent within it too, without commit markers or fences (the
+ * transaction does their work); between steps 2 and 3 the
  * transaction commits with the consumed offsets. A crash before that commit leaves neither the records nor the offsets
  * (read_committed readers never see them), and the stores at their last commit; a crash after it leaves the stores
  * behind the group's offsets, and the task restores the transaction's changelog records before it goes on.

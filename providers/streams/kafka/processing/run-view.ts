@@ -34,6 +34,8 @@ export interface RunView extends GroupMember {
   queryablePartitions(subTopologyId: number): readonly number[];
   /** A store of a sub-topology's restored task of `partition`, for queries (committed data only). */
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined;
+  /** A global store, whole, for queries, once the run has caught it up. */
+  globalStore(store: string): ReadOnlyStore | undefined;
   /** Every store partition of the open tasks. */
   storePartitions(): StorePartitionFigures[];
   /** The statistics of the stores of the restored tasks, by task. */

@@ -36,6 +36,8 @@ import { TopicPartitionMap } from "../topics/topic-partition";
 import { isTransactionLost, StreamsProducer, transactionLost } from "./streams-producer";
 import { processIdOf } from "../../state/process-id";
 import { encodeOffsetMetadata } from "./offset-metadata";
+import { GlobalStreamThread } from "./global-stream-thread";
+import { GlobalStores } from "../../state/global-store";
 
 export interface StreamThreadOptions {
   /** Where the cluster is and how its clients reach it (security.protocol, metadata.max.age.ms). */
@@ -85,6 +87,9 @@ export class StreamThread implements RunView {
   private readonly queueing = new Set<RunTask>();
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
+  /** The instance's global stores (every partition of their topics), and what keeps them; none without global tables. */
+  private readonly globalStores: GlobalStores;
+  private readonly globalThread: GlobalStreamThread | undefined;
 
   constructor(private readonly options: StreamThreadOptions) {
     const { topology, settings, metrics, logger, clientIdPrefix } = options;
@@ -95,6 +100,18 @@ export class StreamThread implements RunView {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
     }
+    this.globalStores = new GlobalStores(topology.globalStoreSpecs());
+    this.globalThread =
+      this.globalStores.topics.length === 0
+        ? undefined
+        : new GlobalStreamThread({
+            endpoint: options.endpoint,
+            clientId: `${clientIdPrefix}-GlobalStreamThread`,
+            stores: this.globalStores,
+            isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
+            logger,
+            onFatal: (error) => this.fail(error),
+          });
     const learnTopics = topology.hasTopicNameExtractor() ? (topics: string[]) => this.learnNamedTopics(topics) : undefined;
     this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records), learnTopics);
     this.tasks = new TaskManager({
@@ -111,6 +128,7 @@ export class StreamThread implements RunView {
       cacheBudget: new CacheBudget(settings.get("statestore.cache.max.bytes")),
       metrics,
       logger,
+      globalStores: this.globalStores,
     });
     this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, exactlyOnce: this.exactlyOnce, metrics });
     this.paused = options.paused;
@@ -152,12 +170,15 @@ export class StreamThread implements RunView {
     if (this.exactlyOnce) metrics.transactional();
     const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), producer.start()]);
     this.partitionCounts = counts;
+    // As Kafka Streams' GlobalStreamThread: the global stores are caught up before any task processes a record.
+    await this.globalThread?.start(admin);
     const consumer = new GroupConsumer(
       {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
         assignor: streamsAssignor(topology, this.options.server),
+        groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
         rebalanceTimeoutMs: settings.get("max.poll.interval.ms"),
@@ -224,6 +245,7 @@ export class StreamThread implements RunView {
     clearInterval(this.wallClockTimer);
     await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
     await this.serially(() => this.tasks.close());
+    await this.globalThread?.stop();
     await this.producer?.close();
     await this.purge?.close();
     this.adminClient?.close();
@@ -254,6 +276,10 @@ export class StreamThread implements RunView {
 
   queryablePartitions(subTopologyId: number): readonly number[] {
     return this.tasks.readyOf(subTopologyId).partitions;
+  }
+
+  globalStore(store: string): ReadOnlyStore | undefined {
+    return this.globalThread?.caughtUp ? this.globalStores.store(store)?.queryable() : undefined;
   }
 
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined {
@@ -303,6 +329,12 @@ export class StreamThread implements RunView {
   private async transactionalId(): Promise<string> {
     const { applicationId } = this.options.topology;
     return `${applicationId}-${await processIdOf(this.options.stateDir, applicationId)}-1`;
+  }
+
+  /** Static membership (KIP-345): the instance's `group.instance.id` with the thread's index, as Kafka Streams names it. */
+  private groupInstanceId(): string | undefined {
+    const id = this.options.settings.get("group.instance.id");
+    return id === "" ? undefined : `${id}-1`;
   }
 
   /** The metadata committed with a partition's offset: its partition time, as Kafka Streams commits it. */
@@ -372,7 +404,17 @@ export class StreamThread implements RunView {
     }
     if (this.exactlyOnce) {
       for (const task of queued) this.reportPositions(task);
-      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) await this.commitTransaction();
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) {
+        await this.commitTransaction();
+        return;
+      }
+      // As Kafka Streams does, the outputs leave within the open transaction as they are made, not all at its commit:
+      // they wait in the broker, not in memory, and read_committed readers see them once it commits.
+      try {
+        if (this.collector.hasPending()) await this.collector.sendAhead();
+      } catch (error) {
+        throw await this.transactionFailed(error);
+      }
       return;
     }
     const tasks = [...this.uncommitted];

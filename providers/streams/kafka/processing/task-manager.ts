@@ -6,6 +6,7 @@
  * restores each changelog read_committed up to its end, and a restored task takes the group's offsets as its
  * positions.
  */
+import type { GlobalStores } from "../../state/global-store";
 import type { ClusterAdmin, KafkaEndpoint, PartitionOffsets, TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
@@ -52,6 +53,8 @@ export interface TaskManagerOptions {
   cacheBudget: CacheBudget;
   metrics: RunMetrics;
   logger: ComponentLogger;
+  /** The instance's global stores, which every task's processors may read. */
+  globalStores?: GlobalStores;
 }
 
 /** The member an assignment was made to: its group generation and member id. */
@@ -80,6 +83,7 @@ export class TaskManager {
       onError: errorPolicy(settings, logger, deadLetter),
       now: Date.now,
       maxTaskIdleMs: maxTaskIdleMs(settings),
+      globalStores: options.globalStores,
     };
   }
 

@@ -12,9 +12,9 @@
  * store's compacted no sooner than its history retention plus a day; a repartition topic keeps its records until the application
  * purges them (retention.ms=-1, DeleteRecords), in 50 MiB segments; all take their records' own timestamps.
  * Inputs of one sub-topology must have the same number of partitions (its tasks join them partition by partition):
- * a repartition topic gets the number of the inputs it is read with (see subTopologyWidths), and an input topic, an
- * explicitly sized repartition topic or an existing internal topic that differs stops the application with an error
- * naming them.
+ * a repartition topic gets the number of the inputs it is read with (see subTopologyWidths), and an input topic or an
+ * explicitly sized repartition topic that differs stops the application with an error naming them; so does an
+ * existing internal topic of another size, as in Kafka Streams.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
@@ -60,15 +60,17 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
   const changelogs = new Map<string, StoreSpec>();
   const widthOf = subTopologyWidths(topology, counts, defaultPartitions);
   for (const sub of topology.subTopologies) {
-    const width = widthOf(sub.id);
-    for (const topic of sub.sourceTopics) if (topology.definition.repartitionTopics.has(topic)) size(topic, width);
-    const narrower = sub.sourceTopics.filter((topic) => counts.get(topic) !== width);
-    if (narrower.length > 0) throw new Error(copartitioningError(sub.sourceTopics, counts, `are joined partition by partition${describeLinks(sub)}`));
+    const { partitions: width, inputs } = widthOf(sub.id);
+    // Input topics of another size stopped widthOf: only an internal topic that existed already can differ here.
+    const sizeInternal = (topic: string) => {
+      size(topic, width);
+      if (counts.get(topic) !== width) throw new Error(existingInternalTopicError(topic, counts.get(topic)!, width, inputs));
+    };
+    for (const topic of sub.sourceTopics) if (topology.definition.repartitionTopics.has(topic)) sizeInternal(topic);
     for (const store of sub.stores) {
       const changelog = topology.changelogTopic(store);
       changelogs.set(changelog, topology.storeSpec(store)!);
-      size(changelog, width);
-      if (counts.get(changelog) !== width) throw new Error(copartitioningError([changelog, ...sub.sourceTopics], counts, `hold store '${store}' of their tasks`));
+      sizeInternal(changelog);
     }
   }
   if (missing.size > 0) {
@@ -84,17 +86,23 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
   return counts;
 }
 
+/** How many tasks (partitions) a sub-topology has, and the input topics whose partitions set that. */
+interface Width {
+  partitions: number;
+  inputs: readonly string[];
+}
+
 /**
  * How many tasks (partitions) each sub-topology has, as Kafka Streams sizes its co-partition groups: a sub-topology
  * reading input topics, or repartition topics of a fixed size, has as many as those (which must agree); one reading
  * only repartition topics, as many as the widest sub-topology writing them. Its repartition inputs then get that many
  * partitions, so a re-keyed stream meets the partitions of the table it joins.
  */
-function subTopologyWidths(topology: CompiledTopology, counts: Map<string, number>, defaultPartitions: number): (id: number) => number {
+function subTopologyWidths(topology: CompiledTopology, counts: Map<string, number>, defaultPartitions: number): (id: number) => Width {
   const { repartitionTopics, repartitionPartitions } = topology.definition;
-  const widths = new Map<number, number>();
+  const widths = new Map<number, Width>();
   const computing = new Set<number>();
-  const widthOf = (id: number): number => {
+  const widthOf = (id: number): Width => {
     const known = widths.get(id);
     if (known !== undefined) return known;
     const sub = topology.subTopologies[id];
@@ -108,9 +116,12 @@ function subTopologyWidths(topology: CompiledTopology, counts: Map<string, numbe
     computing.add(id);
     const writers = sub.sourceTopics
       .filter((topic) => repartitionTopics.has(topic))
-      .flatMap((topic) => topology.subTopologies.filter((writer) => writer.sinkTopics.includes(topic) && !computing.has(writer.id)));
-    const width = fixed.length > 0 ? fixed[0][1] : Math.max(defaultPartitions > 0 ? 1 : 0, ...writers.map((writer) => widthOf(writer.id)));
+      .flatMap((topic) => topology.subTopologies.filter((writer) => writer.sinkTopics.includes(topic) && !computing.has(writer.id)))
+      .map((writer) => widthOf(writer.id));
+    const partitions = fixed.length > 0 ? fixed[0][1] : Math.max(defaultPartitions > 0 ? 1 : 0, ...writers.map((writer) => writer.partitions));
+    const inputs = fixed.length > 0 ? fixed.map(([topic]) => topic) : writers.filter((writer) => writer.partitions === partitions).flatMap((writer) => writer.inputs);
     computing.delete(id);
+    const width = { partitions, inputs: [...new Set(inputs)] };
     widths.set(id, width);
     return width;
   };
@@ -171,4 +182,12 @@ function assertExternalTopicsExist(topology: CompiledTopology, sinks: readonly s
 function copartitioningError(topics: readonly string[], counts: Map<string, number>, why: string): string {
   const listed = topics.map((topic) => `${topic} (${counts.get(topic) ?? "?"})`).join(", ");
   return `topics ${listed} must have the same number of partitions: they ${why}; create them alike, or repartition the input`;
+}
+
+/** Kafka Streams refuses an existing internal topic of another size too ("has invalid partitions"). */
+function existingInternalTopicError(topic: string, partitions: number, expected: number, inputs: readonly string[]): string {
+  const plural = (count: number) => `${count} partition${count === 1 ? "" : "s"}`;
+  const sizing = inputs.filter((input) => input !== topic);
+  const why = sizing.length === 0 ? "" : ` (the partitions of ${sizing.join(", ")}, which size its tasks)`;
+  return `internal topic ${topic} has ${plural(partitions)}, expected ${expected}${why}; delete it so that it is created again`;
 }

@@ -59,14 +59,54 @@ export const storeRetention = (retentionMs: number, emitOnClose: boolean): numbe
 export const emitTimeStore = (storeName: string): string => `${storeName}-emit-close-time`;
 const LAST_EMIT = "last-emit-window-close-time";
 
-/** The windows an emit-on-close aggregation has not emitted yet: their keys by window start. */
-class PendingWindows {
+/**
+ * What every emit-on-close aggregation (time, sliding and session windows) keeps between emits: the close time of the
+ * last emit, in its store, and the wall-clock time before which no emit happens.
+ */
+export class CloseEmits {
+  /** The close time of the last emit, -1 before the first. */
+  lastEmit = -1;
+  private nextEmitAt = 0;
+  private readonly store: KeyValueStore<string, number>;
+  private readonly interval: number;
+
+  constructor(private readonly context: InternalProcessorContext, storeName: string) {
+    this.store = context.getStateStore<KeyValueStore<string, number>>(emitTimeStore(storeName));
+    this.interval = context.windowEmitIntervalMs();
+  }
+
+  load(): void {
+    this.lastEmit = this.store.get(LAST_EMIT) ?? -1;
+  }
+
+  /** Whether to look for closed windows now: once per emit interval at most, and when close time passed the last emit's. */
+  due(closeTime: number): boolean {
+    const now = this.context.currentSystemTimeMs();
+    if (now < this.nextEmitAt) return false;
+    this.nextEmitAt = now + this.interval;
+    return this.lastEmit === -1 || this.lastEmit < closeTime;
+  }
+
+  emitted(closeTime: number): void {
+    this.lastEmit = closeTime;
+    this.store.put(LAST_EMIT, closeTime);
+  }
+}
+
+/** The windows an emit-on-close aggregation has not emitted yet: their keys by window start (a session's: its end). */
+export class PendingWindows {
   private readonly byStart = new Map<number, Map<string, { key: unknown; keyBytes: Buffer }>>();
 
   add(start: number, key: unknown, keyBytes: Buffer): void {
     let keys = this.byStart.get(start);
     if (keys === undefined) this.byStart.set(start, (keys = new Map()));
     keys.set(keyBytes.toString("latin1"), { key, keyBytes });
+  }
+
+  remove(start: number, keyBytes: Buffer): void {
+    const keys = this.byStart.get(start);
+    keys?.delete(keyBytes.toString("latin1"));
+    if (keys?.size === 0) this.byStart.delete(start);
   }
 
   /** Takes the windows that start in [from, to], by start then key bytes, and forgets those that start before `to`. */
@@ -113,41 +153,34 @@ export function windowEmitter(operator: WindowOperator): ProcessorSupplier<any, 
 function onCloseEmitter(context: InternalProcessorContext, operator: WindowOperator, processing: WindowProcessing) {
   const { storeName, windowSizeMs, graceMs } = operator;
   const store = context.getStateStore<TimestampedWindowStore<unknown, unknown>>(storeName);
-  const emitTimes = context.getStateStore<KeyValueStore<string, number>>(emitTimeStore(storeName));
+  const emits = new CloseEmits(context, storeName);
   const keySerde = context.storeSpec(storeName).keySerde;
-  const interval = context.windowEmitIntervalMs();
   let pending = new PendingWindows();
-  let lastEmit = -1;
-  let nextEmitAt = 0;
   const streamTime = new ObservedStreamTime();
   const emitter: WindowEmitter = {
     updated: (record, start) => pending.add(start, record.key, keySerde.serialize(record.key)),
     dropped: () => context.recordDropped(),
   };
   const emitClosed = (record: Rec, closeTime: number) => {
-    const now = context.currentSystemTimeMs();
-    if (now < nextEmitAt) return;
-    nextEmitAt = now + interval;
-    if (lastEmit !== -1 && lastEmit >= closeTime) return;
+    if (!emits.due(closeTime)) return;
     const to = operator.emitTo(closeTime);
     if (to < 0) return;
-    const from = operator.emitFrom(lastEmit);
-    if (!operator.closesNewWindows(from, to, lastEmit)) return;
+    const from = operator.emitFrom(emits.lastEmit);
+    if (!operator.closesNewWindows(from, to, emits.lastEmit)) return;
     for (const { start, key } of pending.take(from, to)) {
       const window = store.fetch(key, start);
       if (window === undefined) continue;
       const windowed = { key, windowStart: start, windowEnd: start + windowSizeMs };
       context.forward(new StreamsRecord(windowed, change(window.value, null), window.timestamp, record.headerList()));
     }
-    lastEmit = closeTime;
-    emitTimes.put(LAST_EMIT, closeTime);
+    emits.emitted(closeTime);
   };
   return {
     async load() {
-      lastEmit = emitTimes.get(LAST_EMIT) ?? -1;
+      emits.load();
       pending = new PendingWindows();
       const committed = context.committedStore(storeName).store as ReadOnlyTimestampedWindowStore<unknown, unknown>;
-      for await (const window of committed.fetchAll(operator.emitFrom(lastEmit), Number.MAX_SAFE_INTEGER)) pending.add(window.windowStart, window.key, keySerde.serialize(window.key));
+      for await (const window of committed.fetchAll(operator.emitFrom(emits.lastEmit), Number.MAX_SAFE_INTEGER)) pending.add(window.windowStart, window.key, keySerde.serialize(window.key));
     },
     process(record: Rec) {
       if (!operator.accepts(record)) return context.recordDropped();

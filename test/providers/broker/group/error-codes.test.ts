@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
 import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
-import { formStableGroup, joinAll, joinRequest, memberRef, protocol, syncRequest, track, within, GROUP } from "./group-requests";
+import { formStableGroup, joinAll, joinRequest, memberRef, protocol, syncRequest, track, within, GROUP, byId } from "./group-requests";
 
 const test = suite("group coordinator: error codes");
 
@@ -105,11 +105,11 @@ test("leave answers per member, UNKNOWN_MEMBER_ID for ids that are not in the gr
   const coordinator = new DefaultGroupCoordinator();
   try {
     const [a, b] = await formStableGroup(coordinator, [joinRequest(), joinRequest()]);
-    assert.equal(coordinator.leave(GROUP, [a.memberId, "made-up"]), [
-      { memberId: a.memberId, errorCode: ErrorCode.NONE },
-      { memberId: "made-up", errorCode: ErrorCode.UNKNOWN_MEMBER_ID },
+    assert.equal(coordinator.leave(GROUP, [byId(a.memberId), byId("made-up")]), [
+      { memberId: a.memberId, groupInstanceId: null, errorCode: ErrorCode.NONE },
+      { memberId: "made-up", groupInstanceId: null, errorCode: ErrorCode.UNKNOWN_MEMBER_ID },
     ]);
-    assert.equal(coordinator.leave("other", [b.memberId]), [{ memberId: b.memberId, errorCode: ErrorCode.UNKNOWN_MEMBER_ID }]);
+    assert.equal(coordinator.leave("other", [byId(b.memberId)]), [{ memberId: b.memberId, groupInstanceId: null, errorCode: ErrorCode.UNKNOWN_MEMBER_ID }]);
   } finally {
     coordinator.close();
   }
@@ -121,7 +121,7 @@ test("a pending member may leave before it joins, and the join phase stops waiti
     const [a] = await formStableGroup(coordinator, [joinRequest()]);
     const pending = await coordinator.join(joinRequest({ requireKnownMemberId: true }));
     const aRejoin = track(coordinator.join(joinRequest({ memberId: a.memberId, protocols: [protocol("range", "changed")] })));
-    assert.equal(coordinator.leave(GROUP, [pending.memberId]), [{ memberId: pending.memberId, errorCode: ErrorCode.NONE }]);
+    assert.equal(coordinator.leave(GROUP, [byId(pending.memberId)]), [{ memberId: pending.memberId, groupInstanceId: null, errorCode: ErrorCode.NONE }]);
     const a2 = await within(aRejoin.promise);
     assert.is(a2.generationId, 2);
     assert.equal(a2.members.map((m) => m.memberId), [a.memberId]);

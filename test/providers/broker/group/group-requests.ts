@@ -4,6 +4,7 @@ import type {
   GroupProtocol,
   JoinGroupRequest,
   JoinGroupResult,
+  MemberIdentity,
   MemberRef,
   SyncGroupRequest,
 } from "../../../../providers/broker/group/group-coordinator";
@@ -28,6 +29,11 @@ export function joinRequest(overrides: Partial<JoinGroupRequest> = {}): JoinGrou
     requireKnownMemberId: false,
     ...overrides,
   };
+}
+
+/** A LeaveGroup's naming of a dynamic member. */
+export function byId(memberId: string): MemberIdentity {
+  return { memberId, groupInstanceId: null };
 }
 
 export function memberRef(joined: JoinGroupResult, overrides: Partial<MemberRef> = {}): MemberRef {

@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
 import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
-import { formStableGroup, joinAll, joinRequest, memberRef, track, GROUP } from "./group-requests";
+import { formStableGroup, joinAll, joinRequest, memberRef, track, GROUP, byId } from "./group-requests";
 
 const test = suite("group coordinator: offset commit validation");
 
@@ -35,7 +35,7 @@ test("a simple commit is refused while the group has members and allowed once th
   try {
     const [a] = await formStableGroup(coordinator, [joinRequest()]);
     assert.is(coordinator.validateOffsetCommit(simpleCommit()), ErrorCode.UNKNOWN_MEMBER_ID);
-    coordinator.leave(GROUP, [a.memberId]);
+    coordinator.leave(GROUP, [byId(a.memberId)]);
     assert.is(coordinator.validateOffsetCommit(simpleCommit()), ErrorCode.NONE);
   } finally {
     coordinator.close();

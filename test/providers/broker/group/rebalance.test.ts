@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { eventually } from "../../../helpers/eventually";
 import { DefaultGroupCoordinator } from "../../../../providers/broker/group/default-group-coordinator";
 import { ErrorCode } from "../../../../providers/kafka-protocol/error-codes";
-import { flushCallbacks, formStableGroup, joinRequest, memberRef, syncRequest, track, within, GROUP } from "./group-requests";
+import { flushCallbacks, formStableGroup, joinRequest, memberRef, syncRequest, track, within, GROUP, byId } from "./group-requests";
 
 const test = suite("group coordinator: rebalances");
 
@@ -74,7 +74,7 @@ test("a leaving member makes the others rebalance, and the earliest remaining me
   try {
     const request = joinRequest();
     const [a, b, c] = await formStableGroup(coordinator, [request, request, request]);
-    assert.equal(coordinator.leave(GROUP, [a.memberId]), [{ memberId: a.memberId, errorCode: ErrorCode.NONE }]);
+    assert.equal(coordinator.leave(GROUP, [byId(a.memberId)]), [{ memberId: a.memberId, groupInstanceId: null, errorCode: ErrorCode.NONE }]);
     assert.is(coordinator.heartbeat(memberRef(b)), ErrorCode.REBALANCE_IN_PROGRESS);
 
     const [b2, c2] = await within(
@@ -96,7 +96,7 @@ test("a leave completes a join phase that was only waiting for the leaving membe
     const aRejoin = track(coordinator.join({ ...request, memberId: a.memberId }));
     await flushCallbacks();
     assert.not.ok(aRejoin.settled);
-    coordinator.leave(GROUP, [b.memberId]);
+    coordinator.leave(GROUP, [byId(b.memberId)]);
     const a2 = await within(aRejoin.promise);
     assert.is(a2.generationId, 2);
     assert.equal(a2.members.map((m) => m.memberId), [a.memberId]);
@@ -109,7 +109,7 @@ test("the last member leaving empties the group and ends its generation", async 
   const coordinator = new DefaultGroupCoordinator();
   try {
     const [a] = await formStableGroup(coordinator, [joinRequest()]);
-    coordinator.leave(GROUP, [a.memberId]);
+    coordinator.leave(GROUP, [byId(a.memberId)]);
     assert.equal(coordinator.list(), [{ groupId: GROUP, protocolType: "consumer", groupState: "Empty" }]);
     assert.is(coordinator.heartbeat(memberRef(a)), ErrorCode.UNKNOWN_MEMBER_ID);
     const again = await within(coordinator.join(joinRequest()));

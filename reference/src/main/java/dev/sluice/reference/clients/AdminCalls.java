@@ -28,10 +28,12 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -88,6 +90,9 @@ public final class AdminCalls {
         calls.put("alterConsumerGroupOffsets", this::alterConsumerGroupOffsets);
         calls.put("deleteConsumerGroupOffsets", r -> wait(admin.deleteConsumerGroupOffsets((String) r.get("group"), java.util.Set.of(partition(r))).all()));
         calls.put("deleteConsumerGroups", r -> wait(admin.deleteConsumerGroups(strings(r, "groups")).all()));
+        // Static members by their group.instance.id (KIP-345): {"call":"removeMembersFromConsumerGroup","group":"g","instances":["a"]}.
+        calls.put("removeMembersFromConsumerGroup", r -> wait(admin.removeMembersFromConsumerGroup((String) r.get("group"),
+            new RemoveMembersFromConsumerGroupOptions(strings(r, "instances").stream().map(MemberToRemove::new).toList())).all()));
         calls.put("incrementalAlterConfigs", this::incrementalAlterConfigs);
         calls.put("describeAcls", r -> get(admin.describeAcls(AclBindingFilter.ANY).values()).stream().map(AdminCalls::aclText).sorted().toList());
         calls.put("createAcls", r -> wait(admin.createAcls(List.of(acl(r))).all()));

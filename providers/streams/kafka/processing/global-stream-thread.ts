@@ -1,0 +1,93 @@
+/**
+ * Keeps an instance's global stores (Kafka Streams' GlobalStreamThread): a reader of every partition of every global
+ * topic, outside the consumer group. `start` reads each partition from its start up to the end it had when the
+ * start began (the bootstrap), so that the stream thread's tasks, which start only then, see the whole table; after
+ * that it goes on reading in the background until stopped. Nothing is checkpointed: the stores are in memory and
+ * each run reads their topics again from the start, as Kafka Streams restores an in-memory global store.
+ */
+import { PartitionFetcher, type ClusterAdmin, type IsolationLevel, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
+import type { ComponentLogger } from "../../../../kernel/logger";
+import type { GlobalStores } from "../../state/global-store";
+import { TopicPartitionMap } from "../topics/topic-partition";
+
+export interface GlobalStreamThreadOptions {
+  endpoint: KafkaEndpoint;
+  clientId: string;
+  stores: GlobalStores;
+  /** read_committed under exactly_once_v2, as Kafka Streams' global consumer reads then. */
+  isolationLevel: IsolationLevel;
+  logger: ComponentLogger;
+  /** A failure while running (after the bootstrap): the application fails, as Kafka Streams' does when its global thread dies. */
+  onFatal(error: unknown): void;
+}
+
+/** How long a fetch may wait for records: also how long a stop may wait for the fetch in flight. */
+const MAX_WAIT_MS = 200;
+
+export class GlobalStreamThread {
+  private fetcher?: PartitionFetcher;
+  private readonly positions = new TopicPartitionMap<number>();
+  private stopped = false;
+  private running?: Promise<void>;
+  /** Records applied since the start, for the log. */
+  private applied = 0;
+
+  constructor(private readonly options: GlobalStreamThreadOptions) {}
+
+  /** Reads every global topic up to its end, then keeps reading in the background. */
+  async start(admin: ClusterAdmin): Promise<void> {
+    const { stores, endpoint, clientId, isolationLevel, logger } = this.options;
+    const topics = stores.topics;
+    const counts = await admin.partitionCounts(topics);
+    const missing = topics.filter((topic) => !counts.has(topic));
+    if (missing.length > 0) throw new Error(`the topic of a global table does not exist: ${missing.join(", ")} (create it before starting the application)`);
+    const partitions = Object.fromEntries(topics.map((topic) => [topic, Array.from({ length: counts.get(topic)! }, (_, partition) => partition)]));
+    const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: MAX_WAIT_MS, isolationLevel, logger });
+    this.fetcher = fetcher;
+    await fetcher.metadata.refresh(topics);
+    for (const { topic, partition, offset } of await fetcher.earliestOffsets(partitions)) this.positions.set(topic, partition, offset);
+    const ends = await fetcher.latestOffsets(partitions);
+    const startedAt = Date.now();
+    while (!this.stopped && ends.some(({ topic, partition, offset }) => this.positions.get(topic, partition)! < offset)) await this.fetchOnce();
+    logger.info("global stores restored", { stores: topics.map((topic) => stores.ofTopic(topic)!.name), records: this.applied, ms: Date.now() - startedAt });
+    this.running = this.keepReading();
+  }
+
+  /** Whether the bootstrap is done: the stores then hold their topics as they were when the run started, at least. */
+  get caughtUp(): boolean {
+    return this.running !== undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+    this.fetcher?.close();
+  }
+
+  private async keepReading(): Promise<void> {
+    try {
+      while (!this.stopped) await this.fetchOnce();
+    } catch (error) {
+      if (!this.stopped) this.options.onFatal(error);
+    }
+  }
+
+  /** One fetch of every partition from its position; each record goes into its topic's store. */
+  private async fetchOnce(): Promise<void> {
+    const fetcher = this.fetcher!;
+    const asked: TopicPartitionOffset[] = [...this.positions.entries()].map(([{ topic, partition }, offset]) => ({ topic, partition, offset }));
+    const answer = await fetcher.fetch(asked);
+    // A position out of range (the log's head deleted by retention) starts again from the log's start.
+    for (const { topic, partition, offset } of await fetcher.recover(answer.errors, "reading the global topic")) this.positions.set(topic, partition, offset);
+    for (const batch of answer.batches) {
+      const store = this.options.stores.ofTopic(batch.topic)!;
+      const from = this.positions.get(batch.topic, batch.partition)!;
+      for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
+        if (record.offset < from) continue;
+        store.apply(record.key, record.value, record.timestamp);
+        this.applied++;
+      }
+      if (batch.nextOffset > from) this.positions.set(batch.topic, batch.partition, batch.nextOffset);
+    }
+  }
+}
