@@ -19,12 +19,12 @@ type RegistryHandler = (req: SluiceRequest) => unknown;
 export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaRegistry): void {
   const { state } = registry;
   const answer = (handler: RegistryHandler) => async (req: SluiceRequest, res: ServerResponse) => {
-    const { status, body } = await attempt(() => (registry.requireTopic(), handler(req)));
+    const { status, body } = await attempt(async () => (await registry.caughtUp(), handler(req)));
     sendText(res, status, JSON.stringify(body), REGISTRY_MEDIA_TYPE);
   };
   /** A schema's own text as the body, as Confluent's `/schema` routes answer; errors as everywhere. */
   const schemaText = (handler: (req: SluiceRequest) => SchemaContent) => async (req: SluiceRequest, res: ServerResponse) => {
-    const { status, body } = await attempt(() => (registry.requireTopic(), handler(req)));
+    const { status, body } = await attempt(async () => (await registry.caughtUp(), handler(req)));
     sendText(res, status, status === 200 ? (body as SchemaContent).schema : JSON.stringify(body), REGISTRY_MEDIA_TYPE);
   };
   routes.get(`${REGISTRY_PATH}/schemas/types`, answer(() => [...SCHEMA_TYPES]), { spec: REGISTRY_SPECS.types });

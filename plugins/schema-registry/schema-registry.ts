@@ -3,7 +3,7 @@
  * existing id and version), looking up, and reading subjects, versions and ids. Writes from this instance go one
  * at a time, so two registrations never take the same id or version.
  */
-import { invalidSchema, RegistryError, schemaNotFound } from "./registry-errors";
+import { invalidSchema, schemaNotFound } from "./registry-errors";
 import { DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, type SchemaContent, type SchemaReference, type SubjectVersion } from "./registry-state";
 import { canonicalSchema } from "./schema-types";
 import type { SchemasTopic } from "./schemas-topic";
@@ -18,22 +18,24 @@ export interface SchemaRequest {
 export class SchemaRegistry {
   readonly state = new RegistryState();
   private writes: Promise<unknown> = Promise.resolve();
-  private topic: SchemasTopic | undefined;
 
-  /** The topic the registry appends to; set once it has been read to its end. */
-  attach(topic: SchemasTopic): void {
-    this.topic = topic;
+  constructor(private readonly topic: SchemasTopic) {}
+
+  /** Resolves once the state holds every record on the topic now: what an answer must see. */
+  caughtUp(): Promise<void> {
+    return this.topic.catchUp();
   }
 
   /** The id of `request`'s schema under `subject`, registering it as the subject's next version when it is new. */
   register(subject: string, request: SchemaRequest): Promise<{ id: number }> {
     const content = contentOf(request);
     const write = this.writes.then(async () => {
+      await this.caughtUp();
       const existing = this.state.findInSubject(subject, content);
       if (existing !== undefined) return { id: existing.id };
       const stored: SubjectVersion = { subject, version: this.state.nextVersion(subject), id: this.state.idFor(content), ...content, deleted: false };
       const { key, value } = schemaRecord(stored);
-      await this.requireTopic().append(key, value);
+      await this.topic.append(key, value);
       return { id: stored.id };
     });
     this.writes = write.catch(() => undefined);
@@ -47,12 +49,6 @@ export class SchemaRegistry {
     const found = this.state.findInSubject(subject, content);
     if (found === undefined) throw schemaNotFound();
     return found;
-  }
-
-  /** 50001 (Confluent's store error) until the topic has been read to its end: an answer before then could be stale. */
-  requireTopic(): SchemasTopic {
-    if (this.topic === undefined) throw new RegistryError(50001, "The schema registry is still reading its topic");
-    return this.topic;
   }
 }
 

@@ -11,7 +11,6 @@ import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
-import { eventually } from "../../helpers/eventually";
 import { readToEnd } from "../../helpers/read-to-end";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 
@@ -154,10 +153,25 @@ test("two Sluice instances on one broker share the registry", () =>
       assert.is((await clientOf(second).getLatestSchemaMetadata("orders-value")).id, id, "the second reads what the first registered before it started");
       const id2 = await clientOf(second).register("orders-value", avro(ORDER_V2));
       assert.is(id2, id + 1);
-      const seen = await eventually(() => clientOf(first).getSchemaMetadata("orders-value", 2), { what: "the first instance to see version 2" });
+      // Each answer is read to the topic's end first: the first instance sees version 2 at once, without waiting.
+      const seen = await clientOf(first).getSchemaMetadata("orders-value", 2);
       assert.equal([seen.id, seen.schema], [id2, compact(ORDER_V2)]);
     } finally {
       await second.close();
+    }
+  }));
+
+test("an idle registry reads nothing: its topic is created and read on the first request", () =>
+  withSluice(async (sluice) => {
+    const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const admin = new Kafka({ clientId: "registry-test", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      assert.not.ok((await admin.listTopics()).includes("_schemas"), "no _schemas before any registry request");
+      assert.equal((await http(`${sluice.url}/schema-registry/subjects`)).json(), []);
+      assert.ok((await admin.listTopics()).includes("_schemas"), "the first request created _schemas");
+    } finally {
+      await admin.disconnect();
     }
   }));
 
