@@ -43,6 +43,8 @@ export interface StoreSpec<K = unknown, V = unknown> {
    * application's `topic.*` ones (StoreBuilder.withLoggingEnabled, Materialized's, StreamJoined's).
    */
   changelogConfigs?: Readonly<Record<string, string>>;
+  /** False: no changelog topic, no changelog records, no restore (withLoggingDisabled). Default true. */
+  logging?: boolean;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before

@@ -31,6 +31,7 @@ function versionedSupplier(name: string, historyRetentionMs: number, segmentInte
 class DeclaredStoreBuilder implements StoreBuilder {
   private caching = false;
   private changelogConfigs: Record<string, string> | undefined;
+  private logging = true;
 
   constructor(
     private readonly supplier: StoreSupplier,
@@ -56,19 +57,21 @@ class DeclaredStoreBuilder implements StoreBuilder {
 
   withLoggingEnabled(config: Record<string, string>): StoreBuilder {
     this.changelogConfigs = { ...config };
+    this.logging = true;
     return this;
   }
 
-  withLoggingDisabled(): never {
-    throw new Error(
-      `store '${this.name}': withLoggingDisabled is not offered — every Sluice store keeps a changelog, since a task's exactly-once recovery and its moves between instances restore the stores from it`,
-    );
+  withLoggingDisabled(): StoreBuilder {
+    this.changelogConfigs = undefined;
+    this.logging = false;
+    return this;
   }
 
   declaration(): StoreDeclaration {
     const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, inMemory } = this.supplier;
     const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
     if (this.changelogConfigs !== undefined) declaration.changelogConfigs = this.changelogConfigs;
+    if (!this.logging) declaration.logging = false;
     if (inMemory === true) declaration.inMemory = true;
     return declaration;
   }

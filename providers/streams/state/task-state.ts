@@ -131,7 +131,9 @@ export class TaskState {
         currentTimestamp: options.currentTimestamp ?? Date.now,
         currentHeaders: options.currentHeaders ?? (() => undefined),
       };
-      specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
+      // A store with logging disabled writes no changelog records.
+      const unlogged: StoreContext = { ...context, emit: () => {} };
+      specs.forEach((spec, index) => state.addStore(spec, areas[index], spec.logging === false ? unlogged : context));
       for (const { spec, keyValue, windowed } of state.stores.values()) if (spec.rangeable) await (keyValue ?? windowed)?.indexKeys(db);
       state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });
       return state;

@@ -57,6 +57,8 @@ export interface StoreDef {
   historyRetentionMs?: number;
   /** See StoreSpec.changelogConfigs. */
   changelogConfigs?: Readonly<Record<string, string>>;
+  /** See StoreSpec.logging. */
+  logging?: boolean;
 }
 
 /**

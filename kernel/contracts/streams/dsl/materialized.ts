@@ -7,6 +7,11 @@ export interface MaterializedStoreOptions {
   caching?: boolean;
   /** Topic configs of the store's changelog over Kafka Streams' defaults (Kafka Streams' withLoggingEnabled(config)). */
   changelogConfigs?: Record<string, string>;
+  /**
+   * False: the store keeps no changelog (Kafka Streams' withLoggingDisabled). Nothing restores it: a task that moves,
+   * or whose local state is behind its group's offsets after a crash, starts it empty. Default true.
+   */
+  logging?: boolean;
 }
 
 export interface Materialized<K, V> extends MaterializedStoreOptions {

@@ -24,6 +24,8 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   caching?: boolean;
   /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
   changelogConfigs?: Record<string, string>;
+  /** False: the store keeps no changelog (`StoreBuilder.withLoggingDisabled`); see MaterializedStoreOptions.logging. */
+  logging?: boolean;
   /**
    * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
    * task is opened, its local state is dropped and its stores are restored from their changelogs.
@@ -54,13 +56,10 @@ export interface StoreBuilder {
   /** Folds updates in the record cache. Off unless enabled, as in Kafka Streams. */
   withCachingEnabled(): StoreBuilder;
   withCachingDisabled(): StoreBuilder;
-  /** Creates the store's changelog topic with these configs over Kafka Streams' defaults (logging is always on). */
+  /** Keeps a changelog (the default), created with these configs over Kafka Streams' defaults. */
   withLoggingEnabled(config: Record<string, string>): StoreBuilder;
-  /**
-   * Refused: every Sluice store keeps a changelog, since the task's exactly-once recovery after a crash and its
-   * moves between instances restore stores from it (commit markers and positions travel in it).
-   */
-  withLoggingDisabled(): never;
+  /** No changelog: nothing restores the store (see MaterializedStoreOptions.logging). */
+  withLoggingDisabled(): StoreBuilder;
   /** The store as the topology declares it. */
   declaration(): StoreDeclaration;
 }

@@ -117,9 +117,10 @@ export function addAggregation(
 }
 
 /** The caching and changelog configs a Materialized gives its store, only those it sets. */
-export function storeOptions({ caching, changelogConfigs }: MaterializedStoreOptions): MaterializedStoreOptions {
+export function storeOptions({ caching, changelogConfigs, logging }: MaterializedStoreOptions): MaterializedStoreOptions {
   const options: MaterializedStoreOptions = {};
   if (caching !== undefined) options.caching = caching;
   if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };
+  if (logging === false) options.logging = false;
   return options;
 }
