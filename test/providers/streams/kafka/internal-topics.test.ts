@@ -119,6 +119,7 @@ test("a store built withLoggingEnabled(config), or materialized with changelogCo
     const clicks = builder.stream<string, string>("clicks");
     clicks.process(() => ({ process: () => undefined }), ["kept", "unlogged"]);
     clicks.groupByKey().count({ storeName: "uncounted", logging: false });
+    clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "uncounted-windows", logging: false });
     clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "counted", retentionMs: 5_000, changelogConfigs: { "retention.ms": "9000" } });
   });
   const created = await createdTopics(admin, logged, { internalConfigs: { "segment.bytes": "1048576" } });
