@@ -3,7 +3,7 @@
  * the serdes, the face processors get (plain or timestamped) and caching, for `StreamsBuilder.addStateStore`.
  */
 import type { SerdeRef, StoreBuilder, StoreDeclaration, StoreSupplier } from "../../../kernel/contracts/streams/dsl";
-import type { StoreType } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
 
 function positive(value: number, what: string, store: string): number {
   if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${what} of store '${store}' must be a positive number of ms, got ${value}`);
@@ -34,7 +34,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
   private logging = true;
 
   constructor(
-    private readonly supplier: StoreSupplier,
+    private readonly supplier: StoreSupplier & { bytesStoreSupplier?: KeyValueBytesStoreSupplier },
     private readonly type: StoreType,
     private readonly keySerde?: SerdeRef<any>,
     private readonly valueSerde?: SerdeRef<any>,
@@ -72,6 +72,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
     const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
     if (this.changelogConfigs !== undefined) declaration.changelogConfigs = this.changelogConfigs;
     if (!this.logging) declaration.logging = false;
+    if (this.supplier.bytesStoreSupplier !== undefined) declaration.bytesStoreSupplier = this.supplier.bytesStoreSupplier;
     if (inMemory === true) declaration.inMemory = true;
     return declaration;
   }
@@ -80,6 +81,10 @@ class DeclaredStoreBuilder implements StoreBuilder {
 function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
   if (supplier.kind !== kind) throw new Error(`store '${supplier.name}' is a ${supplier.kind} store, not a ${kind} store`);
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
+}
+
+function isBytesStoreSupplier(supplier: StoreSupplier | KeyValueBytesStoreSupplier): supplier is KeyValueBytesStoreSupplier {
+  return typeof (supplier as Partial<KeyValueBytesStoreSupplier>).get === "function";
 }
 
 const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
@@ -106,7 +111,11 @@ export const Stores = {
   inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
   inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
-  keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
+  /** Takes the Stores factory's suppliers and a user's own KeyValueBytesStoreSupplier alike. */
+  keyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    isBytesStoreSupplier(supplier)
+      ? new DeclaredStoreBuilder({ name: supplier.name, kind: "key_value", bytesStoreSupplier: supplier }, "key_value", keySerde, valueSerde)
+      : builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
   versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>

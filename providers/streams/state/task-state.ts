@@ -288,6 +288,7 @@ export class TaskState {
     this.records?.discard();
     this.cache.discard();
     this.changelog = [];
+    for (const store of this.stores.values()) store.close?.();
     await this.db.close();
   }
 
@@ -317,6 +318,7 @@ export class TaskState {
       batch.put(CHECKPOINT_KEY, encodeCheckpoint(next));
       await batch.write();
 
+      for (const store of this.stores.values()) store.flush?.();
       for (const [counters, change] of entryChanges) counters.entries += change;
       for (const [store, streamTime] of streamTimes) store.streamTime.committed = streamTime;
       this.saved = next;
