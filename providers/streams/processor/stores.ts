@@ -83,8 +83,11 @@ function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: S
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
 }
 
-function isBytesStoreSupplier(supplier: StoreSupplier | KeyValueBytesStoreSupplier): supplier is KeyValueBytesStoreSupplier {
-  return typeof (supplier as Partial<KeyValueBytesStoreSupplier>).get === "function";
+/** Takes the Stores factory's suppliers and a user's own KeyValueBytesStoreSupplier alike. */
+function keyValueBuilderOf(supplier: StoreSupplier | KeyValueBytesStoreSupplier, type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
+  if (typeof (supplier as Partial<KeyValueBytesStoreSupplier>).get !== "function") return builderOf(supplier as StoreSupplier, "key_value", type, keySerde, valueSerde);
+  const bytesStoreSupplier = supplier as KeyValueBytesStoreSupplier;
+  return new DeclaredStoreBuilder({ name: bytesStoreSupplier.name, kind: "key_value", bytesStoreSupplier }, type, keySerde, valueSerde);
 }
 
 const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
@@ -111,13 +114,10 @@ export const Stores = {
   inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
   inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
-  /** Takes the Stores factory's suppliers and a user's own KeyValueBytesStoreSupplier alike. */
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    isBytesStoreSupplier(supplier)
-      ? new DeclaredStoreBuilder({ name: supplier.name, kind: "key_value", bytesStoreSupplier: supplier }, "key_value", keySerde, valueSerde)
-      : builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
-  timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
+    keyValueBuilderOf(supplier, "key_value", keySerde, valueSerde),
+  timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    keyValueBuilderOf(supplier, "timestamped_key_value", keySerde, valueSerde),
   versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "versioned_key_value", "versioned_key_value", keySerde, valueSerde),
   windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),

@@ -161,7 +161,6 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
 
 export function openStoreFaces(input: OpenerInput): StoreFaces {
   if (input.spec.bytesStoreSupplier !== undefined) {
-    if (input.spec.type !== "key_value") throw new Error(`store ${input.spec.name}: a KeyValueBytesStoreSupplier backs key_value stores only, not ${input.spec.type}`);
     return openSuppliedKeyValueStore(input.spec, input.context);
   }
   const opener = OPENERS[input.spec.type];

@@ -5,75 +5,67 @@
  * in-memory store: it gets a new one and restores it from its changelog each time it is opened.
  */
 import type { Serde } from "../../../kernel/contracts/streams/serde";
-import type { KeyValue, KeyValueBytesStore, KeyValueIterator, KeyValueStore, RangeOptions, ReadOnlyKeyValueStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
+import type {
+  KeyValue,
+  KeyValueBytesStore,
+  KeyValueIterator,
+  KeyValueStore,
+  RangeOptions,
+  ReadOnlyKeyValueStore,
+  StoreSpec,
+  TimestampedKeyValueStore,
+  ValueAndTimestamp,
+} from "../../../kernel/contracts/streams/stores";
 import { PulledIterator } from "./key-value-iterator";
 import type { StoreFaces } from "./store-openers";
 import type { StoreContext } from "./store-context";
+import { plainValues, timestampedValues, type StoredValue, type ValueLayout } from "./value-layout";
 
-class SuppliedKeyValueStore<K, V> implements KeyValueStore<K, V> {
-  readonly type = "key_value";
-
+/**
+ * The user's store under one of Sluice's value layouts (a timestamped store keeps each value after its timestamp, as
+ * Kafka Streams lays timestamped values out): reads, deletes and ranges, as what a lookup finds.
+ */
+abstract class SuppliedStore<K, V, Found> {
   constructor(
     readonly name: string,
     private readonly bytes: KeyValueBytesStore,
-    private readonly keySerde: Serde<K>,
-    private readonly valueSerde: Serde<V>,
+    protected readonly keySerde: Serde<K>,
+    protected readonly valueSerde: Serde<V>,
+    private readonly layout: ValueLayout,
     private readonly context: StoreContext,
   ) {}
 
-  get(key: K): V | undefined {
-    const value = this.bytes.get(this.keySerde.serialize(key));
-    return value === undefined ? undefined : this.valueSerde.deserialize(value);
+  get(key: K): Found | undefined {
+    const stored = this.bytes.get(this.keySerde.serialize(key));
+    return stored === undefined ? undefined : this.found(stored);
   }
 
-  put(key: K, value: V | null): void {
-    if (value === null) {
-      this.delete(key);
-      return;
-    }
-    const keyBytes = this.keySerde.serialize(key);
-    const valueBytes = this.valueSerde.serialize(value);
-    this.bytes.put(keyBytes, valueBytes);
-    this.context.emit({ store: this.name, key: keyBytes, value: valueBytes, timestamp: this.context.currentTimestamp() });
-  }
-
-  putIfAbsent(key: K, value: V): V | undefined {
-    const current = this.get(key);
-    if (current === undefined) this.put(key, value);
-    return current;
-  }
-
-  delete(key: K): V | undefined {
+  delete(key: K): Found | undefined {
     const keyBytes = this.keySerde.serialize(key);
     const removed = this.bytes.delete(keyBytes);
     this.context.emit({ store: this.name, key: keyBytes, value: null, timestamp: this.context.currentTimestamp() });
-    return removed === undefined ? undefined : this.valueSerde.deserialize(removed);
+    return removed === undefined ? undefined : this.found(removed);
   }
 
-  putAll(entries: readonly KeyValue<K, V | null>[]): void {
-    for (const { key, value } of entries) this.put(key, value);
-  }
-
-  range(from?: K, to?: K): KeyValueIterator<K, V> {
+  range(from?: K, to?: K): KeyValueIterator<K, Found> {
     return this.walk(this.entries(from, to));
   }
 
-  reverseRange(from?: K, to?: K): KeyValueIterator<K, V> {
+  reverseRange(from?: K, to?: K): KeyValueIterator<K, Found> {
     return this.walk([...this.entries(from, to)].reverse());
   }
 
-  all(): KeyValueIterator<K, V> {
+  all(): KeyValueIterator<K, Found> {
     return this.range();
   }
 
-  reverseAll(): KeyValueIterator<K, V> {
+  reverseAll(): KeyValueIterator<K, Found> {
     return this.reverseRange();
   }
 
-  prefixScan<P>(prefix: P, prefixKeySerde: Serde<P>): KeyValueIterator<K, V> {
+  prefixScan<P>(prefix: P, prefixKeySerde: Serde<P>): KeyValueIterator<K, Found> {
     const start = prefixKeySerde.serialize(prefix);
-    const matching = [...this.bytes.range(start, undefined)].filter(({ key }) => key.subarray(0, start.length).equals(start));
-    return this.walk(matching);
+    return this.walk([...this.bytes.range(start, undefined)].filter(({ key }) => key.subarray(0, start.length).equals(start)));
   }
 
   approximateNumEntries(): number {
@@ -87,11 +79,25 @@ class SuppliedKeyValueStore<K, V> implements KeyValueStore<K, V> {
     return this.bytes.range(low, high);
   }
 
-  decode({ key, value }: KeyValue<Buffer, Buffer>): KeyValue<K, V> {
-    return { key: this.keySerde.deserialize(key), value: this.valueSerde.deserialize(value) };
+  decode({ key, value }: KeyValue<Buffer, Buffer>): KeyValue<K, Found> {
+    return { key: this.keySerde.deserialize(key), value: this.found(value) };
   }
 
-  private walk(entries: Iterable<KeyValue<Buffer, Buffer>>): KeyValueIterator<K, V> {
+  /** A value put: into the user's store in the layout, and to the changelog as the value with its timestamp. */
+  protected write(key: K, value: V, timestamp: number): void {
+    const keyBytes = this.keySerde.serialize(key);
+    const valueBytes = this.valueSerde.serialize(value);
+    this.bytes.put(keyBytes, this.layout.encode(valueBytes, timestamp));
+    this.context.emit({ store: this.name, key: keyBytes, value: valueBytes, timestamp });
+  }
+
+  protected abstract foundOf(stored: StoredValue): Found;
+
+  private found(stored: Buffer): Found {
+    return this.foundOf(this.layout.decode(stored));
+  }
+
+  private walk(entries: Iterable<KeyValue<Buffer, Buffer>>): KeyValueIterator<K, Found> {
     const iterator = entries[Symbol.iterator]();
     return new PulledIterator(() => {
       const step = iterator.next();
@@ -100,15 +106,72 @@ class SuppliedKeyValueStore<K, V> implements KeyValueStore<K, V> {
   }
 }
 
-/** Queries read the user's store as it is: there is no committed copy apart from it. */
-class SuppliedReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V> {
-  constructor(private readonly store: SuppliedKeyValueStore<K, V>) {}
+class SuppliedKeyValueStore<K, V> extends SuppliedStore<K, V, V> implements KeyValueStore<K, V> {
+  readonly type = "key_value";
 
-  async get(key: K): Promise<V | undefined> {
+  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, private readonly storeContext: StoreContext) {
+    super(name, bytes, keySerde, valueSerde, plainValues, storeContext);
+  }
+
+  put(key: K, value: V | null): void {
+    if (value === null) this.delete(key);
+    else this.write(key, value, this.storeContext.currentTimestamp());
+  }
+
+  putIfAbsent(key: K, value: V): V | undefined {
+    const current = this.get(key);
+    if (current === undefined) this.put(key, value);
+    return current;
+  }
+
+  putAll(entries: readonly KeyValue<K, V | null>[]): void {
+    for (const { key, value } of entries) this.put(key, value);
+  }
+
+  protected foundOf(stored: StoredValue): V {
+    return this.valueSerde.deserialize(stored.value);
+  }
+}
+
+class SuppliedTimestampedKeyValueStore<K, V> extends SuppliedStore<K, V, ValueAndTimestamp<V>> implements TimestampedKeyValueStore<K, V> {
+  readonly type = "timestamped_key_value";
+
+  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, context: StoreContext) {
+    super(name, bytes, keySerde, valueSerde, timestampedValues, context);
+  }
+
+  put(key: K, value: V | null, timestamp: number): void {
+    if (value === null) this.delete(key);
+    else this.write(key, value, timestamp);
+  }
+
+  putIfAbsent(key: K, value: V, timestamp: number): ValueAndTimestamp<V> | undefined {
+    const current = this.get(key);
+    if (current === undefined) this.put(key, value, timestamp);
+    return current;
+  }
+
+  putAll(entries: readonly KeyValue<K, ValueAndTimestamp<V> | null>[]): void {
+    for (const { key, value } of entries) {
+      if (value === null) this.delete(key);
+      else this.put(key, value.value, value.timestamp);
+    }
+  }
+
+  protected foundOf(stored: StoredValue): ValueAndTimestamp<V> {
+    return { value: this.valueSerde.deserialize(stored.value), timestamp: stored.timestamp };
+  }
+}
+
+/** Queries read the user's store as it is: there is no committed copy apart from it. */
+class SuppliedReadOnlyKeyValueStore<K, V, Found> implements ReadOnlyKeyValueStore<K, Found> {
+  constructor(private readonly store: SuppliedStore<K, V, Found>) {}
+
+  async get(key: K): Promise<Found | undefined> {
     return this.store.get(key);
   }
 
-  async *range(from?: K, to?: K, options: RangeOptions = {}): AsyncIterable<KeyValue<K, V>> {
+  async *range(from?: K, to?: K, options: RangeOptions = {}): AsyncIterable<KeyValue<K, Found>> {
     let left = options.limit ?? Infinity;
     for (const entry of this.store.entries(from, to)) {
       if (left-- <= 0) return;
@@ -116,7 +179,7 @@ class SuppliedReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V>
     }
   }
 
-  all(options?: RangeOptions): AsyncIterable<KeyValue<K, V>> {
+  all(options?: RangeOptions): AsyncIterable<KeyValue<K, Found>> {
     return this.range(undefined, undefined, options);
   }
 
@@ -125,14 +188,20 @@ class SuppliedReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V>
   }
 }
 
+/** The faces of a key_value or timestamped_key_value store kept in the user's store of `spec.bytesStoreSupplier`. */
 export function openSuppliedKeyValueStore(spec: StoreSpec, context: StoreContext): StoreFaces {
   const bytes = spec.bytesStoreSupplier!.get();
-  const processor = new SuppliedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context);
-  return {
-    processor,
-    readOnly: { type: "key_value", store: new SuppliedReadOnlyKeyValueStore(processor) },
-    applyChangelog: (key, value) => (value === null ? void bytes.delete(key) : bytes.put(key, value)),
+  const timestamped = spec.type === "timestamped_key_value";
+  const layout = timestamped ? timestampedValues : plainValues;
+  const hooks = {
+    applyChangelog: (key: Buffer, value: Buffer | null, timestamp: number) => (value === null ? void bytes.delete(key) : bytes.put(key, layout.encode(value, timestamp))),
     flush: () => bytes.flush?.(),
     close: () => bytes.close?.(),
   };
+  if (timestamped) {
+    const processor = new SuppliedTimestampedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context);
+    return { processor, readOnly: { type: "timestamped_key_value", store: new SuppliedReadOnlyKeyValueStore(processor) }, ...hooks };
+  }
+  const processor = new SuppliedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context);
+  return { processor, readOnly: { type: "key_value", store: new SuppliedReadOnlyKeyValueStore(processor) }, ...hooks };
 }

@@ -136,6 +136,6 @@ export class InternalTopologyBuilder {
  */
 function suppliedStore(store: StoreDef, supplier: KeyValueBytesStoreSupplier): StoreDef {
   if (supplier.name !== store.name) throw new Error(`store '${store.name}' is given a KeyValueBytesStoreSupplier named '${supplier.name}': they must be the same`);
-  if (store.type !== "key_value") throw new Error(`store '${store.name}': a KeyValueBytesStoreSupplier makes a key_value store, not ${store.type} (give storeType: "key_value")`);
+  if (store.type !== "key_value" && store.type !== "timestamped_key_value") throw new Error(`store '${store.name}': a KeyValueBytesStoreSupplier makes a key-value store, not a ${store.type} one`);
   return { ...store, inMemory: true };
 }

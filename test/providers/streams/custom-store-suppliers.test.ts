@@ -4,7 +4,7 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { KeyValueStore, ReadOnlyKeyValueStore } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueStore, ReadOnlyKeyValueStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
 import { Stores } from "../../../providers/streams/processor/stores";
 import { TopologyTestDriver } from "../../../providers/streams";
 import { processorOf } from "../../helpers/processors";
@@ -43,27 +43,31 @@ test("a Processor API store built from a user's supplier holds the processor's d
   assert.is(store.calls.close, 1);
 });
 
-test("a DSL count materialized in a user's supplier keeps its counts there and answers queries from it", async () => {
+test("a DSL count materialized in a user's supplier keeps its counts there, with their timestamps, and answers queries from it", async () => {
   const supplier = countingSupplier("counts");
+  const plain = countingSupplier("plain-counts");
   const driver = await TopologyTestDriver.create((builder) => {
-    builder.stream<string, string>("clicks").groupByKey().count({ storeName: "counts", storeType: "key_value", storeSupplier: supplier }).toStream().to("out", { valueSerde: "long" });
+    const grouped = builder.stream<string, string>("clicks").groupByKey();
+    grouped.count({ storeName: "counts", storeSupplier: supplier }).toStream().to("out", { valueSerde: "long" });
+    grouped.count({ storeName: "plain-counts", storeType: "key_value", storeSupplier: plain });
   });
-  await driver.pipeInput("clicks", [{ key: "ann", value: "a" }, { key: "ann", value: "b" }, { key: "bob", value: "c" }]);
+  await driver.pipeInput("clicks", [{ key: "ann", value: "a", timestamp: 5 }, { key: "ann", value: "b", timestamp: 9 }, { key: "bob", value: "c", timestamp: 7 }]);
   assert.equal(driver.readOutput<string, number>("out", { value: "long" }).map((r) => [r.key, r.value]), [["ann", 1], ["ann", 2], ["bob", 1]]);
   assert.equal([...supplier.made[0].entries.keys()].sort(), ["ann", "bob"]);
-  const counts = driver.store("counts").store as ReadOnlyKeyValueStore<string, number>;
-  assert.is(await counts.get("ann"), 2);
+  const counts = driver.store("counts").store as ReadOnlyKeyValueStore<string, ValueAndTimestamp<number>>;
+  assert.equal(await counts.get("ann"), { value: 2, timestamp: 9 });
   const all: string[] = [];
-  for await (const { key, value } of counts.all()) all.push(`${key}=${value}`);
-  assert.equal(all, ["ann=2", "bob=1"]);
+  for await (const { key, value } of counts.all()) all.push(`${key}=${value.value}@${value.timestamp}`);
+  assert.equal(all, ["ann=2@9", "bob=1@7"]);
+  assert.is(await (driver.store("plain-counts").store as ReadOnlyKeyValueStore<string, number>).get("ann"), 2);
   await driver.close();
 });
 
 test("a supplier named otherwise than its store, or for a store that is not a plain key-value one, is refused naming both", async () => {
   const misnamed = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().count({ storeName: "counts", storeType: "key_value", storeSupplier: countingSupplier("other") }));
   assert.match(misnamed, /store 'counts' is given a KeyValueBytesStoreSupplier named 'other'/);
-  const timestamped = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().count({ storeName: "counts", storeSupplier: countingSupplier("counts") }));
-  assert.match(timestamped, /store 'counts': a KeyValueBytesStoreSupplier makes a key_value store, not timestamped_key_value/);
+  const windowed = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().windowedBy({ type: "tumbling", sizeMs: 10 }).count({ storeName: "counts", storeSupplier: countingSupplier("counts") }));
+  assert.match(windowed, /store 'counts': a KeyValueBytesStoreSupplier makes a key-value store, not a timestamped_window one/);
 });
 
 test.run();

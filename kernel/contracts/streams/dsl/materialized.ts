@@ -14,9 +14,9 @@ export interface MaterializedStoreOptions {
    */
   logging?: boolean;
   /**
-   * Key-value stores: the user's own store the data lives in (Kafka Streams' Materialized.as(KeyValueBytesStoreSupplier)),
-   * named as the store and of storeType key_value. A new one is got, and restored from its changelog, each time its
-   * task is opened.
+   * Key-value stores (plain or timestamped): the user's own store the data lives in (Kafka Streams'
+   * Materialized.as(KeyValueBytesStoreSupplier)), named as the store. A new one is got, and restored from its
+   * changelog, each time its task is opened.
    */
   storeSupplier?: KeyValueBytesStoreSupplier;
 }
