@@ -63,6 +63,15 @@ test("a DSL count materialized in a user's supplier keeps its counts there, with
   await driver.close();
 });
 
+test("a table materialized in a user's supplier keeps its rows there", async () => {
+  const supplier = countingSupplier("prices");
+  const driver = await TopologyTestDriver.create((builder) => void builder.table<string, string>("prices", undefined, { storeName: "prices", storeSupplier: supplier }));
+  await driver.pipeInput("prices", [{ key: "pear", value: "3", timestamp: 1 }, { key: "plum", value: "2", timestamp: 2 }, { key: "pear", value: null as unknown as string, timestamp: 3 }]);
+  assert.equal([...supplier.made[0].entries.keys()], ["plum"]);
+  assert.equal(await (driver.store("prices").store as ReadOnlyKeyValueStore<string, ValueAndTimestamp<string>>).get("plum"), { value: "2", timestamp: 2 });
+  await driver.close();
+});
+
 test("a supplier named otherwise than its store, or for a store that is not a plain key-value one, is refused naming both", async () => {
   const misnamed = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().count({ storeName: "counts", storeType: "key_value", storeSupplier: countingSupplier("other") }));
   assert.match(misnamed, /store 'counts' is given a KeyValueBytesStoreSupplier named 'other'/);
