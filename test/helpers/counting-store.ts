@@ -20,12 +20,13 @@ export class CountingStore implements KeyValueBytesStore {
     this.entries.delete(key.toString("latin1"));
     return removed;
   }
-  range(from: Buffer | undefined, to: Buffer | undefined): Iterable<KeyValue<Buffer, Buffer>> {
+  *range(from: Buffer | undefined, to: Buffer | undefined): Iterable<KeyValue<Buffer, Buffer>> {
     this.calls.range++;
-    return [...this.entries]
-      .map(([key, value]) => ({ key: Buffer.from(key, "latin1"), value }))
-      .filter(({ key }) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0))
-      .sort((a, b) => Buffer.compare(a.key, b.key));
+    const keys = [...this.entries.keys()].map((id) => Buffer.from(id, "latin1")).sort(Buffer.compare);
+    for (const key of keys) {
+      const inRange = (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);
+      if (inRange) yield { key, value: this.entries.get(key.toString("latin1"))! };
+    }
   }
   approximateNumEntries(): number {
     return this.entries.size;

@@ -12,7 +12,7 @@ import type { TopologyProvider } from "../../../kernel/contracts/streams/topolog
 import { Stores } from "../../../providers/streams/processor/stores";
 import type { StreamsRuntime } from "../../../providers/streams";
 import { eventually } from "../../helpers/eventually";
-import { processorOf } from "../../helpers/processors";
+import { keyCounter, processorOf } from "../../helpers/processors";
 import { countingSupplier } from "../../helpers/counting-store";
 import { startHarness, type Harness } from "./streams-harness";
 
@@ -102,18 +102,7 @@ test("a user's supplied store is likewise got new and restored from its changelo
     config: { "application.id": "supplied", "default.key.serde": "string", "default.value.serde": "string" },
     topology(builder: StreamsBuilder) {
       builder.addStateStore(Stores.keyValueStoreBuilder(supplier, "string", "long"));
-      builder
-        .stream<string, string>("supplied-in")
-        .process(
-          processorOf<string, string, string, string>((record, context) => {
-            const store = context.getStateStore<KeyValueStore<string, number>>("counts");
-            const count = (store.get(record.key) ?? 0) + 1;
-            store.put(record.key, count);
-            context.forward(record.withValue(`${record.key}=${count}`));
-          }),
-          ["counts"],
-        )
-        .to("supplied-out");
+      builder.stream<string, string>("supplied-in").process(keyCounter("counts"), ["counts"]).to("supplied-out");
     },
   };
   for (const expected of ["k=1", "k=2"]) {

@@ -4,10 +4,10 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { KeyValueStore, ReadOnlyKeyValueStore, ReadOnlyWindowStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
+import type { ReadOnlyKeyValueStore, ReadOnlyWindowStore, ValueAndTimestamp } from "../../../kernel/contracts/streams/stores";
 import { Stores } from "../../../providers/streams/processor/stores";
 import { TopologyTestDriver } from "../../../providers/streams";
-import { processorOf } from "../../helpers/processors";
+import { keyCounter } from "../../helpers/processors";
 
 const test = suite("stores with logging disabled in the test driver");
 
@@ -27,18 +27,7 @@ test("a count and a windowed count materialized with logging: false keep and emi
 test("a Processor API store built withLoggingDisabled() serves its processor", async () => {
   const driver = await TopologyTestDriver.create((builder) => {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("seen"), "string", "long").withLoggingDisabled());
-    builder
-      .stream<string, string>("in")
-      .process(
-        processorOf<string, string, string, string>((record, context) => {
-          const seen = context.getStateStore<KeyValueStore<string, number>>("seen");
-          const count = (seen.get(record.key) ?? 0) + 1;
-          seen.put(record.key, count);
-          context.forward(record.withValue(`${record.key}=${count}`));
-        }),
-        ["seen"],
-      )
-      .to("out");
+    builder.stream<string, string>("in").process(keyCounter("seen"), ["seen"]).to("out");
   });
   await driver.pipeInput("in", [{ key: "k", value: "x" }, { key: "k", value: "y" }]);
   assert.equal(driver.readOutput("out").map((r) => r.value), ["k=1", "k=2"]);
