@@ -139,10 +139,16 @@ export class CompiledTopology {
   globalStoreSpec(name: string): GlobalStoreSpec | undefined {
     const store = this.definition.globalStores.get(name);
     if (store === undefined) return undefined;
+    const { processor } = store;
     return {
       ...store,
       keySerde: this.resolveSerde(store.keySerde, "key", `the key of global store '${store.name}'`),
       valueSerde: this.resolveSerde(store.valueSerde, "value", `the value of global store '${store.name}'`),
+      processor: processor && {
+        ...processor,
+        keySerde: this.resolveSerde(processor.keySerde, "key", `the keys processor '${processor.name}' reads from topic '${store.topic}'`),
+        valueSerde: this.resolveSerde(processor.valueSerde, "value", `the values processor '${processor.name}' reads from topic '${store.topic}'`),
+      },
     };
   }
 

@@ -64,8 +64,9 @@ export interface StoreDef {
 }
 
 /**
- * A global store (Kafka Streams' global state store, here a GlobalKTable's): every partition of `topic` kept whole
- * on each instance, outside the tasks. The topic is its changelog. Its processors read it by name.
+ * A global store (Kafka Streams' global state store: a GlobalKTable's, or one added with addGlobalStore): every
+ * partition of `topic` kept whole on each instance, outside the tasks. The topic is its changelog. Its processors
+ * read it by name.
  */
 export interface GlobalStoreDef {
   name: string;
@@ -73,6 +74,8 @@ export interface GlobalStoreDef {
   type: "key_value" | "timestamped_key_value";
   keySerde: SerdeSpec;
   valueSerde: SerdeSpec;
+  /** addGlobalStore's processor, which writes the store, and the serdes it reads the topic with (its Consumed). */
+  processor?: { name: string; supplier: ProcessorSupplier<any, any, void, void>; keySerde: SerdeSpec; valueSerde: SerdeSpec };
 }
 
 export interface TopologyDefinition {

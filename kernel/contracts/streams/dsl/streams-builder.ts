@@ -1,4 +1,5 @@
 /** Where a topology starts (Kafka Streams' StreamsBuilder), and the stores Processor API processors declare. */
+import type { ProcessorSupplier } from "../processor";
 import type { KeyValueBytesStoreSupplier, StoreType } from "../stores";
 import type { Consumed } from "./consumed";
 import type { GlobalKTable } from "./global-ktable";
@@ -78,4 +79,13 @@ export interface StreamsBuilder {
   globalTable<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V>;
   /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`): a declaration or a Stores builder. */
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder;
+  /**
+   * A global store kept by a processor (Kafka Streams' addGlobalStore): a key_value or timestamped_key_value store
+   * on every instance, which `stateUpdateSupplier`'s processor writes from every record of every partition of
+   * `topic`, read with `consumed`'s serdes. Other processors read it by name without being connected to it; queries
+   * read it on any instance. The store is in memory and the topic is its changelog: each start runs the topic from
+   * its start through the processor again (Kafka Streams 4.x's reprocessing on restore) before any task processes a
+   * record. A builder given withLoggingEnabled(config) is refused.
+   */
+  addGlobalStore<KIn = string, VIn = string>(store: StoreDeclaration | StoreBuilder, topic: string, consumed: Consumed<KIn, VIn>, stateUpdateSupplier: ProcessorSupplier<KIn, VIn, void, void>): StreamsBuilder;
 }

@@ -7,7 +7,7 @@ import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contr
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { KeyValueBytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import { nextStream, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
+import { nextStream, versionedIfSo, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { passThroughProcessor } from "../processor-shapes";
 import type { TableOperator } from "../table-changes";
@@ -51,6 +51,8 @@ export interface AggregationStore {
   type: StoreType;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** A versioned store's (Materialized with a versioned store): how long replaced versions stay readable. */
+  historyRetentionMs?: number;
   /** Small stores of the processor's own beside it (a last emit time), each one long per string key. */
   companions?: string[];
 }
@@ -112,7 +114,7 @@ export function addAggregation(
   const stores = [storeName, ...companions];
   const nodes = inputs.map(({ aggregator }, index) => builder.addProcessor(aggregation.prefix, aggregation.processor({ initializer, aggregator }), [parents[index]], stores));
   const node = nodes.length === 1 ? nodes[0] : builder.addProcessor("cogroup-merge", passThroughProcessor(), nodes);
-  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator };
+  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator, versionedStore: versionedIfSo(storeName, type) };
   return aggregation.table?.(table) ?? table;
 }
 
