@@ -26,6 +26,8 @@ export class CompiledTopology {
   private readonly extractors = new Map<string, TimestampExtractor>();
   private readonly topicToSubTopology = new Map<string, number>();
   private readonly storeToSubTopology = new Map<string, number>();
+  /** Per sub-topology: its stores that keep a changelog. */
+  private readonly loggedStores: readonly string[][];
   /** `default.key.serde` and `default.value.serde`, resolved. */
   readonly defaultSerdes: SerdePair;
 
@@ -63,6 +65,7 @@ export class CompiledTopology {
       }
       for (const store of sub.stores) this.storeToSubTopology.set(store, sub.id);
     }
+    this.loggedStores = this.subTopologies.map((sub) => sub.stores.filter((name) => this.storeSpecs.get(name)!.logging !== false));
     for (const store of definition.stores.keys()) {
       if (!this.storeToSubTopology.has(store)) throw new Error(`store '${store}' is declared but no processor uses it`);
     }
@@ -156,6 +159,11 @@ export class CompiledTopology {
 
   storeSpecsOf(subTopologyId: number): StoreSpec[] {
     return this.subTopologies[subTopologyId].stores.map((name) => this.storeSpecs.get(name)!);
+  }
+
+  /** The stores of a sub-topology that keep a changelog (all but those with logging disabled), in its order. */
+  loggedStoresOf(subTopologyId: number): readonly string[] {
+    return this.loggedStores[subTopologyId];
   }
 
   changelogTopic(store: string): string {

@@ -5,7 +5,7 @@
  */
 import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
-import type { StoreType } from "../../../../kernel/contracts/streams/stores";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { nextStream, versionedIfSo, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
@@ -119,9 +119,11 @@ export function addAggregation(
 }
 
 /** The caching and changelog configs a Materialized gives its store, only those it sets. */
-export function storeOptions({ caching, changelogConfigs }: MaterializedStoreOptions): MaterializedStoreOptions {
-  const options: MaterializedStoreOptions = {};
+export function storeOptions({ caching, changelogConfigs, logging, storeSupplier }: MaterializedStoreOptions): Omit<MaterializedStoreOptions, "storeSupplier"> & { bytesStoreSupplier?: KeyValueBytesStoreSupplier } {
+  const options: ReturnType<typeof storeOptions> = {};
   if (caching !== undefined) options.caching = caching;
   if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };
+  if (logging === false) options.logging = false;
+  if (storeSupplier !== undefined) options.bytesStoreSupplier = storeSupplier;
   return options;
 }
