@@ -60,19 +60,22 @@ export class ApplicationViews {
     const state = this.app.state();
     const run = this.app.run();
     if (!run || !running(state)) return { id, state, threads: [] };
-    const activeTasks = [...run.activeTasks()]
-      .sort((a, b) => a.subTopologyId - b.subTopologyId || a.partition - b.partition)
-      .map((task) => ({
-        taskId: task.id,
-        topicPartitions: topology.subTopologies[task.subTopologyId].sourceTopics
-          .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
-          .map((topic) => ({ topic, partition: task.partition })),
-      }));
+    const statusOf = (tasks: readonly { id: string; subTopologyId: number; partition: number }[]) =>
+      [...tasks]
+        .sort((a, b) => a.subTopologyId - b.subTopologyId || a.partition - b.partition)
+        .map((task) => ({
+          taskId: task.id,
+          topicPartitions: topology.subTopologies[task.subTopologyId].sourceTopics
+            .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
+            .map((topic) => ({ topic, partition: task.partition })),
+        }));
+    const activeTasks = statusOf(run.activeTasks());
+    const standbyTasks = statusOf(run.standbyTasks());
     const { consumer, producer, admin } = run.clientIds;
     return {
       id,
       state,
-      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks: [], clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
+      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks, clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
     };
   }
 

@@ -43,6 +43,11 @@ export interface RestoreTarget {
    * records are applied; unknown (a changelog older than fences), every writer's are.
    */
   writer?: bigint;
+  /**
+   * A standby's round (see standby-tasks): records of an unfinished commit at the end are read again next round, from
+   * the checkpoint, so leaving them is routine rather than news.
+   */
+  standby?: boolean;
 }
 
 interface HeldRecord extends RestoreRecord {
@@ -138,7 +143,7 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
     target.followMarkers = false;
     await applyHeld(target, last);
   } else if (done && held > 0) {
-    logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held });
+    if (!target.standby) logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held });
     target.held = [];
   }
   if (done) target.restored.endedAt = Date.now();

@@ -28,6 +28,8 @@ export interface RunView extends GroupMember {
   partitionCount(topic: string): number | undefined;
   /** The open tasks. */
   activeTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
+  /** The standby tasks (warm copies of other members' tasks' stores). */
+  standbyTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
   /** A copy of the figures of every input partition assigned to this member. */
   positions(): { topic: string; partition: number; figures: PositionFigures }[];
   /** The partitions of a sub-topology whose tasks are restored and answer queries, ascending. */
