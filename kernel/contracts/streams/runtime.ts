@@ -156,6 +156,8 @@ export interface StorePartitionStatus {
   restoredRecords: number;
   /** Records restored per second in the current (or last) restoration of this partition; 0 before any. */
   restoreRate?: number;
+  /** A standby task's copy (num.standby.replicas), kept from the changelog; it answers only stale-allowing queries. */
+  standby: boolean;
 }
 
 export interface EventRecord {

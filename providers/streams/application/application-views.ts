@@ -179,7 +179,7 @@ export class ApplicationViews {
     if (!run || !admin) return [];
     // Every task figure is taken at once, before the log ends are asked: read after, a position could pass its
     // end, or a finished restore show its old position.
-    const snapshot = run.storePartitions().map(({ store, partition, changelogPosition, restoring, restored }) => ({
+    const snapshot = run.storePartitions().map(({ store, partition, changelogPosition, restoring, restored, standby }) => ({
       store,
       partition,
       changelogTopic: topology.changelogTopic(store),
@@ -187,6 +187,7 @@ export class ApplicationViews {
       restoring,
       restoredRecords: restored?.records ?? 0,
       restoreRate: restoreRate(restored),
+      standby,
     }));
     const ends = new TopicEnds(admin);
     const statuses = await Promise.all(

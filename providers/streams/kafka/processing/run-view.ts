@@ -19,6 +19,8 @@ export interface StorePartitionFigures {
   changelogPosition: number;
   restoring: boolean;
   restored: RestoreProgress | undefined;
+  /** A standby task's store (a warm copy of another member's task), not an active one. */
+  standby: boolean;
 }
 
 export interface RunView extends GroupMember {
@@ -38,7 +40,7 @@ export interface RunView extends GroupMember {
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined;
   /** A global store, whole, for queries, once the run has caught it up. */
   globalStore(store: string): ReadOnlyStore | undefined;
-  /** Every store partition of the open tasks. */
+  /** Every store partition of the open tasks, active and standby. */
   storePartitions(): StorePartitionFigures[];
   /** The statistics of the stores of the restored tasks, by task. */
   storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]>;

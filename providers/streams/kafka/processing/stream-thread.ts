@@ -29,7 +29,7 @@ import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
 import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
-import type { RunTask } from "./run-task";
+import { committedPositions, type RunTask } from "./run-task";
 import { streamsAssignor } from "../assignment/streams-assignor";
 import { TaskManager } from "./task-manager";
 import { StandbyTasks } from "./standby-tasks";
@@ -311,15 +311,22 @@ export class StreamThread implements RunView {
   }
 
   storePartitions(): StorePartitionFigures[] {
-    return this.tasks.all().flatMap((task) =>
-      this.options.topology.subTopologies[task.subTopologyId].stores.map((store) => ({
+    const { subTopologies } = this.options.topology;
+    const active = this.tasks.all().flatMap((task) =>
+      subTopologies[task.subTopologyId].stores.map((store) => ({
         store,
         partition: task.partition,
         changelogPosition: task.changelogPositions.get(store) ?? -1,
         restoring: task.restoring,
         restored: task.restored.get(store),
+        standby: false,
       })),
     );
+    const standby = this.standbys.all().flatMap((task) => {
+      const { changelogPositions } = committedPositions(task.state);
+      return subTopologies[task.subTopologyId].stores.map((store) => ({ store, partition: task.partition, changelogPosition: changelogPositions.get(store) ?? -1, restoring: false, restored: undefined, standby: true }));
+    });
+    return [...active, ...standby];
   }
 
   storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
