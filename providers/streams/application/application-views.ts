@@ -116,16 +116,16 @@ export class ApplicationViews {
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {
     const { topology } = this.app;
     // Every instance holds the whole of a global store: a key is answered here, with no routing.
-    if (topology.globalStoreSpec(storeName) !== undefined) return { partition: GLOBAL_PARTITION, instance: null };
+    if (topology.globalStoreSpec(storeName) !== undefined) return { partition: GLOBAL_PARTITION, instance: null, standbys: [] };
     const spec = topology.storeSpec(storeName);
     const sub = topology.subTopologyOfStore(storeName);
     if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
     const partition = this.partitionOf(spec, topology.changelogTopic(storeName), keyFromJson(spec.keySerde, keyJson));
     const sourceTopics = topology.subTopologies[sub].sourceTopics;
-    const instance = (await this.instances()).find((candidate) =>
-      candidate.assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition)),
-    );
-    return { partition, instance: instance ?? null };
+    const holds = (assignments: InstanceInfo["assignments"]) => assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition));
+    const instances = await this.instances();
+    const instance = instances.find((candidate) => holds(candidate.assignments));
+    return { partition, instance: instance ?? null, standbys: instances.filter((candidate) => holds(candidate.standbyAssignments)) };
   }
 
   store(name: string): StoreHandle | undefined {
@@ -145,6 +145,7 @@ export class ApplicationViews {
       localPartitions: partitions,
       queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
       readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
+      standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: (key) => this.partitionOf(spec, changelog, key),
     };

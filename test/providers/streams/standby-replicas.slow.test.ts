@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { activeTasks, lineFeeder, startWordcountCluster, stopProcess, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
+import { activeTasks, lineFeeder, type LineFeeder, startWordcountCluster, stopProcess, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
 
 /*
  * Standby replicas (`streams.num.standby.replicas`) as users run them: two `sluice start` processes running wordcount
@@ -12,9 +12,12 @@ import { activeTasks, lineFeeder, startWordcountCluster, stopProcess, untilExact
  */
 const test = suite("standby replicas of sluice processes");
 let cluster: WordcountCluster;
+/** Every line either test writes: the tests share the topic and the group. */
+let feeder: LineFeeder;
 
 test.before(async () => {
   cluster = await startWordcountCluster(2);
+  feeder = lineFeeder(cluster.producer);
 });
 test.after(async () => {
   await cluster?.close();
@@ -47,7 +50,6 @@ async function standbyTasks(url: string): Promise<string[] | undefined> {
 }
 
 test("each instance keeps the other's counting task warm; the survivor of a SIGKILL restores only the tail its copy lacks", async () => {
-  const feeder = lineFeeder(cluster.producer);
   const flags = ["--streams.num.standby.replicas=1"];
   const instances: WordcountInstance[] = await Promise.all([cluster.start(undefined, undefined, flags), cluster.start(undefined, undefined, flags)]);
   const [victim, survivor] = instances;
@@ -96,6 +98,72 @@ test("each instance keeps the other's counting task warm; the survivor of a SIGK
 
   await feeder.produce(50);
   await untilExactCounts(survivor.url, "wordcount", feeder.lines);
+  await stopProcess(survivor.process, "SIGTERM");
+});
+
+interface QueryAnswer {
+  status: string;
+  result: { success: { server: string; remote: boolean; standby?: boolean; lag?: number; records: { key: string; value: number }[] }[] };
+}
+
+/** `get` of `word` in `counts` through the instance at `url`. */
+async function getCount(url: string, word: string, options: { allow_stale?: boolean; remote_access_allowed?: boolean }): Promise<QueryAnswer> {
+  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "key_value", set_options: options, query: { get: { key: word } } }),
+  });
+  assert.is(response.status, 200, response.text);
+  return response.json() as QueryAnswer;
+}
+
+test("allow_stale: a local standby answers, saying so and its lag; a dead owner's keys answer from its standby at once, long before the group notices", async () => {
+  // A session of 30 s: the group notices a SIGKILLed member only that long after.
+  const flags = ["--streams.num.standby.replicas=1", "--streams.session.timeout.ms=30000"];
+  const instances = await Promise.all([0, 1, 2].map(() => cluster.start(undefined, undefined, flags)));
+  await eventually(async () => {
+    const tasks = await Promise.all(instances.flatMap((instance) => [activeTasks(instance.url), standbyTasks(instance.url)]));
+    if (tasks.some((list) => list === undefined)) return false;
+    const active = tasks.filter((_, index) => index % 2 === 0).flat().sort().join();
+    const standby = tasks.filter((_, index) => index % 2 === 1).flat().sort().join();
+    return active === "0_0,0_1,1_0,1_1" && standby === "1_0,1_1";
+  }, { timeoutMs: 60_000, what: "the tasks and the counting tasks' standbys placed over three instances" });
+  for (let batch = 0; batch < 10; batch++) await feeder.produce(20);
+  const truth = trueCounts(feeder.lines);
+  await untilExactCounts(instances[0].url, "wordcount", feeder.lines);
+
+  // Asked locally only, each word answers on two instances: its owner (active, lag 0) and its standby holder, once
+  // the holder's copy has caught up.
+  const word = "word7";
+  let answers: QueryAnswer[] = [];
+  const holders = await eventually(async () => {
+    answers = await Promise.all(instances.map((instance) => getCount(instance.url, word, { allow_stale: true })));
+    const local = answers.map((answer, index) => ({ index, entry: answer.status === "SUCCESS" ? answer.result.success[0] : undefined })).filter(({ entry }) => entry !== undefined);
+    if (local.length !== 2 || local.some(({ entry }) => entry!.lag !== 0 || entry!.records[0]?.value !== truth[word])) return false;
+    const owner = local.find(({ entry }) => entry!.standby === false);
+    const standby = local.find(({ entry }) => entry!.standby === true);
+    return owner !== undefined && standby !== undefined && { owner: owner.index, standby: standby.index };
+  }, { timeoutMs: 30_000, what: `${word} answered by its owner and by its caught-up standby` }).catch((error: Error) => {
+    throw new Error(`${error.message}; last answers: ${JSON.stringify(answers)}`);
+  });
+  const owner = instances[holders.owner];
+  const standby = instances[holders.standby];
+  const other = instances.find((_, index) => index !== holders.owner && index !== holders.standby)!;
+  assert.is((await getCount(standby.url, word, {})).status, "NO_RESULT", "without allow_stale a standby does not answer");
+
+  await stopProcess(owner.process, "SIGKILL");
+  const killedAt = Date.now();
+  assert.is((await getCount(other.url, word, { remote_access_allowed: true })).status, "ERROR", "without allow_stale, the dead owner's keys fail");
+  const answer = await getCount(other.url, word, { allow_stale: true, remote_access_allowed: true });
+  const answeredMs = Date.now() - killedAt;
+  assert.is(answer.status, "SUCCESS", JSON.stringify(answer));
+  assert.equal(answer.result.success.map(({ server, remote, standby: fromStandby, lag, records }) => ({ server, remote, standby: fromStandby, lag, records })), [
+    { server: standby.server, remote: true, standby: true, lag: 0, records: [{ key: word, value: truth[word] }] },
+  ]);
+  // The group has not noticed yet: the standby is still a standby.
+  assert.ok((await standbyTasks(standby.url))?.length === 1, "the standby answered before the group moved the task");
+  assert.ok(answeredMs < 10_000, `answered ${answeredMs} ms after the kill`);
+  await Promise.all([standby, other].map((instance) => stopProcess(instance.process, "SIGTERM")));
 });
 
 test.run();

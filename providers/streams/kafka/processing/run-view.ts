@@ -38,6 +38,8 @@ export interface RunView extends GroupMember {
   queryablePartitions(subTopologyId: number): readonly number[];
   /** A store of a sub-topology's restored task of `partition`, for queries (committed data only). */
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined;
+  /** A standby copy of a sub-topology's store partition, with its changelog lag as of its last update; undefined without one. */
+  standbyStore(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined;
   /** A global store, whole, for queries, once the run has caught it up. */
   globalStore(store: string): ReadOnlyStore | undefined;
   /** Every store partition of the open tasks, active and standby. */

@@ -8,9 +8,9 @@
  * tail past that checkpoint.
  */
 import type { ClusterAdmin, KafkaEndpoint } from "../../../kafka-client";
-import type { LevelDbConfigSetter } from "../../../../kernel/contracts/streams/stores";
+import type { LevelDbConfigSetter, ReadOnlyStore } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
-import { type CompiledTopology, parseTaskId } from "../../engine/compiled-topology";
+import { type CompiledTopology, parseTaskId, taskIdOf } from "../../engine/compiled-topology";
 import { openTaskState, type TaskState } from "../../state/task-state";
 import { decodeWriter } from "../changelog/changelog-fence";
 import { restoreFromChangelogs, type RestoreTarget } from "../changelog/changelog-restorer";
@@ -52,6 +52,14 @@ export class StandbyTasks {
 
   all(): StandbyTask[] {
     return [...this.tasks.values()];
+  }
+
+  /** A standby's store for stale-allowing queries (committed data only), with its lag; undefined without that standby. */
+  readOnly(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined {
+    const task = this.tasks.get(taskIdOf(subTopologyId, partition));
+    const lag = task?.lag.get(store);
+    // Before its first round a copy's lag is not known: it does not answer yet.
+    return task === undefined || lag === undefined || lag < 0 ? undefined : { store: task.state.readOnly(store), lag };
   }
 
   /** Stops updating and closes the standbys other than `kept` (those this member no longer holds, or now runs actively). */

@@ -310,6 +310,10 @@ export class StreamThread implements RunView {
     return ready.tasks[ready.partitions.indexOf(partition)]?.state.readOnly(store);
   }
 
+  standbyStore(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined {
+    return this.standbys.readOnly(subTopologyId, partition, store);
+  }
+
   storePartitions(): StorePartitionFigures[] {
     const { subTopologies } = this.options.topology;
     const active = this.tasks.all().flatMap((task) =>
