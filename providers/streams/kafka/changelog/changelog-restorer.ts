@@ -77,7 +77,8 @@ const PROGRESS_EVERY_MS = 5_000;
 /**
  * Applies each target's changelog partition from its `from` offset up to its `to` (the log end when the
  * task opened), batch by batch, reading the partitions directly (no consumer group). A changelog that starts
- * after `from` (its head removed by retention) is read from its start, with a warning.
+ * after `from` (its head removed by retention) is read from its start, with a warning. `stopped`, asked between
+ * fetches, ends the reading early (a standby's round when its member rebalances): what was applied stays applied.
  */
 export async function restoreFromChangelogs(
   endpoint: KafkaEndpoint,
@@ -86,6 +87,7 @@ export async function restoreFromChangelogs(
   targets: RestoreTarget[],
   logger: ComponentLogger,
   isolationLevel: IsolationLevel = "read_uncommitted",
+  stopped: () => boolean = () => false,
 ): Promise<void> {
   let pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
@@ -96,7 +98,7 @@ export async function restoreFromChangelogs(
   const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, isolationLevel, logger });
   let reported = startedAt;
   try {
-    while (pending.length > 0) {
+    while (pending.length > 0 && !stopped()) {
       const answer = await fetcher.fetch(pending.map((target) => ({ topic: target.topic, partition: target.partition, offset: target.from })));
       await recover(fetcher, answer.errors, byPartition, logger);
       for (const batch of answer.batches) {

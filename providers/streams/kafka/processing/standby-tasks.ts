@@ -112,7 +112,8 @@ export class StandbyTasks {
     try {
       while (this.running) {
         const targets = await this.targets(new TopicEnds(admin));
-        await restoreFromChangelogs(endpoint, `${clientIdPrefix}-standby-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted");
+        // A rebalance does not wait for a long catch-up: the round stops between fetches, its batches applied.
+        await restoreFromChangelogs(endpoint, `${clientIdPrefix}-standby-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted", () => !this.running);
         if (targets.every((target) => target.restored.records === 0)) await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_PAUSE_MS));
       }
     } catch (error) {
