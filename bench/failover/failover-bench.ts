@@ -12,7 +12,7 @@ import type { Producer } from "kafkajs";
 import { numberArgument } from "../bench-arguments";
 import { eventually } from "../../test/helpers/eventually";
 import { http } from "../../test/helpers/sluice";
-import { activeTasks, startWordcountCluster, stopProcess, type WordcountInstance } from "../../test/providers/streams/wordcount-processes";
+import { activeTasks, countsPartitions, startWordcountCluster, stopProcess, type WordcountInstance } from "../../test/providers/streams/wordcount-processes";
 
 const KEYS = numberArgument("keys", 100_000);
 const SESSION_MS = numberArgument("session-ms", 3_000);
@@ -40,19 +40,6 @@ async function countOf(url: string): Promise<number> {
   });
   const answer = response.json() as { status: string; result: { success: { records: { value: number }[] }[] } };
   return answer.status === "SUCCESS" ? answer.result.success.reduce((sum, entry) => sum + (entry.records[0]?.value ?? 0), 0) : -1;
-}
-
-interface CountsPartition {
-  partition: number;
-  standby: boolean;
-  lag: number;
-  restoring: boolean;
-  restore: { records_restored: number };
-}
-
-async function countsPartitions(url: string): Promise<CountsPartition[]> {
-  const { stores } = (await http(`${url}/api/v1/streams/wordcount/stores`)).json() as { stores: { name: string; partitions: CountsPartition[] }[] };
-  return stores.find((store) => store.name === "counts")?.partitions ?? [];
 }
 
 async function fill(producer: Producer): Promise<void> {

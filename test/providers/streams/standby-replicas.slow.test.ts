@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { activeTasks, lineFeeder, type LineFeeder, startWordcountCluster, stopProcess, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
+import { activeTasks, countsPartitions, lineFeeder, type LineFeeder, startWordcountCluster, stopProcess, trueCounts, untilExactCounts, type WordcountCluster, type WordcountInstance } from "./wordcount-processes";
 
 /*
  * Standby replicas (`streams.num.standby.replicas`) as users run them: two `sluice start` processes running wordcount
@@ -22,24 +22,6 @@ test.before(async () => {
 test.after(async () => {
   await cluster?.close();
 });
-
-interface StorePartition {
-  partition: number;
-  changelog_position: number;
-  log_end_offset: number;
-  lag: number;
-  standby: boolean;
-  restoring: boolean;
-  restore: { records_restored: number };
-}
-
-/** The partitions of wordcount's `counts` store on the instance at `url`, active and standby. */
-async function countsPartitions(url: string): Promise<StorePartition[]> {
-  const response = await http(`${url}/api/v1/streams/wordcount/stores`);
-  assert.is(response.status, 200, response.text);
-  const { stores } = response.json() as { stores: { name: string; partitions: StorePartition[] }[] };
-  return stores.find((store) => store.name === "counts")?.partitions ?? [];
-}
 
 /** The ids of the instance's standby tasks; undefined unless it is RUNNING. */
 async function standbyTasks(url: string): Promise<string[] | undefined> {
