@@ -112,6 +112,10 @@ async function run(standbys: number): Promise<Outcome> {
       await feed;
       await stopProcess(survivor.process, "SIGTERM");
     }
+  } catch (error) {
+    // The broker's own account of what went wrong, to go with the error.
+    for (const line of cluster.brokerLogs().filter((entry) => entry.level === "error" || entry.level === "warn").slice(-20)) console.error(JSON.stringify(line));
+    throw error;
   } finally {
     await cluster.close();
   }
