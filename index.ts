@@ -101,6 +101,7 @@ export { APPLICATION_LOOKUP, type ApplicationLookup } from "./kernel/contracts/s
 export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments, type TopologyVersion } from "./kernel/contracts/streams/deployments";
 export { topologyJson, TOPOLOGY_SCHEMA } from "./kernel/contracts/streams/topology-json";
 export { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers, type KafkaBootstrap, type KafkaCluster } from "./kernel/contracts/kafka-bootstrap";
+export { KAFKA_TOPIC_LOGS, type KafkaTopicLogs, type LogRecord, type TopicLog, type TopicLogOptions } from "./kernel/contracts/kafka-topic-log";
 
 // 8. Writing topologies.
 export type * from "./kernel/contracts/streams/dsl";

@@ -19,6 +19,7 @@ export { checkClusterAccess } from "./cluster-access";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
 export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
 export type { KafkaEndpoint } from "./kafka-endpoint";
+export { PartitionLog } from "./partition-log";
 export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionError, type PartitionFetcherOptions, type PartitionLag } from "./partition-fetcher";
 export { type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
 export { COMPRESSION_TYPES, type ByteRange, type CompressionType, type ConsumedRecord, type FetchedRecords, type ProducerRecord, type RecordHeader, type StampHeader } from "../kafka-protocol";

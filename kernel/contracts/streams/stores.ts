@@ -43,6 +43,13 @@ export interface StoreSpec<K = unknown, V = unknown> {
    * application's `topic.*` ones (StoreBuilder.withLoggingEnabled, Materialized's, StreamJoined's).
    */
   changelogConfigs?: Readonly<Record<string, string>>;
+  /** False: no changelog topic, no changelog records, no restore (withLoggingDisabled). Default true. */
+  logging?: boolean;
+  /**
+   * key_value: the user's store the data lives in instead of the task's LevelDB (Stores.keyValueStoreBuilder with a
+   * KeyValueBytesStoreSupplier). A new one is got, and restored from its changelog, each time the task is opened.
+   */
+  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before
@@ -91,6 +98,32 @@ export interface SessionWindow<K> {
 // ---------------------------------------------------------------------------------------------------------
 // Processor-facing stores (synchronous)
 // ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A key-value store a user implements over bytes (Kafka Streams' KeyValueStore<Bytes, byte[]>): keys compare by their
+ * bytes (Buffer.compare), as the key serde writes them.
+ */
+export interface KeyValueBytesStore {
+  get(key: Buffer): Buffer | undefined;
+  put(key: Buffer, value: Buffer): void;
+  /** Returns the value removed. */
+  delete(key: Buffer): Buffer | undefined;
+  /** Entries with from <= key <= to (an omitted bound is open), in key byte order. */
+  range(from: Buffer | undefined, to: Buffer | undefined): Iterable<KeyValue<Buffer, Buffer>>;
+  approximateNumEntries(): number;
+  /** Called after each commit of the task, its changelog records written. */
+  flush?(): void;
+  /** Called when the task closes (on a rebalance, a stop, or a crash's restart): the store is not used again. */
+  close?(): void;
+}
+
+/** Kafka Streams' KeyValueBytesStoreSupplier: a user's own key-value store, for Stores.keyValueStoreBuilder. */
+export interface KeyValueBytesStoreSupplier {
+  readonly name: string;
+  /** A store for one task, each time the task is opened. */
+  get(): KeyValueBytesStore;
+  metricsScope(): string;
+}
 
 export interface StateStore {
   readonly name: string;

@@ -120,7 +120,7 @@ export class ApplicationViews {
     const spec = topology.storeSpec(storeName);
     const sub = topology.subTopologyOfStore(storeName);
     if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
-    const partition = this.partitionOf(spec, topology.changelogTopic(storeName), keyFromJson(spec.keySerde, keyJson));
+    const partition = this.partitionOf(spec, this.widthTopic(spec, sub), keyFromJson(spec.keySerde, keyJson));
     const sourceTopics = topology.subTopologies[sub].sourceTopics;
     const holds = (assignments: InstanceInfo["assignments"]) => assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition));
     const instances = await this.instances();
@@ -136,7 +136,7 @@ export class ApplicationViews {
     const sub = topology.subTopologyOfStore(name);
     if (!spec || sub === undefined) return undefined;
     const partitions = () => this.app.run()?.queryablePartitions(sub) ?? [];
-    const changelog = topology.changelogTopic(name);
+    const widthTopic = this.widthTopic(spec, sub);
     return {
       name,
       type: spec.type,
@@ -147,7 +147,7 @@ export class ApplicationViews {
       readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
-      partitionOf: (key) => this.partitionOf(spec, changelog, key),
+      partitionOf: (key) => this.partitionOf(spec, widthTopic, key),
     };
   }
 
@@ -168,9 +168,15 @@ export class ApplicationViews {
     };
   }
 
-  /** A store key's partition among its changelog's partitions (one before the run knows how many). */
-  private partitionOf(spec: StoreSpec, changelog: string, key: unknown): number {
-    return partitionOfStoreKey(spec.keySerde, key, this.app.run()?.partitionCount(changelog) ?? 1);
+  /** A topic as wide as the store's sub-topology: its changelog, or for a store without one the sub-topology's first input. */
+  private widthTopic(spec: StoreSpec, subTopologyId: number): string {
+    const { topology } = this.app;
+    return spec.logging === false ? topology.subTopologies[subTopologyId].sourceTopics[0] : topology.changelogTopic(spec.name);
+  }
+
+  /** A store key's partition among the partitions of `topic` (one before the run knows how many). */
+  private partitionOf(spec: StoreSpec, topic: string, key: unknown): number {
+    return partitionOfStoreKey(spec.keySerde, key, this.app.run()?.partitionCount(topic) ?? 1);
   }
 
   async storesStatus(): Promise<StorePartitionStatus[]> {

@@ -26,6 +26,8 @@ export class CompiledTopology {
   private readonly extractors = new Map<string, TimestampExtractor>();
   private readonly topicToSubTopology = new Map<string, number>();
   private readonly storeToSubTopology = new Map<string, number>();
+  /** Per sub-topology: its stores that keep a changelog. */
+  private readonly loggedStores: readonly string[][];
   /** `default.key.serde` and `default.value.serde`, resolved. */
   readonly defaultSerdes: SerdePair;
 
@@ -63,6 +65,7 @@ export class CompiledTopology {
       }
       for (const store of sub.stores) this.storeToSubTopology.set(store, sub.id);
     }
+    this.loggedStores = this.subTopologies.map((sub) => sub.stores.filter((name) => this.storeSpecs.get(name)!.logging !== false));
     for (const store of definition.stores.keys()) {
       if (!this.storeToSubTopology.has(store)) throw new Error(`store '${store}' is declared but no processor uses it`);
     }
@@ -136,10 +139,16 @@ export class CompiledTopology {
   globalStoreSpec(name: string): GlobalStoreSpec | undefined {
     const store = this.definition.globalStores.get(name);
     if (store === undefined) return undefined;
+    const { processor } = store;
     return {
       ...store,
       keySerde: this.resolveSerde(store.keySerde, "key", `the key of global store '${store.name}'`),
       valueSerde: this.resolveSerde(store.valueSerde, "value", `the value of global store '${store.name}'`),
+      processor: processor && {
+        ...processor,
+        keySerde: this.resolveSerde(processor.keySerde, "key", `the keys processor '${processor.name}' reads from topic '${store.topic}'`),
+        valueSerde: this.resolveSerde(processor.valueSerde, "value", `the values processor '${processor.name}' reads from topic '${store.topic}'`),
+      },
     };
   }
 
@@ -150,6 +159,11 @@ export class CompiledTopology {
 
   storeSpecsOf(subTopologyId: number): StoreSpec[] {
     return this.subTopologies[subTopologyId].stores.map((name) => this.storeSpecs.get(name)!);
+  }
+
+  /** The stores of a sub-topology that keep a changelog (all but those with logging disabled), in its order. */
+  loggedStoresOf(subTopologyId: number): readonly string[] {
+    return this.loggedStores[subTopologyId];
   }
 
   changelogTopic(store: string): string {

@@ -453,7 +453,7 @@ export class StreamTask {
       send: (type, key, value, timestamp) => this.env.sendEvent(type, key, value, timestamp ?? this.streamTime),
       commit: () => void (this.commitRequested = true),
       appConfigs: () => this.env.appConfigs,
-      appConfigsWithPrefix: (prefix) => Object.fromEntries(Object.entries(this.env.appConfigs).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value])),
+      appConfigsWithPrefix: (prefix) => configsWithPrefix(this.env.appConfigs, prefix),
       stateDir: () => this.env.stateDir(this.id),
       keySerde: () => this.topology.defaultSerdes.key,
       valueSerde: () => this.topology.defaultSerdes.value,
@@ -463,6 +463,11 @@ export class StreamTask {
       serdeOf: (spec, role) => this.topology.resolveSerde(spec, role, `a ${role} of processor '${node.name}'`),
     };
   }
+}
+
+/** ProcessorContext.appConfigsWithPrefix: the entries whose key starts with `prefix`, the prefix taken off. */
+export function configsWithPrefix(configs: Readonly<Record<string, ConfigValue>>, prefix: string): Readonly<Record<string, ConfigValue>> {
+  return Object.fromEntries(Object.entries(configs).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value]));
 }
 
 export class DeserializationError extends Error {

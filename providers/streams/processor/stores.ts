@@ -3,7 +3,7 @@
  * the serdes, the face processors get (plain or timestamped) and caching, for `StreamsBuilder.addStateStore`.
  */
 import type { SerdeRef, StoreBuilder, StoreDeclaration, StoreSupplier } from "../../../kernel/contracts/streams/dsl";
-import type { StoreType } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
 
 function positive(value: number, what: string, store: string): number {
   if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${what} of store '${store}' must be a positive number of ms, got ${value}`);
@@ -31,9 +31,10 @@ function versionedSupplier(name: string, historyRetentionMs: number, segmentInte
 class DeclaredStoreBuilder implements StoreBuilder {
   private caching = false;
   private changelogConfigs: Record<string, string> | undefined;
+  private logging = true;
 
   constructor(
-    private readonly supplier: StoreSupplier,
+    private readonly supplier: StoreSupplier & { bytesStoreSupplier?: KeyValueBytesStoreSupplier },
     private readonly type: StoreType,
     private readonly keySerde?: SerdeRef<any>,
     private readonly valueSerde?: SerdeRef<any>,
@@ -56,19 +57,22 @@ class DeclaredStoreBuilder implements StoreBuilder {
 
   withLoggingEnabled(config: Record<string, string>): StoreBuilder {
     this.changelogConfigs = { ...config };
+    this.logging = true;
     return this;
   }
 
-  withLoggingDisabled(): never {
-    throw new Error(
-      `store '${this.name}': withLoggingDisabled is not offered — every Sluice store keeps a changelog, since a task's exactly-once recovery and its moves between instances restore the stores from it`,
-    );
+  withLoggingDisabled(): StoreBuilder {
+    this.changelogConfigs = undefined;
+    this.logging = false;
+    return this;
   }
 
   declaration(): StoreDeclaration {
     const { name, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, inMemory } = this.supplier;
     const declaration: StoreDeclaration = { name, type: this.type, keySerde: this.keySerde, valueSerde: this.valueSerde, windowSizeMs, retentionMs, retainDuplicates, historyRetentionMs, caching: this.caching };
     if (this.changelogConfigs !== undefined) declaration.changelogConfigs = this.changelogConfigs;
+    if (!this.logging) declaration.logging = false;
+    if (this.supplier.bytesStoreSupplier !== undefined) declaration.bytesStoreSupplier = this.supplier.bytesStoreSupplier;
     if (inMemory === true) declaration.inMemory = true;
     return declaration;
   }
@@ -77,6 +81,13 @@ class DeclaredStoreBuilder implements StoreBuilder {
 function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
   if (supplier.kind !== kind) throw new Error(`store '${supplier.name}' is a ${supplier.kind} store, not a ${kind} store`);
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
+}
+
+/** Takes the Stores factory's suppliers and a user's own KeyValueBytesStoreSupplier alike. */
+function keyValueBuilderOf(supplier: StoreSupplier | KeyValueBytesStoreSupplier, type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
+  if (typeof (supplier as Partial<KeyValueBytesStoreSupplier>).get !== "function") return builderOf(supplier as StoreSupplier, "key_value", type, keySerde, valueSerde);
+  const bytesStoreSupplier = supplier as KeyValueBytesStoreSupplier;
+  return new DeclaredStoreBuilder({ name: bytesStoreSupplier.name, kind: "key_value", bytesStoreSupplier }, type, keySerde, valueSerde);
 }
 
 const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
@@ -103,9 +114,10 @@ export const Stores = {
   inMemoryWindowStore: (name: string, retentionMs: number, windowSizeMs: number, retainDuplicates = false): StoreSupplier =>
     inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
   inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
-  keyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "key_value", "key_value", keySerde, valueSerde),
-  timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    builderOf(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
+  keyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    keyValueBuilderOf(supplier, "key_value", keySerde, valueSerde),
+  timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    keyValueBuilderOf(supplier, "timestamped_key_value", keySerde, valueSerde),
   versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "versioned_key_value", "versioned_key_value", keySerde, valueSerde),
   windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),

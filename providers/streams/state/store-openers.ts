@@ -14,6 +14,7 @@ import { plainValues, timestampedValues, type ValueLayout } from "./value-layout
 import { plainValueView, timestampedValueView } from "./value-views";
 import { LevelTimestampedWindowStore, LevelWindowStore } from "./window-store";
 import { sweepExpired } from "./retention-sweep";
+import { openSuppliedKeyValueStore } from "./supplied-key-value-store";
 import { VersionedBytes } from "./versioned-bytes";
 import { LevelReadOnlyVersionedKeyValueStore, LevelVersionedKeyValueStore } from "./versioned-store";
 import { WindowedBytes, type StreamTime } from "./windowed-bytes";
@@ -51,6 +52,9 @@ export interface StoreFaces {
   readOnly: ReadOnlyStore;
   /** Applies one changelog record without emitting one. */
   applyChangelog(key: Buffer, value: Buffer | null, timestamp: number): void;
+  /** A store the user supplied: told of each commit, and of the task's closing. */
+  flush?(): void;
+  close?(): void;
 }
 
 function keyValueBytes({ spec, areas, counters, context }: OpenerInput, values: ValueLayout): KeyValueBytes {
@@ -156,6 +160,9 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
 };
 
 export function openStoreFaces(input: OpenerInput): StoreFaces {
+  if (input.spec.bytesStoreSupplier !== undefined) {
+    return openSuppliedKeyValueStore(input.spec, input.context);
+  }
   const opener = OPENERS[input.spec.type];
   if (!opener) throw new Error(`store ${input.spec.name} has unknown type ${JSON.stringify(input.spec.type)}`);
   return opener(input);

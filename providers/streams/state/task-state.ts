@@ -131,7 +131,9 @@ export class TaskState {
         currentTimestamp: options.currentTimestamp ?? Date.now,
         currentHeaders: options.currentHeaders ?? (() => undefined),
       };
-      specs.forEach((spec, index) => state.addStore(spec, areas[index], context));
+      // A store with logging disabled writes no changelog records.
+      const unlogged: StoreContext = { ...context, emit: () => {} };
+      specs.forEach((spec, index) => state.addStore(spec, areas[index], spec.logging === false ? unlogged : context));
       for (const { spec, keyValue, windowed } of state.stores.values()) if (spec.rangeable) await (keyValue ?? windowed)?.indexKeys(db);
       state.logger.debug("task state opened", { directory, checkpoint: state.checkpoint() });
       return state;
@@ -286,6 +288,7 @@ export class TaskState {
     this.records?.discard();
     this.cache.discard();
     this.changelog = [];
+    for (const store of this.stores.values()) store.close?.();
     await this.db.close();
   }
 
@@ -315,6 +318,7 @@ export class TaskState {
       batch.put(CHECKPOINT_KEY, encodeCheckpoint(next));
       await batch.write();
 
+      for (const store of this.stores.values()) store.flush?.();
       for (const [counters, change] of entryChanges) counters.entries += change;
       for (const [store, streamTime] of streamTimes) store.streamTime.committed = streamTime;
       this.saved = next;

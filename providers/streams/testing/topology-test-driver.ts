@@ -44,6 +44,7 @@ import { streamsMetrics } from "../metrics/streams-metrics";
 import { applicationConfig } from "../streams-config";
 import { buildTopology } from "../engine/build-topology";
 import { GlobalStores } from "../state/global-store";
+import { GLOBAL_TASK_ID, GlobalStoreUpdates } from "../engine/global-store-updates";
 
 
 export interface TestDriverOptions {
@@ -97,6 +98,7 @@ export class TopologyTestDriver implements TestTopicDriver {
     private wallClock: { now: number },
     private readonly registry: MetricsRegistry,
     private readonly globalStores: GlobalStores,
+    private readonly globalUpdates: GlobalStoreUpdates,
   ) {}
 
   static async create(topology: TopologyProvider | ((builder: StreamsBuilder) => void), options: TestDriverOptions = {}): Promise<TopologyTestDriver> {
@@ -152,7 +154,15 @@ export class TopologyTestDriver implements TestTopicDriver {
       }
     }
     for (const { task } of tasks.values()) await task.prepare();
-    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry, globalStores);
+    const globalUpdates = new GlobalStoreUpdates(globalStores, {
+      applicationId: compiled.applicationId,
+      appConfigs: Object.freeze(config.settings.all()),
+      stateDir: () => taskStateDirectory(stateDir, compiled.applicationId, GLOBAL_TASK_ID),
+      metrics: () => streamsMetrics(registry, config.settings.get("metrics.recording.level") as RecordingLevel, { "thread-id": `${compiled.applicationId}-test-driver`, "task-id": GLOBAL_TASK_ID }),
+      now: () => clock.now,
+      defaultSerdes: compiled.defaultSerdes,
+    });
+    driver = new TopologyTestDriver(compiled, tasks, partitions, stateDir, clock, registry, globalStores, globalUpdates);
     return driver;
   }
 
@@ -297,6 +307,7 @@ export class TopologyTestDriver implements TestTopicDriver {
   }
 
   async close(): Promise<void> {
+    this.globalUpdates.close();
     for (const { task, state } of this.tasks.values()) {
       task.close();
       await state.close();
@@ -329,14 +340,18 @@ export class TopologyTestDriver implements TestTopicDriver {
 
   /** Processes a record of a topic the topology reads in the task of its partition, or queues it there (see drainPending). */
   private route(record: WrittenRecord): void {
-    const global = this.globalStores.ofTopic(record.topic);
-    if (global !== undefined) return global.apply(record.key, record.value, record.timestamp);
+    const global = this.globalStores.ofTopic(record.topic) !== undefined;
     const sub = this.topology.subTopologyOfTopic(record.topic);
-    if (sub === undefined) return;
+    if (sub === undefined && !global) return;
     const partition = record.partition ?? (record.key === null ? 0 : partitionOfKey(record.partitionKey ?? record.key, this.partitions));
-    const driverTask = this.tasks.get(taskIdOf(sub, partition))!;
     const offset = this.offsets.get(record.topic, partition) ?? 0;
     this.offsets.set(record.topic, partition, offset + 1);
+    // As Kafka Streams' driver: a record of a global topic updates its store at once, as a live update does.
+    if (global) {
+      const headers = record.headerList ?? [];
+      return this.globalUpdates.update({ topic: record.topic, partition, offset, key: record.key, value: record.value, timestamp: record.timestamp, headers: { headerEntries: () => [...headers] } }, false);
+    }
+    const driverTask = this.tasks.get(taskIdOf(sub!, partition))!;
     const raw: RawRecord = { key: record.key, value: record.value, timestamp: record.timestamp, offset, headers: record.headerList };
     const group = driverTask.task.group;
     if (group !== undefined) {
@@ -383,7 +398,11 @@ export class TopologyTestDriver implements TestTopicDriver {
 
   private sourceSerdes(topic: string) {
     const global = this.globalStores.ofTopic(topic);
-    if (global !== undefined) return { key: global.spec.keySerde, value: global.spec.valueSerde };
+    if (global !== undefined) {
+      // What the topic holds is what a store's processor reads, or else the global table's rows.
+      const read = global.spec.processor ?? global.spec;
+      return { key: read.keySerde, value: read.valueSerde };
+    }
     for (const node of this.topology.definition.nodes.values()) {
       if (node.kind === "source" && node.topics.includes(topic)) return this.topology.serdesOf(node.name);
     }

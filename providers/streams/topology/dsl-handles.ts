@@ -30,6 +30,17 @@ export interface TableHandle {
    * which is when `suppress(untilWindowCloses)` emits it.
    */
   readonly windowCloseMs?: number;
+  /**
+   * The versioned store whose semantics the table has (Kafka Streams' versioned KTables, KIP-914): its own store when
+   * that is versioned; for a filter, mapValues or transformValues without a store of its own, its parent's. A join or
+   * an aggregation without a versioned store of its own has none, whatever its inputs.
+   */
+  readonly versionedStore?: string;
+}
+
+/** A table's versionedStore when its own store is `name`, of `type`. */
+export function versionedIfSo(name: string | undefined, type: string | undefined): string | undefined {
+  return type === "versioned_key_value" ? name : undefined;
 }
 
 export interface GroupedStreamHandle {

@@ -6,6 +6,7 @@
  */
 import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
+import type { KeyValueBytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GlobalStoreDef, StoreDef, TopologyDefinition } from "./topology-model";
 
@@ -106,7 +107,7 @@ export class InternalTopologyBuilder {
 
   addStore(store: StoreDef): void {
     if (this.definition.stores.has(store.name) || this.definition.globalStores.has(store.name)) throw new Error(`topology already has a store named '${store.name}'`);
-    this.definition.stores.set(store.name, store);
+    this.definition.stores.set(store.name, store.bytesStoreSupplier === undefined ? store : suppliedStore(store, store.bytesStoreSupplier));
   }
 
   /** A global store and its topic, which no other source may read, as in Kafka Streams. */
@@ -127,4 +128,14 @@ export class InternalTopologyBuilder {
       node.successors.push(child);
     }
   }
+}
+
+/**
+ * A store in a user's KeyValueBytesStoreSupplier: a key_value store of the supplier's name, kept as an in-memory one
+ * (its writes are not part of the task's LevelDB commit, so it is restored from its changelog at each task opening).
+ */
+function suppliedStore(store: StoreDef, supplier: KeyValueBytesStoreSupplier): StoreDef {
+  if (supplier.name !== store.name) throw new Error(`store '${store.name}' is given a KeyValueBytesStoreSupplier named '${supplier.name}': they must be the same`);
+  if (store.type !== "key_value" && store.type !== "timestamped_key_value") throw new Error(`store '${store.name}': a KeyValueBytesStoreSupplier makes a key-value store, not a ${store.type} one`);
+  return { ...store, inMemory: true };
 }

@@ -56,7 +56,7 @@ import { suppress } from "./operators/suppress";
 import * as stateless from "./operators/stateless";
 import { streamStreamJoin, type JoinKind } from "./operators/stream-stream-join";
 import { streamTableJoin } from "./operators/stream-table-join";
-import { globalTable, streamGlobalTableJoin, type GlobalTableHandle } from "./operators/global-table";
+import { addGlobalStore, globalTable, streamGlobalTableJoin, type GlobalTableHandle } from "./operators/global-table";
 import { foreignKeyJoin } from "./operators/foreign-key-join";
 import { explicitRepartition } from "./operators/repartition";
 import { tableSource, toStream, toTable } from "./operators/table";
@@ -91,6 +91,10 @@ export class DslTopologyBuilder implements StreamsBuilder {
   }
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder {
     addStateStore(this.builder, store);
+    return this;
+  }
+  addGlobalStore<KIn, VIn>(store: StoreDeclaration | StoreBuilder, topic: string, consumed: Consumed<KIn, VIn>, stateUpdateSupplier: ProcessorSupplier<KIn, VIn, void, void>): StreamsBuilder {
+    addGlobalStore(this.builder, store, topic, consumed, stateUpdateSupplier);
     return this;
   }
 }
@@ -269,6 +273,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
   readonly valueSerde: SerdeSpec;
   readonly operator: TableOperator;
   readonly windowCloseMs?: number;
+  readonly versionedStore?: string;
   private readonly handle: TableHandle;
 
   constructor(
@@ -281,6 +286,7 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
     this.valueSerde = handle.valueSerde;
     this.operator = handle.operator;
     this.windowCloseMs = handle.windowCloseMs;
+    this.versionedStore = handle.versionedStore;
   }
 
   get storeName(): string {
@@ -331,7 +337,8 @@ class DslTable<K, V> implements KTable<K, V>, TableHandle {
     return this.table(tableTableJoin(this.builder, this, other as DslTable<K, VO>, joiner, "outer", materialized, name));
   }
   suppress(suppressed: Suppressed): KTable<K, V> {
-    return this.table(suppress(this.builder, this, suppressed));
+    // The handle's own store name: this table's storeName stands for the store it derives its rows from, if it keeps none.
+    return this.table(suppress(this.builder, this.handle, suppressed));
   }
 
   /** A key join `(other, joiner, materialized?, name?)`, or a foreign-key join `(other, extractor, joiner, tableJoined?, materialized?)`. */

@@ -1,7 +1,7 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
 import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
-import type { StoreType } from "../../../kernel/contracts/streams/stores";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 
 export interface SourceNode {
@@ -57,11 +57,16 @@ export interface StoreDef {
   historyRetentionMs?: number;
   /** See StoreSpec.changelogConfigs. */
   changelogConfigs?: Readonly<Record<string, string>>;
+  /** See StoreSpec.logging. */
+  logging?: boolean;
+  /** See StoreSpec.bytesStoreSupplier. */
+  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
 }
 
 /**
- * A global store (Kafka Streams' global state store, here a GlobalKTable's): every partition of `topic` kept whole
- * on each instance, outside the tasks. The topic is its changelog. Its processors read it by name.
+ * A global store (Kafka Streams' global state store: a GlobalKTable's, or one added with addGlobalStore): every
+ * partition of `topic` kept whole on each instance, outside the tasks. The topic is its changelog. Its processors
+ * read it by name.
  */
 export interface GlobalStoreDef {
   name: string;
@@ -69,6 +74,8 @@ export interface GlobalStoreDef {
   type: "key_value" | "timestamped_key_value";
   keySerde: SerdeSpec;
   valueSerde: SerdeSpec;
+  /** addGlobalStore's processor, which writes the store, and the serdes it reads the topic with (its Consumed). */
+  processor?: { name: string; supplier: ProcessorSupplier<any, any, void, void>; keySerde: SerdeSpec; valueSerde: SerdeSpec };
 }
 
 export interface TopologyDefinition {

@@ -78,7 +78,7 @@ plugin("without the broker's descriptor line its keys are gone: setting one stop
   try {
     installedWithout(root, "broker-plugin#");
     const declared = (await discoveredDeclarations(new ServiceLoader({ root, sluiceRoot: root }))).sections().map((section) => section.name);
-    assert.equal(declared.sort(), ["applications", "log", "plugins", "server", "server.health", "server.operation", "server.query", "server.sse", "server.webui", "streams"]);
+    assert.equal(declared.sort(), ["applications", "log", "plugins", "schema", "server", "server.health", "server.operation", "server.query", "server.sse", "server.webui", "streams"]);
     await kernel({ "broker.port": "0" }).start().then(
       () => assert.unreachable("broker.port is nobody's key"),
       (error: Error) => assert.match(error.message, /'broker\.port' \(from command-line flag --broker\.port\) is in section 'broker', which no loaded plugin declares/),

@@ -4,18 +4,14 @@
  * its topic while the application runs; the store answers REST queries on the instance, with no routing; and a
  * restart reads the topic again (the store keeps nothing locally).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from "kafkajs";
 import type { StreamsBuilder } from "../../../kernel/contracts/streams/dsl";
-import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
-import { startBroker, type RunningBroker } from "../../../providers/broker";
+import type { TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../helpers/eventually";
-import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
+import { http } from "../../helpers/sluice";
 import { query, recordsOf } from "../../plugins/applications-api/query-client";
+import { globalTestBed, type GlobalTestBed } from "./global-test-bed";
 
 const test = suite("global tables on the embedded broker");
 
@@ -24,11 +20,7 @@ const ORDERS = "gt-orders";
 const OUTPUT = "gt-enriched";
 const STORE = "customers-global";
 
-let broker: RunningBroker;
-let kafka: Kafka;
-let producer: Producer;
-let stateDir: string;
-const consumers: Consumer[] = [];
+let bed: GlobalTestBed;
 
 function topology(builder: StreamsBuilder): void {
   const customers = builder.globalTable<string, string>(CUSTOMERS, {}, { storeName: STORE });
@@ -40,58 +32,28 @@ function topology(builder: StreamsBuilder): void {
 
 const provider: TopologyProvider = { name: "global-orders", version: "1", config: { "application.id": "global-orders" }, topology };
 
-function startInstance(): Promise<RunningSluice> {
-  return startSluice({
-    services: { [TOPOLOGY_PROVIDER_CONTRACT]: [provider] },
-    overrides: { "streams.bootstrap.servers": `127.0.0.1:${broker.port}`, "streams.state.dir": stateDir },
-  });
-}
-
-/** Every record of the output topic until `until` holds. */
-async function readOutput(until: (values: string[]) => boolean): Promise<string[]> {
-  const values: string[] = [];
-  const consumer = kafka.consumer({ groupId: `reader-${consumers.length}` });
-  consumers.push(consumer);
-  await consumer.connect();
-  await consumer.subscribe({ topic: OUTPUT, fromBeginning: true });
-  await consumer.run({ eachMessage: async ({ message }) => void values.push(message.value!.toString()) });
-  await eventually(() => until(values), { what: `records of ${OUTPUT}`, timeoutMs: 30_000 });
-  return values;
-}
-
 test.before(async () => {
-  broker = await startBroker({ port: 0, storage: "memory", initialRebalanceDelayMs: 0 });
-  kafka = new Kafka({ clientId: "global-table-test", brokers: [`127.0.0.1:${broker.port}`], logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic: CUSTOMERS, numPartitions: 2 }, { topic: ORDERS, numPartitions: 3 }, { topic: OUTPUT, numPartitions: 1 }] });
-  await admin.disconnect();
-  producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-global-"));
+  bed = await globalTestBed({ customers: CUSTOMERS, orders: ORDERS, output: OUTPUT }, provider);
 });
 
 test.after(async () => {
-  for (const consumer of consumers) await consumer.disconnect();
-  await producer?.disconnect();
-  await broker?.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
+  await bed?.close();
 });
 
 test("every order finds its customer on both partitions of the table, the table follows its topic, and queries answer here", async () => {
   const customers = Array.from({ length: 8 }, (_, i) => ({ key: `c${i}`, value: `name${i}` }));
-  const sent = await producer.send({ topic: CUSTOMERS, messages: customers });
+  const sent = await bed.producer.send({ topic: CUSTOMERS, messages: customers });
   assert.equal(new Set(sent.map((entry) => entry.partition)).size, 2, "the customers are on both partitions");
   // Orders already waiting when the application starts: the tasks may process them only once the table is caught up.
   const orders = Array.from({ length: 12 }, (_, i) => ({ key: `o${i}`, value: `c${i % 8}` }));
-  await producer.send({ topic: ORDERS, messages: orders });
-  const sluice = await startInstance();
+  await bed.producer.send({ topic: ORDERS, messages: orders });
+  const sluice = await bed.startInstance();
   try {
-    const joined = await readOutput((values) => values.length >= orders.length);
+    const joined = await bed.readOutput((values) => values.length >= orders.length);
     assert.equal(joined.sort(), orders.map(({ key, value }) => `${key}:name${value.slice(1)}@${value}`).sort());
 
     // A customer added while running reaches the store (the query proves it), then an order joins it.
-    await producer.send({ topic: CUSTOMERS, messages: [{ key: "c9", value: "late" }] });
+    await bed.producer.send({ topic: CUSTOMERS, messages: [{ key: "c9", value: "late" }] });
     const answer = await eventually(
       async () => {
         const found = await query(sluice.url, "global-orders", STORE, { type: "timestamped_key_value", query: { get: { key: "c9" } } });
@@ -103,8 +65,8 @@ test("every order finds its customer on both partitions of the table, the table 
     assert.equal(answer.result.success.map((entry) => entry.remote), [false], "answered by this instance");
     assert.is(recordsOf(answer)[0].value, "late");
     assert.type(recordsOf(answer)[0].timestamp, "number");
-    await producer.send({ topic: ORDERS, messages: [{ key: "o99", value: "c9" }] });
-    await readOutput((values) => values.includes("o99:late@c9"));
+    await bed.producer.send({ topic: ORDERS, messages: [{ key: "o99", value: "c9" }] });
+    await bed.readOutput((values) => values.includes("o99:late@c9"));
 
     const described = (await http(`${sluice.url}/api/v1/applications/global-orders`)).json() as { instances: { stores: string[] }[] };
     assert.equal(described.instances.map((instance) => instance.stores), [[STORE]], "the instance hosts the global store");
@@ -117,8 +79,8 @@ test("every order finds its customer on both partitions of the table, the table 
 });
 
 test("after a restart the store holds its whole topic again, read from the start", async () => {
-  await producer.send({ topic: CUSTOMERS, messages: [{ key: "c0", value: null }] });
-  const sluice = await startInstance();
+  await bed.producer.send({ topic: CUSTOMERS, messages: [{ key: "c0", value: null }] });
+  const sluice = await bed.startInstance();
   try {
     const all = await eventually(
       async () => {

@@ -12,7 +12,8 @@ import type { TopologyProvider } from "../../../kernel/contracts/streams/topolog
 import { Stores } from "../../../providers/streams/processor/stores";
 import type { StreamsRuntime } from "../../../providers/streams";
 import { eventually } from "../../helpers/eventually";
-import { processorOf } from "../../helpers/processors";
+import { keyCounter, processorOf } from "../../helpers/processors";
+import { countingSupplier } from "../../helpers/counting-store";
 import { startHarness, type Harness } from "./streams-harness";
 
 const test = suite("in-memory stores on Kafka");
@@ -90,6 +91,35 @@ test("a persistent store on the same state directory starts from its local state
   const stateDir = harness.stateDir();
   await runOnce("persistent", false, stateDir, "one", 1_000, "k=1 1/1");
   assert.is(await runOnce("persistent", false, stateDir, "two", 5_000, "k=2 2/2"), 0);
+});
+
+test("a user's supplied store is likewise got new and restored from its changelog at each start, here on the same state directory", async () => {
+  const stateDir = harness.stateDir();
+  const supplier = countingSupplier("counts");
+  const app: TopologyProvider = {
+    name: "supplied",
+    version: "1.0.0",
+    config: { "application.id": "supplied", "default.key.serde": "string", "default.value.serde": "string" },
+    topology(builder: StreamsBuilder) {
+      builder.addStateStore(Stores.keyValueStoreBuilder(supplier, "string", "long"));
+      builder.stream<string, string>("supplied-in").process(keyCounter("counts"), ["counts"]).to("supplied-out");
+    },
+  };
+  for (const expected of ["k=1", "k=2"]) {
+    const runtime = harness.runtime([app], { stateDir });
+    await runtime.start();
+    await eventually(() => runtime.application("supplied")!.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
+    await harness.producer.send({ topic: "supplied-in", messages: [{ key: "k", value: expected }] });
+    await harness.readTopic("supplied-out", (records) => records.some((record) => record.value?.toString() === expected));
+    await runtime.close(5_000);
+  }
+  // The first run's store, and any opened while the task's local state was dropped, were closed and not used again.
+  const last = supplier.made[supplier.made.length - 1];
+  assert.ok(supplier.made.length >= 2, "a new store at each start");
+  assert.ok(supplier.made.every((store) => store.calls.close === 1));
+  // The last store got the first run's count from its changelog (a put), then the second run's.
+  assert.equal(last.entries.get("k"), Buffer.from([0, 0, 0, 0, 0, 0, 0, 2]));
+  assert.is(last.calls.put, 2);
 });
 
 test.run();

@@ -1,4 +1,5 @@
 /** The store an aggregation or a table is kept in (Kafka Streams' Materialized), per kind of store. */
+import type { KeyValueBytesStoreSupplier } from "../stores";
 import type { SerdeRef } from "./serde-ref";
 
 /** How a materialized store is cached and logged, whatever its kind. */
@@ -7,6 +8,17 @@ export interface MaterializedStoreOptions {
   caching?: boolean;
   /** Topic configs of the store's changelog over Kafka Streams' defaults (Kafka Streams' withLoggingEnabled(config)). */
   changelogConfigs?: Record<string, string>;
+  /**
+   * False: the store keeps no changelog (Kafka Streams' withLoggingDisabled). Nothing restores it: a task that moves,
+   * or whose local state is behind its group's offsets after a crash, starts it empty. Default true.
+   */
+  logging?: boolean;
+  /**
+   * Key-value stores (plain or timestamped): the user's own store the data lives in (Kafka Streams'
+   * Materialized.as(KeyValueBytesStoreSupplier)), named as the store. A new one is got, and restored from its
+   * changelog, each time its task is opened.
+   */
+  storeSupplier?: KeyValueBytesStoreSupplier;
 }
 
 export interface Materialized<K, V> extends MaterializedStoreOptions {

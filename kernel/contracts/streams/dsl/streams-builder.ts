@@ -1,5 +1,6 @@
 /** Where a topology starts (Kafka Streams' StreamsBuilder), and the stores Processor API processors declare. */
-import type { StoreType } from "../stores";
+import type { ProcessorSupplier } from "../processor";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../stores";
 import type { Consumed } from "./consumed";
 import type { GlobalKTable } from "./global-ktable";
 import type { KStream, KTable } from "./kstream";
@@ -24,6 +25,10 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   caching?: boolean;
   /** Topic configs of the store's changelog, over Kafka Streams' defaults for it (`StoreBuilder.withLoggingEnabled`). */
   changelogConfigs?: Record<string, string>;
+  /** False: the store keeps no changelog (`StoreBuilder.withLoggingDisabled`); see MaterializedStoreOptions.logging. */
+  logging?: boolean;
+  /** key_value: the user's store the data lives in (see StoreSpec.bytesStoreSupplier). */
+  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
   /**
    * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
    * task is opened, its local state is dropped and its stores are restored from their changelogs.
@@ -54,13 +59,10 @@ export interface StoreBuilder {
   /** Folds updates in the record cache. Off unless enabled, as in Kafka Streams. */
   withCachingEnabled(): StoreBuilder;
   withCachingDisabled(): StoreBuilder;
-  /** Creates the store's changelog topic with these configs over Kafka Streams' defaults (logging is always on). */
+  /** Keeps a changelog (the default), created with these configs over Kafka Streams' defaults. */
   withLoggingEnabled(config: Record<string, string>): StoreBuilder;
-  /**
-   * Refused: every Sluice store keeps a changelog, since the task's exactly-once recovery after a crash and its
-   * moves between instances restore stores from it (commit markers and positions travel in it).
-   */
-  withLoggingDisabled(): never;
+  /** No changelog: nothing restores the store (see MaterializedStoreOptions.logging). */
+  withLoggingDisabled(): StoreBuilder;
   /** The store as the topology declares it. */
   declaration(): StoreDeclaration;
 }
@@ -77,4 +79,13 @@ export interface StreamsBuilder {
   globalTable<K = string, V = string>(topic: string, consumed?: Consumed<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V>;
   /** Declares a store for Processor API processors (`KStream.process(supplier, [name])`): a declaration or a Stores builder. */
   addStateStore(store: StoreDeclaration | StoreBuilder): StreamsBuilder;
+  /**
+   * A global store kept by a processor (Kafka Streams' addGlobalStore): a key_value or timestamped_key_value store
+   * on every instance, which `stateUpdateSupplier`'s processor writes from every record of every partition of
+   * `topic`, read with `consumed`'s serdes. Other processors read it by name without being connected to it; queries
+   * read it on any instance. The store is in memory and the topic is its changelog: each start runs the topic from
+   * its start through the processor again (Kafka Streams 4.x's reprocessing on restore) before any task processes a
+   * record. A builder given withLoggingEnabled(config) is refused.
+   */
+  addGlobalStore<KIn = string, VIn = string>(store: StoreDeclaration | StoreBuilder, topic: string, consumed: Consumed<KIn, VIn>, stateUpdateSupplier: ProcessorSupplier<KIn, VIn, void, void>): StreamsBuilder;
 }

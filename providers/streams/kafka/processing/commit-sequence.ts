@@ -144,7 +144,7 @@ export class CommitSequence {
     for (const task of tasks) task.state.flushCache();
     for (const task of tasks) {
       const changes = latestPerKey(task.state.drainChangelog(), (store) => topology.storeSpec(store)?.type === "versioned_key_value");
-      const marked = !exactlyOnce && topology.subTopologies[task.subTopologyId].stores.length === 1 && changes.length > 0;
+      const marked = !exactlyOnce && topology.loggedStoresOf(task.subTopologyId).length === 1 && changes.length > 0;
       const positions = marked ? encodePositions(task.positions.encode()) : undefined;
       changes.forEach((change, i) => {
         const topic = topology.changelogTopic(change.store);

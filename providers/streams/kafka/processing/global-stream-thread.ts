@@ -8,12 +8,15 @@
 import { PartitionFetcher, type ClusterAdmin, type IsolationLevel, type KafkaEndpoint, type TopicPartitionOffset } from "../../../kafka-client";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { GlobalStores } from "../../state/global-store";
+import { GlobalStoreUpdates, type GlobalProcessingEnvironment } from "../../engine/global-store-updates";
 import { TopicPartitionMap } from "../topics/topic-partition";
 
 export interface GlobalStreamThreadOptions {
   endpoint: KafkaEndpoint;
   clientId: string;
   stores: GlobalStores;
+  /** What the processors of stores added with addGlobalStore get from their context. */
+  processing: GlobalProcessingEnvironment;
   /** read_committed under exactly_once_v2, as Kafka Streams' global consumer reads then. */
   isolationLevel: IsolationLevel;
   logger: ComponentLogger;
@@ -26,6 +29,7 @@ const MAX_WAIT_MS = 200;
 
 export class GlobalStreamThread {
   private fetcher?: PartitionFetcher;
+  private updates?: GlobalStoreUpdates;
   private readonly positions = new TopicPartitionMap<number>();
   private stopped = false;
   private running?: Promise<void>;
@@ -36,7 +40,7 @@ export class GlobalStreamThread {
 
   /** Reads every global topic up to its end, then keeps reading in the background. */
   async start(admin: ClusterAdmin): Promise<void> {
-    const { stores, endpoint, clientId, isolationLevel, logger } = this.options;
+    const { stores, endpoint, clientId, isolationLevel, logger, processing } = this.options;
     const topics = stores.topics;
     const counts = await admin.partitionCounts(topics);
     const missing = topics.filter((topic) => !counts.has(topic));
@@ -48,7 +52,8 @@ export class GlobalStreamThread {
     for (const { topic, partition, offset } of await fetcher.earliestOffsets(partitions)) this.positions.set(topic, partition, offset);
     const ends = await fetcher.latestOffsets(partitions);
     const startedAt = Date.now();
-    while (!this.stopped && ends.some(({ topic, partition, offset }) => this.positions.get(topic, partition)! < offset)) await this.fetchOnce();
+    this.updates = new GlobalStoreUpdates(stores, processing);
+    while (!this.stopped && ends.some(({ topic, partition, offset }) => this.positions.get(topic, partition)! < offset)) await this.fetchOnce(true);
     logger.info("global stores restored", { stores: topics.map((topic) => stores.ofTopic(topic)!.name), records: this.applied, ms: Date.now() - startedAt });
     this.running = this.keepReading();
   }
@@ -62,29 +67,29 @@ export class GlobalStreamThread {
     this.stopped = true;
     await this.running;
     this.fetcher?.close();
+    this.updates?.close();
   }
 
   private async keepReading(): Promise<void> {
     try {
-      while (!this.stopped) await this.fetchOnce();
+      while (!this.stopped) await this.fetchOnce(false);
     } catch (error) {
       if (!this.stopped) this.options.onFatal(error);
     }
   }
 
-  /** One fetch of every partition from its position; each record goes into its topic's store. */
-  private async fetchOnce(): Promise<void> {
+  /** One fetch of every partition from its position; each record goes into its topic's store. `restoring`: during the bootstrap. */
+  private async fetchOnce(restoring: boolean): Promise<void> {
     const fetcher = this.fetcher!;
     const asked: TopicPartitionOffset[] = [...this.positions.entries()].map(([{ topic, partition }, offset]) => ({ topic, partition, offset }));
     const answer = await fetcher.fetch(asked);
     // A position out of range (the log's head deleted by retention) starts again from the log's start.
     for (const { topic, partition, offset } of await fetcher.recover(answer.errors, "reading the global topic")) this.positions.set(topic, partition, offset);
     for (const batch of answer.batches) {
-      const store = this.options.stores.ofTopic(batch.topic)!;
       const from = this.positions.get(batch.topic, batch.partition)!;
       for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
         if (record.offset < from) continue;
-        store.apply(record.key, record.value, record.timestamp);
+        this.updates!.update({ topic: batch.topic, partition: batch.partition, offset: record.offset, key: record.key, value: record.value, timestamp: record.timestamp, headers: record }, restoring);
         this.applied++;
       }
       if (batch.nextOffset > from) this.positions.set(batch.topic, batch.partition, batch.nextOffset);

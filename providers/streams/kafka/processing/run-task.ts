@@ -147,16 +147,16 @@ export function localStateIsAuthoritative(committed: TopicPartitionMap<number>, 
  * partition's writer there as the owner to begin with, under exactly_once_v2 every committed transaction.
  */
 export function planRestore(committed: TopicPartitionMap<number>, ends: ReadonlyMap<string, number>, topology: CompiledTopology, task: RunTask, exactlyOnce: boolean): RestoreTarget[] {
-  const sub = topology.subTopologies[task.subTopologyId];
+  const stores = topology.loggedStoresOf(task.subTopologyId);
   const localIsCurrent = localStateIsAuthoritative(committed, topology, task);
   const writers = task.state.checkpoint().changelogWriters;
-  return sub.stores.map((store) => {
+  return stores.map((store) => {
     const to = ends.get(store)!;
     const position = task.changelogPositions.get(store);
     const from = localIsCurrent ? to : position === undefined ? 0 : position + 1;
     const target = { state: task.state, store, topic: topology.changelogTopic(store), partition: task.partition, from, to, restored: task.restored.get(store)! };
     if (exactlyOnce) return { ...target, followMarkers: false, skipFences: true };
-    return { ...target, followMarkers: sub.stores.length === 1, writer: decodeWriter(writers[store]) };
+    return { ...target, followMarkers: stores.length === 1, writer: decodeWriter(writers[store]) };
   });
 }
 

@@ -39,6 +39,9 @@ import { processIdOf } from "../../state/process-id";
 import { encodeOffsetMetadata } from "./offset-metadata";
 import { GlobalStreamThread } from "./global-stream-thread";
 import { GlobalStores } from "../../state/global-store";
+import { taskStateDirectory } from "../../state/task-state";
+import { GLOBAL_TASK_ID } from "../../engine/global-store-updates";
+import type { RecordingLevel } from "../../../../kernel/contracts/streams/processor";
 
 export interface StreamThreadOptions {
   /** Where the cluster is and how its clients reach it (security.protocol, metadata.max.age.ms). */
@@ -113,6 +116,14 @@ export class StreamThread implements RunView {
             endpoint: options.endpoint,
             clientId: `${clientIdPrefix}-GlobalStreamThread`,
             stores: this.globalStores,
+            processing: {
+              applicationId: topology.applicationId,
+              appConfigs: Object.freeze(settings.all()),
+              stateDir: () => taskStateDirectory(options.stateDir, topology.applicationId, GLOBAL_TASK_ID),
+              metrics: () => metrics.processorMetrics(GLOBAL_TASK_ID, settings.get("metrics.recording.level") as RecordingLevel),
+              now: Date.now,
+              defaultSerdes: topology.defaultSerdes,
+            },
             isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
             logger,
             onFatal: (error) => this.fail(error),

@@ -129,7 +129,7 @@ export class TaskManager {
     await this.close([...this.tasks.keys()].filter((id) => !wanted.has(id) || overtaken.has(id)));
     const ends = new TopicEnds(admin);
     // Side by side; when one fails, each opened one is already held, to be closed.
-    const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends)));
+    const opened = await settledAll([...wanted].filter((id) => !this.tasks.has(id)).map((id) => this.open(id, ends, offsets)));
     const restoreEnds = exactlyOnce ? await this.changelogEnds(opened, ends) : await this.fence(opened, member);
     const targets = opened.flatMap((task) => planRestore(offsets, restoreEnds.get(task.id)!, topology, task, exactlyOnce));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
@@ -168,7 +168,7 @@ export class TaskManager {
     const byTask = new Map<string, Map<string, number>>();
     for (const task of tasks) {
       const stores = new Map<string, number>();
-      for (const store of topology.subTopologies[task.subTopologyId].stores) stores.set(store, (await ends.of(topology.changelogTopic(store), task.partition))?.high ?? 0);
+      for (const store of topology.loggedStoresOf(task.subTopologyId)) stores.set(store, (await ends.of(topology.changelogTopic(store), task.partition))?.high ?? 0);
       byTask.set(task.id, stores);
     }
     return byTask;
@@ -180,7 +180,7 @@ export class TaskManager {
    */
   private async fence(tasks: readonly RunTask[], member: AssignedMember): Promise<Map<string, Map<string, number>>> {
     const { topology, collector } = this.options;
-    const fenced = tasks.flatMap((task) => topology.subTopologies[task.subTopologyId].stores.map((store) => ({ task, store, topic: topology.changelogTopic(store) })));
+    const fenced = tasks.flatMap((task) => topology.loggedStoresOf(task.subTopologyId).map((store) => ({ task, store, topic: topology.changelogTopic(store) })));
     const landed = new TopicPartitionMap<PartitionOffsets>();
     if (fenced.length > 0) {
       for (const partition of await collector.flush(fenced.map(({ task, topic }) => fenceRecord(topic, task.partition, member.generation, member.memberId)))) landed.set(partition.topic, partition.partition, partition);
@@ -194,7 +194,8 @@ export class TaskManager {
     return fences;
   }
 
-  private async open(id: string, ends: TopicEnds): Promise<RunTask> {
+  /** `committed`: the group's offsets; local state behind them holds stores without changelogs that must start empty. */
+  private async open(id: string, ends: TopicEnds, committed: TopicPartitionMap<number>): Promise<RunTask> {
     const { topology, logger, metrics } = this.options;
     const { subTopologyId, partition } = parseTaskId(id);
     const openOptions = {
@@ -210,10 +211,17 @@ export class TaskManager {
     };
     let task = await openRunTask(openOptions);
     const stale = await staleStateReason(ends, topology, task);
-    const inMemory = topology.storeSpecsOf(subTopologyId).filter((spec) => spec.inMemory === true).map((spec) => spec.name);
+    const specs = topology.storeSpecsOf(subTopologyId);
+    const inMemory = specs.filter((spec) => spec.inMemory === true).map((spec) => spec.name);
+    const unlogged = specs.filter((spec) => spec.logging === false).map((spec) => spec.name);
     // As with Kafka Streams' in-memory stores, nothing of them outlives an assignment: they come back from their changelogs.
-    const dropped = stale !== undefined || (inMemory.length > 0 && !task.positions.isEmpty());
+    const dropsInMemory = inMemory.length > 0 && !task.positions.isEmpty();
+    // A store without a changelog is kept only where the local state is exact and current: when another member
+    // processed the task since, what it holds is stale and nothing can bring it up to date, so it starts empty.
+    const dropsUnlogged = unlogged.length > 0 && !task.positions.isEmpty() && !localStateIsCurrent(committed, topology, task);
+    const dropped = stale !== undefined || dropsInMemory || dropsUnlogged;
     if (stale !== undefined) logger.warn("local state dropped, to be restored from the changelogs: it does not fit its topics or its topology", { task: id, reason: stale });
+    else if (dropsUnlogged) logger.info("local state dropped: it is behind the group's offsets, and stores without changelogs start empty", { task: id, stores: unlogged });
     else if (dropped) logger.debug("local state dropped: the task has in-memory stores, restored from their changelogs", { task: id, stores: inMemory });
     if (dropped) {
       await task.state.destroy();

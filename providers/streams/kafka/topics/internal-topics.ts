@@ -42,7 +42,7 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
   const external = [...new Set([...topology.externalSourceTopics(), ...sinks])];
   const internal = topology.subTopologies.flatMap((sub) => [
     ...sub.sinkTopics.filter((topic) => topology.definition.repartitionTopics.has(topic)),
-    ...sub.stores.map((store) => topology.changelogTopic(store)),
+    ...topology.loggedStoresOf(sub.id).map((store) => topology.changelogTopic(store)),
   ]);
   const existing = new Set(await admin.listTopics());
   const present = [...new Set([...external, ...internal, ...singles])].filter((topic) => existing.has(topic));
@@ -67,7 +67,7 @@ export async function ensureTopics(admin: ClusterAdmin, topology: CompiledTopolo
       if (counts.get(topic) !== width) throw new Error(existingInternalTopicError(topic, counts.get(topic)!, width, inputs));
     };
     for (const topic of sub.sourceTopics) if (topology.definition.repartitionTopics.has(topic)) sizeInternal(topic);
-    for (const store of sub.stores) {
+    for (const store of topology.loggedStoresOf(sub.id)) {
       const changelog = topology.changelogTopic(store);
       changelogs.set(changelog, topology.storeSpec(store)!);
       sizeInternal(changelog);

@@ -98,5 +98,5 @@ function aggregateProcessor(table: AggregationTable, { initializer, aggregator }
 export function keyValueAggregation(materialized: Materialized<any, any> & { storeName: string }): Aggregation {
   const operator = new AggregationTable(materialized.storeName);
   const type = materialized.storeType ?? "timestamped_key_value";
-  return { prefix: "aggregate", operator, store: { type }, processor: (fold) => aggregateProcessor(operator, fold) };
+  return { prefix: "aggregate", operator, store: { type, historyRetentionMs: materialized.historyRetentionMs }, processor: (fold) => aggregateProcessor(operator, fold) };
 }

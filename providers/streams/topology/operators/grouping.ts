@@ -5,9 +5,9 @@
  */
 import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
-import type { StoreType } from "../../../../kernel/contracts/streams/stores";
+import type { KeyValueBytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import { nextStream, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
+import { nextStream, versionedIfSo, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { passThroughProcessor } from "../processor-shapes";
 import type { TableOperator } from "../table-changes";
@@ -51,6 +51,8 @@ export interface AggregationStore {
   type: StoreType;
   windowSizeMs?: number;
   retentionMs?: number;
+  /** A versioned store's (Materialized with a versioned store): how long replaced versions stay readable. */
+  historyRetentionMs?: number;
   /** Small stores of the processor's own beside it (a last emit time), each one long per string key. */
   companions?: string[];
 }
@@ -112,14 +114,16 @@ export function addAggregation(
   const stores = [storeName, ...companions];
   const nodes = inputs.map(({ aggregator }, index) => builder.addProcessor(aggregation.prefix, aggregation.processor({ initializer, aggregator }), [parents[index]], stores));
   const node = nodes.length === 1 ? nodes[0] : builder.addProcessor("cogroup-merge", passThroughProcessor(), nodes);
-  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator };
+  const table: TableHandle = { node, storeName, keySerde, valueSerde, operator: aggregation.operator, versionedStore: versionedIfSo(storeName, type) };
   return aggregation.table?.(table) ?? table;
 }
 
 /** The caching and changelog configs a Materialized gives its store, only those it sets. */
-export function storeOptions({ caching, changelogConfigs }: MaterializedStoreOptions): MaterializedStoreOptions {
-  const options: MaterializedStoreOptions = {};
+export function storeOptions({ caching, changelogConfigs, logging, storeSupplier }: MaterializedStoreOptions): Omit<MaterializedStoreOptions, "storeSupplier"> & { bytesStoreSupplier?: KeyValueBytesStoreSupplier } {
+  const options: ReturnType<typeof storeOptions> = {};
   if (caching !== undefined) options.caching = caching;
   if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };
+  if (logging === false) options.logging = false;
+  if (storeSupplier !== undefined) options.bytesStoreSupplier = storeSupplier;
   return options;
 }

@@ -90,6 +90,11 @@ function bound(value: number | undefined, what: string): number {
 
 export function suppress(builder: InternalTopologyBuilder, table: TableHandle, suppressed: Suppressed): TableHandle {
   const { bufferConfig } = suppressed;
+  const versioned = table.versionedStore;
+  if (versioned !== undefined) {
+    const how = table.storeName === versioned ? `keeps versioned store '${versioned}'` : `inherits the versioned semantics of store '${versioned}' upstream (a filter, mapValues or transformValues without a store of its own keeps them)`;
+    throw new Error(`suppress() is only supported for non-versioned KTables: table '${table.node}' ${how}`);
+  }
   const node = builder.nodeName("suppress", suppressed.name);
   const storeName = `${node}-store`;
   let bufferTime: Suppression["bufferTime"];

@@ -9,7 +9,7 @@ import type { Grouped, KeyValue, Materialized } from "../../../../kernel/contrac
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { changeSerde } from "../../serdes/change-serde";
-import type { GroupedTableHandle, TableHandle } from "../dsl-handles";
+import { versionedIfSo, type GroupedTableHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { recordProcessor, statefulProcessor, type Rec } from "../processor-shapes";
 import { change, changeForwarder, tableStore, type Change } from "../table-changes";
@@ -122,7 +122,7 @@ export function tableAggregate(
   const valueSerde = materialized?.valueSerde ?? folding.valueSerde;
   const changes = { wrap: changeSerde, inner: grouping.valueSerde };
   grouping.repartitionSource ??= repartition(builder, grouping.node, grouping.grouped.name ?? table.storeName, grouping.keySerde, changes);
-  builder.addStore({ name: table.storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde });
+  builder.addStore({ name: table.storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs });
   const node = builder.addProcessor("ktable-aggregate", tableAggregateProcessor(table, folding), [grouping.repartitionSource], [table.storeName], name);
-  return { node, storeName: table.storeName, keySerde, valueSerde, operator: table };
+  return { node, storeName: table.storeName, keySerde, valueSerde, operator: table, versionedStore: versionedIfSo(table.storeName, materialized?.storeType) };
 }

@@ -8,7 +8,7 @@
 import type { Materialized, ValueTransformerWithKeySupplier } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorContext, ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import type { TableHandle } from "../dsl-handles";
+import { versionedIfSo, type TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { statefulProcessor } from "../processor-shapes";
@@ -96,11 +96,12 @@ function deriveTable(
   const storeName = materialized?.storeName;
   const keySerde = materialized?.keySerde ?? parent.keySerde;
   const values = materialized?.valueSerde ?? valueSerde;
-  if (storeName !== undefined) builder.addStore({ name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde: values });
+  if (storeName !== undefined) builder.addStore({ name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde: values, historyRetentionMs: materialized?.historyRetentionMs });
   const operator = new DerivedTable(parent.operator, storeName, derivation);
   const stores = storeName === undefined ? derivation.stores : [storeName, ...derivation.stores];
   const node = builder.addProcessor(prefix, operator.supplier(), [parent.node], [...stores], name);
-  return { node, storeName, keySerde, valueSerde: values, operator };
+  const versionedStore = storeName === undefined ? parent.versionedStore : versionedIfSo(storeName, materialized?.storeType);
+  return { node, storeName, keySerde, valueSerde: values, operator, versionedStore };
 }
 
 const stateless = (row: RowFunction, dropsNothingChanged: boolean): Derivation => ({ rowFunction: () => row, stores: [], dropsNothingChanged });

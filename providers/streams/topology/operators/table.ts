@@ -12,7 +12,7 @@
 import type { Consumed, Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
-import type { StreamHandle, TableHandle } from "../dsl-handles";
+import { versionedIfSo, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, recordProcessor, statefulProcessor } from "../processor-shapes";
 import { changeForwarder, materializedView, tableStore, type Change, type TableOperator, type TableView } from "../table-changes";
@@ -106,7 +106,8 @@ export function addChangelogTable(builder: InternalTopologyBuilder, parent: stri
   });
   if (operator.keepsStore) builder.addStore(store);
   node = builder.addProcessor(options.prefix, operator.supplier(), [parent], operator.keepsStore ? [storeName] : [], options.name);
-  return { node, get storeName() { return operator.materialized || options.storeNameOtherwise !== undefined ? storeName : undefined; }, keySerde, valueSerde, operator };
+  const versionedStore = versionedIfSo(storeName, store.type);
+  return { node, get storeName() { return operator.materialized || options.storeNameOtherwise !== undefined ? storeName : undefined; }, keySerde, valueSerde, operator, versionedStore };
 }
 
 /** The store is named after the topic unless `materialized` names it. */

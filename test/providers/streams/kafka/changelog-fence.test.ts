@@ -12,7 +12,8 @@ import { encodeWriter, fenceRecord } from "../../../../providers/streams/kafka/c
 import { restoreFromChangelogs, type RestoreTarget } from "../../../../providers/streams/kafka/changelog/changelog-restorer";
 import { POSITIONS_HEADER } from "../../../../providers/streams/kafka/changelog/commit-marker";
 import type { TaskState } from "../../../../providers/streams/state";
-import { keyValueSpec, stateSuite } from "../state/state-fixture";
+import type { StoreSpec } from "../../../../kernel/contracts/streams/stores";
+import { jsonSerde, keyValueSpec, stateSuite, stringSerde } from "../state/state-fixture";
 
 const { test, dir } = stateSuite("changelog fences");
 let broker: RunningBroker;
@@ -63,8 +64,8 @@ const count = (key: string, value: number): ProducerRecord => ({ key, value: JSO
 const marked = (key: string, value: number, next: number): ProducerRecord => ({ ...count(key, value), headers: { [POSITIONS_HEADER]: JSON.stringify({ "words:0": String(next) }) } });
 const fence = (topic: string, generation: number, member: string): ProducerRecord => fenceRecord(topic, 0, generation, member) as ProducerRecord;
 
-function target(state: TaskState, topic: string, to: number, from = 0, writer?: RestoreTarget["writer"]): RestoreTarget {
-  return { state, store: "counts", topic, partition: 0, from, to, restored: { records: 0 }, followMarkers: true, writer };
+function target(state: TaskState, topic: string, to: number, from = 0, writer?: RestoreTarget["writer"], store = "counts"): RestoreTarget {
+  return { state, store, topic, partition: 0, from, to, restored: { records: 0 }, followMarkers: true, writer };
 }
 
 async function restored(state: TaskState): Promise<Record<string, number | undefined>> {
@@ -140,6 +141,91 @@ test("before any fence, a marker applies only its own writer's records: another'
   const state = await dir.open([keyValueSpec()]);
   await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, topic, end + 1)], silentLogger);
   assert.equal(await restored(state), { apple: 1, pear: 1, plum: undefined });
+});
+
+
+/**
+ * A task's owners one after another, each as a stream thread is one: it fences the changelog, restores up to its fence
+ * into an empty state dir, processes (its store writes drained into one changelog send per commit, the last record
+ * carrying the commit's marker), commits, and finally crashes with a commit half sent. The truth is the last owner's
+ * committed state; a fresh member restoring the whole changelog must hold exactly that.
+ */
+type Owner = (state: TaskState, owner: number) => void;
+
+async function moveTwice<T>(spec: StoreSpec, process: Owner, dump: (state: TaskState) => Promise<T>): Promise<T> {
+  const { topic, writer } = await changelog();
+  let truth: T | undefined;
+  let next = 0;
+  for (const owner of [0, 1, 2]) {
+    const writes = await writer();
+    const fenceAt = await writes([fence(topic, owner + 1, `member-${owner}`)]);
+    const state = await dir.open([spec], { taskId: `0_0-owner-${owner}` });
+    await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(state, topic, fenceAt, 0, undefined, spec.name)], silentLogger);
+    for (const round of [0, 1]) {
+      process(state, owner * 2 + round);
+      const positions = { "words:0": String(++next) };
+      state.flushCache();
+      const changes = state.drainChangelog();
+      const last = await writes(changes.map((change, i) => ({ key: change.key, value: change.value, timestamp: change.timestamp, headers: i === changes.length - 1 ? { [POSITIONS_HEADER]: JSON.stringify(positions) } : undefined })));
+      await state.commit({ inputPositions: positions, changelogPositions: { [spec.name]: String(last) } });
+    }
+    truth = await dump(state);
+    // A commit half sent when the owner crashed: its marker never went out.
+    process(state, 99);
+    state.flushCache();
+    await writes(state.drainChangelog().map((change) => ({ key: change.key, value: change.value, timestamp: change.timestamp })));
+  }
+  const restoring = await dir.open([spec], { taskId: "0_0-fresh" });
+  const end = await (await writer())([fence(topic, 9, "fresh")]);
+  await restoreFromChangelogs({ bootstrapServers: [bootstrap] }, "restore-test", "app", [target(restoring, topic, end, 0, undefined, spec.name)], silentLogger);
+  assert.equal(await dump(restoring), truth);
+  return truth!;
+}
+
+const GAP = 10;
+const users = ["ann", "bob", "cy"];
+
+test("a session store moved twice, to empty state dirs each time, restores to its last owner's sessions: merged, new and untouched", async () => {
+  const spec: StoreSpec = { name: "counts", type: "session", keySerde: stringSerde, valueSerde: jsonSerde<number>() };
+  // Each round adds one record per user at a time that merges with the previous round's session or starts a new one.
+  const process: Owner = (state, round) => {
+    const sessions = state.sessionStore<string, number>("counts");
+    users.forEach((user, i) => {
+      const time = round * (i + 1) * 7;
+      const merged = sessions.findSessions(user, time - GAP, time + GAP);
+      for (const { key, windowStart, windowEnd } of merged) sessions.remove({ key, start: windowStart, end: windowEnd });
+      const start = Math.min(time, ...merged.map((session) => session.windowStart));
+      const end = Math.max(time, ...merged.map((session) => session.windowEnd));
+      sessions.put({ key: user, start, end }, merged.reduce((sum, session) => sum + session.value, 1));
+    });
+  };
+  const dump = async (state: TaskState) => users.map((user) => state.sessionStore<string, number>("counts").findSessions(user, 0, Number.MAX_SAFE_INTEGER));
+  const [, bob] = await moveTwice(spec, process, dump);
+  // The first owner's session of bob, which no later owner touched, is among them.
+  assert.equal(bob[0], { key: "bob", windowStart: 0, windowEnd: 0, value: 1 });
+});
+
+test("a window store moved twice restores to its last owner's windows", async () => {
+  const windows: StoreSpec = { name: "counts", type: "window", keySerde: stringSerde, valueSerde: jsonSerde<number>(), windowSizeMs: 10, retainDuplicates: false };
+  await moveTwice(
+    windows,
+    (state, round) => {
+      const store = state.windowStore<string, number>("counts");
+      for (const user of users) for (const start of [round * 10, 20]) store.put(user, (store.fetch(user, start) ?? 0) + 1, start);
+    },
+    async (state) => users.map((user) => state.windowStore<string, number>("counts").fetchRange(user, 0, Number.MAX_SAFE_INTEGER)),
+  );
+});
+
+test("a key-value store moved twice restores to its last owner's counts", async () => {
+  await moveTwice(
+    keyValueSpec(),
+    (state, round) => {
+      const counts = state.keyValueStore<string, number>("counts");
+      for (const user of users.slice(round % 2)) counts.put(`${user}-${round % 3}`, (counts.get(`${user}-${round % 3}`) ?? 0) + round);
+    },
+    async (state) => Object.fromEntries(users.flatMap((user) => [0, 1, 2].map((n) => [`${user}-${n}`, state.keyValueStore<string, number>("counts").get(`${user}-${n}`)]))),
+  );
 });
 
 test.run();

@@ -112,18 +112,21 @@ test("window and session stores' changelogs are compacted and deleted past the s
   assert.equal(created["windowed-sessions-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": String(300_000 + 1_000), "message.timestamp.type": "CreateTime" }]);
 });
 
-test("a store built withLoggingEnabled(config), or materialized with changelogConfigs, gets a changelog with those configs over the defaults and topic.* ones; withLoggingDisabled is refused, naming why", async ({ admin }) => {
+test("a store built withLoggingEnabled(config), or materialized with changelogConfigs, gets a changelog with those configs over the defaults and topic.* ones; one built withLoggingDisabled() or materialized with logging: false gets none", async ({ admin }) => {
   const logged = topologyOf("logged", (builder) => {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("kept"), "string", "string").withLoggingEnabled({ "min.compaction.lag.ms": "5000", "segment.bytes": "2097152" }));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("unlogged"), "string", "string").withLoggingEnabled({ "segment.bytes": "2097152" }).withLoggingDisabled());
     const clicks = builder.stream<string, string>("clicks");
-    clicks.process(() => ({ process: () => undefined }), ["kept"]);
+    clicks.process(() => ({ process: () => undefined }), ["kept", "unlogged"]);
+    clicks.groupByKey().count({ storeName: "uncounted", logging: false });
+    clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "uncounted-windows", logging: false });
     clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "counted", retentionMs: 5_000, changelogConfigs: { "retention.ms": "9000" } });
   });
   const created = await createdTopics(admin, logged, { internalConfigs: { "segment.bytes": "1048576" } });
   assert.equal(created["logged-kept-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "2097152", "min.compaction.lag.ms": "5000" }]);
   // A DSL Materialized's changelogConfigs (Kafka Streams' Materialized.withLoggingEnabled) likewise.
   assert.equal(created["logged-counted-changelog"], [-1, { "cleanup.policy": "compact,delete", "retention.ms": "9000", "message.timestamp.type": "CreateTime", "segment.bytes": "1048576" }]);
-  assert.throws(() => Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("unlogged")).withLoggingDisabled(), /store 'unlogged': withLoggingDisabled is not offered — every Sluice store keeps a changelog/);
+  assert.equal(Object.keys(created).filter((topic) => topic.endsWith("-changelog")).sort(), ["logged-counted-changelog", "logged-kept-changelog"]);
 });
 
 test("a stream-stream join's window stores' changelogs are only deleted past their retention (each record has a key of its own), its shared store's compacted; StreamJoined's topic configs go over them", async ({ admin }) => {

@@ -127,6 +127,16 @@ test("restoreBatch rebuilds identical contents from the drained changelog in a f
   assert.ok((expected as { sessions: unknown[] }).sessions.length > 0);
 });
 
+test("a store with logging disabled writes no changelog records; the logged stores beside it do, and both commit their data", async () => {
+  const state = await dir.open([keyValueSpec("logged"), { ...keyValueSpec("unlogged"), logging: false }]);
+  state.keyValueStore<string, number>("unlogged").put("a", 1);
+  state.keyValueStore<string, number>("logged").put("a", 2);
+  state.flushCache();
+  assert.equal(state.drainChangelog().map((record) => record.store), ["logged"]);
+  await state.commit({ inputPositions: { "in:0": "1" } });
+  assert.is(state.keyValueStore<string, number>("unlogged").get("a"), 1);
+});
+
 test("restoreBatch refuses to run over uncommitted writes", async () => {
   const state = await dir.open([keyValueSpec()]);
   state.keyValueStore<string, number>("counts").put("a", 1);

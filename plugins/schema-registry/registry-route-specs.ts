@@ -1,0 +1,76 @@
+/** What the /schema-registry routes take and answer, in Confluent's media type; errors as Confluent's body. */
+import { arrayOf, objectSchema, type JsonSchema, type ParameterSpec, type RouteSpec } from "sluice";
+
+const TAGS = ["schema-registry"];
+const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+const string: JsonSchema = { type: "string" };
+const integer: JsonSchema = { type: "integer" };
+const SUBJECT: ParameterSpec = { description: "A subject (by the topic name strategy, `<topic>-key` or `<topic>-value`)", schema: { type: "string", examples: ["orders-value"] } };
+const VERSION: ParameterSpec = { description: "A version 1 … 2^31-1, or `latest` (also -1)", schema: { type: "string", examples: ["latest"] } };
+const ID: ParameterSpec = { description: "A schema id", schema: { type: "string", examples: ["1"] } };
+const REFERENCES = arrayOf(objectSchema({ name: string, subject: string, version: integer }));
+const SCHEMA_TYPE: JsonSchema = { type: "string", description: "AVRO when left out" };
+
+const SCHEMA = objectSchema({ schemaType: SCHEMA_TYPE, references: REFERENCES, schema: string }, { optional: ["schemaType", "references"] });
+const SUBJECT_VERSION = objectSchema(
+  { subject: string, version: integer, id: integer, schemaType: SCHEMA_TYPE, references: REFERENCES, schema: string },
+  { optional: ["schemaType", "references"] },
+);
+const SCHEMA_REQUEST =
+  "A JSON object {schema, schemaType?, references?}; the router leaves it unchecked so that a bad one is answered with Confluent's error codes";
+
+const ok = (description: string, schema: JsonSchema) => ({ description, contentType: CONTENT_TYPE, schema });
+const SUBJECT_NOT_FOUND = "40401: the subject has no version";
+const ID_NOT_FOUND = "40403: no schema has the id";
+const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
+
+export const REGISTRY_SPECS = {
+  subjects: { summary: "The subjects with a live version", tags: TAGS, responses: { 200: ok("Subjects, sorted", arrayOf(string)) } },
+  versions: {
+    summary: "A subject's live versions",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    responses: { 200: ok("Version numbers, ascending", arrayOf(integer)), 404: SUBJECT_NOT_FOUND },
+  },
+  register: {
+    summary: "Register a schema under a subject (the same schema answers its existing id)",
+    description: SCHEMA_REQUEST,
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    responses: { 200: ok("The schema's id", objectSchema({ id: integer })), 422: "42201: the schema does not parse as its type" },
+  },
+  version: {
+    summary: "One version of a subject",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
+  },
+  lookup: {
+    summary: "Which version of a subject holds a schema",
+    description: SCHEMA_REQUEST,
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40403: the subject has no such schema`, 422: "42201: the schema does not parse" },
+  },
+  schemaById: {
+    summary: "A schema by its id",
+    tags: TAGS,
+    pathParameters: { id: ID },
+    responses: { 200: ok("The schema", SCHEMA), 404: ID_NOT_FOUND },
+  },
+  types: { summary: "The schema types this registry takes", tags: TAGS, responses: { 200: ok("Schema types", arrayOf(string)) } },
+  versionSchema: {
+    summary: "One version's schema text alone",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    responses: { 200: RAW_SCHEMA, 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
+  },
+  schemaTextById: { summary: "A schema's text alone, by its id", tags: TAGS, pathParameters: { id: ID }, responses: { 200: RAW_SCHEMA, 404: ID_NOT_FOUND } },
+  subjectsById: { summary: "The subjects that hold a schema", tags: TAGS, pathParameters: { id: ID }, responses: { 200: ok("Subjects, sorted", arrayOf(string)), 404: ID_NOT_FOUND } },
+  versionsById: {
+    summary: "The subject versions that hold a schema",
+    tags: TAGS,
+    pathParameters: { id: ID },
+    responses: { 200: ok("By subject, then version", arrayOf(objectSchema({ subject: string, version: integer }))), 404: ID_NOT_FOUND },
+  },
+} satisfies Record<string, RouteSpec>;

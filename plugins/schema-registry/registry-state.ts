@@ -1,0 +1,148 @@
+/**
+ * What the registry knows, rebuilt from the records of the `_schemas` topic in their order. The records keep the
+ * layout of Confluent's registry: a JSON key `{"keytype":"SCHEMA","subject":s,"version":v,"magic":1}` and a JSON value
+ * `{"subject","version","id","schemaType"?,"schema","references"?,"deleted"}` (schemaType left out for AVRO); a null
+ * value removes the version. Other key types are kept for a later slice and skipped here.
+ */
+import { schemaNotFound, subjectNotFound, versionNotFound } from "./registry-errors";
+
+export const DEFAULT_SCHEMA_TYPE = "AVRO";
+
+export interface SchemaReference {
+  name: string;
+  subject: string;
+  version: number;
+}
+
+/** A schema as registered: its text (canonical for its type), type and references. */
+export interface SchemaContent {
+  schemaType: string;
+  schema: string;
+  references: SchemaReference[];
+}
+
+export interface SubjectVersion extends SchemaContent {
+  subject: string;
+  version: number;
+  id: number;
+  deleted: boolean;
+}
+
+export interface SchemaKey {
+  keytype: "SCHEMA";
+  subject: string;
+  version: number;
+  magic: 1;
+}
+
+/** Two contents are the same schema when type, text and references all agree. */
+const identity = (content: SchemaContent) => JSON.stringify([content.schemaType, content.schema, content.references.map((r) => [r.name, r.subject, r.version])]);
+
+export class RegistryState {
+  private readonly subjectVersions = new Map<string, Map<number, SubjectVersion>>();
+  private readonly contents = new Map<number, SchemaContent>();
+  private readonly idsByIdentity = new Map<string, number>();
+  private maxId = 0;
+
+  /** One record of the topic; keys this slice does not know are skipped. */
+  apply(key: unknown, value: unknown): void {
+    if (!isSchemaKey(key)) return;
+    const versions = this.subjectVersions.get(key.subject) ?? new Map<number, SubjectVersion>();
+    this.subjectVersions.set(key.subject, versions);
+    if (value === null) {
+      versions.delete(key.version);
+      return;
+    }
+    if (typeof value !== "object" || value === undefined) return;
+    const stored = toSubjectVersion(value as Record<string, unknown>);
+    versions.set(stored.version, stored);
+    this.contents.set(stored.id, { schemaType: stored.schemaType, schema: stored.schema, references: stored.references });
+    this.idsByIdentity.set(identity(stored), stored.id);
+    this.maxId = Math.max(this.maxId, stored.id);
+  }
+
+  /** Subjects with a live version, sorted. */
+  subjects(): string[] {
+    return [...this.subjectVersions].filter(([, versions]) => [...versions.values()].some((v) => !v.deleted)).map(([subject]) => subject).sort();
+  }
+
+  /** The live versions of `subject`, ascending; 40401 when it has none. */
+  liveVersions(subject: string): SubjectVersion[] {
+    const live = [...(this.subjectVersions.get(subject)?.values() ?? [])].filter((v) => !v.deleted).sort((a, b) => a.version - b.version);
+    if (live.length === 0) throw subjectNotFound(subject);
+    return live;
+  }
+
+  /** `version` of `subject`, or its latest for `"latest"`; 40401 / 40402 when missing. */
+  version(subject: string, version: number | "latest"): SubjectVersion {
+    const live = this.liveVersions(subject);
+    const found = version === "latest" ? live[live.length - 1] : live.find((v) => v.version === version);
+    if (found === undefined) throw versionNotFound(subject, version as number);
+    return found;
+  }
+
+  schemaById(id: number): SchemaContent {
+    const content = this.contents.get(id);
+    if (content === undefined) throw schemaNotFound(`Schema ${id} not found`);
+    return content;
+  }
+
+  /** The live subject versions that hold schema `id`, by subject then version; 40403 for an unknown id. */
+  usesOf(id: number): { subject: string; version: number }[] {
+    this.schemaById(id);
+    return [...this.subjectVersions.values()]
+      .flatMap((versions) => [...versions.values()])
+      .filter((v) => v.id === id && !v.deleted)
+      .map(({ subject, version }) => ({ subject, version }))
+      .sort((a, b) => a.subject.localeCompare(b.subject) || a.version - b.version);
+  }
+
+  /** The live version of `subject` holding this content, if any. */
+  findInSubject(subject: string, content: SchemaContent): SubjectVersion | undefined {
+    const wanted = identity(content);
+    return [...(this.subjectVersions.get(subject)?.values() ?? [])].find((v) => !v.deleted && identity(v) === wanted);
+  }
+
+  /** The id this content has anywhere in the registry, or the next free one: one schema, one id, across subjects. */
+  idFor(content: SchemaContent): number {
+    return this.idsByIdentity.get(identity(content)) ?? this.maxId + 1;
+  }
+
+  /** The version number the next registration under `subject` takes (deleted versions keep their numbers). */
+  nextVersion(subject: string): number {
+    return Math.max(0, ...(this.subjectVersions.get(subject)?.keys() ?? [])) + 1;
+  }
+}
+
+function isSchemaKey(key: unknown): key is SchemaKey {
+  const candidate = key as Partial<SchemaKey> | null;
+  return candidate !== null && typeof candidate === "object" && candidate.keytype === "SCHEMA" && typeof candidate.subject === "string" && typeof candidate.version === "number";
+}
+
+function toSubjectVersion(value: Record<string, unknown>): SubjectVersion {
+  return {
+    subject: String(value.subject),
+    version: Number(value.version),
+    id: Number(value.id),
+    schemaType: typeof value.schemaType === "string" ? value.schemaType : DEFAULT_SCHEMA_TYPE,
+    schema: String(value.schema),
+    references: Array.isArray(value.references) ? (value.references as SchemaReference[]) : [],
+    deleted: value.deleted === true,
+  };
+}
+
+/** The topic record that registers `stored`, in Confluent's layout. */
+export function schemaRecord(stored: SubjectVersion): { key: SchemaKey; value: Record<string, unknown> } {
+  return {
+    key: { keytype: "SCHEMA", subject: stored.subject, version: stored.version, magic: 1 },
+    value: {
+      subject: stored.subject,
+      version: stored.version,
+      id: stored.id,
+      ...(stored.schemaType === DEFAULT_SCHEMA_TYPE ? {} : { schemaType: stored.schemaType }),
+      schema: stored.schema,
+      ...(stored.references.length > 0 ? { references: stored.references } : {}),
+      deleted: stored.deleted,
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.Processors;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.*;
+import org.apache.kafka.streams.state.*;
+
+public class Scenario implements GoldenScenario {
+    /** A user's own supplier, handing out Kafka Streams' in-memory key-value store under its name. */
+    private static KeyValueBytesStoreSupplier own(String name) {
+        return new KeyValueBytesStoreSupplier() {
+            @Override public String name() { return name; }
+            @Override public KeyValueStore<Bytes, byte[]> get() { return Stores.inMemoryKeyValueStore(name).get(); }
+            @Override public String metricsScope() { return "own"; }
+        };
+    }
+
+    @Override
+    public void build(StreamsBuilder builder) {
+        KStream<String, String> input = builder.<String, String>stream("input");
+        input.groupByKey()
+            .count(Materialized.<String, Long>as(own("counts")))
+            .toStream()
+            .to("counts-out", Produced.with(Serdes.String(), Serdes.Long()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(own("seen"), Serdes.String(), Serdes.Long()));
+        input.process(Processors.<String, String, String, String>processor(context -> {
+                KeyValueStore<String, Long> seen = context.getStateStore("seen");
+                return record -> {
+                    if (record.value().equals("forget")) seen.delete(record.key());
+                    else {
+                        Long before = seen.get(record.key());
+                        seen.put(record.key(), (before == null ? 0 : before) + 1);
+                    }
+                    StringBuilder all = new StringBuilder();
+                    try (KeyValueIterator<String, Long> entries = seen.all()) {
+                        entries.forEachRemaining(entry -> all.append(entry.key).append(':').append(entry.value).append(' '));
+                    }
+                    context.forward(record.withValue(all.toString().trim()));
+                };
+            }), "seen")
+            .to("seen-out");
+    }
+}

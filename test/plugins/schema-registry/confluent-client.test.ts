@@ -1,0 +1,187 @@
+/**
+ * The built-in schema registry with a real peer: Confluent's own JavaScript client (@confluentinc/schemaregistry)
+ * registers Avro schemas with Sluice's /schema-registry and reads them back by id, subject and version, also after
+ * Sluice restarts on the same broker data; errors come as Confluent's codes and statuses.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SchemaRegistryClient } from "@confluentinc/schemaregistry";
+import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
+import { readToEnd } from "../../helpers/read-to-end";
+import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
+
+const ORDER = { type: "record", name: "Order", namespace: "shop", fields: [{ name: "id", type: "string" }, { name: "amount", type: "double" }] };
+const ORDER_V2 = { ...ORDER, fields: [...ORDER.fields, { name: "note", type: ["null", "string"], default: null }] };
+const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema, null, 2) });
+const compact = (schema: object) => JSON.stringify(schema);
+const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
+
+/** Sluice with its broker's logs on disk under `dataDir`, so a second start finds what the first wrote. */
+const startOn = (dataDir: string, overrides: Record<string, string> = {}) =>
+  startSluice({ overrides: { "broker.storage": "file", "broker.data.dir": dataDir, ...overrides } });
+
+/** A client with empty caches: what it answers comes from the registry. */
+const clientOf = (sluice: RunningSluice) => new SchemaRegistryClient({ baseURLs: [`${sluice.url}/schema-registry`] });
+
+async function withBrokerDir(run: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-registry-"));
+  try {
+    await run(dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** One Sluice on a fresh broker data dir, closed whatever `run` does. */
+const withSluice = (run: (sluice: RunningSluice) => Promise<void>) =>
+  withBrokerDir(async (dataDir) => {
+    const sluice = await startOn(dataDir);
+    try {
+      await run(sluice);
+    } finally {
+      await sluice.close();
+    }
+  });
+
+test("Confluent's client registers Avro schemas and reads them back by id, subject and version; a restart keeps them", () =>
+  withBrokerDir(async (dataDir) => {
+    let sluice = await startOn(dataDir);
+    try {
+      const writer = clientOf(sluice);
+      const id = await writer.register("orders-value", avro(ORDER));
+      assert.is(await writer.register("orders-value", avro(ORDER)), id, "the same schema again keeps its id");
+      assert.is(await clientOf(sluice).register("orders-value", { schema: compact(ORDER) }), id, "schemaType left out is AVRO, and layout does not matter");
+      assert.is(await writer.register("returns-value", avro(ORDER)), id, "one schema, one id, across subjects");
+      const id2 = await writer.register("orders-value", avro(ORDER_V2));
+      assert.ok(id2 > id, `a new schema gets a new id (${id2} after ${id})`);
+
+      const expectRegistry = async (reader: SchemaRegistryClient) => {
+        assert.equal(await reader.getAllSubjects(), ["orders-value", "returns-value"]);
+        assert.equal(await reader.getAllVersions("orders-value"), [1, 2]);
+        assert.is((await reader.getBySubjectAndId("orders-value", id)).schema, compact(ORDER));
+        const first = await reader.getSchemaMetadata("orders-value", 1);
+        assert.equal([first.id, first.version, first.subject, first.schema], [id, 1, "orders-value", compact(ORDER)]);
+        const latest = await reader.getLatestSchemaMetadata("orders-value");
+        assert.equal([latest.id, latest.version, latest.schema], [id2, 2, compact(ORDER_V2)]);
+        assert.is(await reader.getId("returns-value", avro(ORDER)), id, "lookup by schema");
+        assert.is(await reader.getVersion("orders-value", avro(ORDER_V2)), 2);
+      };
+      await expectRegistry(clientOf(sluice));
+
+      await sluice.close();
+      sluice = await startOn(dataDir);
+      await expectRegistry(clientOf(sluice));
+      assert.is(await clientOf(sluice).register("orders-value", avro(ORDER_V2)), id2, "after the restart the schema still has its id");
+      const id3 = await clientOf(sluice).register("payments-value", { schema: compact({ type: "enum", name: "Method", symbols: ["CARD", "CASH"] }) });
+      assert.is(id3, id2 + 1, "ids go on from the highest one read back");
+    } finally {
+      await sluice.close();
+    }
+  }));
+
+test("errors are Confluent's codes with its statuses, in its media type", () =>
+  withSluice(async (sluice) => {
+    const registry = `${sluice.url}/schema-registry`;
+    const post = (url: string, body: unknown, contentType = MEDIA_TYPE) => http(url, { method: "POST", headers: { "content-type": contentType }, body: JSON.stringify(body) });
+    const registered = await post(`${registry}/subjects/users-value/versions`, { schema: compact(ORDER) }, "application/json");
+    assert.is(registered.status, 200, registered.text);
+    assert.is(registered.headers.get("content-type"), MEDIA_TYPE);
+    const { id } = registered.json();
+
+    const expectError = async (answer: Promise<{ status: number; json: () => any; headers: Headers }>, status: number, code: number) => {
+      const { status: got, json, headers } = await answer;
+      assert.equal([got, json().error_code], [status, code], JSON.stringify(json()));
+      assert.type(json().message, "string");
+      assert.is(headers.get("content-type"), MEDIA_TYPE);
+    };
+    await expectError(http(`${registry}/subjects/nobody-value/versions`), 404, 40401);
+    await expectError(http(`${registry}/subjects/nobody-value/versions/latest`), 404, 40401);
+    await expectError(http(`${registry}/subjects/users-value/versions/2`), 404, 40402);
+    await expectError(http(`${registry}/subjects/users-value/versions/zero`), 422, 42202);
+    await expectError(http(`${registry}/subjects/users-value/versions/0`), 422, 42202);
+    await expectError(http(`${registry}/schemas/ids/${id + 100}`), 404, 40403);
+    await expectError(post(`${registry}/subjects/users-value`, { schema: compact(ORDER_V2) }), 404, 40403);
+    await expectError(post(`${registry}/subjects/nobody-value`, { schema: compact(ORDER) }), 404, 40401);
+    await expectError(post(`${registry}/subjects/users-value/versions`, { schema: '{"type": "record", "name": "Broken"}' }), 422, 42201);
+    await expectError(post(`${registry}/subjects/users-value/versions`, { schema: "not json" }), 422, 42201);
+    await expectError(post(`${registry}/subjects/users-value/versions`, {}), 422, 42201);
+
+    const version = await http(`${registry}/subjects/users-value/versions/latest`);
+    assert.equal(version.json(), { subject: "users-value", version: 1, id, schema: compact(ORDER) });
+    assert.equal((await http(`${registry}/schemas/ids/${id}`)).json(), { schema: compact(ORDER) });
+    assert.equal((await http(`${registry}/subjects/users-value/versions`)).json(), [1], "nothing refused was registered");
+    assert.is((await http(`${registry}/subjects/users-value/versions/1/schema`)).text, compact(ORDER));
+    assert.is((await http(`${registry}/schemas/ids/${id}/schema`)).text, compact(ORDER));
+    assert.equal((await post(`${registry}/subjects/admins-value/versions`, { schema: compact(ORDER) })).json(), { id });
+    assert.equal((await http(`${registry}/schemas/ids/${id}/subjects`)).json(), ["admins-value", "users-value"]);
+    assert.equal((await http(`${registry}/schemas/ids/${id}/versions`)).json(), [{ subject: "admins-value", version: 1 }, { subject: "users-value", version: 1 }]);
+    assert.equal((await http(`${registry}/schemas/types`)).json(), ["AVRO"]);
+    await expectError(http(`${registry}/subjects/users-value/versions/3/schema`), 404, 40402);
+    await expectError(http(`${registry}/schemas/ids/${id + 100}/schema`), 404, 40403);
+    await expectError(http(`${registry}/schemas/ids/${id + 100}/subjects`), 404, 40403);
+  }));
+
+test("the state is a compacted _schemas topic in Confluent's record layout", () =>
+  withSluice(async (sluice) => {
+    const id = await clientOf(sluice).register("orders-value", avro(ORDER));
+    const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const admin = new Kafka({ clientId: "registry-test", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { resources } = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: "_schemas", configNames: ["cleanup.policy"] }] });
+      assert.equal(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue]), [["cleanup.policy", "compact"]]);
+    } finally {
+      await admin.disconnect();
+    }
+    const { records } = await readToEnd(bootstrap, "_schemas", [0], "read_uncommitted");
+    assert.equal(
+      records.map(({ key, value }) => [JSON.parse(key!), JSON.parse(value!)]),
+      [[{ keytype: "SCHEMA", subject: "orders-value", version: 1, magic: 1 }, { subject: "orders-value", version: 1, id, schema: compact(ORDER), deleted: false }]],
+    );
+  }));
+
+test("two Sluice instances on one broker share the registry", () =>
+  withSluice(async (first) => {
+    const [bootstrap] = first.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const id = await clientOf(first).register("orders-value", avro(ORDER));
+    const second = await startSluice({ overrides: { "streams.bootstrap.servers": bootstrap, "schema.registry.enable": "true" } });
+    try {
+      assert.is((await clientOf(second).getLatestSchemaMetadata("orders-value")).id, id, "the second reads what the first registered before it started");
+      const id2 = await clientOf(second).register("orders-value", avro(ORDER_V2));
+      assert.is(id2, id + 1);
+      // Each answer is read to the topic's end first: the first instance sees version 2 at once, without waiting.
+      const seen = await clientOf(first).getSchemaMetadata("orders-value", 2);
+      assert.equal([seen.id, seen.schema], [id2, compact(ORDER_V2)]);
+    } finally {
+      await second.close();
+    }
+  }));
+
+test("an idle registry reads nothing: its topic is created and read on the first request", () =>
+  withSluice(async (sluice) => {
+    const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const admin = new Kafka({ clientId: "registry-test", brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      assert.not.ok((await admin.listTopics()).includes("_schemas"), "no _schemas before any registry request");
+      assert.equal((await http(`${sluice.url}/schema-registry/subjects`)).json(), []);
+      assert.ok((await admin.listTopics()).includes("_schemas"), "the first request created _schemas");
+    } finally {
+      await admin.disconnect();
+    }
+  }));
+
+test("schema.registry.enable=false serves no registry", async () => {
+  const sluice = await startSluice({ overrides: { "schema.registry.enable": "false" } });
+  try {
+    assert.is((await http(`${sluice.url}/schema-registry/subjects`)).status, 404);
+  } finally {
+    await sluice.close();
+  }
+});
+
+test.run();
