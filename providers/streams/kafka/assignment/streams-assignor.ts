@@ -56,7 +56,7 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
           });
         }
       }
-      const standbys = placeStandbys(activeTasks, standbyReplicas, (task) => topology.subTopologies[parseTaskId(task).subTopologyId].stores.length > 0);
+      const standbys = placeStandbys(activeTasks, standbyReplicas, (task) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0);
       return new Map(memberIds.map((memberId) => [memberId, encodeAssignment(assignments.get(memberId)!, encodeAssignmentInfo(standbys.get(memberId)!))]));
     },
     partitionsOf: (assignment) => {

@@ -5,7 +5,7 @@
  * when it starts, and the next one goes on from the checkpoint the last batch applied left. Records of a commit not
  * yet finished (no commit marker after them yet) are read again next round, from that checkpoint, once it has
  * finished. When the task becomes active here, the task manager opens the same state and restores only the changelog
- * tail past that checkpoint.
+ * tail past that checkpoint. A store with logging disabled has no changelog: its copy stays empty and answers no query.
  */
 import type { ClusterAdmin, KafkaEndpoint } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore } from "../../../../kernel/contracts/streams/stores";
@@ -104,7 +104,7 @@ export class StandbyTasks {
       state = await openState();
     }
     logger.debug("standby task opened", { task: id });
-    return { id, subTopologyId, partition, state, lag: new Map(specs.map((spec) => [spec.name, -1])) };
+    return { id, subTopologyId, partition, state, lag: new Map(topology.loggedStoresOf(subTopologyId).map((store) => [store, -1])) };
   }
 
   private async update(admin: ClusterAdmin): Promise<void> {
@@ -128,7 +128,7 @@ export class StandbyTasks {
     const { topology, exactlyOnce } = this.options;
     const targets: RestoreTarget[] = [];
     for (const task of this.tasks.values()) {
-      const { stores } = topology.subTopologies[task.subTopologyId];
+      const stores = topology.loggedStoresOf(task.subTopologyId);
       const { changelogPositions } = committedPositions(task.state);
       const writers = task.state.checkpoint().changelogWriters;
       for (const store of stores) {

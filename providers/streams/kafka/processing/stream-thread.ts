@@ -339,7 +339,7 @@ export class StreamThread implements RunView {
     );
     const standby = this.standbys.all().flatMap((task) => {
       const { changelogPositions } = committedPositions(task.state);
-      return subTopologies[task.subTopologyId].stores.map((store) => ({ store, partition: task.partition, changelogPosition: changelogPositions.get(store) ?? -1, restoring: false, restored: undefined, standby: true }));
+      return this.options.topology.loggedStoresOf(task.subTopologyId).map((store) => ({ store, partition: task.partition, changelogPosition: changelogPositions.get(store) ?? -1, restoring: false, restored: undefined, standby: true }));
     });
     return [...active, ...standby];
   }
