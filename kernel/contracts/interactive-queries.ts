@@ -48,6 +48,10 @@ export interface StoreQuerySuccess<K = JsonValue, V = JsonValue> {
   remote: boolean;
   total: number;
   records: StoreQueryRecord<K, V>[];
+  /** With `allow_stale`: whether a standby task answered (not the active one)… */
+  standby?: boolean;
+  /** …and how many changelog records its copy was behind (0 for an active task). */
+  lag?: number;
 }
 
 export interface StoreQueryFailure {

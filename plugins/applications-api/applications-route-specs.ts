@@ -39,6 +39,7 @@ const OPTION_SCHEMAS: Record<(typeof QUERY_OPTION_NAMES)[number], JsonSchema> = 
   retry_backoff_ms: count("minimum", "Default 100"),
   query_timeout_ms: count("exclusiveMinimum", "Default server.query.timeout.ms"),
   remote_access_allowed: { type: ["boolean", "string"], description: "Ask the other instances too; default false" },
+  allow_stale: { type: ["boolean", "string"], description: "Standby tasks may answer a keyed query; each success entry then says standby and lag; default false" },
   limit: count("exclusiveMinimum", "At most this many records in total"),
 };
 
@@ -86,7 +87,19 @@ const QUERY_RESULT_SCHEMA = objectSchema({
         { optional: ["member_id"] },
       ),
     ),
-    success: arrayOf(objectSchema({ server: string, remote: { type: "boolean" }, total: integer, records: RECORDS })),
+    success: arrayOf(
+      objectSchema(
+        {
+          server: string,
+          remote: { type: "boolean" },
+          standby: { type: "boolean", description: "With allow_stale: a standby task answered, not the active one" },
+          lag: { type: "integer", description: "With allow_stale: changelog records the answering copy was behind (0 for an active task)" },
+          total: integer,
+          records: RECORDS,
+        },
+        { optional: ["standby", "lag"] },
+      ),
+    ),
   }),
 });
 

@@ -6,7 +6,7 @@ import { type InstanceInfo, isStreamedAnswer, type Logger, type PeerTransport, t
 import { forwardedOptions } from "./query-options";
 import { planQuery } from "./query-plan";
 import type { QueryRequest } from "./query-request";
-import { QueryResponseWriter, type AnswerOutput, type FailureEntry, type QueryStatus } from "./query-response-writer";
+import { QueryResponseWriter, type AnswerOutput, type FailureEntry, type QueryStatus, type Staleness } from "./query-response-writer";
 import type { QueryTarget } from "./query-targets";
 import { askRemote, type RemoteAnswer } from "./remote-query";
 import { storeAs } from "./store-facades";
@@ -35,25 +35,38 @@ const asIs = (outcome: LocalOutcome) => outcome;
  * default partitioner gives the key is read first, so that a key found costs one read. When nothing is found (or
  * the store is not queryable), the query is planned by the key's owner. This function holds only that first step,
  * the hot path of interactive queries, and is not async: a promise reaction costs less than an async frame. The
- * rest is `runPlanned`. Resolves with the answer's status once it is written.
+ * rest is `runPlanned`. Under `allow_stale` a local standby of the key's partition answers when no local active task
+ * does, and its answer (records or none) is the answer. Resolves with the answer's status once it is written.
  */
 export function executeQuery(execution: QueryExecution, output: AnswerOutput): Promise<QueryStatus> {
   const { target, request } = execution;
   const deadline = execution.startedAt + request.options.queryTimeoutMs;
   const writer = new QueryResponseWriter(output, target.serverJson);
   const { routingKey } = request.definition;
+  if (request.options.allowStale) writer.localStaleness = ACTIVE;
   if (routingKey !== undefined) {
+    const partition = target.store.partitionOf(request.args[routingKey]);
+    // A member never holds a standby of a partition it runs: a local standby of the key's partition is its only copy here.
+    const standby = request.options.allowStale ? target.store.standbyReadOnly?.(partition) : undefined;
+    if (standby) {
+      writer.localStaleness = { standby: true, lag: standby.lag };
+      return answerLocally(execution, [storeAs(standby.store, request.type)], writer, deadline, true, (found) => finishFound(execution, found, writer, deadline, true));
+    }
     // No partition, or one not readable: the store is not queryable now (readOnly answers only while it is).
-    const stores = readableStores(target.store, request.type, target.store.localPartitions(), target.store.partitionOf(request.args[routingKey]));
-    if (stores) return answerLocally(execution, stores, writer, deadline, false, (found) => finishFound(execution, found, writer, deadline));
+    const stores = readableStores(target.store, request.type, target.store.localPartitions(), partition);
+    if (stores) return answerLocally(execution, stores, writer, deadline, false, (found) => finishFound(execution, found, writer, deadline, false));
   }
   return runPlanned(execution, writer, deadline);
 }
 
-function finishFound(execution: QueryExecution, found: LocalOutcome, writer: QueryResponseWriter, deadline: number): QueryStatus | Promise<QueryStatus> {
-  if (found.total === 0) return runPlanned(execution, writer, deadline);
-  writer.finish({ total: found.total, failure: NO_FAILURE, took: Date.now() - execution.startedAt, timeout: found.timeout, status: "SUCCESS" });
-  return "SUCCESS";
+const ACTIVE: Staleness = { standby: false, lag: 0 };
+
+/** `final`: the local answer stands even when it found nothing (a standby's: its owner is not asked). */
+function finishFound(execution: QueryExecution, found: LocalOutcome, writer: QueryResponseWriter, deadline: number, final: boolean): QueryStatus | Promise<QueryStatus> {
+  if (found.total === 0 && !final) return runPlanned(execution, writer, deadline);
+  const status = found.failure ? "ERROR" : "SUCCESS";
+  writer.finish({ total: found.total, failure: found.failure ? [found.failure] : NO_FAILURE, took: Date.now() - execution.startedAt, timeout: found.timeout, status });
+  return status;
 }
 
 /** Plans the query, asks the remote instances concurrently while the local records stream, then adds their answers. */
@@ -67,6 +80,7 @@ async function runPlanned(execution: QueryExecution, writer: QueryResponseWriter
   const remoteAnswers = plan.remotes.map((remote) => ask(execution, remote, deadline));
   const local = plan.local ? await answerLocally(execution, plan.local.ready ? readableStores(target.store, request.type, plan.local.partitions) : undefined, writer, deadline, true, asIs) : undefined;
   const remotes = await Promise.all(remoteAnswers);
+  if (plan.fallbacks !== undefined && plan.fallbacks.length > 0 && remotes[0].success.length === 0) remotes[0] = await askStandbys(execution, plan.fallbacks, remotes[0], deadline);
 
   let budget = request.options.limit === undefined ? Infinity : request.options.limit - (local?.total ?? 0);
   let total = local?.total ?? 0;
@@ -108,6 +122,21 @@ function readableStores(store: StoreHandle, asked: StoreType, partitions: readon
 function statusOf(successes: number, failures: number): QueryStatus {
   if (failures === 0) return "SUCCESS";
   return successes > 0 ? "PARTIAL" : "ERROR";
+}
+
+/**
+ * Under allow_stale, after a keyed query's owner failed to answer (`failed`): its partition's standbys, in turn, until
+ * one answers — with no failure entry then, since the answer is whole and says it came from a standby. None answering:
+ * every failure.
+ */
+async function askStandbys(execution: QueryExecution, standbys: readonly InstanceInfo[], failed: RemoteAnswer, deadline: number): Promise<RemoteAnswer> {
+  const failure = [...failed.failure];
+  for (const standby of standbys) {
+    const answer = await ask(execution, standby, deadline);
+    if (answer.success.length > 0) return { ...answer, failure: [] };
+    failure.push(...answer.failure);
+  }
+  return { ...failed, failure };
 }
 
 function ask({ target, request, peers }: QueryExecution, instance: InstanceInfo, deadline: number): Promise<RemoteAnswer> {

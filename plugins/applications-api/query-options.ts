@@ -10,6 +10,8 @@ export interface QueryOptions {
   retryBackoffMs: number;
   queryTimeoutMs: number;
   remoteAccessAllowed: boolean;
+  /** Standby tasks may answer a keyed query (num.standby.replicas): locally, or in place of an owner that fails to. */
+  allowStale: boolean;
   /** At most this many records in total; undefined: no limit. */
   limit?: number;
 }
@@ -29,18 +31,19 @@ function boolean(name: string, value: unknown): boolean {
   throw badRequest(`Option 'set_options.${name}' must be a boolean, got ${JSON.stringify(value)}`);
 }
 
-export const QUERY_OPTION_NAMES = ["retries", "retry_backoff_ms", "query_timeout_ms", "remote_access_allowed", "limit"] as const;
+export const QUERY_OPTION_NAMES = ["retries", "retry_backoff_ms", "query_timeout_ms", "remote_access_allowed", "allow_stale", "limit"] as const;
 
 const OPTION_SETTERS: Record<(typeof QUERY_OPTION_NAMES)[number], (options: QueryOptions, value: unknown) => void> = {
   retries: (options, value) => (options.retries = integer("retries", value, 0)),
   retry_backoff_ms: (options, value) => (options.retryBackoffMs = integer("retry_backoff_ms", value, 0)),
   query_timeout_ms: (options, value) => (options.queryTimeoutMs = integer("query_timeout_ms", value, 1)),
   remote_access_allowed: (options, value) => (options.remoteAccessAllowed = boolean("remote_access_allowed", value)),
+  allow_stale: (options, value) => (options.allowStale = boolean("allow_stale", value)),
   limit: (options, value) => (options.limit = integer("limit", value, 1)),
 };
 
 export function parseQueryOptions(given: Partial<Record<keyof typeof OPTION_SETTERS, unknown>> | undefined, defaultTimeoutMs: number): QueryOptions {
-  const options: QueryOptions = { retries: 0, retryBackoffMs: 100, queryTimeoutMs: defaultTimeoutMs, remoteAccessAllowed: false };
+  const options: QueryOptions = { retries: 0, retryBackoffMs: 100, queryTimeoutMs: defaultTimeoutMs, remoteAccessAllowed: false, allowStale: false };
   if (given === undefined) return options;
   for (const name in given) {
     const option = name as keyof typeof OPTION_SETTERS;
@@ -57,6 +60,7 @@ export function forwardedOptions(options: QueryOptions, remainingMs: number, lim
     query_timeout_ms: Math.max(1, Math.floor(remainingMs)),
     remote_access_allowed: false,
   };
+  if (options.allowStale) forwarded.allow_stale = true;
   if (limit !== undefined) forwarded.limit = limit;
   return forwarded;
 }

@@ -1,7 +1,8 @@
 /**
  * Where a query runs (docs/api.md#query-result): a keyed query on the partition of its key — here, or with remote access
  * on the instance that owns it; the others on this instance's partitions — and with remote access on every
- * instance hosting the store. A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
+ * instance hosting the store. Under `allow_stale` (with remote access), the instances holding a standby of a key's
+ * partition answer in its owner's place when the owner fails to (or there is none). A store that is not queryable yet is asked again `retries` times, `retry_backoff_ms`
  * apart, within the query's deadline.
  */
 import type { ApplicationHandle, InstanceInfo, StoreHandle } from "sluice";
@@ -15,6 +16,8 @@ export type QueryPlan =
       local?: { partitions: readonly number[]; ready: boolean };
       /** The other instances to ask (one without application.server cannot be: a failure entry names it). */
       remotes: InstanceInfo[];
+      /** Under allow_stale, a keyed query's standbys, asked in turn when the one remote fails to answer. */
+      fallbacks?: InstanceInfo[];
     };
 
 interface PlanContext {
@@ -30,9 +33,12 @@ const localReadable = (store: StoreHandle, partitions: readonly number[]) =>
   partitions.length > 0 && partitions.every((partition) => store.readOnly(partition) !== undefined);
 
 const keyed: Attempt = async ({ application, store, request }, last) => {
-  const { partition, instance } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
+  const { partition, instance, standbys } = await application.ownerOf(store.name, request.rawParams[request.definition.routingKey!]);
   if (localReadable(store, [partition])) return { outcome: "RUN", local: { partitions: [partition], ready: true }, remotes: [] };
-  if (instance && !instance.isLocal) return request.options.remoteAccessAllowed ? { outcome: "RUN", remotes: [instance] } : { outcome: "NO_RESULT" };
+  const { remoteAccessAllowed, allowStale } = request.options;
+  const fallbacks = remoteAccessAllowed && allowStale ? standbys.filter((candidate) => !candidate.isLocal) : [];
+  if (instance && !instance.isLocal) return remoteAccessAllowed ? { outcome: "RUN", remotes: [instance], fallbacks } : { outcome: "NO_RESULT" };
+  if (fallbacks.length > 0) return { outcome: "RUN", remotes: [fallbacks[0]], fallbacks: fallbacks.slice(1) };
   return last ? { outcome: "NOT_AVAILABLE" } : undefined;
 };
 

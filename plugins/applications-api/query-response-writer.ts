@@ -20,6 +20,12 @@ export interface ResultTail {
   status: QueryStatus;
 }
 
+/** Under allow_stale, what an entry says of the copy that answered. */
+export interface Staleness {
+  standby: boolean;
+  lag: number;
+}
+
 /** Where the answer's text goes. */
 export interface AnswerOutput {
   /** A piece before the last; a promise when the reader must catch up first. */
@@ -40,6 +46,8 @@ export class QueryResponseWriter {
   private entries = 0;
   private recordsInEntry = 0;
   private inEntry = false;
+  /** Under allow_stale, what this instance's own entry says of the copy that answers (an active task's unless set otherwise). */
+  localStaleness?: Staleness;
 
   /** `serverJson`: this server's `host:port` as a JSON string. */
   constructor(private readonly output: AnswerOutput, serverJson: string) {
@@ -51,8 +59,10 @@ export class QueryResponseWriter {
     return this.inEntry;
   }
 
-  openEntry(serverJson: string, remote: boolean): void {
-    this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${serverJson},"remote":${remote},"records":[`;
+  /** `staleness`: with allow_stale, whether a standby answers and its lag. */
+  openEntry(serverJson: string, remote: boolean, staleness = remote ? undefined : this.localStaleness): void {
+    const stale = staleness === undefined ? "" : `"standby":${staleness.standby},"lag":${staleness.lag},`;
+    this.pending += `${this.entries++ > 0 ? "," : ""}{"server":${serverJson},"remote":${remote},${stale}"records":[`;
     this.inEntry = true;
     this.recordsInEntry = 0;
   }
@@ -70,7 +80,7 @@ export class QueryResponseWriter {
 
   /** A whole entry received from another server. */
   async entry(entry: SuccessEntry): Promise<void> {
-    this.openEntry(JSON.stringify(entry.server), entry.remote);
+    this.openEntry(JSON.stringify(entry.server), entry.remote, entry.standby === undefined ? undefined : { standby: entry.standby, lag: entry.lag ?? 0 });
     for (const record of entry.records) await this.record(JSON.stringify(record));
     this.closeEntry(entry.total);
   }

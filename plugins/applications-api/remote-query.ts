@@ -29,7 +29,7 @@ interface RemoteResult {
   status?: string;
   timeout?: boolean;
   result?: {
-    success?: { server: string; total: number; records: QueryRecord[] }[];
+    success?: { server: string; total: number; records: QueryRecord[]; standby?: boolean; lag?: number }[];
     failure?: { server: string; errors: { message: string }[] }[];
   };
   message?: string;
@@ -100,6 +100,6 @@ export async function askRemote({ server, applicationId, store, body, timeoutMs,
     const errors = failure.flatMap((entry) => entry.errors);
     return { success: [], failure: [{ server, remote: true, errors: [{ message: `${server} answered ${parsed.status}` }, ...errors] }], timeout: parsed.timeout === true };
   }
-  const success = (result.success ?? []).map((entry) => ({ server: entry.server, remote: true, total: entry.total, records: entry.records }));
+  const success = (result.success ?? []).map(({ server, total, records, standby, lag }) => ({ server, remote: true, total, records, ...(standby === undefined ? {} : { standby, lag }) }));
   return { success, failure, timeout: parsed.timeout === true };
 }

@@ -28,6 +28,7 @@ function partitionJson(status: StorePartitionStatus, queryable: boolean): Record
     lag: status.lag,
     queryable,
     restoring: status.restoring,
+    standby: status.standby,
     restore: {
       records_restored: status.restoredRecords,
       // What is left to restore is the changelog lag, so the total is what was restored plus that.

@@ -97,6 +97,7 @@ const STORES_SCHEMA = objectSchema({
           lag: integer,
           queryable: { type: "boolean" },
           restoring: { type: "boolean" },
+          standby: { type: "boolean", description: "A standby task's warm copy of the partition (num.standby.replicas), not the active task's" },
           restore: objectSchema({ records_restored: integer, records_total: integer, rate: { type: "number", description: "Records restored per second" } }),
         }),
       ),

@@ -43,6 +43,11 @@ export function encodeAssignment(partitions: Readonly<Record<string, readonly nu
   return ASSIGNMENT.encode(WRITTEN_VERSION, { assignedPartitions, userData });
 }
 
+/** The user data of an assignment (what the assignor added for the member); null without any. */
+export function decodeAssignmentUserData(bytes: Buffer): Buffer | null {
+  return bytes.length === 0 ? null : ASSIGNMENT.decode(bytes).userData;
+}
+
 /**
  * The partitions of an assignment, by topic; throws MalformedMessageError when it cannot be read. No bytes at all
  * (what the coordinator holds for a member the leader gave nothing) are no partitions.

@@ -122,6 +122,8 @@ export interface KeyOwner {
   partition: number;
   /** The owning instance, or null when no member of the group owns that partition now. */
   instance: InstanceInfo | null;
+  /** The instances holding a standby of that partition (num.standby.replicas), which stale-allowing queries may ask. */
+  standbys: readonly InstanceInfo[];
 }
 
 export interface StoreHandle {
@@ -136,6 +138,11 @@ export interface StoreHandle {
   queryable(): boolean;
   /** Undefined when that partition is not local or not queryable now. */
   readOnly(partition: number): ReadOnlyStore | undefined;
+  /**
+   * A local standby copy of that partition (num.standby.replicas), for queries that allow stale reads, with how many
+   * changelog records it is behind; undefined when this instance holds none.
+   */
+  standbyReadOnly?(partition: number): { store: ReadOnlyStore; lag: number } | undefined;
   /** Turns a JSON key of a query into the store's key type; throws when the serde cannot take it. */
   keyFromJson(key: unknown): unknown;
   /** The partition the default partitioner gives a key (as `keyFromJson` returns it) among the store's partitions. */
@@ -156,6 +163,8 @@ export interface StorePartitionStatus {
   restoredRecords: number;
   /** Records restored per second in the current (or last) restoration of this partition; 0 before any. */
   restoreRate?: number;
+  /** A standby task's copy (num.standby.replicas), kept from the changelog; it answers only stale-allowing queries. */
+  standby: boolean;
 }
 
 export interface EventRecord {

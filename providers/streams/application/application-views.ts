@@ -60,19 +60,22 @@ export class ApplicationViews {
     const state = this.app.state();
     const run = this.app.run();
     if (!run || !running(state)) return { id, state, threads: [] };
-    const activeTasks = [...run.activeTasks()]
-      .sort((a, b) => a.subTopologyId - b.subTopologyId || a.partition - b.partition)
-      .map((task) => ({
-        taskId: task.id,
-        topicPartitions: topology.subTopologies[task.subTopologyId].sourceTopics
-          .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
-          .map((topic) => ({ topic, partition: task.partition })),
-      }));
+    const statusOf = (tasks: readonly { id: string; subTopologyId: number; partition: number }[]) =>
+      [...tasks]
+        .sort((a, b) => a.subTopologyId - b.subTopologyId || a.partition - b.partition)
+        .map((task) => ({
+          taskId: task.id,
+          topicPartitions: topology.subTopologies[task.subTopologyId].sourceTopics
+            .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
+            .map((topic) => ({ topic, partition: task.partition })),
+        }));
+    const activeTasks = statusOf(run.activeTasks());
+    const standbyTasks = statusOf(run.standbyTasks());
     const { consumer, producer, admin } = run.clientIds;
     return {
       id,
       state,
-      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks: [], clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
+      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks, clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
     };
   }
 
@@ -113,16 +116,16 @@ export class ApplicationViews {
   async ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner> {
     const { topology } = this.app;
     // Every instance holds the whole of a global store: a key is answered here, with no routing.
-    if (topology.globalStoreSpec(storeName) !== undefined) return { partition: GLOBAL_PARTITION, instance: null };
+    if (topology.globalStoreSpec(storeName) !== undefined) return { partition: GLOBAL_PARTITION, instance: null, standbys: [] };
     const spec = topology.storeSpec(storeName);
     const sub = topology.subTopologyOfStore(storeName);
     if (!spec || sub === undefined) throw new Error(`unknown store '${storeName}'`);
     const partition = this.partitionOf(spec, this.widthTopic(spec, sub), keyFromJson(spec.keySerde, keyJson));
     const sourceTopics = topology.subTopologies[sub].sourceTopics;
-    const instance = (await this.instances()).find((candidate) =>
-      candidate.assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition)),
-    );
-    return { partition, instance: instance ?? null };
+    const holds = (assignments: InstanceInfo["assignments"]) => assignments.some((entry) => sourceTopics.includes(entry.topic) && entry.partitions.includes(partition));
+    const instances = await this.instances();
+    const instance = instances.find((candidate) => holds(candidate.assignments));
+    return { partition, instance: instance ?? null, standbys: instances.filter((candidate) => holds(candidate.standbyAssignments)) };
   }
 
   store(name: string): StoreHandle | undefined {
@@ -143,6 +146,7 @@ export class ApplicationViews {
       // As Kafka Streams allows queries while it rebalances: the tasks a (cooperative) rebalance leaves in place answer.
       queryable: () => running(this.app.state()) && partitions().length > 0,
       readOnly: (partition) => (running(this.app.state()) ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
+      standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: (key) => this.partitionOf(spec, widthTopic, key),
     };
@@ -183,7 +187,7 @@ export class ApplicationViews {
     if (!run || !admin) return [];
     // Every task figure is taken at once, before the log ends are asked: read after, a position could pass its
     // end, or a finished restore show its old position.
-    const snapshot = run.storePartitions().map(({ store, partition, changelogPosition, restoring, restored }) => ({
+    const snapshot = run.storePartitions().map(({ store, partition, changelogPosition, restoring, restored, standby }) => ({
       store,
       partition,
       changelogTopic: topology.changelogTopic(store),
@@ -191,6 +195,7 @@ export class ApplicationViews {
       restoring,
       restoredRecords: restored?.records ?? 0,
       restoreRate: restoreRate(restored),
+      standby,
     }));
     const ends = new TopicEnds(admin);
     const statuses = await Promise.all(

@@ -66,7 +66,7 @@ export class FailedDeployment implements ApplicationHandle {
     return [];
   }
   async ownerOf(): Promise<KeyOwner> {
-    return { partition: -1, instance: null };
+    return { partition: -1, instance: null, standbys: [] };
   }
   store(): StoreHandle | undefined {
     return undefined;

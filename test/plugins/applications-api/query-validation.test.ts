@@ -45,7 +45,7 @@ const rejections: [string, () => ReturnType<typeof postQuery>, string][] = [
   ["key_from greater than key_to", () => counts({ type: "key_value", query: { range: { key_from: "z", key_to: "a" } } }), "Parameter 'query.range.key_from' must not be greater than 'query.range.key_to'"],
   ["time_from greater than time_to", () => views({ type: "window", query: { fetch_all: { time_from: 2, time_to: 1 } } }), "Parameter 'query.fetch_all.time_from' must not be greater than 'query.fetch_all.time_to'"],
   ["set_options that is not an object", () => counts({ type: "key_value", set_options: [], query: get }), "Field 'set_options' must be an object"],
-  ["an unknown option", () => counts({ type: "key_value", set_options: { retry: 1 }, query: get }), "Field 'set_options' has an unknown field 'retry'; expected retries, retry_backoff_ms, query_timeout_ms, remote_access_allowed, limit"],
+  ["an unknown option", () => counts({ type: "key_value", set_options: { retry: 1 }, query: get }), "Field 'set_options' has an unknown field 'retry'; expected retries, retry_backoff_ms, query_timeout_ms, remote_access_allowed, allow_stale, limit"],
   ["negative retries", () => counts({ type: "key_value", set_options: { retries: -1 }, query: get }), "Field 'set_options.retries' must be >= 0, got -1"],
   ["a retry backoff that is not a number", () => counts({ type: "key_value", set_options: { retry_backoff_ms: "soon" }, query: get }), "Option 'set_options.retry_backoff_ms' must be an integer >= 0"],
   ["a zero query timeout", () => counts({ type: "key_value", set_options: { query_timeout_ms: 0 }, query: get }), "Field 'set_options.query_timeout_ms' must be > 0, got 0"],

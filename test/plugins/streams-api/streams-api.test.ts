@@ -158,11 +158,12 @@ streams("GET /{id}/stores gives per store and partition the changelog position, 
   assert.is(before.type, "timestamped_key_value");
   assert.is(before.partitions.length, 1);
   const [partition] = before.partitions;
-  assert.equal(Object.keys(partition), ["partition", "changelog_topic", "changelog_position", "log_end_offset", "lag", "queryable", "restoring", "restore"]);
+  assert.equal(Object.keys(partition), ["partition", "changelog_topic", "changelog_position", "log_end_offset", "lag", "queryable", "restoring", "standby", "restore"]);
   assert.is(partition.partition, 0);
   assert.is(partition.changelog_topic, "wordcount-counts-changelog");
   assert.is(partition.queryable, true);
   assert.is(partition.restoring, false);
+  assert.is(partition.standby, false);
   assert.equal(Object.keys(partition.restore), ["records_restored", "records_total", "rate"]);
   assert.ok(isInteger(partition.restore.records_restored));
   await sluice.produce("words", [{ value: "brand new words" }]);

@@ -11,14 +11,17 @@ import type { KeyValueStore } from "../../../kernel/contracts/streams/stores";
 import { Stores } from "../../../providers/streams/processor/stores";
 import { TopologyTestDriver } from "../../../providers/streams/testing/topology-test-driver";
 import { buildError } from "./build-error";
+import { countingSupplier } from "../../helpers/counting-store";
 
 const test = suite("global stores kept by a processor, in the test driver");
 
 const ignore = () => ({ process: () => undefined });
 
-test("a store with a changelog of its own, a window store, a taken name or a read topic is refused", async () => {
+test("a store with a changelog of its own, a user's store supplier, a window store, a taken name or a read topic is refused", async () => {
   const logged = await buildError((builder) => void builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("kv")).withLoggingEnabled({}), "t", {}, ignore));
   assert.is(logged, "StateStore kv for global table must not have logging enabled: topic 't' is its changelog");
+  const supplied = await buildError((builder) => void builder.addGlobalStore(Stores.keyValueStoreBuilder(countingSupplier("kv")).withLoggingDisabled(), "t", {}, ignore));
+  assert.is(supplied, "global store 'kv' cannot be kept in a user's store supplier: Sluice keeps global stores in memory, filled from topic 't' at each start");
   const windowed = await buildError((builder) => void builder.addGlobalStore(Stores.windowStoreBuilder(Stores.inMemoryWindowStore("w", 100, 10)), "t", {}, ignore));
   assert.is(windowed, "global store 'w' cannot be a window store: Sluice keeps global stores as key_value or timestamped_key_value stores");
   const taken = await buildError((builder) => {
@@ -37,7 +40,9 @@ test("the processor's context: record metadata of the global topic, the global t
   const seen: string[] = [];
   const driver = await TopologyTestDriver.create(
     (builder) => {
-      builder.addGlobalStore<string, number>({ name: "counts", type: "key_value", keySerde: "string", valueSerde: "long" }, "words", { valueSerde: "long" }, () => {
+      // As a Kafka Streams application writes it: a global store's builder has its logging disabled.
+      const counts = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("counts"), "string", "long").withLoggingDisabled();
+      builder.addGlobalStore<string, number>(counts, "words", { valueSerde: "long" }, () => {
         let context!: ProcessorContext<void, void>;
         let counts!: KeyValueStore<string, number>;
         return {

@@ -125,7 +125,7 @@ test("the streams assignor keeps each member's previous tasks: a third member ta
   const wordcount = new WordCountProvider();
   const topology = buildTopology(wordcount, applicationConfig([{ values: wordcount.config, source: "the test" }]));
   const held = new Map<string, string[]>();
-  const subscribe = (id: string) => ({ memberId: id, metadata: streamsAssignor(topology, `${id}:1`, () => ({ previousTasks: held.get(id) ?? [] })).subscription() });
+  const subscribe = (id: string) => ({ memberId: id, metadata: streamsAssignor(topology, `${id}:1`, 0, undefined, () => ({ previousTasks: held.get(id) ?? [] })).subscription() });
   const assignor = streamsAssignor(topology, null);
   const partitionCount = (topic: string) => (topology.sourceTopics().includes(topic) ? 4 : undefined);
   const assign = async (ids: string[]) => {

@@ -50,7 +50,7 @@ export class WordcountGroup {
         bootstrapServers: this.bootstrapServers,
         clientId: name,
         groupId: this.groupId,
-        assignor: streamsAssignor(topology, `${name}:1`, () => ({ previousTasks: [...member.tasks] })),
+        assignor: streamsAssignor(topology, `${name}:1`, 0, undefined, () => ({ previousTasks: [...member.tasks] })),
         rebalanceProtocol: protocol,
         heartbeatIntervalMs,
         sessionTimeoutMs: this.sessionTimeoutMs,

@@ -236,3 +236,22 @@ export async function stoppedWhileFeeding<T>(feeder: LineFeeder, zombie: Wordcou
   });
   return result;
 }
+
+/** One partition of a store as `/api/v1/streams/{id}/stores` lists it, active or standby. */
+export interface StorePartition {
+  partition: number;
+  changelog_position: number;
+  log_end_offset: number;
+  lag: number;
+  standby: boolean;
+  restoring: boolean;
+  restore: { records_restored: number };
+}
+
+/** The partitions of wordcount's `counts` store on the instance at `url`, active and standby. */
+export async function countsPartitions(url: string): Promise<StorePartition[]> {
+  const response = await http(`${url}/api/v1/streams/wordcount/stores`);
+  if (response.status !== 200) throw new Error(`GET /stores answered ${response.status}: ${response.text}`);
+  const { stores } = response.json() as { stores: { name: string; partitions: StorePartition[] }[] };
+  return stores.find((store) => store.name === "counts")?.partitions ?? [];
+}

@@ -134,6 +134,8 @@ export type StoresReport = {
       lag: number;
       queryable: boolean;
       restoring: boolean;
+      /** A standby task's warm copy of the partition (num.standby.replicas), not the active task's */
+      standby: boolean;
       restore: {
         records_restored: number;
         records_total: number;
@@ -198,6 +200,8 @@ export type QueryRequest = {
     query_timeout_ms?: number | string;
     /** Ask the other instances too; default false */
     remote_access_allowed?: boolean | string;
+    /** Standby tasks may answer a keyed query; each success entry then says standby and lag; default false */
+    allow_stale?: boolean | string;
     /** At most this many records in total */
     limit?: number | string;
   };
@@ -242,6 +246,10 @@ export type QueryResult = {
     success: {
       server: string;
       remote: boolean;
+      /** With allow_stale: a standby task answered, not the active one */
+      standby?: boolean;
+      /** With allow_stale: changelog records the answering copy was behind (0 for an active task) */
+      lag?: number;
       total: number;
       records: {
         key: unknown;

@@ -8,7 +8,7 @@
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { InstanceInfo } from "../../../../kernel/contracts/streams/runtime";
-import type { CompiledTopology } from "../../engine/compiled-topology";
+import { parseTaskId, type CompiledTopology } from "../../engine/compiled-topology";
 import { decodeGroupMembers, type DecodedMember } from "./streams-assignor";
 
 /** What the listing needs of the application's current run. */
@@ -48,6 +48,18 @@ export class GroupInstances {
       const sub = this.topology.subTopologyOfTopic(topic);
       if (sub !== undefined && partitions.length > 0) for (const store of this.topology.subTopologies[sub].stores) stores.add(store);
     }
-    return { server: member.server, memberId: member.memberId, isLocal: member.memberId === localMemberId, stores: [...stores].sort(), assignments, standbyAssignments: [] };
+    return { server: member.server, memberId: member.memberId, isLocal: member.memberId === localMemberId, stores: [...stores].sort(), assignments, standbyAssignments: this.standbyAssignmentsOf(member.standbyTasks) };
+  }
+
+  /** A member's standby tasks as the input partitions they stand for, by topic, like its assignment. */
+  private standbyAssignmentsOf(tasks: readonly string[]): InstanceInfo["standbyAssignments"] {
+    const byTopic = new Map<string, number[]>();
+    for (const task of tasks) {
+      const { subTopologyId, partition } = parseTaskId(task);
+      for (const topic of this.topology.subTopologies[subTopologyId]?.sourceTopics ?? []) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+    }
+    return [...byTopic]
+      .map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
   }
 }

@@ -6,11 +6,13 @@
  * protocol a member's subscription also names the partitions it keeps meanwhile, and a task one member still owns
  * is given to no other in the same rebalance.
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
- * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol).
+ * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol). Each member's
+ * standby tasks (see standby-placement) travel in its assignment's user data, as Kafka Streams carries them.
  */
 import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-client";
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
+import { decodeAssignment, decodeAssignmentUserData, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
 import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compiled-topology";
+import { placeStandbys } from "./standby-placement";
 import { placeTasks, withholdOwned } from "./sticky-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
@@ -23,18 +25,33 @@ export interface MemberInfo {
   localTasks?: string[];
 }
 
+/** What an assignment's user data holds for its member. */
+interface AssignmentInfo {
+  /** Task ids. */
+  standby: string[];
+}
+
 export interface DecodedMember {
   memberId: string;
   clientId: string;
   server: string | null;
   assignment: Record<string, number[]>;
+  /** Its standby task ids. */
+  standbyTasks: string[];
 }
 
 /**
- * `held`: the tasks this member holds as it joins, which the leader keeps with it where it can, and the other tasks
- * whose state it has on disk, which the leader prefers it for.
+ * `standbyReplicas`: `num.standby.replicas`; `standbyAssigned` hears this member's standby task ids whenever it learns
+ * an assignment. `held`: the tasks this member holds as it joins, which the leader keeps with it where it can, and the
+ * other tasks whose state it has on disk, which the leader prefers it for.
  */
-export function streamsAssignor(topology: CompiledTopology, server: string | null, held: () => { previousTasks: string[]; localTasks?: string[] } = () => ({ previousTasks: [] })): GroupAssignor {
+export function streamsAssignor(
+  topology: CompiledTopology,
+  server: string | null,
+  standbyReplicas = 0,
+  standbyAssigned?: (tasks: string[]) => void,
+  held: () => { previousTasks: string[]; localTasks?: string[] } = () => ({ previousTasks: [] }),
+): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
     subscription: (owned) => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, ...held() } satisfies MemberInfo)), owned),
@@ -54,9 +71,13 @@ export function streamsAssignor(topology: CompiledTopology, server: string | nul
         ),
         new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
       );
-      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount))]));
+      const standbys = placeStandbys(placement, standbyReplicas, (task) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0);
+      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount), encodeAssignmentInfo(standbys.get(memberId)!))]));
     },
-    partitionsOf: decodeAssignment,
+    partitionsOf: (assignment) => {
+      standbyAssigned?.(standbyTasksOf(assignment));
+      return decodeAssignment(assignment);
+    },
   };
 
   /** The partitions of `tasks` by topic: a task's partition of each source topic of its sub-topology that has it. */
@@ -95,16 +116,28 @@ function memberInfoOf(metadata: Buffer): MemberInfo {
   }
 }
 
+function encodeAssignmentInfo(standby: string[]): Buffer | null {
+  return standby.length === 0 ? null : Buffer.from(JSON.stringify({ standby } satisfies AssignmentInfo));
+}
+
+/** The standby task ids an assignment gives its member; none in an assignment without user data. */
+export function standbyTasksOf(assignment: Buffer): string[] {
+  const userData = decodeAssignmentUserData(assignment);
+  return userData?.length ? (JSON.parse(userData.toString()) as AssignmentInfo).standby : [];
+}
+
 /** Reads each member's server and assignment from a DescribeGroups answer. */
 export function decodeGroupMembers(members: readonly GroupMemberDescription[]): DecodedMember[] {
   return members.map((member) => {
     const server = memberInfoOf(member.metadata).server ?? null;
     let assignment: Record<string, number[]> = {};
+    let standbyTasks: string[] = [];
     try {
       assignment = decodeAssignment(member.assignment);
+      standbyTasks = standbyTasksOf(member.assignment);
     } catch {
       assignment = {};
     }
-    return { memberId: member.memberId, clientId: member.clientId, server, assignment };
+    return { memberId: member.memberId, clientId: member.clientId, server, assignment, standbyTasks };
   });
 }

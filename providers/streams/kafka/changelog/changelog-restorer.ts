@@ -43,6 +43,11 @@ export interface RestoreTarget {
    * records are applied; unknown (a changelog older than fences), every writer's are.
    */
   writer?: bigint;
+  /**
+   * A standby's round (see standby-tasks): records of an unfinished commit at the end are read again next round, from
+   * the checkpoint, so leaving them is routine rather than news.
+   */
+  standby?: boolean;
 }
 
 interface HeldRecord extends RestoreRecord {
@@ -72,7 +77,8 @@ const PROGRESS_EVERY_MS = 5_000;
 /**
  * Applies each target's changelog partition from its `from` offset up to its `to` (the log end when the
  * task opened), batch by batch, reading the partitions directly (no consumer group). A changelog that starts
- * after `from` (its head removed by retention) is read from its start, with a warning.
+ * after `from` (its head removed by retention) is read from its start, with a warning. `stopped`, asked between
+ * fetches, ends the reading early (a standby's round when its member rebalances): what was applied stays applied.
  */
 export async function restoreFromChangelogs(
   endpoint: KafkaEndpoint,
@@ -81,6 +87,7 @@ export async function restoreFromChangelogs(
   targets: RestoreTarget[],
   logger: ComponentLogger,
   isolationLevel: IsolationLevel = "read_uncommitted",
+  stopped: () => boolean = () => false,
 ): Promise<void> {
   let pending = targets.filter((target) => target.from < target.to);
   if (pending.length === 0) return;
@@ -91,7 +98,7 @@ export async function restoreFromChangelogs(
   const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, isolationLevel, logger });
   let reported = startedAt;
   try {
-    while (pending.length > 0) {
+    while (pending.length > 0 && !stopped()) {
       const answer = await fetcher.fetch(pending.map((target) => ({ topic: target.topic, partition: target.partition, offset: target.from })));
       await recover(fetcher, answer.errors, byPartition, logger);
       for (const batch of answer.batches) {
@@ -138,7 +145,7 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
     target.followMarkers = false;
     await applyHeld(target, last);
   } else if (done && held > 0) {
-    logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held });
+    if (!target.standby) logger.info("changelog records of an unfinished commit are not restored; their input is processed again", { store: target.store, partition: target.partition, records: held });
     target.held = [];
   }
   if (done) target.restored.endedAt = Date.now();

@@ -101,7 +101,7 @@ export async function openRunTask(options: OpenTaskOptions): Promise<RunTask> {
  * (or a broker's memory store started empty) since the state was written. Kept, it would skip the new records
  * as already applied. Or a store's data is laid out for another store type than the topology's now.
  */
-export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: RunTask): Promise<string | undefined> {
+export async function staleStateReason(ends: TopicEnds, topology: CompiledTopology, task: Pick<RunTask, "state" | "partition" | "positions" | "changelogPositions">): Promise<string | undefined> {
   const mismatch = task.state.layoutMismatch();
   if (mismatch !== undefined) return mismatch;
   const checks: { topic: string; next: number }[] = [];

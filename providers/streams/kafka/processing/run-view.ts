@@ -19,6 +19,8 @@ export interface StorePartitionFigures {
   changelogPosition: number;
   restoring: boolean;
   restored: RestoreProgress | undefined;
+  /** A standby task's store (a warm copy of another member's task), not an active one. */
+  standby: boolean;
 }
 
 export interface RunView extends GroupMember {
@@ -28,15 +30,19 @@ export interface RunView extends GroupMember {
   partitionCount(topic: string): number | undefined;
   /** The open tasks. */
   activeTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
+  /** The standby tasks (warm copies of other members' tasks' stores). */
+  standbyTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
   /** A copy of the figures of every input partition assigned to this member. */
   positions(): { topic: string; partition: number; figures: PositionFigures }[];
   /** The partitions of a sub-topology whose tasks are restored and answer queries, ascending. */
   queryablePartitions(subTopologyId: number): readonly number[];
   /** A store of a sub-topology's restored task of `partition`, for queries (committed data only). */
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined;
+  /** A standby copy of a sub-topology's store partition, with its changelog lag as of its last update; undefined without one. */
+  standbyStore(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined;
   /** A global store, whole, for queries, once the run has caught it up. */
   globalStore(store: string): ReadOnlyStore | undefined;
-  /** Every store partition of the open tasks. */
+  /** Every store partition of the open tasks, active and standby. */
   storePartitions(): StorePartitionFigures[];
   /** The statistics of the stores of the restored tasks, by task. */
   storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]>;

@@ -29,9 +29,10 @@ import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
 import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
-import type { RunTask } from "./run-task";
+import { committedPositions, type RunTask } from "./run-task";
 import { streamsAssignor } from "../assignment/streams-assignor";
 import { TaskManager } from "./task-manager";
+import { StandbyTasks } from "./standby-tasks";
 import { TopicPartitionMap } from "../topics/topic-partition";
 import { isTransactionLost, StreamsProducer, transactionLost } from "./streams-producer";
 import { processIdOf } from "../../state/process-id";
@@ -67,6 +68,10 @@ export class StreamThread implements RunView {
   private readonly figures = new TopicPartitionMap<PositionFigures>();
   private readonly collector: RecordCollector;
   private readonly tasks: TaskManager;
+  /** Warm copies of other members' tasks' stores (num.standby.replicas). */
+  private readonly standbys: StandbyTasks;
+  /** The standby task ids of the assignment the consumer learnt last, until the run takes them. */
+  private assignedStandbys: string[] = [];
   private readonly sequence: CommitSequence;
   private consumer?: GroupConsumer;
   private producer?: StreamsProducer;
@@ -141,6 +146,16 @@ export class StreamThread implements RunView {
       logger,
       globalStores: this.globalStores,
     });
+    this.standbys = new StandbyTasks({
+      topology,
+      stateDir: options.stateDir,
+      configSetter: options.configSetter,
+      endpoint: this.endpoint,
+      clientIdPrefix,
+      exactlyOnce: this.exactlyOnce,
+      logger,
+      onFatal: (error) => this.fail(error),
+    });
     this.sequence = new CommitSequence({ topology, collector: this.collector, deadLetters: this.deadLetters, exactlyOnce: this.exactlyOnce, metrics });
     this.paused = options.paused;
   }
@@ -188,7 +203,7 @@ export class StreamThread implements RunView {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
-        assignor: streamsAssignor(topology, this.options.server, () => this.tasks.held()),
+        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.tasks.held()),
         groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
@@ -256,7 +271,10 @@ export class StreamThread implements RunView {
     this.stopped = true;
     clearInterval(this.wallClockTimer);
     await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
-    await this.serially(() => this.tasks.close());
+    await this.serially(async () => {
+      await this.standbys.release();
+      await this.tasks.close();
+    });
     await this.globalThread?.stop();
     await this.producer?.close();
     await this.purge?.close();
@@ -282,6 +300,10 @@ export class StreamThread implements RunView {
     return this.tasks.all().map(({ id, subTopologyId, partition }) => ({ id, subTopologyId, partition }));
   }
 
+  standbyTasks(): { id: string; subTopologyId: number; partition: number }[] {
+    return this.standbys.all().map(({ id, subTopologyId, partition }) => ({ id, subTopologyId, partition }));
+  }
+
   positions(): { topic: string; partition: number; figures: PositionFigures }[] {
     return [...this.figures.entries()].map(([{ topic, partition }, figures]) => ({ topic, partition, figures: { ...figures } }));
   }
@@ -300,16 +322,27 @@ export class StreamThread implements RunView {
     return ready.tasks[ready.partitions.indexOf(partition)]?.state.readOnly(store);
   }
 
+  standbyStore(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined {
+    return this.standbys.readOnly(subTopologyId, partition, store);
+  }
+
   storePartitions(): StorePartitionFigures[] {
-    return this.tasks.all().flatMap((task) =>
-      this.options.topology.subTopologies[task.subTopologyId].stores.map((store) => ({
+    const { subTopologies } = this.options.topology;
+    const active = this.tasks.all().flatMap((task) =>
+      subTopologies[task.subTopologyId].stores.map((store) => ({
         store,
         partition: task.partition,
         changelogPosition: task.changelogPositions.get(store) ?? -1,
         restoring: task.restoring,
         restored: task.restored.get(store),
+        standby: false,
       })),
     );
+    const standby = this.standbys.all().flatMap((task) => {
+      const { changelogPositions } = committedPositions(task.state);
+      return this.options.topology.loggedStoresOf(task.subTopologyId).map((store) => ({ store, partition: task.partition, changelogPosition: changelogPositions.get(store) ?? -1, restoring: false, restored: undefined, standby: true }));
+    });
+    return [...active, ...standby];
   }
 
   storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
@@ -384,7 +417,13 @@ export class StreamThread implements RunView {
       const figures = this.figuresOf(topic, partition);
       if (figures.consumedOffset < offset - 1) Object.assign(figures, { consumedOffset: offset - 1, committedOffset: offset });
     }
+    // A standby that becomes active here is closed first: the active task opens the same state and restores only the
+    // changelog tail past its checkpoint. The placement never makes a task both active and standby on one member.
+    const standbys = this.assignedStandbys;
+    this.assignedStandbys = [];
+    await this.standbys.release(new Set(standbys));
     await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer }, committed);
+    await this.standbys.assign(standbys, admin);
   }
 
   /**

@@ -45,6 +45,7 @@ export function addGlobalStore(
   const store = "declaration" in given ? given.declaration() : given;
   if (store.changelogConfigs !== undefined) throw new Error(`StateStore ${store.name} for global table must not have logging enabled: topic '${topic}' is its changelog`);
   if (store.type !== "key_value" && store.type !== "timestamped_key_value") throw new Error(`global store '${store.name}' cannot be a ${store.type} store: Sluice keeps global stores as key_value or timestamped_key_value stores`);
+  if (store.bytesStoreSupplier !== undefined) throw new Error(`global store '${store.name}' cannot be kept in a user's store supplier: Sluice keeps global stores in memory, filled from topic '${topic}' at each start`);
   if (typeof supplier !== "function") throw new TypeError(`addGlobalStore of store '${store.name}' takes a processor supplier that keeps the store`);
   const processor = { name: builder.nodeName("globalstore-processor"), supplier, keySerde: consumed.keySerde as SerdeSpec, valueSerde: consumed.valueSerde as SerdeSpec };
   builder.addGlobalStore({ name: store.name, topic, type: store.type, keySerde: store.keySerde as SerdeSpec, valueSerde: store.valueSerde as SerdeSpec, processor });

@@ -3,12 +3,13 @@
  * changed (Kafka Streams' KGroupedStreamImpl and its repartition node), and what every aggregation adds after its
  * groupings — one grouped stream, or several for a cogroup (Kafka Streams' CogroupedStreamAggregateBuilder).
  */
-import type { Grouped, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
+import type { Grouped, Materialized, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import type { KeyValueBytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { nextStream, versionedIfSo, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import type { StoreDef } from "../topology-model";
 import { passThroughProcessor } from "../processor-shapes";
 import type { TableOperator } from "../table-changes";
 import { selectKeyProcessor } from "./stateless";
@@ -126,4 +127,9 @@ export function storeOptions({ caching, changelogConfigs, logging, storeSupplier
   if (logging === false) options.logging = false;
   if (storeSupplier !== undefined) options.bytesStoreSupplier = storeSupplier;
   return options;
+}
+
+/** The store of a table as `materialized` asks for it: its type (timestamped by default), history, caching, logging, supplier. */
+export function materializedTableStore(name: string, materialized: Materialized<any, any> | undefined, keySerde: SerdeSpec | undefined, valueSerde: SerdeSpec | undefined): StoreDef {
+  return { name, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs, ...storeOptions(materialized ?? {}) };
 }

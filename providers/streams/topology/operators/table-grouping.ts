@@ -14,7 +14,7 @@ import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { recordProcessor, statefulProcessor, type Rec } from "../processor-shapes";
 import { change, changeForwarder, tableStore, type Change } from "../table-changes";
 import { AggregationTable, aggregateTimestamp } from "./aggregate";
-import { repartition } from "./grouping";
+import { materializedTableStore, repartition } from "./grouping";
 
 type Selector = (key: any, value: any) => KeyValue<any, any>;
 
@@ -122,7 +122,7 @@ export function tableAggregate(
   const valueSerde = materialized?.valueSerde ?? folding.valueSerde;
   const changes = { wrap: changeSerde, inner: grouping.valueSerde };
   grouping.repartitionSource ??= repartition(builder, grouping.node, grouping.grouped.name ?? table.storeName, grouping.keySerde, changes);
-  builder.addStore({ name: table.storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs });
+  builder.addStore(materializedTableStore(table.storeName, materialized, keySerde, valueSerde));
   const node = builder.addProcessor("ktable-aggregate", tableAggregateProcessor(table, folding), [grouping.repartitionSource], [table.storeName], name);
   return { node, storeName: table.storeName, keySerde, valueSerde, operator: table, versionedStore: versionedIfSo(table.storeName, materialized?.storeType) };
 }

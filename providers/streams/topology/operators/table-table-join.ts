@@ -9,6 +9,7 @@ import type { Materialized } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
 import { versionedIfSo, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import { materializedTableStore } from "./grouping";
 import { statefulProcessor, type Rec } from "../processor-shapes";
 import { change, changeForwarder, materializedView, tableStore, UNKNOWN_TIMESTAMP, type Change, type Row, type TableOperator, type TableView } from "../table-changes";
 
@@ -158,7 +159,7 @@ export function tableTableJoin(
   const joinThis = builder.addProcessor("ktable-jointhis", table.sideSupplier(leftJoin, rightView, joiner), [left.node], [...rightView.storeNames], name && `${name}-join-this`);
   const reversed: Joiner = (value, otherValue) => joiner(otherValue, value);
   const joinOther = builder.addProcessor("ktable-joinother", table.sideSupplier(rightJoin, leftView, reversed), [right.node], [...leftView.storeNames], name && `${name}-join-other`);
-  if (storeName !== undefined) builder.addStore({ name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs });
+  if (storeName !== undefined) builder.addStore(materializedTableStore(storeName, materialized, keySerde, valueSerde));
   builder.addProcessor("ktable-merge", table.mergerSupplier(), [joinThis, joinOther], storeName === undefined ? [] : [storeName], merger);
   return { node: merger, storeName, keySerde, valueSerde, operator: table, versionedStore: versionedIfSo(storeName, materialized?.storeType) };
 }

@@ -11,6 +11,7 @@ import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { versionedIfSo, type TableHandle } from "../dsl-handles";
 import type { InternalProcessorContext } from "../internal-context";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
+import { materializedTableStore } from "./grouping";
 import { statefulProcessor } from "../processor-shapes";
 import { changeForwarder, materializedView, tableStore, UNKNOWN_TIMESTAMP, type Change, type TableOperator, type TableView } from "../table-changes";
 
@@ -96,7 +97,7 @@ function deriveTable(
   const storeName = materialized?.storeName;
   const keySerde = materialized?.keySerde ?? parent.keySerde;
   const values = materialized?.valueSerde ?? valueSerde;
-  if (storeName !== undefined) builder.addStore({ name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde: values, historyRetentionMs: materialized?.historyRetentionMs });
+  if (storeName !== undefined) builder.addStore(materializedTableStore(storeName, materialized, keySerde, values));
   const operator = new DerivedTable(parent.operator, storeName, derivation);
   const stores = storeName === undefined ? derivation.stores : [storeName, ...derivation.stores];
   const node = builder.addProcessor(prefix, operator.supplier(), [parent.node], [...stores], name);

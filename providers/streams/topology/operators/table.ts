@@ -16,7 +16,7 @@ import { versionedIfSo, type StreamHandle, type TableHandle } from "../dsl-handl
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
 import { keyed, recordProcessor, statefulProcessor } from "../processor-shapes";
 import { changeForwarder, materializedView, tableStore, type Change, type TableOperator, type TableView } from "../table-changes";
-import { repartition, storeOptions } from "./grouping";
+import { materializedTableStore, repartition } from "./grouping";
 import { selectKey } from "./stateless";
 
 /** The operator of a table made from a changelog (Kafka Streams' KTableSource). */
@@ -95,7 +95,7 @@ export function addChangelogTable(builder: InternalTopologyBuilder, parent: stri
   const storeName = named ?? options.storeNameOtherwise ?? builder.storeName(options.prefix);
   const keySerde = materialized?.keySerde ?? options.keySerde;
   const valueSerde = materialized?.valueSerde ?? options.valueSerde;
-  const store = { name: storeName, type: materialized?.storeType ?? "timestamped_key_value", keySerde, valueSerde, historyRetentionMs: materialized?.historyRetentionMs, ...storeOptions(materialized ?? {}) } as const;
+  const store = materializedTableStore(storeName, materialized, keySerde, valueSerde);
   if (store.type === "versioned_key_value" && !(Number.isSafeInteger(store.historyRetentionMs) && store.historyRetentionMs! >= 0)) {
     throw new Error(`the versioned store '${storeName}' needs a historyRetentionMs of 0 or more, got ${store.historyRetentionMs}`);
   }

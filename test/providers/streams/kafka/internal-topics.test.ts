@@ -121,6 +121,12 @@ test("a store built withLoggingEnabled(config), or materialized with changelogCo
     clicks.groupByKey().count({ storeName: "uncounted", logging: false });
     clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "uncounted-windows", logging: false });
     clicks.groupByKey().windowedBy({ type: "tumbling", sizeMs: 1_000 }).count({ storeName: "counted", retentionMs: 5_000, changelogConfigs: { "retention.ms": "9000" } });
+    // Derived tables, table joins and table re-groupings take the same options.
+    const users = builder.table<string, string>("users", {}, { logging: false });
+    const named = users.filter((_, name) => name !== "", { storeName: "unlogged-filter", logging: false });
+    named.mapValues((name) => name.length, { storeName: "unlogged-lengths", logging: false });
+    named.join(users, (a, b) => a + b, { storeName: "unlogged-join", logging: false });
+    users.groupBy((id, name) => ({ key: name, value: id })).count({ storeName: "unlogged-regrouped", logging: false });
   });
   const created = await createdTopics(admin, logged, { internalConfigs: { "segment.bytes": "1048576" } });
   assert.equal(created["logged-kept-changelog"], [-1, { "cleanup.policy": "compact", "message.timestamp.type": "CreateTime", "segment.bytes": "2097152", "min.compaction.lag.ms": "5000" }]);
