@@ -270,6 +270,11 @@ export class FetchedRecords {
     return this.batchStart < 0 ? -1n : this.recordSet.readBigInt64BE(this.batchStart + F.producerId);
   }
 
+  /** Whether the batch of the record last read was written in a transaction (false before the first read). */
+  get transactional(): boolean {
+    return this.batchStart >= 0 && (this.recordSet.readInt16BE(this.batchStart + F.attributes) & TRANSACTIONAL_BATCH) !== 0;
+  }
+
   private openBatch({ start, end, baseOffset }: BatchBounds): void {
     const recordSet = this.recordSet;
     this.batchStart = start;

@@ -1,12 +1,14 @@
 /**
  * Restores task stores from their changelog topics: reads each changelog partition from the store's
  * checkpoint up to the restoring member's fence and applies it batch by batch, leaving out what writers fenced off
- * wrote (see changelog-fence). Under exactly_once_v2 the changelogs are written in transactions and read
- * read_committed, up to their end when the restore began: a transaction still open there (a crashed or cut-off
- * member's) is waited for until it commits or its coordinator aborts it, so every commit before the restore is in the
- * restored state and no aborted one is.
+ * wrote (see changelog-fence). Under exactly_once_v2 the changelogs are written in transactions, up to their end when
+ * the restore began: a transaction still open there (a crashed or cut-off member's) is waited for until it commits or
+ * its coordinator aborts it, so every commit before the restore is in the restored state and no aborted one is.
+ * Changelogs are always read read_committed: one an application wrote under both guarantees (switched from
+ * exactly_once_v2 to at_least_once) holds transactions too, and under at_least_once each committed one is applied as
+ * a whole, as a commit marker's records are.
  */
-import { PartitionFetcher, type FetchedBatch, type IsolationLevel, type KafkaEndpoint, type PartitionError } from "../../../kafka-client";
+import { PartitionFetcher, type FetchedBatch, type KafkaEndpoint, type PartitionError } from "../../../kafka-client";
 import type { ComponentLogger } from "../../../../kernel/logger";
 import type { RestoreRecord, TaskState } from "../../state/task-state";
 import { decodePositions, POSITIONS_HEADER } from "./commit-marker";
@@ -38,6 +40,8 @@ export interface RestoreTarget {
   positions?: Record<string, string>;
   /** Records read since their writer's last marker, held until its next one; dropped at the end (an unfinished commit). */
   held?: HeldRecord[];
+  /** Under at_least_once: the producer whose transactional records (an exactly_once_v2 run's commits) are held now. */
+  committedWriter?: bigint;
   /**
    * The producer id of the partition's owner: the checkpoint's, then that of each fence read. Once known, only its
    * records are applied; unknown (a changelog older than fences), every writer's are.
@@ -86,7 +90,6 @@ export async function restoreFromChangelogs(
   applicationId: string,
   targets: RestoreTarget[],
   logger: ComponentLogger,
-  isolationLevel: IsolationLevel = "read_uncommitted",
   stopped: () => boolean = () => false,
 ): Promise<void> {
   let pending = targets.filter((target) => target.from < target.to);
@@ -95,7 +98,7 @@ export async function restoreFromChangelogs(
   for (const target of pending) Object.assign(target.restored, { records: 0, startedAt, endedAt: undefined });
   const byPartition = new TopicPartitionMap<RestoreTarget>();
   for (const target of pending) byPartition.set(target.topic, target.partition, target);
-  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, isolationLevel, logger });
+  const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: 100, isolationLevel: "read_committed", logger });
   let reported = startedAt;
   try {
     while (pending.length > 0 && !stopped()) {
@@ -123,6 +126,11 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
   for (let record = fetched.read(); record !== undefined && record.offset < target.to; record = fetched.read()) {
     if (record.offset < target.from) continue;
     const writer = fetched.producerId;
+    if (target.committedWriter !== undefined && writer !== target.committedWriter) await applyCommitted(target, record.offset - 1);
+    if (fetched.transactional && !target.skipFences) {
+      holdCommitted(target, writer, record);
+      continue;
+    }
     const headers = record.headers;
     if (headers?.[FENCE_HEADER] !== undefined) {
       if (!target.skipFences) fence(target, writer);
@@ -138,6 +146,7 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
   }
   const last = Math.min(batch.nextOffset, target.to) - 1;
   if (last < target.from) return;
+  if (target.committedWriter !== undefined) await applyCommitted(target, last);
   target.from = last + 1;
   const done = target.from >= target.to;
   const held = target.held?.length ?? 0;
@@ -149,6 +158,26 @@ async function apply(target: RestoreTarget, batch: FetchedBatch, logger: Compone
     target.held = [];
   }
   if (done) target.restored.endedAt = Date.now();
+}
+
+/**
+ * Holds a record of an exactly_once_v2 run's transaction, read by an at_least_once restore: read read_committed, it
+ * is committed, so it is applied with the rest of its writer's run (applyCommitted). Records an at_least_once writer
+ * left unmarked before that run are a commit that never completed: they are dropped, as at a fence.
+ */
+function holdCommitted(target: RestoreTarget, writer: bigint, record: { key: Buffer | null; value: Buffer | null; timestamp: number }): void {
+  if (target.committedWriter !== writer) {
+    target.committedWriter = writer;
+    target.held = [];
+  }
+  if (record.key !== null) target.held!.push({ key: record.key, value: record.value, timestamp: record.timestamp, writer });
+}
+
+/** Applies the held transactional records of `committedWriter`, up to changelog offset `lastOffset`. */
+async function applyCommitted(target: RestoreTarget, lastOffset: number): Promise<void> {
+  const writer = target.committedWriter!;
+  target.committedWriter = undefined;
+  await applyHeld(target, lastOffset, writer);
 }
 
 /**

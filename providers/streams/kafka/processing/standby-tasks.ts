@@ -35,7 +35,7 @@ export interface StandbyTasksOptions {
   configSetter?: LevelDbConfigSetter;
   endpoint: KafkaEndpoint;
   clientIdPrefix: string;
-  /** processing.guarantee=exactly_once_v2: the changelogs are read read_committed and carry no fences to follow. */
+  /** processing.guarantee=exactly_once_v2: the changelogs carry no fences or commit markers to follow. */
   exactlyOnce: boolean;
   logger: ComponentLogger;
   /** The standby updating failed for good (the run fails with it). */
@@ -108,12 +108,12 @@ export class StandbyTasks {
   }
 
   private async update(admin: ClusterAdmin): Promise<void> {
-    const { topology, endpoint, clientIdPrefix, exactlyOnce, logger } = this.options;
+    const { topology, endpoint, clientIdPrefix, logger } = this.options;
     try {
       while (this.running) {
         const targets = await this.targets(new TopicEnds(admin));
         // A rebalance does not wait for a long catch-up: the round stops between fetches, its batches applied.
-        await restoreFromChangelogs(endpoint, `${clientIdPrefix}-standby-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted", () => !this.running);
+        await restoreFromChangelogs(endpoint, `${clientIdPrefix}-standby-consumer`, topology.applicationId, targets, logger, () => !this.running);
         if (targets.every((target) => target.restored.records === 0)) await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_PAUSE_MS));
       }
     } catch (error) {

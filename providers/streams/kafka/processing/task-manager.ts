@@ -139,7 +139,7 @@ export class TaskManager {
     const restoreEnds = exactlyOnce ? await this.changelogEnds(opened, ends) : await this.fence(opened, member);
     const targets = opened.flatMap((task) => planRestore(offsets, restoreEnds.get(task.id)!, topology, task, exactlyOnce));
     for (const target of targets) logger.debug("restore planned", { store: target.store, topic: target.topic, partition: target.partition, from: target.from, to: target.to });
-    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger, exactlyOnce ? "read_committed" : "read_uncommitted");
+    await restoreFromChangelogs(this.options.endpoint, `${this.options.clientIdPrefix}-restore-consumer`, topology.applicationId, targets, logger);
     for (const target of targets) this.options.metrics.restored(target.store, target.restored.records);
     if (exactlyOnce) {
       for (const task of opened) if (!localStateIsAuthoritative(offsets, topology, task)) await commitRestoredPositions(offsets, topology, task);
