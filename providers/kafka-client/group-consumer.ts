@@ -6,14 +6,9 @@
  * network overlap with the handler's work. Records come straight from the record batch decoder:
  * numbers for offsets and timestamps, views for keys and values.
  *
- * Group membership is the classic protocol (see group-membership.ts), with one of two rebalance protocols. Eager: on a
- * rebalance the batch in process finishes, its position is committed, and the member gives every partition up and
- * joins again. Cooperative (KIP-429): the member joins in the background and keeps fetching and processing its
- * partitions meanwhile; it then gives up only those the new assignment takes away (their positions committed first)
- * and takes over only the new ones. The leader gives no member a partition another member still owns, so a member
- * that gave partitions up joins once more for them to move (the second of the two rebalances). A member dropped from
- * its generation has lost its partitions and takes its whole assignment over again, as under eager. Partitions without
- * a committed offset start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
+ * Group membership is the classic protocol (see group-membership.ts): on a rebalance the batch in process
+ * finishes, its position is committed, and the member joins again. Partitions without a committed offset
+ * start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
  * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
  * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
@@ -31,23 +26,14 @@ import type { ConsumerGroupMetadata } from "./transactional-producer";
  */
 const LEADER_WAIT_MS = 30_000;
 
-/**
- * How a member rebalances (Kafka's RebalanceProtocol): give every partition up and join (eager), or keep the partitions
- * through the join and give up only those that move (cooperative, KIP-429).
- */
-export type RebalanceProtocol = "eager" | "cooperative";
-
 export interface GroupConsumerHandlers {
-  /** A rebalance starts (not called before the first join); `assigned` follows. */
+  /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
   rebalancing(): void;
   /**
-   * This member's partitions in its new generation (all of them, also those it kept), and the group's committed
-   * offsets of those it takes over that have one; fetching the new ones starts when this resolves. `kept`: under the
-   * cooperative protocol, the partitions it held through the rebalance, whose fetching goes on from where it was (what
-   * the handler holds of them stays valid); the others start again from the group's commits. The partitions that
-   * moved away are no longer fetched, and their positions are committed.
+   * This member's partitions in its new generation, and the group's committed offsets of those that have one;
+   * fetching starts when this resolves.
    */
-  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[], kept: Record<string, number[]>): Promise<void>;
+  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
   /**
    * Processes one partition's fetched records; its position is committed after the fetch's last batch. A handler
    * that keeps records for later (a task waiting for another partition) resolves with "held": the partition's
@@ -110,11 +96,9 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   commitOffsets?: boolean;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
-  /** Default eager; cooperative needs an assignor that never hands over a partition another member owns. */
-  rebalanceProtocol?: RebalanceProtocol;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets" | "rebalanceProtocol">>;
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -156,11 +140,6 @@ export class GroupConsumer {
   /** Paused: no fetch, but the member keeps heartbeating, rejoins when asked and keeps its partitions. */
   private paused = false;
   private joining = false;
-  /** Under the cooperative protocol: the join under way while the partitions are still fetched, and its outcome. */
-  private backgroundJoin?: Promise<void>;
-  private joined?: { partitions: Record<string, number[]> } | { error: unknown };
-  /** Work was lost (membershipLost) while a background join was under way: its outcome is not taken over as it is. */
-  private lostWhileJoining = false;
   /** The current assignment was handed over (a later rejoin is a rebalance to report). */
   private settled = false;
   private loop?: Promise<void>;
@@ -280,7 +259,6 @@ export class GroupConsumer {
     // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now.
     if (this.joining) this.groupPool.close();
     await this.loop;
-    await this.backgroundJoin;
     await this.settledCommit().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     if (this.settled) await this.handlers.revoking?.().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     this.membership.stopHeartbeats();
@@ -293,11 +271,8 @@ export class GroupConsumer {
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (this.joined) await this.completeJoin();
-        else if (this.membership.rejoinNeeded && this.backgroundJoin === undefined) {
-          if (this.keepsPartitionsThroughJoin()) this.joinInBackground();
-          else await this.rejoin();
-        } else if (this.paused) await this.idle();
+        if (this.membership.rejoinNeeded) await this.rejoin();
+        else if (this.paused) await this.idle();
         else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
         else await this.fetchAndProcess();
         failures = 0;
@@ -350,97 +325,26 @@ export class GroupConsumer {
     this.settled = true;
   }
 
-  /** Under the cooperative protocol, a member that holds partitions keeps them while it joins, unless it lost them. */
-  private keepsPartitionsThroughJoin(): boolean {
-    return this.options.rebalanceProtocol === "cooperative" && this.settled && !this.membership.partitionsLost;
-  }
-
-  /** Joins while the loop goes on fetching; the loop takes the outcome over between two fetches (completeJoin). */
-  private joinInBackground(): void {
-    this.handlers.rebalancing();
-    const owned: Record<string, number[]> = {};
-    for (const { topic, partition } of this.assignment) (owned[topic] ??= []).push(partition);
-    this.joining = true;
-    this.backgroundJoin = this.membership
-      .join(owned)
-      .then(
-        (partitions) => void (this.joined = { partitions }),
-        (error: unknown) => void (this.joined = { error }),
-      )
-      .finally(() => {
-        this.joining = false;
-        this.backgroundJoin = undefined;
-        this.wake?.();
-      });
-  }
-
-  /**
-   * Takes a background join's assignment over: the partitions that moved away are committed and given up, the new ones
-   * taken over. A member that gave some up joins again, so that the leader can hand them to their new owner.
-   */
-  private async completeJoin(): Promise<void> {
-    const outcome = this.joined!;
-    this.joined = undefined;
-    const lost = this.lostWhileJoining;
-    this.lostWhileJoining = false;
-    if ("error" in outcome) throw outcome.error;
-    const { partitions } = outcome;
-    await this.dropPrefetch();
-    await this.settledCommit().catch(() => undefined);
-    if (lost) {
-      // Lost meanwhile (its work could not be committed): nothing of the old positions holds.
-      this.assignment = [];
-      this.membership.requestRejoin();
-      return;
-    }
-    const kept = new Set(Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => key(topic, partition))));
-    const revoked = this.assignment.filter(({ topic, partition }) => !kept.has(key(topic, partition)));
-    if (revoked.length > 0) {
-      await this.commitProcessed();
-      await this.handlers.revoking?.();
-      this.logger.info("giving up partitions that move to another member", { groupId: this.options.groupId, generationId: this.membership.generationId, partitions: revoked });
-      for (const { topic, partition } of revoked) this.forget(key(topic, partition));
-    }
-    await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
-    if (revoked.length > 0) this.membership.rejoinKeepingPartitions();
-  }
-
-  private forget(partitionKey: string): void {
-    this.fetchPositions.delete(partitionKey);
-    this.processed.delete(partitionKey);
-    this.pausedPartitions.delete(partitionKey);
-  }
-
-  /**
-   * Positions the partitions of the new assignment that this member does not hold yet (all but `held`) at the group's
-   * commits (else the earliest offsets) and hands the assignment over.
-   */
-  private async takeOver(partitions: Record<string, number[]>, kept: readonly { topic: string; partition: number }[] = []): Promise<void> {
-    const held = new Set(kept.map(({ topic, partition }) => key(topic, partition)));
-    for (const partitionKey of [...this.fetchPositions.keys(), ...this.processed.keys()]) if (!held.has(partitionKey)) this.forget(partitionKey);
-    const added: Record<string, number[]> = {};
-    for (const [topic, list] of Object.entries(partitions)) {
-      const fresh = list.filter((partition) => !held.has(key(topic, partition)));
-      if (fresh.length > 0) added[topic] = fresh;
-    }
+  /** Positions the new assignment at the group's commits (else the earliest offsets) and hands it over. */
+  private async takeOver(partitions: Record<string, number[]>): Promise<void> {
+    this.fetchPositions.clear();
+    this.processed.clear();
+    this.pausedPartitions.clear();
     const missing: Record<string, number[]> = {};
-    const committed = Object.keys(added).length === 0 ? [] : await this.membership.committed(added);
+    const committed = await this.membership.committed(partitions);
     this.logger.debug("taking over partitions at their committed offsets", { groupId: this.options.groupId, generationId: this.membership.generationId, committed });
     for (const { topic, partition, offset } of committed) {
       if (offset >= 0) this.position(topic, partition, offset);
       else (missing[topic] ??= []).push(partition);
     }
-    await this.untilLed(added);
+    await this.untilLed(partitions);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
-    const keptByTopic: Record<string, number[]> = {};
-    for (const { topic, partition } of kept) (keptByTopic[topic] ??= []).push(partition);
-    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0), keptByTopic);
+    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0));
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 
   /** Refreshes the metadata of `partitions` until each has a known leader, for a while (LEADER_WAIT_MS). */
   private async untilLed(partitions: Record<string, number[]>): Promise<void> {
-    if (Object.keys(partitions).length === 0) return;
     const deadline = Date.now() + LEADER_WAIT_MS;
     for (let attempt = 1; ; attempt++) {
       await this.fetcher.metadata.refresh(Object.keys(partitions));
@@ -460,7 +364,7 @@ export class GroupConsumer {
     const answer = await (this.prefetch ?? this.fetchOrWait());
     this.prefetch = undefined;
     // A fetch answered after a pause is dropped: its records are fetched again after resume.
-    if (this.givingUp || this.paused) return;
+    if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
     this.handlers.fetched?.(answer.lags);
     // The failed partitions are held back and fetched again later; the others' batches go on now.
     for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching")) {
@@ -473,7 +377,7 @@ export class GroupConsumer {
     this.prefetch?.catch(() => undefined);
     let processed = 0;
     for (const batch of answer.batches) {
-      if (this.givingUp) break;
+      if (this.stopped || this.membership.rejoinNeeded) break;
       const held = await this.handlers.batch(batch);
       processed++;
       const entry = this.processed.get(key(batch.topic, batch.partition));
@@ -484,11 +388,9 @@ export class GroupConsumer {
     }
     // Work done is always finished (a member that lost its partitions meanwhile learns so from that commit); an
     // answer without batches still lets the handler work through what it holds, unless the member is leaving.
-    if (processed > 0 || !this.givingUp) await this.handlers.fetchProcessed?.();
+    if (processed > 0 || !(this.stopped || this.membership.rejoinNeeded)) await this.handlers.fetchProcessed?.();
     // One commit at a time, in order; a failed one throws here, a round late, and its positions go with the next.
     await this.settledCommit();
-    // While a cooperative join is under way the generation is changing: the positions wait for the join's end.
-    if (this.backgroundJoin !== undefined) return;
     this.committing = this.commitProcessed();
     this.committing.catch(() => undefined);
   }
@@ -501,7 +403,6 @@ export class GroupConsumer {
     this.logger.warn("this member lost what it was processing to another; joining the group again", { groupId: this.options.groupId, error: error.message });
     // The rejoin's takeover fetches from the group's commits.
     for (const entry of this.processed.values()) entry.committed = true;
-    if (this.rebalanceInProgress) this.lostWhileJoining = true;
     this.membership.requestRejoin();
     this.wake?.();
   }
@@ -509,19 +410,6 @@ export class GroupConsumer {
   /** Whether the member is to join the group again before it fetches more. */
   get rejoinPending(): boolean {
     return this.membership.rejoinNeeded;
-  }
-
-  /**
-   * A join is under way while this member goes on processing (cooperative protocol): its generation is changing, so
-   * nothing that names it (a transaction's offsets) is to be committed until the join ends, as in Kafka Streams.
-   */
-  get rebalanceInProgress(): boolean {
-    return this.backgroundJoin !== undefined || this.joined !== undefined;
-  }
-
-  /** Whether the member is to stop processing what it fetched: it stops, or gives every partition up to join again. */
-  private get givingUp(): boolean {
-    return this.stopped || (this.membership.rejoinNeeded && this.backgroundJoin === undefined && !this.keepsPartitionsThroughJoin());
   }
 
   /** Waits for the commit under way; its failure is thrown. */

@@ -143,9 +143,8 @@ export class ApplicationViews {
       keySerde: spec.keySerde.name,
       valueSerde: spec.valueSerde.name,
       localPartitions: partitions,
-      // As Kafka Streams allows queries while it rebalances: the tasks a (cooperative) rebalance leaves in place answer.
-      queryable: () => running(this.app.state()) && partitions().length > 0,
-      readOnly: (partition) => (running(this.app.state()) ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
+      queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
+      readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: (key) => this.partitionOf(spec, widthTopic, key),
@@ -154,7 +153,7 @@ export class ApplicationViews {
 
   /** A global store answers as one partition, which every instance hosts once its run has caught the store up. */
   private globalStore(spec: GlobalStoreSpec): StoreHandle {
-    const readOnly = () => (running(this.app.state()) ? this.app.run()?.globalStore(spec.name) : undefined);
+    const readOnly = () => (this.app.state() === "RUNNING" ? this.app.run()?.globalStore(spec.name) : undefined);
     return {
       name: spec.name,
       type: spec.type,
