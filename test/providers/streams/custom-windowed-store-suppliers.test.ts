@@ -1,0 +1,146 @@
+/**
+ * A user's own WindowBytesStoreSupplier and SessionBytesStoreSupplier (#35 point 7) behind DSL windowed and session
+ * aggregations (Materialized's storeSupplier) and Processor API stores (Stores.windowStoreBuilder /
+ * sessionStoreBuilder): the data lives in the user's store, which counts what it is asked; queries read it; the
+ * store takes its window size and retention from the supplier, unchecked against the windows, as in Kafka Streams.
+ */
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import type { ReadOnlySessionStore, ReadOnlyTimestampedWindowStore, SessionStore, WindowStore } from "../../../kernel/contracts/streams/stores";
+import { Stores } from "../../../providers/streams/processor/stores";
+import { SessionWindows, TimeWindows, TopologyTestDriver } from "../../../index";
+import { processorOf } from "../../helpers/processors";
+import { countingSessionSupplier, countingWindowSupplier } from "../../helpers/counting-windowed-stores";
+import { countingSupplier } from "../../helpers/counting-store";
+import { buildError } from "./build-error";
+
+const test = suite("custom window and session store suppliers");
+
+async function entries<T>(walk: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const entry of walk) all.push(entry);
+  return all;
+}
+
+test("a windowed count materialized in a user's window supplier keeps its windows there, drops them by the supplier's retention, and answers queries from it", async () => {
+  const supplier = countingWindowSupplier("per-ten", 20, 10);
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder
+      .stream<string, string>("clicks")
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeAndGrace(10, 5))
+      .count({ storeName: "per-ten", storeSupplier: supplier })
+      .toStream()
+      .map((windowed, count) => ({ key: `${windowed.key}@${windowed.windowStart}`, value: count }))
+      .to("out", { valueSerde: "long" });
+  });
+  await driver.pipeInput("clicks", [
+    { key: "ann", value: "a", timestamp: 1 },
+    { key: "bob", value: "b", timestamp: 3 },
+    { key: "ann", value: "c", timestamp: 8 },
+    { key: "ann", value: "d", timestamp: 12 },
+    { key: "bob", value: "e", timestamp: 31 },
+  ]);
+  assert.equal(driver.readOutput<string, number>("out", { value: "long" }).map((r) => [r.key, r.value]), [["ann@0", 1], ["bob@0", 1], ["ann@0", 2], ["ann@10", 1], ["bob@30", 1]]);
+  const [store] = supplier.made;
+  assert.is(store.calls.put, 5);
+  assert.ok(store.calls.flush > 0, "told of the commits");
+  const perTen = driver.store("per-ten").store as ReadOnlyTimestampedWindowStore<string, number>;
+  // Stream time 30, retention 20: the windows that start at or before 10 are gone, whatever the user's store holds.
+  assert.is(await perTen.fetch("ann", 0), undefined);
+  assert.equal(await perTen.fetch("bob", 30), { value: 1, timestamp: 31 });
+  assert.equal(await entries(perTen.fetchAll(0, 100)), [{ key: "bob", windowStart: 30, windowEnd: 40, value: 1, timestamp: 31 }]);
+  assert.is(await perTen.approximateNumEntries(), 1);
+  await driver.close();
+  assert.is(store.calls.close, 1);
+});
+
+test("a supplier whose window size differs from the windows' is taken as Kafka Streams takes it: the store's windows end by the supplier's size", async () => {
+  const supplier = countingWindowSupplier("counts", 1_000, 25);
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder.stream<string, string>("in").groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(10)).count({ storeName: "counts", storeSupplier: supplier });
+  });
+  await driver.pipeInput("in", [{ key: "k", value: "x", timestamp: 12 }]);
+  const counts = driver.store("counts").store as ReadOnlyTimestampedWindowStore<string, number>;
+  assert.equal(await entries(counts.fetchTimeRange("k", 0, 100)), [{ key: "k", windowStart: 10, windowEnd: 35, value: 1, timestamp: 12 }]);
+  await driver.close();
+});
+
+test("a session count materialized in a user's session supplier merges sessions in it and answers session fetches", async () => {
+  const supplier = countingSessionSupplier("sessions", 100);
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder
+      .stream<string, string>("clicks")
+      .groupByKey()
+      .windowedBy(SessionWindows.ofInactivityGapAndGrace(10, 0))
+      .count({ storeName: "sessions", storeSupplier: supplier })
+      .toStream()
+      .map((windowed, count) => ({ key: `${windowed.key}@${windowed.windowStart}-${windowed.windowEnd}`, value: count === null ? "gone" : String(count) }))
+      .to("out");
+  });
+  await driver.pipeInput("clicks", [
+    { key: "ann", value: "a", timestamp: 1 },
+    { key: "ann", value: "b", timestamp: 30 },
+    { key: "ann", value: "c", timestamp: 25 },
+    { key: "bob", value: "d", timestamp: 26 },
+  ]);
+  assert.equal(driver.readOutput("out").map((r) => [r.key, r.value]), [
+    ["ann@1-1", "1"],
+    ["ann@30-30", "1"],
+    ["ann@30-30", "gone"],
+    ["ann@25-30", "2"],
+    ["bob@26-26", "1"],
+  ]);
+  const [store] = supplier.made;
+  assert.equal({ put: store.calls.put, remove: store.calls.remove }, { put: 4, remove: 1 });
+  const sessions = driver.store("sessions").store as ReadOnlySessionStore<string, number>;
+  assert.equal(await entries(sessions.fetch("ann")), [
+    { key: "ann", windowStart: 1, windowEnd: 1, value: 1 },
+    { key: "ann", windowStart: 25, windowEnd: 30, value: 2 },
+  ]);
+  await driver.close();
+  assert.is(store.calls.close, 1);
+});
+
+test("Processor API window and session stores built from a user's suppliers serve their processor", async () => {
+  const windows = countingWindowSupplier("seen", 1_000, 10);
+  const sessions = countingSessionSupplier("visits", 1_000);
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder.addStateStore(Stores.windowStoreBuilder(windows, "string", "string"));
+    builder.addStateStore(Stores.sessionStoreBuilder(sessions, "string", "long"));
+    builder
+      .stream<string, string>("in")
+      .process(
+        processorOf<string, string, string, string>((record, context) => {
+          const seen = context.getStateStore<WindowStore<string, string>>("seen");
+          const visits = context.getStateStore<SessionStore<string, number>>("visits");
+          seen.put(record.key, record.value, record.timestamp);
+          visits.put({ key: record.key, start: record.timestamp, end: record.timestamp }, record.timestamp);
+          const ofKey = [...seen.fetch(record.key, 0, 1_000)].map(({ key, value }) => `${key}:${value}`).join(",");
+          const backward = [...seen.backwardFetchAll(0, 1_000)].map(({ key }) => `${key.key}@${key.windowStart}`).join(",");
+          const found = [...visits.fetch(record.key)].map(({ key }) => key.windowEnd).join(",");
+          context.forward(record.withValue(`${ofKey} | ${backward} | ${found}`));
+        }),
+        ["seen", "visits"],
+      )
+      .to("out");
+  });
+  await driver.pipeInput("in", [{ key: "b", value: "x", timestamp: 5 }, { key: "a", value: "y", timestamp: 5 }, { key: "a", value: "z", timestamp: 7 }]);
+  assert.equal(driver.readOutput("out").map((r) => r.value), ["5:x | b@5 | 5", "5:y | b@5,a@5 | 5", "5:y,7:z | a@7,b@5,a@5 | 5,7"]);
+  assert.is(windows.made[0].windows.length, 3);
+  assert.is(sessions.made[0].sessions.length, 3);
+  await driver.close();
+});
+
+test("a supplier named otherwise than its store, or of another kind than the store, is refused naming both", async () => {
+  const misnamed = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(10)).count({ storeName: "counts", storeSupplier: countingWindowSupplier("other", 100, 10) }));
+  assert.match(misnamed, /store 'counts' is given a WindowBytesStoreSupplier named 'other'/);
+  const sessionForWindows = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().windowedBy(TimeWindows.ofSizeWithNoGrace(10)).count({ storeName: "counts", storeSupplier: countingSessionSupplier("counts", 100) as never }));
+  assert.match(sessionForWindows, /store 'counts': a SessionBytesStoreSupplier makes a session store, not a timestamped_window one/);
+  const windowForKeyValue = await buildError((builder) => void builder.addStateStore(Stores.keyValueStoreBuilder(countingWindowSupplier("kv", 100, 10) as never, "string", "string")));
+  assert.match(windowForKeyValue, /store 'kv': a WindowBytesStoreSupplier makes a window store, not a key_value one/);
+  const keyValueForSessions = await buildError((builder) => void builder.addStateStore(Stores.sessionStoreBuilder(countingSupplier("s") as never, "string", "string")));
+  assert.match(keyValueForSessions, /store 's': a KeyValueBytesStoreSupplier makes a key-value store, not a session one/);
+});
+
+test.run();
