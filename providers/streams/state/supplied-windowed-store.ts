@@ -31,6 +31,8 @@ import type {
 } from "../../../kernel/contracts/streams/stores";
 import { readTime } from "./key-layout";
 import { listIterator } from "./key-value-iterator";
+import type { Header } from "../../../kernel/contracts/streams/processor";
+import { SuppliedCache, type CacheBackend } from "./supplied-cache";
 import type { ExpiringStore, StoreFaces } from "./store-openers";
 import type { StoreContext } from "./store-context";
 import { sessionSuffixLayout, windowSuffixLayout, type WindowSuffixLayout } from "./suffix-layouts";
@@ -77,22 +79,66 @@ interface FoundWindow {
   value: Buffer;
 }
 
-/** A user's window store under a value layout and Sluice's retention, typed by serdes and a value view. */
-class SuppliedWindows<K, V, Found, Entry> {
+/** What a supplied store is built on besides the user's store. */
+interface SuppliedWiring<K, V> {
+  keySerde: Serde<K>;
+  valueSerde: Serde<V>;
+  retention: Retention;
+  context: StoreContext;
+  /** Whether the task's record cache is in front of the store (it is not for a store that retains duplicates). */
+  caching: boolean;
+}
+
+/**
+ * Merges the cache's entries in range into the user's store's: a cached update replaces the stored entry, a cached
+ * deletion removes it. With cached entries, the walk goes in `order`; without, in the user's store's order.
+ */
+function overlaid<T extends { id: string }>(stored: T[], cached: readonly (T & { deleted: boolean })[], order: (a: T, b: T) => number): T[] {
+  if (cached.length === 0) return stored;
+  const merged = new Map(stored.map((entry) => [entry.id, entry]));
+  for (const entry of cached) {
+    if (entry.deleted) merged.delete(entry.id);
+    else merged.set(entry.id, entry);
+  }
+  return [...merged.values()].sort(order);
+}
+
+interface FoundWindow {
+  /** The key's bytes, then the window's suffix (latin1). */
+  id: string;
+  key: Buffer;
+  start: number;
+  value: Buffer;
+}
+
+const inKeyRange = (key: Buffer, from: Buffer | undefined, to: Buffer | undefined) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);
+
+/** A user's window store under a value layout and Sluice's retention, typed by serdes and a value view, behind the record cache. */
+class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
   /** The next duplicate's number, for changelog keys of a store that retains duplicates (restores continue it). */
   private nextSequence = 0;
+  private readonly keySerde: Serde<K>;
+  private readonly valueSerde: Serde<V>;
+  readonly retention: Retention;
+  private readonly context: StoreContext;
+  private readonly cache: SuppliedCache | undefined;
 
   constructor(
     readonly name: string,
     private readonly bytes: WindowBytesStore,
-    private readonly keySerde: Serde<K>,
-    private readonly valueSerde: Serde<V>,
     private readonly values: ValueLayout,
     private readonly view: ValueView<K, Found, Entry>,
     private readonly layout: WindowSuffixLayout,
-    readonly retention: Retention,
-    private readonly context: StoreContext,
-  ) {}
+    wiring: SuppliedWiring<K, V>,
+  ) {
+    ({ keySerde: this.keySerde, valueSerde: this.valueSerde, retention: this.retention, context: this.context } = wiring);
+    const records = this.context.records;
+    this.cache = wiring.caching && records !== undefined && !layout.retainsDuplicates ? new SuppliedCache(records, this) : undefined;
+  }
+
+  get suffixLength(): number {
+    return this.layout.length;
+  }
 
   get windowSizeMs(): number {
     return this.layout.windowSizeMs;
@@ -135,13 +181,57 @@ class SuppliedWindows<K, V, Found, Entry> {
     return this.found(keyBytes, keyBytes, timeFrom, timeTo).map(({ start, value }) => this.entry(key, start, value));
   }
 
-  /** The live windows of keys in [keyFrom, keyTo] with a start in [timeFrom, timeTo], as the user's store orders them. */
+  /**
+   * The live windows of keys in [keyFrom, keyTo] with a start in [timeFrom, timeTo], as the user's store orders them;
+   * with updates in the record cache among them, by start, then key bytes (as Kafka Streams' in-memory store goes).
+   */
   found(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): FoundWindow[] {
     const found: FoundWindow[] = [];
     for (const { key, value } of this.bytes.fetchKeyRange(keyFrom, keyTo, this.retention.earliestLive(timeFrom), Math.min(timeTo, LATEST))) {
-      if (!this.retention.expired(key.windowStart)) found.push({ key: key.key, start: key.windowStart, value });
+      if (!this.retention.expired(key.windowStart)) found.push({ id: this.idOf(key.key, key.windowStart), key: key.key, start: key.windowStart, value });
     }
-    return found;
+    if (this.cache === undefined) return found;
+    const cached = this.cache
+      .entries((key, suffix) => {
+        const start = readTime(suffix, 0);
+        return start >= timeFrom && start <= timeTo && !this.retention.expired(start) && inKeyRange(key, keyFrom, keyTo);
+      })
+      .map(({ key, suffix, record }) => ({
+        id: record.id,
+        key,
+        start: readTime(suffix, 0),
+        value: record.value === null ? record.key : this.values.encode(record.value, record.timestamp),
+        deleted: record.value === null,
+      }));
+    return overlaid(found, cached, (a, b) => a.start - b.start || Buffer.compare(a.key, b.key));
+  }
+
+  private idOf(key: Buffer, windowStart: number): string {
+    return key.toString("latin1") + this.layout.encode(windowStart).toString("latin1");
+  }
+
+  /** See WindowedBytes.forwardOnFlush: the listener gets the windowed key and the values deserialized. */
+  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void, withOldValues = false): boolean {
+    if (this.cache === undefined) return false;
+    const deserialize = (value: Buffer | null) => (value === null ? null : this.valueSerde.deserialize(value));
+    this.cache.forwardOnFlush((key, suffix, value, timestamp, headers, oldValue) => {
+      const start = readTime(suffix, 0);
+      listener({ key: this.keySerde.deserialize(key), windowStart: start, windowEnd: start + this.layout.windowSizeMs }, deserialize(value), timestamp, headers, deserialize(oldValue));
+    }, withOldValues);
+    return true;
+  }
+
+  stored(key: Buffer, suffix: Buffer): Buffer | undefined {
+    const windowStart = readTime(suffix, 0);
+    const stored = this.retention.expired(windowStart) ? undefined : this.bytes.fetch(key, windowStart);
+    return stored === undefined ? undefined : this.values.decode(stored).value;
+  }
+
+  writeThrough(key: Buffer, suffix: Buffer, value: Buffer | null, timestamp: number): void {
+    const windowStart = readTime(suffix, 0);
+    if (this.retention.expired(windowStart)) return;
+    this.bytes.put(key, value === null ? null : this.values.encode(value, timestamp), windowStart);
+    this.context.emit({ store: this.name, key: Buffer.concat([key, suffix]), value, timestamp });
   }
 
   entry(key: K, start: number, value: Buffer): Entry {
@@ -162,9 +252,9 @@ class SuppliedWindows<K, V, Found, Entry> {
     if (this.retention.observe(windowStart) || (value === null && this.layout.retainsDuplicates)) return;
     const keyBytes = this.keySerde.serialize(key);
     const valueBytes = value === null ? null : this.valueSerde.serialize(value);
-    this.bytes.put(keyBytes, valueBytes === null ? null : this.values.encode(valueBytes, timestamp), windowStart);
     const suffix = this.layout.encode(windowStart, this.layout.retainsDuplicates ? this.nextSequence++ : 0);
-    this.context.emit({ store: this.name, key: Buffer.concat([keyBytes, suffix]), value: valueBytes, timestamp });
+    if (this.cache !== undefined) this.cache.put(keyBytes, suffix, valueBytes, timestamp, this.context.currentHeaders());
+    else this.writeThrough(keyBytes, suffix, valueBytes, timestamp);
   }
 
   /** A changelog record (key = serialized key + window suffix) put into the user's store. */
@@ -180,7 +270,10 @@ class SuppliedWindows<K, V, Found, Entry> {
 
   private fetchWindow(key: K, windowStart: number): Found | undefined {
     if (this.retention.expired(windowStart)) return undefined;
-    const stored = this.bytes.fetch(this.keySerde.serialize(key), windowStart);
+    const keyBytes = this.keySerde.serialize(key);
+    const cached = this.cache?.get(keyBytes, this.layout.encode(windowStart));
+    if (cached !== undefined) return cached.value === null ? undefined : this.view.found({ value: cached.value, timestamp: this.values.timestamped ? cached.timestamp : -1 });
+    const stored = this.bytes.fetch(keyBytes, windowStart);
     return stored === undefined ? undefined : this.view.found(this.values.decode(stored));
   }
 
@@ -202,27 +295,20 @@ class SuppliedWindows<K, V, Found, Entry> {
 class SuppliedWindowStore<K, V> extends SuppliedWindows<K, V, V, WindowedEntry<K, V>> implements WindowStore<K, V> {
   readonly type = "window";
 
-  constructor(
-    name: string,
-    bytes: WindowBytesStore,
-    spec: StoreSpec<K, V>,
-    layout: WindowSuffixLayout,
-    retention: Retention,
-    private readonly storeContext: StoreContext,
-  ) {
-    super(name, bytes, spec.keySerde, spec.valueSerde, plainValues, plainValueView(spec.valueSerde), layout, retention, storeContext);
+  constructor(name: string, bytes: WindowBytesStore, layout: WindowSuffixLayout, private readonly wiring: SuppliedWiring<K, V>) {
+    super(name, bytes, plainValues, plainValueView(wiring.valueSerde), layout, wiring);
   }
 
   put(key: K, value: V | null, windowStart: number): void {
-    this.write(key, value, windowStart, this.storeContext.currentTimestamp());
+    this.write(key, value, windowStart, this.wiring.context.currentTimestamp());
   }
 }
 
 class SuppliedTimestampedWindowStore<K, V> extends SuppliedWindows<K, V, ValueAndTimestamp<V>, TimestampedWindowedEntry<K, V>> implements TimestampedWindowStore<K, V> {
   readonly type = "timestamped_window";
 
-  constructor(name: string, bytes: WindowBytesStore, spec: StoreSpec<K, V>, layout: WindowSuffixLayout, retention: Retention, context: StoreContext) {
-    super(name, bytes, spec.keySerde, spec.valueSerde, timestampedValues, timestampedValueView(spec.valueSerde), layout, retention, context);
+  constructor(name: string, bytes: WindowBytesStore, layout: WindowSuffixLayout, wiring: SuppliedWiring<K, V>) {
+    super(name, bytes, timestampedValues, timestampedValueView(wiring.valueSerde), layout, wiring);
   }
 
   put(key: K, value: V | null, windowStart: number, timestamp: number): void {
@@ -260,27 +346,58 @@ class SuppliedReadOnlyWindowStore<K, Found, Entry> implements ReadOnlyWindowStor
   }
 }
 
-/** A user's session store under Sluice's retention, typed by serdes. */
-class SuppliedSessionStore<K, V> implements SessionStore<K, V> {
+/** A user's session store under Sluice's retention, typed by serdes, behind the record cache. */
+class SuppliedSessionStore<K, V> implements SessionStore<K, V>, CacheBackend {
   readonly type = "session";
+  readonly suffixLength = sessionSuffixLayout.length;
+  private readonly keySerde: Serde<K>;
+  private readonly valueSerde: Serde<V>;
+  readonly retention: Retention;
+  private readonly context: StoreContext;
+  private readonly cache: SuppliedCache | undefined;
 
   constructor(
     readonly name: string,
     private readonly bytes: SessionBytesStore,
-    private readonly keySerde: Serde<K>,
-    private readonly valueSerde: Serde<V>,
-    readonly retention: Retention,
-    private readonly context: StoreContext,
-  ) {}
+    wiring: SuppliedWiring<K, V>,
+  ) {
+    ({ keySerde: this.keySerde, valueSerde: this.valueSerde, retention: this.retention, context: this.context } = wiring);
+    const records = this.context.records;
+    this.cache = wiring.caching && records !== undefined ? new SuppliedCache(records, this) : undefined;
+  }
 
   /** A null value removes the session. */
   put(session: SessionWindow<K>, value: V | null): void {
     if (this.retention.observe(session.end)) return;
     const keyBytes = this.keySerde.serialize(session.key);
     const valueBytes = value === null ? null : this.valueSerde.serialize(value);
-    this.store(keyBytes, session.start, session.end, valueBytes);
     const suffix = sessionSuffixLayout.encode(session.start, session.end);
-    this.context.emit({ store: this.name, key: Buffer.concat([keyBytes, suffix]), value: valueBytes, timestamp: this.context.currentTimestamp() });
+    const timestamp = this.context.currentTimestamp();
+    if (this.cache !== undefined) this.cache.put(keyBytes, suffix, valueBytes, timestamp, this.context.currentHeaders());
+    else this.writeThrough(keyBytes, suffix, valueBytes, timestamp);
+  }
+
+  /** See WindowedBytes.forwardOnFlush: the listener gets the session's key and values deserialized, with the session's end as timestamp. */
+  forwardOnFlush(listener: (key: Windowed<K>, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void, withOldValues = false): boolean {
+    if (this.cache === undefined) return false;
+    const deserialize = (value: Buffer | null) => (value === null ? null : this.valueSerde.deserialize(value));
+    this.cache.forwardOnFlush((key, suffix, value, _timestamp, headers, oldValue) => {
+      const { start, end } = sessionSuffixLayout.bounds(suffix);
+      listener({ key: this.keySerde.deserialize(key), windowStart: start, windowEnd: end }, deserialize(value), end, headers, deserialize(oldValue));
+    }, withOldValues);
+    return true;
+  }
+
+  stored(key: Buffer, suffix: Buffer): Buffer | undefined {
+    const { start, end } = sessionSuffixLayout.bounds(suffix);
+    return this.retention.expired(end) ? undefined : this.bytes.fetchSession(key, start, end);
+  }
+
+  writeThrough(key: Buffer, suffix: Buffer, value: Buffer | null, timestamp: number): void {
+    const { start, end } = sessionSuffixLayout.bounds(suffix);
+    if (this.retention.expired(end)) return;
+    this.store(key, start, end, value);
+    this.context.emit({ store: this.name, key: Buffer.concat([key, suffix]), value, timestamp });
   }
 
   remove(session: SessionWindow<K>): void {
@@ -288,9 +405,11 @@ class SuppliedSessionStore<K, V> implements SessionStore<K, V> {
   }
 
   fetchSession(key: K, sessionStart: number, sessionEnd: number): V | undefined {
-    if (this.retention.expired(sessionEnd)) return undefined;
-    const stored = this.bytes.fetchSession(this.keySerde.serialize(key), sessionStart, sessionEnd);
-    return stored === undefined ? undefined : this.valueSerde.deserialize(stored);
+    const keyBytes = this.keySerde.serialize(key);
+    const suffix = sessionSuffixLayout.encode(sessionStart, sessionEnd);
+    const cached = this.retention.expired(sessionEnd) ? undefined : this.cache?.get(keyBytes, suffix);
+    const stored = cached !== undefined ? cached.value : this.stored(keyBytes, suffix);
+    return stored === undefined || stored === null ? undefined : this.valueSerde.deserialize(stored);
   }
 
   findSessions(key: K, earliestSessionEnd: number, latestSessionStart: number): WindowedEntry<K, V>[];
@@ -323,15 +442,29 @@ class SuppliedSessionStore<K, V> implements SessionStore<K, V> {
     return listIterator(this.sessions(keyFrom as K | undefined, keyTo as K | undefined, EARLIEST, LATEST).reverse());
   }
 
-  /** The live sessions of keys in [keyFrom, keyTo] that end at or after `earliestSessionEnd` and start at or before `latestSessionStart`. */
+  /**
+   * The live sessions of keys in [keyFrom, keyTo] that end at or after `earliestSessionEnd` and start at or before
+   * `latestSessionStart`, as the user's store orders them; with updates in the record cache among them, by end, then
+   * key bytes, then start (as Kafka Streams' in-memory store goes).
+   */
   sessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEnd: number, latestSessionStart: number): KeyValue<Windowed<K>, V>[] {
-    const found: KeyValue<Windowed<K>, V>[] = [];
+    const found: FoundSession[] = [];
     const [from, to] = [bound(this.keySerde, keyFrom), bound(this.keySerde, keyTo)];
     for (const { key, value } of this.bytes.findSessions(from, to, this.retention.earliestLive(earliestSessionEnd), Math.min(latestSessionStart, LATEST))) {
-      if (this.retention.expired(key.windowEnd)) continue;
-      found.push({ key: { key: this.keySerde.deserialize(key.key), windowStart: key.windowStart, windowEnd: key.windowEnd }, value: this.valueSerde.deserialize(value) });
+      if (!this.retention.expired(key.windowEnd)) found.push({ id: key.key.toString("latin1") + sessionSuffixLayout.encode(key.windowStart, key.windowEnd).toString("latin1"), session: key, value });
     }
-    return found;
+    const cached = (this.cache?.entries((key, suffix) => {
+      const { start, end } = sessionSuffixLayout.bounds(suffix);
+      return end >= earliestSessionEnd && start <= latestSessionStart && !this.retention.expired(end) && inKeyRange(key, from, to);
+    }) ?? []).map(({ key, suffix, record }) => {
+      const { start, end } = sessionSuffixLayout.bounds(suffix);
+      return { id: record.id, session: { key, windowStart: start, windowEnd: end }, value: record.value ?? record.key, deleted: record.value === null };
+    });
+    const byEnd = (a: FoundSession, b: FoundSession) => a.session.windowEnd - b.session.windowEnd || Buffer.compare(a.session.key, b.session.key) || a.session.windowStart - b.session.windowStart;
+    return overlaid(found, cached, byEnd).map(({ session, value }) => ({
+      key: { key: this.keySerde.deserialize(session.key), windowStart: session.windowStart, windowEnd: session.windowEnd },
+      value: this.valueSerde.deserialize(value),
+    }));
   }
 
   /** A changelog record (key = serialized key + session end and start) put into the user's store. */
@@ -347,6 +480,12 @@ class SuppliedSessionStore<K, V> implements SessionStore<K, V> {
     if (value === null) this.bytes.remove(session);
     else this.bytes.put(session, value);
   }
+}
+
+interface FoundSession {
+  id: string;
+  session: WindowedBytesKey;
+  value: Buffer;
 }
 
 class SuppliedReadOnlySessionStore<K, V> implements ReadOnlySessionStore<K, V> {
@@ -377,20 +516,21 @@ function facesOf(
 /** The faces of a window, timestamped_window or session store kept in the user's store of `spec.bytesStoreSupplier`. */
 export function openSuppliedWindowedStore(spec: StoreSpec, context: StoreContext, streamTime: StreamTime): StoreFaces {
   const retention = new Retention(streamTime, spec.retentionMs!);
+  const wiring: SuppliedWiring<unknown, unknown> = { keySerde: spec.keySerde, valueSerde: spec.valueSerde, retention, context, caching: spec.caching !== false };
   if (spec.type === "session") {
     const bytes = (spec.bytesStoreSupplier as SessionBytesStoreSupplier).get();
-    const processor = new SuppliedSessionStore(spec.name, bytes, spec.keySerde, spec.valueSerde, retention, context);
+    const processor = new SuppliedSessionStore(spec.name, bytes, wiring);
     const readOnly = { type: "session" as const, store: new SuppliedReadOnlySessionStore(processor) };
     return facesOf(retention, bytes, { processor, readOnly, applyChangelog: (key, value) => processor.applyChangelog(key, value) });
   }
   const bytes = (spec.bytesStoreSupplier as WindowBytesStoreSupplier).get();
   const layout = windowSuffixLayout(spec.windowSizeMs!, spec.retainDuplicates === true);
   if (spec.type === "timestamped_window") {
-    const processor = new SuppliedTimestampedWindowStore(spec.name, bytes, spec, layout, retention, context);
+    const processor = new SuppliedTimestampedWindowStore(spec.name, bytes, layout, wiring);
     const readOnly = { type: "timestamped_window" as const, store: new SuppliedReadOnlyWindowStore(processor) };
     return facesOf(retention, bytes, { processor, readOnly, applyChangelog: (key, value, timestamp) => processor.applyChangelog(key, value, timestamp) });
   }
-  const processor = new SuppliedWindowStore(spec.name, bytes, spec, layout, retention, context);
+  const processor = new SuppliedWindowStore(spec.name, bytes, layout, wiring);
   const readOnly = { type: "window" as const, store: new SuppliedReadOnlyWindowStore(processor) };
   return facesOf(retention, bytes, { processor, readOnly, applyChangelog: (key, value, timestamp) => processor.applyChangelog(key, value, timestamp) });
 }

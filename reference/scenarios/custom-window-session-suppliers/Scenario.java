@@ -35,7 +35,10 @@ public class Scenario implements GoldenScenario {
 
     @Override
     public void build(StreamsBuilder builder) {
-        KGroupedStream<String, String> grouped = builder.<String, String>stream("input").groupByKey();
+        // Each word of a value is one record: with the record cache on, one value's updates of a window fold.
+        KGroupedStream<String, String> grouped = builder.<String, String>stream("input")
+            .flatMapValues(value -> java.util.Arrays.asList(value.split(" ")))
+            .groupByKey();
         // Retention 12 < size 10 + grace 5: accepted; a window expires by the store's retention, before its grace ends.
         grouped.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(10), Duration.ofMillis(5)))
             .count(Materialized.<String, Long>as(ownWindows("short-retention", 12, 10)))

@@ -61,7 +61,11 @@ const ownSessions = (name: string, retentionMs: number): SessionBytesStoreSuppli
 });
 
 export default function topology(builder: StreamsBuilder): void {
-  const grouped = builder.stream<string, string>("input").groupByKey();
+  // Each word of a value is one record: with the record cache on, one value's updates of a window fold.
+  const grouped = builder
+    .stream<string, string>("input")
+    .flatMapValues((value) => value.split(" "))
+    .groupByKey();
   grouped
     .windowedBy(TimeWindows.ofSizeAndGrace(10, 5))
     .count({ storeName: "short-retention", storeSupplier: ownWindows("short-retention", 12, 10) })
