@@ -8,7 +8,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlySessionStore, ReadOnlyTimestampedWindowStore, SessionStore, WindowStore } from "../../../kernel/contracts/streams/stores";
 import { Stores } from "../../../providers/streams/processor/stores";
-import { SessionWindows, TimeWindows, TopologyTestDriver } from "../../../index";
+import { JoinWindows, SessionWindows, StreamJoined, TimeWindows, TopologyTestDriver } from "../../../index";
+import type { WindowBytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
 import { processorOf } from "../../helpers/processors";
 import { countingSessionSupplier, countingWindowSupplier } from "../../helpers/counting-windowed-stores";
 import { countingSupplier } from "../../helpers/counting-store";
@@ -141,6 +142,38 @@ test("a supplier named otherwise than its store, or of another kind than the sto
   assert.match(windowForKeyValue, /store 'kv': a WindowBytesStoreSupplier makes a window store, not a key_value one/);
   const keyValueForSessions = await buildError((builder) => void builder.addStateStore(Stores.sessionStoreBuilder(countingSupplier("s") as never, "string", "string")));
   assert.match(keyValueForSessions, /store 's': a KeyValueBytesStoreSupplier makes a key-value store, not a session one/);
+});
+
+test("a stream-stream join's user stores are refused as Kafka Streams refuses them: without duplicates, not matching the join windows, or named alike", async () => {
+  // JoinWindows of 10 ms either side with a grace of 5: window size 20, retention 25.
+  const joinWith = (thisSupplier: WindowBytesStoreSupplier, otherSupplier: WindowBytesStoreSupplier) =>
+    buildError((builder) => {
+      const views = builder.stream<string, string>("views");
+      builder.stream<string, string>("clicks").join(views, (click, view) => `${click}+${view}`, JoinWindows.ofTimeDifferenceAndGrace(10, 5), StreamJoined.with(thisSupplier, otherSupplier)).to("out");
+    });
+  const fine = countingWindowSupplier("theirs", 25, 20, true);
+  assert.match(await joinWith(countingWindowSupplier("mine", 25, 20, false), fine), /the join store supplier 'mine' must retain duplicates/);
+  assert.match(await joinWith(countingWindowSupplier("mine", 25, 10, true), fine), /the join store supplier 'mine' \(window size 10 ms, retention 25 ms\) must match the join windows: window size 20 ms \(before \+ after\) and retention 25 ms/);
+  assert.match(await joinWith(countingWindowSupplier("mine", 30, 20, true), fine), /the join store supplier 'mine' \(window size 20 ms, retention 30 ms\) must match/);
+  assert.match(await joinWith(countingWindowSupplier("theirs", 25, 20, true), fine), /both join store suppliers are named 'theirs'/);
+});
+
+test("a stream-stream join keeps each side's records in the user's stores, duplicates included", async () => {
+  const mine = countingWindowSupplier("mine", 25, 20, true);
+  const theirs = countingWindowSupplier("theirs", 25, 20, true);
+  const driver = await TopologyTestDriver.create((builder) => {
+    const views = builder.stream<string, string>("views");
+    builder
+      .stream<string, string>("clicks")
+      .join(views, (click, view) => `${click}+${view}`, JoinWindows.ofTimeDifferenceAndGrace(10, 5), StreamJoined.with<string, string, string>("string", "string", "string").withThisStoreSupplier(mine).withOtherStoreSupplier(theirs))
+      .to("out");
+  });
+  await driver.pipeInput("views", [{ key: "a", value: "v1", timestamp: 5 }, { key: "a", value: "v2", timestamp: 5 }]);
+  await driver.pipeInput("clicks", [{ key: "a", value: "c1", timestamp: 10 }]);
+  assert.equal(driver.readOutput("out").map((r) => r.value), ["c1+v1", "c1+v2"]);
+  assert.equal(theirs.made[0].windows.map(({ start, value }) => `${start}:${value.toString()}`), ["5:v1", "5:v2"]);
+  assert.equal(mine.made[0].windows.map(({ start, value }) => `${start}:${value.toString()}`), ["10:c1"]);
+  await driver.close();
 });
 
 test.run();
