@@ -1,8 +1,9 @@
 /**
- * A user's own window and session stores for scenarios of custom store suppliers: in memory, walked as Kafka Streams'
- * in-memory stores walk (windows by start, then key bytes; sessions by end, then key bytes, then start).
+ * A user's own key-value, window and session stores for scenarios of custom store suppliers: in memory, walked as
+ * Kafka Streams' in-memory stores walk (keys by their bytes; windows by start, then key bytes; sessions by end, then key
+ * bytes, then start). dev.sluice.reference.golden.OwnStores is the same for the Kafka Streams side.
  */
-import type { KeyValue, SessionBytesStore, SessionBytesStoreSupplier, WindowBytesStore, WindowBytesStoreSupplier, WindowedBytesKey } from "sluice";
+import type { KeyValue, KeyValueBytesStore, KeyValueBytesStoreSupplier, SessionBytesStore, SessionBytesStoreSupplier, WindowBytesStore, WindowBytesStoreSupplier, WindowedBytesKey } from "sluice";
 
 const inKeyRange = (key: Buffer, from: Buffer | undefined, to: Buffer | undefined) =>
   (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);
@@ -64,3 +65,30 @@ export const ownSessions = (name: string, retentionMs: number): SessionBytesStor
   segmentIntervalMs: () => retentionMs,
   metricsScope: () => "own",
 });
+
+/** A user's own key-value store: a Map, walked in key byte order. */
+class MapStore implements KeyValueBytesStore {
+  private readonly entries = new Map<string, Buffer>();
+  get(key: Buffer): Buffer | undefined {
+    return this.entries.get(key.toString("latin1"));
+  }
+  put(key: Buffer, value: Buffer): void {
+    this.entries.set(key.toString("latin1"), value);
+  }
+  delete(key: Buffer): Buffer | undefined {
+    const removed = this.get(key);
+    this.entries.delete(key.toString("latin1"));
+    return removed;
+  }
+  range(from: Buffer | undefined, to: Buffer | undefined): Iterable<KeyValue<Buffer, Buffer>> {
+    return [...this.entries]
+      .map(([key, value]) => ({ key: Buffer.from(key, "latin1"), value }))
+      .filter(({ key }) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0))
+      .sort((a, b) => Buffer.compare(a.key, b.key));
+  }
+  approximateNumEntries(): number {
+    return this.entries.size;
+  }
+}
+
+export const ownKeyValues = (name: string): KeyValueBytesStoreSupplier => ({ name, get: () => new MapStore(), metricsScope: () => "own" });

@@ -31,6 +31,7 @@ import type {
 } from "../../../kernel/contracts/streams/stores";
 import { readTime } from "./key-layout";
 import { listIterator } from "./key-value-iterator";
+import { WindowIterationOverloads } from "./window-iteration";
 import type { Header } from "../../../kernel/contracts/streams/processor";
 import { SuppliedCache, type CacheBackend } from "./supplied-cache";
 import type { ExpiringStore, StoreFaces } from "./store-openers";
@@ -73,12 +74,6 @@ class Retention implements ExpiringStore {
 
 const bound = <K>(keySerde: Serde<K>, key: K | undefined) => (key === undefined || key === null ? undefined : keySerde.serialize(key));
 
-interface FoundWindow {
-  key: Buffer;
-  start: number;
-  value: Buffer;
-}
-
 /** What a supplied store is built on besides the user's store. */
 interface SuppliedWiring<K, V> {
   keySerde: Serde<K>;
@@ -103,6 +98,12 @@ function overlaid<T extends { id: string }>(stored: T[], cached: readonly (T & {
   return [...merged.values()].sort(order);
 }
 
+/** The record cache in front of a supplied store, unless its caching is off (or `allowed` is false) or the task has none. */
+function cacheOf(wiring: SuppliedWiring<unknown, unknown>, backend: CacheBackend, allowed: boolean): SuppliedCache | undefined {
+  const records = wiring.context.records;
+  return wiring.caching && allowed && records !== undefined ? new SuppliedCache(records, backend) : undefined;
+}
+
 interface FoundWindow {
   /** The key's bytes, then the window's suffix (latin1). */
   id: string;
@@ -114,13 +115,13 @@ interface FoundWindow {
 const inKeyRange = (key: Buffer, from: Buffer | undefined, to: Buffer | undefined) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);
 
 /** A user's window store under a value layout and Sluice's retention, typed by serdes and a value view, behind the record cache. */
-class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
+class SuppliedWindows<K, V, Found, Entry> extends WindowIterationOverloads<K, Found> implements CacheBackend {
   /** The next duplicate's number, for changelog keys of a store that retains duplicates (restores continue it). */
   private nextSequence = 0;
   private readonly keySerde: Serde<K>;
   private readonly valueSerde: Serde<V>;
-  readonly retention: Retention;
-  private readonly context: StoreContext;
+  private readonly retention: Retention;
+  protected readonly context: StoreContext;
   private readonly cache: SuppliedCache | undefined;
 
   constructor(
@@ -131,9 +132,9 @@ class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
     private readonly layout: WindowSuffixLayout,
     wiring: SuppliedWiring<K, V>,
   ) {
+    super();
     ({ keySerde: this.keySerde, valueSerde: this.valueSerde, retention: this.retention, context: this.context } = wiring);
-    const records = this.context.records;
-    this.cache = wiring.caching && records !== undefined && !layout.retainsDuplicates ? new SuppliedCache(records, this) : undefined;
+    this.cache = cacheOf(wiring, this, !layout.retainsDuplicates);
   }
 
   get suffixLength(): number {
@@ -142,38 +143,6 @@ class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
 
   get windowSizeMs(): number {
     return this.layout.windowSizeMs;
-  }
-
-  fetch(key: K, windowStart: number): Found | undefined;
-  fetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
-  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
-  fetch(...args: unknown[]): Found | undefined | KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
-    if (args.length === 2) return this.fetchWindow(args[0] as K, args[1] as number);
-    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, false);
-    return this.windowsOf(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, false);
-  }
-
-  backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
-  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
-  backwardFetch(...args: unknown[]): KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
-    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, true);
-    return this.windowsOf(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, true);
-  }
-
-  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
-    return this.windowsOf(undefined, undefined, timeFrom, timeTo, false);
-  }
-
-  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
-    return this.windowsOf(undefined, undefined, timeFrom, timeTo, true);
-  }
-
-  all(): KeyValueIterator<Windowed<K>, Found> {
-    return this.fetchAll(EARLIEST, LATEST);
-  }
-
-  backwardAll(): KeyValueIterator<Windowed<K>, Found> {
-    return this.backwardFetchAll(EARLIEST, LATEST);
   }
 
   fetchRange(key: K, timeFrom: number, timeTo: number): Entry[] {
@@ -268,7 +237,7 @@ class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
     this.bytes.put(changelogKey.subarray(0, keyLength), value === null ? null : this.values.encode(value, timestamp), windowStart);
   }
 
-  private fetchWindow(key: K, windowStart: number): Found | undefined {
+  protected fetchWindow(key: K, windowStart: number): Found | undefined {
     if (this.retention.expired(windowStart)) return undefined;
     const keyBytes = this.keySerde.serialize(key);
     const cached = this.cache?.get(keyBytes, this.layout.encode(windowStart));
@@ -277,13 +246,13 @@ class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
     return stored === undefined ? undefined : this.view.found(this.values.decode(stored));
   }
 
-  private startsOf(key: K, timeFrom: number, timeTo: number, backward: boolean): KeyValueIterator<number, Found> {
+  protected startsOf(key: K, timeFrom: number, timeTo: number, backward: boolean): KeyValueIterator<number, Found> {
     const keyBytes = this.keySerde.serialize(key);
     const entries = this.found(keyBytes, keyBytes, timeFrom, timeTo).map(({ start, value }) => ({ key: start, value: this.view.found(this.values.decode(value)) }));
     return listIterator(backward ? entries.reverse() : entries);
   }
 
-  private windowsOf(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, backward: boolean): KeyValueIterator<Windowed<K>, Found> {
+  protected windowsOf(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, backward: boolean): KeyValueIterator<Windowed<K>, Found> {
     const entries = this.found(this.serializedKey(keyFrom), this.serializedKey(keyTo), timeFrom, timeTo).map(({ key, start, value }) => ({
       key: { key: this.keySerde.deserialize(key), windowStart: start, windowEnd: start + this.layout.windowSizeMs },
       value: this.view.found(this.values.decode(value)),
@@ -295,12 +264,12 @@ class SuppliedWindows<K, V, Found, Entry> implements CacheBackend {
 class SuppliedWindowStore<K, V> extends SuppliedWindows<K, V, V, WindowedEntry<K, V>> implements WindowStore<K, V> {
   readonly type = "window";
 
-  constructor(name: string, bytes: WindowBytesStore, layout: WindowSuffixLayout, private readonly wiring: SuppliedWiring<K, V>) {
+  constructor(name: string, bytes: WindowBytesStore, layout: WindowSuffixLayout, wiring: SuppliedWiring<K, V>) {
     super(name, bytes, plainValues, plainValueView(wiring.valueSerde), layout, wiring);
   }
 
   put(key: K, value: V | null, windowStart: number): void {
-    this.write(key, value, windowStart, this.wiring.context.currentTimestamp());
+    this.write(key, value, windowStart, this.context.currentTimestamp());
   }
 }
 
@@ -350,20 +319,30 @@ class SuppliedReadOnlyWindowStore<K, Found, Entry> implements ReadOnlyWindowStor
 class SuppliedSessionStore<K, V> implements SessionStore<K, V>, CacheBackend {
   readonly type = "session";
   readonly suffixLength = sessionSuffixLayout.length;
-  private readonly keySerde: Serde<K>;
-  private readonly valueSerde: Serde<V>;
-  readonly retention: Retention;
-  private readonly context: StoreContext;
   private readonly cache: SuppliedCache | undefined;
 
   constructor(
     readonly name: string,
     private readonly bytes: SessionBytesStore,
-    wiring: SuppliedWiring<K, V>,
+    private readonly wiring: SuppliedWiring<K, V>,
   ) {
-    ({ keySerde: this.keySerde, valueSerde: this.valueSerde, retention: this.retention, context: this.context } = wiring);
-    const records = this.context.records;
-    this.cache = wiring.caching && records !== undefined ? new SuppliedCache(records, this) : undefined;
+    this.cache = cacheOf(wiring, this, true);
+  }
+
+  private get keySerde(): Serde<K> {
+    return this.wiring.keySerde;
+  }
+
+  private get valueSerde(): Serde<V> {
+    return this.wiring.valueSerde;
+  }
+
+  private get retention(): Retention {
+    return this.wiring.retention;
+  }
+
+  private get context(): StoreContext {
+    return this.wiring.context;
   }
 
   /** A null value removes the session. */
