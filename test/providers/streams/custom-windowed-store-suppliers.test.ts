@@ -67,6 +67,31 @@ test("a supplier whose window size differs from the windows' is taken as Kafka S
   await driver.close();
 });
 
+test("the record cache folds a value's updates of a user's window store into one output and write, unless the store's caching is off", async () => {
+  for (const caching of [true, false]) {
+    const supplier = countingWindowSupplier("words", 1_000, 10);
+    const driver = await TopologyTestDriver.create(
+      (builder) => {
+        builder
+          .stream<string, string>("lines")
+          .flatMapValues((line) => line.split(" "))
+          .groupByKey()
+          .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
+          .count({ storeName: "words", storeSupplier: supplier, caching })
+          .toStream()
+          .map((windowed, count) => ({ key: windowed.key, value: count }))
+          .to("out", { valueSerde: "long" });
+      },
+      { config: { "statestore.cache.max.bytes": 1_000_000 } },
+    );
+    await driver.pipeInput("lines", [{ key: "a", value: "x x x", timestamp: 1 }]);
+    const counts = driver.readOutput<string, number>("out", { value: "long" }).map((r) => r.value);
+    assert.equal(counts, caching ? [3] : [1, 2, 3], `caching ${caching}`);
+    assert.is(supplier.made[0].calls.put, caching ? 1 : 3, `caching ${caching}`);
+    await driver.close();
+  }
+});
+
 test("a session count materialized in a user's session supplier merges sessions in it and answers session fetches", async () => {
   const supplier = countingSessionSupplier("sessions", 100);
   const driver = await TopologyTestDriver.create((builder) => {
