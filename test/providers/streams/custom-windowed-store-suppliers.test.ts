@@ -8,7 +8,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { ReadOnlySessionStore, ReadOnlyTimestampedWindowStore, SessionStore, WindowStore } from "../../../kernel/contracts/streams/stores";
 import { Stores } from "../../../providers/streams/processor/stores";
-import { JoinWindows, SessionWindows, StreamJoined, TimeWindows, TopologyTestDriver } from "../../../index";
+import { EmitStrategy, JoinWindows, SessionWindows, StreamJoined, TimeWindows, TopologyTestDriver } from "../../../index";
 import type { WindowBytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
 import { processorOf } from "../../helpers/processors";
 import { countingSessionSupplier, countingWindowSupplier } from "../../helpers/counting-windowed-stores";
@@ -90,6 +90,30 @@ test("the record cache folds a value's updates of a user's window store into one
     assert.is(supplier.made[0].calls.put, caching ? 1 : 3, `caching ${caching}`);
     await driver.close();
   }
+});
+
+test("emitting on window close reads each closed window's final count from the user's store", async () => {
+  const supplier = countingWindowSupplier("closing", 1_000, 10);
+  const driver = await TopologyTestDriver.create((builder) => {
+    builder
+      .stream<string, string>("clicks")
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
+      .emitStrategy(EmitStrategy.onWindowClose())
+      .count({ storeName: "closing", storeSupplier: supplier })
+      .toStream()
+      .map((windowed, count) => ({ key: `${windowed.key}@${windowed.windowStart}`, value: count }))
+      .to("out", { valueSerde: "long" });
+  });
+  await driver.pipeInput("clicks", [
+    { key: "a", value: "x", timestamp: 1 },
+    { key: "a", value: "x", timestamp: 5 },
+    { key: "b", value: "x", timestamp: 12 },
+    { key: "a", value: "x", timestamp: 25 },
+  ]);
+  assert.equal(driver.readOutput<string, number>("out", { value: "long" }).map((r) => [r.key, r.value]), [["a@0", 2], ["b@10", 1]]);
+  assert.ok(supplier.made[0].calls.fetch > 0, "the closed windows were read from the user's store");
+  await driver.close();
 });
 
 test("a session count materialized in a user's session supplier merges sessions in it and answers session fetches", async () => {
