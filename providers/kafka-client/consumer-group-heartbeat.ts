@@ -251,7 +251,7 @@ export class ConsumerGroupMembership implements GroupMember {
       // Still a member: its assignment stands until the coordinator says otherwise.
       this.pending ??= this.owned;
     }
-    this.logger.debug("member fenced or behind the group's epoch; taking the group's assignment again", { groupId: this.options.groupId, reason: errorCodeName(code) });
+    this.logger.info("member fenced or behind the group's epoch; taking the group's assignment again", { groupId: this.options.groupId, memberId: this.memberId, reason: errorCodeName(code) });
     if (this.rejoinNeeded) return;
     this.rejoinNeeded = true;
     this.onRebalance();
