@@ -122,7 +122,7 @@ export class GroupConsumer {
     return this.membership.memberId;
   }
 
-  /** The generation this member last joined; -1 before it has joined. */
+  /** The generation this member last joined (the consumer protocol: its member epoch); -1 while not a member. */
   get generationId(): number {
     return this.membership.generationId;
   }
