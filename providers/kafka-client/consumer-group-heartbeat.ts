@@ -104,10 +104,12 @@ export class ConsumerGroupMembership implements GroupMember {
       const waited = this.memberEpoch === JOIN_EPOCH || this.pending === null;
       if (waited) await this.heartbeat();
       if (this.fatal) throw this.fatal;
-      if (this.pending !== null && this.memberEpoch > 0) {
-        const partitions = await this.named(this.pending);
-        if (partitions !== undefined) {
-          this.owned = this.pending;
+      const assignment = this.pending;
+      if (assignment !== null && this.memberEpoch > 0) {
+        const partitions = await this.named(assignment);
+        // Taken unless a heartbeat meanwhile brought a newer one, or fenced the member.
+        if (partitions !== undefined && this.pending === assignment) {
+          this.owned = assignment;
           this.pending = null;
           this.rejoinNeeded = false;
           // Reported now, not a heartbeat interval later: the partitions given up move on to their next owners. The
@@ -116,6 +118,11 @@ export class ConsumerGroupMembership implements GroupMember {
           this.startHeartbeats();
           this.logger.debug("took the group's assignment", { groupId: this.options.groupId, memberId: this.memberId, memberEpoch: this.memberEpoch, partitions });
           return partitions;
+        }
+        // A topic of the assignment not in the metadata yet (it was just made): asked again after a backoff.
+        if (partitions === undefined) {
+          await pause(this.options.retryBackoffMs);
+          continue;
         }
       }
       // No assignment yet (or no answer): ask again a heartbeat interval later (a backoff later while not a member).
