@@ -7,13 +7,14 @@ import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "..
 import { coerceValue } from "../../kernel/config/config-validation";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
+import { REGISTRY_SERDE_KEYS } from "./serdes/registry/registry-settings";
 
 const STREAMS_KEYS = configKeys({
   "bootstrap.servers": { type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
   "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
   "state.dir": { type: "string", default: ".sluice/state", path: "directory", doc: "Directory of the applications' local state stores. A deploy request's resolves under the trusted one." },
-  "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
-  "default.value.serde": { type: "string", default: "string", code: "serde", doc: "Value serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
+  "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, avro (see `schema.registry.url`), the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
+  "default.value.serde": { type: "string", default: "string", code: "serde", doc: "Value serde: string, json, long, int, double, bytes, avro (see `schema.registry.url`), the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
   "default.timestamp.extractor": { type: "string", default: "FailOnInvalidTimestamp", doc: "How source records get their event time when the source names no extractor (Consumed.timestampExtractor): `FailOnInvalidTimestamp` (the record's timestamp; a negative one fails the application), `LogAndSkipOnInvalidTimestamp` (drops such records), `UsePartitionTimeOnInvalidTimestamp` (takes the partition's time instead; `UsePreviousTimeOnInvalidTimestamp` is its former name), `WallclockTimestampExtractor`. Kafka Streams' class names (`org.apache.kafka.streams.processor.…`) are taken too." },
   "num.partitions": { type: "integer", default: 1, doc: "Partitions of the input and output topics the runtime creates when they are missing." },
   "commit.interval.ms": { type: "integer", default: 100, doc: "Longest time between commits of consumed offsets (`at_least_once` also commits after each fetch). Under `exactly_once_v2`, how long a transaction gathers work before it commits — what a read_committed consumer waits for the outputs at least; Kafka Streams' default under EOS." },
@@ -67,6 +68,7 @@ const STREAMS_KEYS = configKeys({
   "max.task.idle.ms": { type: "integer", default: 0, doc: "How long a task with several input partitions (a join, a merge of topics) waits for records of an empty partition before it processes the others' out of time order (Kafka Streams' `max.task.idle.ms`, KIP-695). `0`: it waits only while the partition's lag is unknown or records are known to be on the broker; `-1`: it never waits; more: it also waits this many milliseconds once the partition is caught up. Checked at least every `fetch.max.wait.ms`." },
   "buffered.records.per.partition": { type: "integer", default: 1000, doc: "A partition of a task with several input partitions is not fetched while more records than this wait in its queue (Kafka Streams' `buffered.records.per.partition`)." },
   "max.partition.fetch.bytes": { type: "integer", default: 1_048_576, doc: "Bound on one partition's records in a fetch answer; a polled batch is at most this big." },
+  ...REGISTRY_SERDE_KEYS,
 });
 
 const CLIENT_SETTINGS = "kept in each application's configuration (shown by `/api/v1/streams/{id}/config`, secrets hidden), as Kafka Streams keeps its prefixed client settings; Sluice's Kafka clients act only on the keys listed above.";

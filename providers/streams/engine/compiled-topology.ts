@@ -9,6 +9,7 @@ import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
+import type { RegistrySerdes } from "../serdes/registry/registry-serdes";
 import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
@@ -30,6 +31,8 @@ export class CompiledTopology {
   private readonly loggedStores: readonly string[][];
   /** `default.key.serde` and `default.value.serde`, resolved. */
   readonly defaultSerdes: SerdePair;
+  /** The serdes a name resolves to, per role: the registry serdes' (`avro`), then the registered ones. */
+  private readonly named: { key?: NamedCodeLookup; value?: NamedCodeLookup };
 
   constructor(
     readonly applicationId: string,
@@ -37,15 +40,17 @@ export class CompiledTopology {
     private readonly defaultKeySerde: SerdeSpec,
     private readonly defaultValueSerde: SerdeSpec,
     /** The serdes registered by name (`sluice.streams.NamedCode`). */
-    private readonly namedCode?: NamedCodeLookup,
+    namedCode?: NamedCodeLookup,
     defaultTimestampExtractor: string = "FailOnInvalidTimestamp",
+    registrySerdes?: RegistrySerdes,
   ) {
     this.subTopologies = splitSubTopologies(definition);
     validatePartitionCounts(definition, this.subTopologies);
-    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", namedCode), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", namedCode) };
+    this.named = registrySerdes === undefined ? { key: namedCode, value: namedCode } : { key: registrySerdes.lookup("key", namedCode), value: registrySerdes.lookup("value", namedCode) };
+    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", this.named.key), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", this.named.value) };
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
-      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
-      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),
+      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, this.named.key),
+      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, this.named.value),
     });
     for (const node of definition.nodes.values()) {
       if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
@@ -84,7 +89,7 @@ export class CompiledTopology {
   eventSerdeNames(type: string): { key?: string; value?: string } {
     const senders = this.definition.eventSerdes.get(type) ?? [];
     const agreed = (specs: SerdeSpec[]) => {
-      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.namedCode).name)));
+      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.named.value).name)));
       const [only] = names;
       return names.size === 1 ? only : undefined;
     };
@@ -93,7 +98,7 @@ export class CompiledTopology {
 
   /** A serde the DSL named (undefined: the configured default for a key or a value), for processors that serialize. */
   resolveSerde(spec: SerdeSpec, role: "key" | "value", what: string): Serde<any> {
-    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.namedCode);
+    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.named[role]);
   }
 
   /** The timestamp extractor of a source node. */
