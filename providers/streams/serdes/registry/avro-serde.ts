@@ -14,8 +14,7 @@
  */
 import { Type } from "avsc";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
-import type { SchemaRegistryClient } from "@confluentinc/schemaregistry/dist/schemaregistry-client";
-import type { ConfluentPackage } from "./confluent-package";
+import type { ConfluentPackage, RegistryClient } from "./confluent-package";
 import type { SubjectStrategy } from "./registry-settings";
 
 export type SerdeRole = "key" | "value";
@@ -40,7 +39,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
 
   constructor(
     private readonly pkg: ConfluentPackage,
-    private readonly client: SchemaRegistryClient,
+    private readonly client: RegistryClient,
     private readonly role: SerdeRole,
     private readonly strategy: SubjectStrategy,
   ) {}
@@ -53,7 +52,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
   }
 
   deserialize(bytes: Buffer): unknown {
-    const schemaId = new this.pkg.serde.SchemaId("AVRO");
+    const schemaId = this.pkg.schemaId("AVRO");
     const start = schemaId.fromBytes(bytes);
     const key = schemaId.id ?? schemaId.guid!;
     const reader = this.readers.get(key);
@@ -70,7 +69,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
       const known = this.readers.get(bytes.readInt32BE(start + 1));
       if (known !== undefined) return known instanceof Promise ? known : undefined;
     }
-    const schemaId = new this.pkg.serde.SchemaId("AVRO");
+    const schemaId = this.pkg.schemaId("AVRO");
     try {
       schemaId.fromBytes(bytes.subarray(start, end));
     } catch {
@@ -92,7 +91,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
     if (this.strategy !== "topic") {
       throw new Error(`the avro serde writes a ${this.role} to '${topic}' with ${this.role}.subject.name.strategy=topic only: with '${this.strategy}' its subject comes from the record's schema, which a JavaScript value does not carry`);
     }
-    const subject = await this.pkg.serde.TopicNameStrategy(topic, this.role === "key" ? this.pkg.serde.SerdeType.KEY : this.pkg.serde.SerdeType.VALUE);
+    const subject = await this.pkg.topicSubject(topic, this.role);
     let latest;
     try {
       latest = await this.client.getLatestSchemaMetadata(subject);
@@ -100,7 +99,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
       throw new Error(`the avro serde cannot write to '${topic}': no schema of subject '${subject}' in the registry (${(error as Error).message}); register the ${this.role} schema first`);
     }
     if ((latest.schemaType ?? "AVRO") !== "AVRO") throw new Error(`subject '${subject}' holds a ${latest.schemaType} schema, not AVRO`);
-    const header = new this.pkg.serde.SchemaId("AVRO", latest.id).idToBytes();
+    const header = this.pkg.schemaId("AVRO", latest.id).idToBytes();
     this.writers.set(topic, { header, type: Type.forSchema(JSON.parse(latest.schema)), subject });
   }
 

@@ -7,7 +7,7 @@ import type { ConfigValue } from "../../../../kernel/config/config-schema";
 import type { NamedCodeImplementations, NamedCodeKind, NamedCodeLookup } from "../../../../kernel/contracts/streams/named-code";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
 import { AvroRegistrySerde, type SerdeRole } from "./avro-serde";
-import { confluentPackage } from "./confluent-package";
+import { confluentPackage, type RegistryClient } from "./confluent-package";
 import { registrySettings } from "./registry-settings";
 
 export const REGISTRY_SERDE_NAMES = ["avro"] as const;
@@ -35,7 +35,7 @@ export class RegistrySerdes {
       const pkg = confluentPackage(name);
       const settings = registrySettings(this.values);
       if (settings.urls.length === 0) throw new Error(`the '${name}' serde needs a schema registry: set schema.registry.url, or run Sluice's own (schema.registry.enable)`);
-      const client = (this.client ??= new pkg.client.SchemaRegistryClient({
+      const client = (this.client ??= pkg.client({
         baseURLs: settings.urls,
         basicAuthCredentials: settings.basicAuth,
         bearerAuthCredentials: settings.bearerToken === undefined ? undefined : { credentialsSource: "STATIC_TOKEN", token: settings.bearerToken },
@@ -46,5 +46,5 @@ export class RegistrySerdes {
     return serde;
   }
 
-  private client: InstanceType<ReturnType<typeof confluentPackage>["client"]["SchemaRegistryClient"]> | undefined;
+  private client: RegistryClient | undefined;
 }
