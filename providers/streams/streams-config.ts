@@ -7,7 +7,20 @@ import { configKeys, configSection, type ConfigKeys, type ConfigValue } from "..
 import { coerceValue } from "../../kernel/config/config-validation";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
-import { REGISTRY_SERDE_KEYS } from "./serdes/registry/registry-settings";
+
+const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's full name) or `topic-record` (`<topic>-<full name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too.";
+
+/** The settings of the schema registry serdes (serdes/registry), under Kafka's names. */
+const REGISTRY_SERDE_KEYS = configKeys({
+  "schema.registry.url": { type: "string", default: "", doc: "Schema registry of the `avro` serde: a Confluent-compatible REST URL (several, comma-separated, are tried in turn). Empty: the registry built into Sluice (`schema.registry.enable`), at `http://<server>/schema-registry`." },
+  "basic.auth.credentials.source": { type: "string", default: "", doc: "Where the registry's basic-auth credentials come from: `USER_INFO` (`basic.auth.user.info`; empty means it) or `URL` (`http://user:password@host`)." },
+  "basic.auth.user.info": { type: "string", default: "", doc: "`user:password` for the registry's basic auth (hidden in `/config`, logs and errors; `${env:NAME}` or `${file:PATH}`)." },
+  "bearer.auth.token": { type: "string", default: "", doc: "A static bearer token sent to the registry (hidden in `/config`, logs and errors; `${env:NAME}` or `${file:PATH}`)." },
+  "auto.register.schemas": { type: "boolean", default: true, doc: "Accepted under Kafka's name, but a JavaScript value carries no schema of its own, so the `avro` serde has none to register: it writes with the subject's latest registered schema (see `use.latest.version`)." },
+  "use.latest.version": { type: "boolean", default: false, doc: "Accepted under Kafka's name; the `avro` serde always behaves as with `true`: it writes with the latest version of the subject's schema, fetched once before a task's first record (a subject with none stops the task with an error naming it), and reads with the schema each record names." },
+  "key.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of keys written by the \`avro\` serde: ${STRATEGY_DOC}` },
+  "value.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of values written by the \`avro\` serde: ${STRATEGY_DOC}` },
+});
 
 const STREAMS_KEYS = configKeys({
   "bootstrap.servers": { type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },

@@ -61,7 +61,9 @@ export class CompiledTopology {
     }
     for (const store of definition.stores.values()) {
       const { key, value } = pair(store.keySerde, store.valueSerde, `store '${store.name}'`);
-      this.storeSpecs.set(store.name, { ...store, keySerde: key, valueSerde: value });
+      // A store writes without a topic: a serde whose subject comes from one (a registry serde) writes its changelog's.
+      const changelog = this.changelogTopic(store.name);
+      this.storeSpecs.set(store.name, { ...store, keySerde: boundToTopic(key, changelog), valueSerde: boundToTopic(value, changelog) });
     }
     for (const sub of this.subTopologies) {
       for (const topic of sub.sourceTopics) {
@@ -178,6 +180,19 @@ export class CompiledTopology {
   describe(version: string): TopologyGraph {
     return describeTopology(this.definition, this.subTopologies, version);
   }
+}
+
+/** `serde` writing as for `topic` when it is given none, for a serde that needs a topic to write (prepareSerialize). */
+function boundToTopic<T>(serde: Serde<T>, topic: string): Serde<T> {
+  const { prepareSerialize } = serde;
+  if (prepareSerialize === undefined) return serde;
+  return {
+    name: serde.name,
+    serialize: (value, to) => serde.serialize(value, to ?? topic),
+    deserialize: (bytes) => serde.deserialize(bytes),
+    prepareDeserialize: serde.prepareDeserialize?.bind(serde),
+    prepareSerialize: (to) => prepareSerialize.call(serde, to),
+  };
 }
 
 export function taskIdOf(subTopologyId: number, partition: number): string {

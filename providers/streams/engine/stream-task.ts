@@ -4,6 +4,7 @@
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
 import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
+import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type {
   Cancellable,
   ConsumerRecord,
@@ -228,14 +229,13 @@ export class StreamTask {
       const processor = node.processor as Partial<PreparedProcessor> | undefined;
       if (typeof processor?.prepare === "function") await processor.prepare();
     }
-    // What the sinks' serdes need from outside the process to write (a registry's writer schema), before any record.
+    // What the serdes of the sinks and stores need from outside the process to write (a registry's writer schema,
+    // of a store's changelog subject), before any record.
     for (const name of this.topology.subTopologies[this.subTopologyId].nodes) {
       const def = this.topology.node(name);
-      if (def.kind !== "sink" || typeof def.topic !== "string") continue;
-      const { key, value } = this.topology.serdesOf(name);
-      await key.prepareSerialize?.(def.topic);
-      await value.prepareSerialize?.(def.topic);
+      if (def.kind === "sink" && typeof def.topic === "string") await prepareSerdes(this.topology.serdesOf(name), def.topic);
     }
+    for (const spec of this.topology.storeSpecsOf(this.subTopologyId)) await prepareSerdes({ key: spec.keySerde, value: spec.valueSerde }, this.topology.changelogTopic(spec.name));
   }
 
   /**
@@ -488,6 +488,11 @@ export class StreamTask {
       serdeOf: (spec, role) => this.topology.resolveSerde(spec, role, `a ${role} of processor '${node.name}'`),
     };
   }
+}
+
+async function prepareSerdes({ key, value }: { key: Serde<unknown>; value: Serde<unknown> }, topic: string): Promise<void> {
+  await key.prepareSerialize?.(topic);
+  await value.prepareSerialize?.(topic);
 }
 
 /** ProcessorContext.appConfigsWithPrefix: the entries whose key starts with `prefix`, the prefix taken off. */

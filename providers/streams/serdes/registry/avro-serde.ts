@@ -100,7 +100,10 @@ export class AvroRegistrySerde implements Serde<unknown> {
     }
     if ((latest.schemaType ?? "AVRO") !== "AVRO") throw new Error(`subject '${subject}' holds a ${latest.schemaType} schema, not AVRO`);
     const header = this.pkg.schemaId("AVRO", latest.id).idToBytes();
-    this.writers.set(topic, { header, type: Type.forSchema(JSON.parse(latest.schema)), subject });
+    const type = Type.forSchema(JSON.parse(latest.schema));
+    this.writers.set(topic, { header, type, subject });
+    // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
+    if (latest.id !== undefined && !(this.readers.get(latest.id) instanceof Type)) this.readers.set(latest.id, type);
   }
 
   private async fetchReader(schemaId: { id?: number; guid?: string }): Promise<Type> {

@@ -67,6 +67,37 @@ test("AvroSerializer's records are counted exactly, and AvroDeserializer reads t
   assert.equal({ ...latest.get("the") }, { word: "the", count: 3 });
 });
 
+test("a store with the avro serde writes its changelog subject's schema and reads its own records back", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  for (const [subject, schema] of [["js-agg-in-value", SENTENCE], ["js-agg-out-value", WORD_COUNT], ["js-agg-totals-changelog-value", WORD_COUNT]] as const) await client.register(subject, avro(schema));
+  const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
+  const messages = await Promise.all(["b a", "a c a"].map(async (text, i) => ({ key: `s${i}`, value: await serializer.serialize("js-agg-in", { text }) })));
+  await harness.producer.send({ topic: "js-agg-in", messages });
+  const provider: TopologyProvider = {
+    name: "AvroTotals",
+    version: "1.0.0",
+    config: { "application.id": "js-agg", "schema.registry.url": registryUrl },
+    topology(builder: StreamsBuilder) {
+      builder
+        .stream<string, { text: string }>("js-agg-in", { keySerde: "string", valueSerde: "avro" })
+        .flatMapValues((sentence) => sentence.text.split(" "))
+        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
+        .aggregate(() => ({ word: "", count: 0 }), (word, _value, total: { word: string; count: number }) => ({ word, count: total.count + 1 }), { storeName: "totals", keySerde: "string", valueSerde: "avro" })
+        .toStream()
+        .to("js-agg-out", { keySerde: "string", valueSerde: "avro" });
+    },
+  };
+  const runtime = harness.runtime([provider]);
+  await runtime.start();
+  const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
+  await countsOf(harness, "js-agg-out", reader, { a: 3, b: 1, c: 1 });
+  // Sluice's own markers (a fence) sit in the changelog too: the store's records are those of its keys.
+  const changelog = await harness.readTopic("js-agg-totals-changelog", (records) => records.some((record) => record.key === "a"));
+  const totals = changelog.filter((record) => record.key === "a");
+  const registered = await client.getLatestSchemaMetadata("js-agg-totals-changelog-value");
+  assert.equal([totals[0].value![0], totals[0].value!.readInt32BE(1)], [0, registered.id], "the changelog's records name the changelog subject's schema");
+});
+
 test("records the avro serde cannot read go to the dead-letter topic with topic, partition, offset and reason", async ({ harness, registryUrl }) => {
   const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
   await client.register("js-bad-in-value", avro(SENTENCE));
