@@ -5,12 +5,14 @@
  * that do not fit their schema) go to the dead-letter topic naming topic, partition, offset and the reason.
  */
 import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
-import type { KafkaMessage } from "kafkajs";
+import { Kafka, logLevel, type KafkaMessage } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
-import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
+import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../../kernel/contracts/kafka-bootstrap";
+import { TOPOLOGY_PROVIDER_CONTRACT, type ConfigValue, type TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
+import { readToEnd } from "../../../helpers/read-to-end";
 import { startSluice, type RunningSluice } from "../../../helpers/sluice";
 import { startHarness, type Harness } from "../streams-harness";
 
@@ -125,6 +127,36 @@ test("records the avro serde cannot read go to the dead-letter topic with topic,
   assert.match(errors[1], /offset 1: schema id 987654: cannot be read from the registry/);
   assert.match(errors[2], /offset 2: .*(truncated|invalid)/i);
   await eventually(() => runtime.application("js-bad")?.state === "RUNNING", { what: "still RUNNING" });
+});
+
+test("with schema.registry.url left empty, an application reads with the registry built into Sluice", async () => {
+  const provider: TopologyProvider = {
+    name: "BuiltInRegistryReader",
+    version: "1.0.0",
+    config: { "application.id": "builtin-reader" },
+    topology(builder: StreamsBuilder) {
+      builder.stream<string, { text: string }>("builtin-in", { keySerde: "string", valueSerde: "avro" }).mapValues((sentence) => sentence.text.toUpperCase()).to("builtin-out", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  const sluice = await startSluice({ services: { [TOPOLOGY_PROVIDER_CONTRACT]: [provider] } });
+  try {
+    const client = new SchemaRegistryClient({ baseURLs: [`${sluice.url}/schema-registry`] });
+    await client.register("builtin-in-value", avro(SENTENCE));
+    const value = await new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true }).serialize("builtin-in", { text: "hello" });
+    const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    const kafka = new Kafka({ clientId: "builtin-test", brokers: [bootstrap], logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic: "builtin-in", messages: [{ key: "k", value }] });
+    await producer.disconnect();
+    const out = await eventually(async () => {
+      const { records } = await readToEnd(bootstrap, "builtin-out", [0], "read_uncommitted");
+      return records.length > 0 && records;
+    }, { what: "builtin-out", timeoutMs: 20_000 });
+    assert.equal(out.map((record) => record.value), ["HELLO"]);
+  } finally {
+    await sluice.close();
+  }
 });
 
 /** Reads `topic` from its start with kafkajs until `enough` says so (asked after each record, which it may keep). */
