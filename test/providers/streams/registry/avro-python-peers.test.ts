@@ -1,20 +1,17 @@
 /**
  * The `avro` serde with Python confluent-kafka's AvroSerializer and AvroDeserializer (confluent_kafka.schema_registry,
  * fastavro) as its peers, against the schema registry built into Sluice: the sentences Python writes (its serializer
- * registers their schema itself) are counted exactly by a Sluice topology, and Python reads Sluice's Avro counts
+ * registers their schema itself) are counted exactly by a Sluice topology (every update written: no record cache), and Python reads Sluice's Avro counts
  * back. Needs the repository's .venv with confluent-kafka and its Avro dependencies (.ci/run makes it).
  */
 import { SchemaRegistryClient } from "@confluentinc/schemaregistry";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
-import type { TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { fixturePath, JsonLinesProgram, pythonWithConfluentKafka } from "../../../helpers/json-lines-program";
 import { startSluice, type RunningSluice } from "../../../helpers/sluice";
 import { startHarness, type Harness } from "../streams-harness";
+import { avroWordCount, SENTENCE, WORD_COUNT } from "./avro-word-count";
 
-const SENTENCE = { type: "record", name: "Sentence", namespace: "py", fields: [{ name: "text", type: "string" }] };
-const WORD_COUNT = { type: "record", name: "WordCount", namespace: "py", fields: [{ name: "word", type: "string" }, { name: "count", type: "long" }] };
 const SCRIPT = fixturePath("python", "avro_client.py");
 
 const test = suite<{ sluice: RunningSluice; harness: Harness; programs: JsonLinesProgram[] }>("avro serde with Python confluent-kafka's Avro serializers");
@@ -30,25 +27,6 @@ test.after(async ({ sluice, harness, programs }) => {
   await sluice?.close();
 });
 
-/** Counts the words of `<id>-in`'s sentences into `<id>-out`, every update written (no record cache). */
-function wordCount(id: string, registryUrl: string): TopologyProvider {
-  return {
-    name: "PythonAvroWordCount",
-    version: "1.0.0",
-    config: { "application.id": id, "schema.registry.url": registryUrl, "statestore.cache.max.bytes": 0 },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { text: string }>(`${id}-in`, { keySerde: "string", valueSerde: "avro" })
-        .flatMapValues((sentence) => sentence.text.split(" "))
-        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
-        .count({ storeName: "counts", keySerde: "string", valueSerde: "long" })
-        .toStream()
-        .map((word, count) => ({ key: word, value: { word, count } }))
-        .to(`${id}-out`, { keySerde: "string", valueSerde: "avro" });
-    },
-  };
-}
-
 test("Python's Avro sentences are counted exactly, and Python's AvroDeserializer reads Sluice's Avro counts", async ({ sluice, harness, programs }) => {
   const registryUrl = `${sluice.url}/schema-registry`;
   const bootstrap = harness.bootstrap.join(",");
@@ -63,7 +41,7 @@ test("Python's Avro sentences are counted exactly, and Python's AvroDeserializer
   assert.equal(JSON.parse(registered.schema), SENTENCE, "Python's serializer registered the sentence schema");
   await new SchemaRegistryClient({ baseURLs: [registryUrl] }).register("py-wc-out-value", { schemaType: "AVRO", schema: JSON.stringify(WORD_COUNT) });
 
-  const runtime = harness.runtime([wordCount("py-wc", registryUrl)]);
+  const runtime = harness.runtime([avroWordCount("py-wc", { "schema.registry.url": registryUrl, "statestore.cache.max.bytes": 0 })]);
   await runtime.start();
   const words = sentences.flatMap((text) => text.split(" "));
   const reader = JsonLinesProgram.start(python, [SCRIPT, "read", bootstrap, registryUrl, "py-wc-out", String(words.length)], "python avro reader");

@@ -10,14 +10,13 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../../kernel/contracts/kafka-bootstrap";
-import { TOPOLOGY_PROVIDER_CONTRACT, type ConfigValue, type TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
+import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
 import { readToEnd } from "../../../helpers/read-to-end";
 import { startSluice, type RunningSluice } from "../../../helpers/sluice";
 import { startHarness, type Harness } from "../streams-harness";
+import { avroWordCount, SENTENCE, WORD_COUNT } from "./avro-word-count";
 
-const SENTENCE = { type: "record", name: "Sentence", namespace: "test", fields: [{ name: "text", type: "string" }] };
-const WORD_COUNT = { type: "record", name: "WordCount", namespace: "test", fields: [{ name: "word", type: "string" }, { name: "count", type: "long" }] };
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 
 const test = suite<{ sluice: RunningSluice; harness: Harness; registryUrl: string }>("avro serde with Confluent's JavaScript serializers");
@@ -31,25 +30,6 @@ test.after(async ({ sluice, harness }) => {
   await harness?.close();
   await sluice?.close();
 });
-
-/** Counts the words of `<id>-in`'s Avro sentences into `<id>-out` as Avro WordCount records. */
-function avroWordCount(id: string, config: Record<string, ConfigValue>): TopologyProvider {
-  return {
-    name: "AvroWordCount",
-    version: "1.0.0",
-    config: { "application.id": id, ...config },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string | null, { text: string }>(`${id}-in`, { keySerde: "string", valueSerde: "avro" })
-        .flatMapValues((sentence) => sentence.text.split(" "))
-        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
-        .count({ storeName: "counts", keySerde: "string", valueSerde: "long" })
-        .toStream()
-        .map((word, count) => ({ key: word, value: { word, count } }))
-        .to(`${id}-out`, { keySerde: "string", valueSerde: "avro" });
-    },
-  };
-}
 
 test("AvroSerializer's records are counted exactly, and AvroDeserializer reads the Avro counts back", async ({ harness, registryUrl }) => {
   const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
