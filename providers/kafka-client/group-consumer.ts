@@ -6,8 +6,9 @@
  * network overlap with the handler's work. Records come straight from the record batch decoder:
  * numbers for offsets and timestamps, views for keys and values.
  *
- * Group membership is the classic protocol (see group-membership.ts): on a rebalance the batch in process
- * finishes, its position is committed, and the member joins again. Partitions without a committed offset
+ * Group membership is the classic protocol by default (group-membership.ts), or with `groupProtocol: "consumer"` the
+ * consumer group protocol of KIP-848 (consumer-group-heartbeat.ts): on a rebalance (a new assignment) the batch in
+ * process finishes, its position is committed, and the member joins again (takes the new assignment). Partitions without a committed offset
  * start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
  * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
  * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
@@ -15,7 +16,9 @@
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
-import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
+import { decodeSubscription } from "../kafka-protocol";
+import { ConsumerGroupMembership } from "./consumer-group-heartbeat";
+import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type GroupMember, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, MembershipLostError, PartitionUnavailableError } from "./kafka-client-errors";
 import type { KafkaEndpoint } from "./kafka-endpoint";
 import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionLag } from "./partition-fetcher";
@@ -96,9 +99,20 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   commitOffsets?: boolean;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
+  /**
+   * `group.protocol`: "classic" (JoinGroup/SyncGroup; the assignor's leader assigns), the default; or "consumer", the
+   * consumer group protocol of Kafka 4 (KIP-848; ConsumerGroupHeartbeat, the coordinator assigns the topics the
+   * assignor's subscription names). A group is one or the other: Kafka refuses a member of the other protocol while
+   * the group has members (GROUP_ID_NOT_FOUND or INCONSISTENT_GROUP_PROTOCOL).
+   */
+  groupProtocol?: GroupProtocol;
+  /** `group.remote.assignor` (consumer protocol only): the coordinator's assignor, "uniform" or "range"; default the group's. */
+  groupRemoteAssignor?: string;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
+export type GroupProtocol = "classic" | "consumer";
+
+type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "groupProtocol" | "groupRemoteAssignor" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -108,7 +122,7 @@ export class GroupConsumer {
     return this.membership.memberId;
   }
 
-  /** The generation this member last joined; -1 before it has joined. */
+  /** The generation this member last joined (the consumer protocol: its member epoch); -1 while not a member. */
   get generationId(): number {
     return this.membership.generationId;
   }
@@ -125,7 +139,7 @@ export class GroupConsumer {
   private readonly logger: ComponentLogger;
   private readonly fetcher: PartitionFetcher;
   private readonly groupPool: ConnectionPool;
-  private readonly membership: GroupMembership;
+  private readonly membership: GroupMember;
   private assignment: { topic: string; partition: number }[] = [];
   /** Next offset to fetch, per partition; ahead of `processed` while a fetch's batches are in process. */
   private readonly fetchPositions = new Map<string, number>();
@@ -183,7 +197,36 @@ export class GroupConsumer {
       requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
       maxResponseBytes: 16 * 1024 * 1024,
     });
-    this.membership = new GroupMembership(
+    this.membership = options.groupProtocol === "consumer" ? this.consumerProtocolMembership() : this.classicMembership();
+  }
+
+  private consumerProtocolMembership(): GroupMember {
+    const options = this.options;
+    return new ConsumerGroupMembership(
+      this.groupPool,
+      {
+        groupId: options.groupId,
+        // The coordinator assigns: of the assignor only its subscription's topics count.
+        topics: decodeSubscription(options.assignor.subscription()).topics,
+        serverAssignor: options.groupRemoteAssignor ?? null,
+        groupInstanceId: options.groupInstanceId,
+        rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
+        retryBackoffMs: this.settings.retryBackoffMs,
+        brokers: () => this.groupBrokers(),
+        topicNames: async (topics) => {
+          await this.fetcher.metadata.refresh(topics);
+          return (topicId) => this.fetcher.metadata.topicName(topicId);
+        },
+        requireStable: options.isolationLevel === "read_committed",
+        logger: this.logger,
+      },
+      () => this.wake?.(),
+    );
+  }
+
+  private classicMembership(): GroupMember {
+    const options = this.options;
+    return new GroupMembership(
       this.groupPool,
       {
         groupId: options.groupId,
@@ -193,7 +236,7 @@ export class GroupConsumer {
         rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
         heartbeatIntervalMs: this.settings.heartbeatIntervalMs,
         retryBackoffMs: this.settings.retryBackoffMs,
-        brokers: () => [...new Set([...this.fetcher.pool.openAddresses(), ...options.bootstrapServers])],
+        brokers: () => this.groupBrokers(),
         partitionCounts: async (topics) => {
           await this.fetcher.metadata.refresh(topics);
           return (topic) => this.fetcher.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
@@ -203,6 +246,11 @@ export class GroupConsumer {
       },
       () => this.wake?.(),
     );
+  }
+
+  /** The brokers to ask where the group's coordinator is. */
+  private groupBrokers(): string[] {
+    return [...new Set([...this.fetcher.pool.openAddresses(), ...this.options.bootstrapServers])];
   }
 
   /** Reaches a bootstrap broker (or rejects naming it), then joins and consumes in the background. */
