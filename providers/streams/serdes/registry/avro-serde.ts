@@ -23,7 +23,6 @@ interface Writer {
   /** The frame: magic byte and schema id. */
   header: Buffer;
   type: Type;
-  subject: string;
 }
 
 /** A schema that could not be fetched: what deserialize says of the records that name it, until it is asked again. */
@@ -101,7 +100,7 @@ export class AvroRegistrySerde implements Serde<unknown> {
     if ((latest.schemaType ?? "AVRO") !== "AVRO") throw new Error(`subject '${subject}' holds a ${latest.schemaType} schema, not AVRO`);
     const header = this.pkg.schemaId("AVRO", latest.id).idToBytes();
     const type = Type.forSchema(JSON.parse(latest.schema));
-    this.writers.set(topic, { header, type, subject });
+    this.writers.set(topic, { header, type });
     // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
     if (latest.id !== undefined && !(this.readers.get(latest.id) instanceof Type)) this.readers.set(latest.id, type);
   }
