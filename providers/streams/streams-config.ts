@@ -8,12 +8,26 @@ import { coerceValue } from "../../kernel/config/config-validation";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
 
+const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's full name) or `topic-record` (`<topic>-<full name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too.";
+
+/** The settings of the schema registry serdes (serdes/registry), under Kafka's names. */
+const REGISTRY_SERDE_KEYS = configKeys({
+  "schema.registry.url": { type: "string", default: "", doc: "Schema registry of the `avro` serde: a Confluent-compatible REST URL (several, comma-separated, are tried in turn). Empty: the registry built into Sluice (`schema.registry.enable`), at `http://<server>/schema-registry`." },
+  "basic.auth.credentials.source": { type: "string", default: "", doc: "Where the registry's basic-auth credentials come from: `USER_INFO` (`basic.auth.user.info`; empty means it) or `URL` (`http://user:password@host`)." },
+  "basic.auth.user.info": { type: "string", default: "", doc: "`user:password` for the registry's basic auth (hidden in `/config`, logs and errors; `${env:NAME}` or `${file:PATH}`)." },
+  "bearer.auth.token": { type: "string", default: "", doc: "A static bearer token sent to the registry (hidden in `/config`, logs and errors; `${env:NAME}` or `${file:PATH}`)." },
+  "auto.register.schemas": { type: "boolean", default: true, doc: "Accepted under Kafka's name, but a JavaScript value carries no schema of its own, so the `avro` serde has none to register: it writes with the subject's latest registered schema (see `use.latest.version`)." },
+  "use.latest.version": { type: "boolean", default: false, doc: "Accepted under Kafka's name; the `avro` serde always behaves as with `true`: it writes with the latest version of the subject's schema, fetched once before a task's first record (a subject with none stops the task with an error naming it), and reads with the schema each record names." },
+  "key.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of keys written by the \`avro\` serde: ${STRATEGY_DOC}` },
+  "value.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of values written by the \`avro\` serde: ${STRATEGY_DOC}` },
+});
+
 const STREAMS_KEYS = configKeys({
   "bootstrap.servers": { type: "string", doc: "Kafka brokers (host:port, comma-separated). Unset: Sluice starts its embedded broker." },
   "application.server": { type: "string", doc: "host:port other instances use to reach this one. Default: the HTTP server's listener:port." },
   "state.dir": { type: "string", default: ".sluice/state", path: "directory", doc: "Directory of the applications' local state stores. A deploy request's resolves under the trusted one." },
-  "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
-  "default.value.serde": { type: "string", default: "string", code: "serde", doc: "Value serde: string, json, long, int, double, bytes, the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
+  "default.key.serde": { type: "string", default: "string", code: "serde", doc: "Key serde: string, json, long, int, double, bytes, avro (see `schema.registry.url`), the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
+  "default.value.serde": { type: "string", default: "string", code: "serde", doc: "Value serde: string, json, long, int, double, bytes, avro (see `schema.registry.url`), the name of a registered serde (`sluice.streams.NamedCode`), or module#export (trusted configuration only)." },
   "default.timestamp.extractor": { type: "string", default: "FailOnInvalidTimestamp", doc: "How source records get their event time when the source names no extractor (Consumed.timestampExtractor): `FailOnInvalidTimestamp` (the record's timestamp; a negative one fails the application), `LogAndSkipOnInvalidTimestamp` (drops such records), `UsePartitionTimeOnInvalidTimestamp` (takes the partition's time instead; `UsePreviousTimeOnInvalidTimestamp` is its former name), `WallclockTimestampExtractor`. Kafka Streams' class names (`org.apache.kafka.streams.processor.…`) are taken too." },
   "num.partitions": { type: "integer", default: 1, doc: "Partitions of the input and output topics the runtime creates when they are missing." },
   "commit.interval.ms": { type: "integer", default: 100, doc: "Longest time between commits of consumed offsets (`at_least_once` also commits after each fetch). Under `exactly_once_v2`, how long a transaction gathers work before it commits — what a read_committed consumer waits for the outputs at least; Kafka Streams' default under EOS." },
@@ -68,6 +82,7 @@ const STREAMS_KEYS = configKeys({
   "max.task.idle.ms": { type: "integer", default: 0, doc: "How long a task with several input partitions (a join, a merge of topics) waits for records of an empty partition before it processes the others' out of time order (Kafka Streams' `max.task.idle.ms`, KIP-695). `0`: it waits only while the partition's lag is unknown or records are known to be on the broker; `-1`: it never waits; more: it also waits this many milliseconds once the partition is caught up. Checked at least every `fetch.max.wait.ms`." },
   "buffered.records.per.partition": { type: "integer", default: 1000, doc: "A partition of a task with several input partitions is not fetched while more records than this wait in its queue (Kafka Streams' `buffered.records.per.partition`)." },
   "max.partition.fetch.bytes": { type: "integer", default: 1_048_576, doc: "Bound on one partition's records in a fetch answer; a polled batch is at most this big." },
+  ...REGISTRY_SERDE_KEYS,
 });
 
 const CLIENT_SETTINGS = "kept in each application's configuration (shown by `/api/v1/streams/{id}/config`, secrets hidden), as Kafka Streams keeps its prefixed client settings; Sluice's Kafka clients act only on the keys listed above.";
