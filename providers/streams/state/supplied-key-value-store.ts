@@ -56,20 +56,16 @@ abstract class SuppliedStore<K, V, Found> implements CacheBackend {
   }
 
   get(key: K): Found | undefined {
-    const keyBytes = this.keySerde.serialize(key);
-    const cached = this.cache?.get(keyBytes, NO_SUFFIX);
-    if (cached !== undefined) return cached.value === null ? undefined : this.foundOf({ value: cached.value, timestamp: this.layout.timestamped ? cached.timestamp : -1 });
-    const stored = this.bytes.get(keyBytes);
-    return stored === undefined ? undefined : this.found(stored);
+    return this.lookup(this.keySerde.serialize(key));
   }
 
   delete(key: K): Found | undefined {
+    const keyBytes = this.keySerde.serialize(key);
     if (this.cache !== undefined) {
-      const removed = this.get(key);
-      this.cache.put(this.keySerde.serialize(key), NO_SUFFIX, null, this.context.currentTimestamp(), this.context.currentHeaders());
+      const removed = this.lookup(keyBytes);
+      this.cache.put(keyBytes, NO_SUFFIX, null, this.context.currentTimestamp(), this.context.currentHeaders());
       return removed;
     }
-    const keyBytes = this.keySerde.serialize(key);
     const removed = this.bytes.delete(keyBytes);
     this.emit(keyBytes, null, this.context.currentTimestamp());
     return removed === undefined ? undefined : this.found(removed);
@@ -152,6 +148,14 @@ abstract class SuppliedStore<K, V, Found> implements CacheBackend {
 
   private emit(key: Buffer, value: Buffer | null, timestamp: number): void {
     this.context.emit({ store: this.name, key, value, timestamp });
+  }
+
+  /** The key's value: its update in the cache, else what the user's store holds. */
+  private lookup(keyBytes: Buffer): Found | undefined {
+    const cached = this.cache?.get(keyBytes, NO_SUFFIX);
+    if (cached !== undefined) return cached.value === null ? undefined : this.foundOf({ value: cached.value, timestamp: this.layout.timestamped ? cached.timestamp : -1 });
+    const stored = this.bytes.get(keyBytes);
+    return stored === undefined ? undefined : this.found(stored);
   }
 
   private found(stored: Buffer): Found {
