@@ -177,6 +177,11 @@ function runWorker(): void {
   process.on("exit", () => {
     if (held !== "") fs.writeSync(1, held);
   });
+  // Node would end the worker with the reason on a stderr nobody reads: the file's output says it instead.
+  process.on("unhandledRejection", (reason) => {
+    hold(`\n  an unhandled rejection ended this test file: ${reason instanceof Error ? reason.stack : String(reason)}\n`);
+    process.exit(1);
+  });
   process.on("message", async (message: { type: string; file?: string }) => {
     // Exits even when a test file left a handle open (a server, a timer), as a whole-suite run would at its end.
     if (message.type === "exit") process.exit(0);

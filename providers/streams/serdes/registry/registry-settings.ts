@@ -40,6 +40,9 @@ export function registrySettings(values: Readonly<Record<string, ConfigValue>>):
   if (source !== "USER_INFO" && source !== "URL") throw new Error(`basic.auth.credentials.source: '${source}' is not USER_INFO or URL`);
   const userInfo = text("basic.auth.user.info");
   const bearerToken = text("bearer.auth.token");
+  // The writer schema is always the subject's latest: a JavaScript value names none to register or to pick.
+  if (values["auto.register.schemas"] === true) throw new Error("auto.register.schemas=true: the avro serde has no schema to register (a JavaScript value carries none); register the subject's schema and leave the key false");
+  if (values["use.latest.version"] === false) throw new Error("use.latest.version=false: the avro serde writes with the subject's latest schema only (a JavaScript value carries none of its own); leave the key true");
   return {
     urls: urls === "" ? [] : urls.split(",").map((url) => url.trim().replace(/\/+$/, "")),
     basicAuth: source === "URL" ? { credentialsSource: source } : userInfo !== "" ? { credentialsSource: source, userInfo } : undefined,
