@@ -25,3 +25,11 @@ export const invalidCompatibilityLevel = (level: string) => new RegistryError(42
 /** Confluent's 409: a three-digit code, its own status. */
 export const incompatibleSchema = (subject: string, details: string[]) =>
   new RegistryError(409, `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: ${details.join("; ")}`);
+export const subjectSoftDeleted = (subject: string) =>
+  new RegistryError(40404, `Subject '${subject}' was soft deleted. Set permanent=true to delete permanently`);
+export const subjectNotSoftDeleted = (subject: string) =>
+  new RegistryError(40405, `Subject '${subject}' was not deleted first before being permanently deleted`);
+export const versionSoftDeleted = (subject: string, version: number) =>
+  new RegistryError(40406, `Subject '${subject}' Version ${version} was soft deleted. Set permanent=true to delete permanently`);
+export const versionNotSoftDeleted = (subject: string, version: number) =>
+  new RegistryError(40407, `Subject '${subject}' Version ${version} was not deleted first before being permanently deleted`);

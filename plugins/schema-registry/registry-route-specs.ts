@@ -25,6 +25,7 @@ const ID_NOT_FOUND = "40403: no schema has the id";
 const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
 
 const LEVEL: JsonSchema = { type: "string", enum: ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE"] };
+const PERMANENT = { description: "`true`: remove for good what was soft-deleted", schema: { type: "boolean" } } satisfies ParameterSpec;
 const LEVEL_ANSWER = ok("The compatibility level", objectSchema({ compatibilityLevel: LEVEL }));
 const SET_LEVEL = {
   description: "A JSON object {compatibility}; the router leaves it unchecked so that a bad level is answered with Confluent's 42203",
@@ -100,6 +101,27 @@ export const REGISTRY_SPECS = {
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
     responses: { 200: ok("The level it had", objectSchema({ compatibilityLevel: LEVEL })), 404: SUBJECT_NOT_FOUND },
+  },
+  deleteSubject: {
+    summary: "Delete every version of a subject: soft, or for good with permanent=true after a soft delete",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    queryParameters: { permanent: PERMANENT },
+    responses: {
+      200: ok("The versions deleted", arrayOf(integer)),
+      404: `${SUBJECT_NOT_FOUND}; 40404: already soft-deleted; 40405: permanent before a soft delete`,
+    },
+  },
+  deleteVersion: {
+    summary: "Delete one version of a subject: soft, or for good with permanent=true after a soft delete",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    queryParameters: { permanent: PERMANENT },
+    responses: {
+      200: ok("The version deleted", integer),
+      404: `${SUBJECT_NOT_FOUND}; 40402: no such version; 40406: already soft-deleted; 40407: permanent before a soft delete`,
+      422: "42202: not a version",
+    },
   },
   compatibility: {
     summary: "Whether a schema may follow a version of a subject at the subject's compatibility level",

@@ -58,6 +58,14 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
     role: "admin",
     spec: REGISTRY_SPECS.deleteSubjectConfig,
   });
+  routes.delete(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => registry.deleteSubject(req.params.subject, isPermanent(req))), {
+    role: "admin",
+    spec: REGISTRY_SPECS.deleteSubject,
+  });
+  routes.delete(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => registry.deleteVersion(req.params.subject, versionOf(req.params.version), isPermanent(req))), {
+    role: "admin",
+    spec: REGISTRY_SPECS.deleteVersion,
+  });
   // A check changes nothing: readers may make it, though it is a POST.
   routes.post(
     `${REGISTRY_PATH}/compatibility/subjects/:subject/versions/:version`,
@@ -68,6 +76,8 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
     { role: "viewer", spec: REGISTRY_SPECS.compatibility },
   );
 }
+
+const isPermanent = (req: SluiceRequest) => req.query.permanent === "true";
 
 /** The level in a `PUT /config` body `{"compatibility": level}`; 42203 when it is not one. */
 const levelIn = (req: SluiceRequest) => compatibilityLevelOf(((jsonBody(req) ?? {}) as { compatibility?: unknown }).compatibility);

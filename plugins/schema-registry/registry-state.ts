@@ -97,7 +97,12 @@ export class RegistryState {
 
   /** The live versions of `subject`, ascending; none for a subject never registered. */
   liveVersionsIfAny(subject: string): SubjectVersion[] {
-    return [...(this.subjectVersions.get(subject)?.values() ?? [])].filter((v) => !v.deleted).sort((a, b) => a.version - b.version);
+    return this.allVersions(subject).filter((v) => !v.deleted);
+  }
+
+  /** Every version of `subject` still on the topic, soft-deleted ones too, ascending. */
+  allVersions(subject: string): SubjectVersion[] {
+    return [...(this.subjectVersions.get(subject)?.values() ?? [])].sort((a, b) => a.version - b.version);
   }
 
   /** `version` of `subject`, or its latest for `"latest"`; 40401 / 40402 when missing. */
@@ -168,7 +173,10 @@ function toSubjectVersion(value: Record<string, unknown>): SubjectVersion {
   };
 }
 
-/** The topic record that registers `stored`, in Confluent's layout. */
+/** The topic record that removes `stored` for good: its key with a null value. */
+export const tombstoneRecord = (stored: SubjectVersion): { key: SchemaKey; value: null } => ({ key: schemaRecord(stored).key, value: null });
+
+/** The topic record that registers `stored` (or, with `deleted`, soft-deletes it), in Confluent's layout. */
 export function schemaRecord(stored: SubjectVersion): { key: SchemaKey; value: Record<string, unknown> } {
   return {
     key: { keytype: "SCHEMA", subject: stored.subject, version: stored.version, magic: 1 },

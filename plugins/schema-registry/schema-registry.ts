@@ -4,8 +4,19 @@
  * and checks. Writes from this instance go one at a time, so two registrations never take the same id or version.
  */
 import { type CompatibilityLevel, DEFAULT_COMPATIBILITY, incompatibilities, isTransitive } from "./compatibility";
-import { incompatibleSchema, invalidSchema, schemaNotFound, subjectCompatibilityNotConfigured } from "./registry-errors";
-import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, type SchemaContent, type SchemaReference, type SubjectVersion } from "./registry-state";
+import {
+  incompatibleSchema,
+  invalidSchema,
+  schemaNotFound,
+  subjectCompatibilityNotConfigured,
+  subjectNotFound,
+  subjectNotSoftDeleted,
+  subjectSoftDeleted,
+  versionNotFound,
+  versionNotSoftDeleted,
+  versionSoftDeleted,
+} from "./registry-errors";
+import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, tombstoneRecord, type SchemaContent, type SchemaReference, type SubjectVersion } from "./registry-state";
 import { canonicalSchema } from "./schema-types";
 import type { SchemasTopic } from "./schemas-topic";
 
@@ -81,6 +92,46 @@ export class SchemaRegistry {
       await this.topic.append(key, value);
       return own ?? this.levelOf(null);
     });
+  }
+
+  /**
+   * Deletes every version of `subject`, answering their numbers: soft (each kept, marked deleted; 40404 when all
+   * already are), or with `permanent` for good (40405 while one is live). 40401 for a subject with no version left.
+   */
+  deleteSubject(subject: string, permanent: boolean): Promise<number[]> {
+    return this.serialized(async () => {
+      const all = this.state.allVersions(subject);
+      if (all.length === 0) throw subjectNotFound(subject);
+      const live = all.filter((v) => !v.deleted);
+      if (!permanent && live.length === 0) throw subjectSoftDeleted(subject);
+      if (permanent && live.length > 0) throw subjectNotSoftDeleted(subject);
+      const doomed = permanent ? all : live;
+      for (const version of doomed) await this.removeVersion(version, permanent);
+      return doomed.map((v) => v.version);
+    });
+  }
+
+  /**
+   * Deletes `version` of `subject` (`latest`: its newest live one, or with `permanent` its newest), answering its
+   * number: soft (40406 when it already is), or with `permanent` for good (40407 when it was not soft-deleted first).
+   */
+  deleteVersion(subject: string, version: number | "latest", permanent: boolean): Promise<number> {
+    return this.serialized(async () => {
+      const all = this.state.allVersions(subject);
+      if (all.length === 0) throw subjectNotFound(subject);
+      const candidates = permanent ? all : all.filter((v) => !v.deleted);
+      const found = version === "latest" ? candidates[candidates.length - 1] : all.find((v) => v.version === version);
+      if (found === undefined) throw versionNotFound(subject, version as number);
+      if (!permanent && found.deleted) throw versionSoftDeleted(subject, found.version);
+      if (permanent && !found.deleted) throw versionNotSoftDeleted(subject, found.version);
+      await this.removeVersion(found, permanent);
+      return found.version;
+    });
+  }
+
+  private removeVersion(version: SubjectVersion, permanent: boolean): Promise<void> {
+    const { key, value } = permanent ? tombstoneRecord(version) : schemaRecord({ ...version, deleted: true });
+    return this.topic.append(key, value);
   }
 
   /** Runs `write` after every earlier write of this instance, on state caught up with the topic. */

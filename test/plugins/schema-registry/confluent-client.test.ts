@@ -48,6 +48,19 @@ const withSluice = (run: (sluice: RunningSluice) => Promise<void>) =>
     }
   });
 
+/** `before` on a Sluice, then `after` on another started on the same broker data: what the first wrote must last. */
+const acrossRestart = (before: (sluice: RunningSluice) => Promise<void>, after: (sluice: RunningSluice) => Promise<void>) =>
+  withBrokerDir(async (dataDir) => {
+    for (const run of [before, after]) {
+      const sluice = await startOn(dataDir);
+      try {
+        await run(sluice);
+      } finally {
+        await sluice.close();
+      }
+    }
+  });
+
 test("Confluent's client registers Avro schemas and reads them back by id, subject and version; a restart keeps them", () =>
   withBrokerDir(async (dataDir) => {
     let sluice = await startOn(dataDir);
@@ -223,9 +236,8 @@ test("compatibility: BACKWARD refuses an incompatible schema with 409 and takes 
   }));
 
 test("compatibility levels are kept in _schemas as Confluent's config records and survive a restart", () =>
-  withBrokerDir(async (dataDir) => {
-    let sluice = await startOn(dataDir);
-    try {
+  acrossRestart(
+    async (sluice) => {
       await clientOf(sluice).updateDefaultCompatibility("FULL" as never);
       await clientOf(sluice).updateCompatibility("orders-value", "FORWARD_TRANSITIVE" as never);
       const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
@@ -234,16 +246,53 @@ test("compatibility levels are kept in _schemas as Confluent's config records an
         [{ keytype: "CONFIG", subject: null, magic: 0 }, { compatibilityLevel: "FULL" }],
         [{ keytype: "CONFIG", subject: "orders-value", magic: 0 }, { compatibilityLevel: "FORWARD_TRANSITIVE" }],
       ]);
-
-      await sluice.close();
-      sluice = await startOn(dataDir);
+    },
+    async (sluice) => {
       const reader = clientOf(sluice);
       assert.is(await reader.getDefaultCompatibility(), "FULL");
       assert.is(await reader.getCompatibility("orders-value"), "FORWARD_TRANSITIVE");
-    } finally {
-      await sluice.close();
-    }
-  }));
+    },
+  ));
+
+test("deletes: soft, then permanent with permanent=true, with Confluent's codes; the topic keeps what a restart needs", () =>
+  acrossRestart(
+    async (sluice) => {
+      const client = clientOf(sluice);
+      const id1 = await client.register("orders-value", avro(ORDER));
+      await client.register("orders-value", avro(ORDER_V2));
+      await client.register("returns-value", avro(ORDER));
+      const registry = `${sluice.url}/schema-registry`;
+      const remove = (route: string) => http(`${registry}${route}`, { method: "DELETE" });
+      const expectError = async (route: string, code: number) => {
+        const { status, json } = await remove(route);
+        assert.equal([status, json().error_code], [404, code], `${route}: ${JSON.stringify(json())}`);
+      };
+
+      await expectError("/subjects/orders-value/versions/1?permanent=true", 40407);
+      assert.is(await client.deleteSubjectVersion("orders-value", 1), 1);
+      await expectError("/subjects/orders-value/versions/1", 40406);
+      await expectError("/subjects/orders-value/versions/7", 40402);
+      await expectError("/subjects/nobody-value/versions/1", 40401);
+      assert.equal(await clientOf(sluice).getAllVersions("orders-value"), [2], "a soft-deleted version is not listed");
+      assert.is(await client.deleteSubjectVersion("orders-value", 1, true), 1);
+      await expectError("/subjects/orders-value/versions/1?permanent=true", 40402);
+
+      await expectError("/subjects/returns-value?permanent=true", 40405);
+      assert.equal(await client.deleteSubject("returns-value"), [1]);
+      await expectError("/subjects/returns-value", 40404);
+      assert.equal(await clientOf(sluice).getAllSubjects(), ["orders-value"]);
+      assert.equal((await http(`${registry}/schemas/ids/${id1}`)).json(), { schema: compact(ORDER) }, "a deleted version's schema keeps its id");
+      assert.equal(await client.deleteSubject("returns-value", true), [1]);
+      await expectError("/subjects/returns-value", 40401);
+      assert.is(await clientOf(sluice).register("returns-value", avro(ORDER)), id1, "registered again, the schema has its old id");
+    },
+    async (sluice) => {
+      const reader = clientOf(sluice);
+      assert.equal(await reader.getAllSubjects(), ["orders-value", "returns-value"]);
+      assert.equal(await reader.getAllVersions("orders-value"), [2]);
+      assert.equal(await reader.getAllVersions("returns-value"), [1], "version numbers start again after a permanent delete");
+    },
+  ));
 
 test("roles: viewers read levels and check compatibility, operators register, admins set and remove levels", () =>
   withBrokerDir(async (dataDir) => {
@@ -263,6 +312,8 @@ test("roles: viewers read levels and check compatibility, operators register, ad
       assert.equal((await as("viewer", "POST", "/compatibility/subjects/orders-value/versions/latest", { schema: compact(ORDER_V2) })).json(), { is_compatible: true });
       assert.is((await as("operator", "DELETE", "/config/orders-value")).status, 403, "operators do not remove levels");
       assert.equal((await as("admin", "DELETE", "/config/orders-value")).json(), { compatibilityLevel: "FULL" });
+      assert.is((await as("operator", "DELETE", "/subjects/orders-value")).status, 403, "operators do not delete");
+      assert.equal((await as("admin", "DELETE", "/subjects/orders-value")).json(), [1]);
     } finally {
       await sluice.close();
     }
