@@ -10,7 +10,7 @@ import * as assert from "uvu/assert";
 import { fixturePath, JsonLinesProgram, pythonWithConfluentKafka } from "../../../helpers/json-lines-program";
 import { startSluice, type RunningSluice } from "../../../helpers/sluice";
 import { startHarness, type Harness } from "../streams-harness";
-import { avroWordCount, SENTENCE, WORD_COUNT } from "./avro-word-count";
+import { registryWordCount, SENTENCE, WORD_COUNT } from "./registry-word-count";
 
 const SCRIPT = fixturePath("python", "avro_client.py");
 
@@ -41,7 +41,7 @@ test("Python's Avro sentences are counted exactly, and Python's AvroDeserializer
   assert.equal(JSON.parse(registered.schema), SENTENCE, "Python's serializer registered the sentence schema");
   await new SchemaRegistryClient({ baseURLs: [registryUrl] }).register("py-wc-out-value", { schemaType: "AVRO", schema: JSON.stringify(WORD_COUNT) });
 
-  const runtime = harness.runtime([avroWordCount("py-wc", { "schema.registry.url": registryUrl, "statestore.cache.max.bytes": 0 })]);
+  const runtime = harness.runtime([registryWordCount("py-wc", { "schema.registry.url": registryUrl, "statestore.cache.max.bytes": 0 })]);
   await runtime.start();
   const words = sentences.flatMap((text) => text.split(" "));
   const reader = JsonLinesProgram.start(python, [SCRIPT, "read", bootstrap, registryUrl, "py-wc-out", String(words.length)], "python avro reader");

@@ -5,7 +5,7 @@
  * that do not fit their schema) go to the dead-letter topic naming topic, partition, offset and the reason.
  */
 import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
-import { Kafka, logLevel, type KafkaMessage } from "kafkajs";
+import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
@@ -15,7 +15,8 @@ import { eventually } from "../../../helpers/eventually";
 import { readToEnd } from "../../../helpers/read-to-end";
 import { startSluice, type RunningSluice } from "../../../helpers/sluice";
 import { startHarness, type Harness } from "../streams-harness";
-import { avroWordCount, SENTENCE, WORD_COUNT } from "./avro-word-count";
+import { countsOf, headersOf } from "./registry-topics";
+import { registryWordCount, SENTENCE, WORD_COUNT } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 
@@ -40,7 +41,7 @@ test("AvroSerializer's records are counted exactly, and AvroDeserializer reads t
   const messages = await Promise.all(sentences.map(async (text, i) => ({ key: `s${i}`, value: await serializer.serialize("js-wc-in", { text }) })));
   await harness.producer.send({ topic: "js-wc-in", messages });
 
-  const runtime = harness.runtime([avroWordCount("js-wc", { "schema.registry.url": registryUrl })]);
+  const runtime = harness.runtime([registryWordCount("js-wc", { "schema.registry.url": registryUrl })]);
   await runtime.start();
   const expected: Record<string, number> = { the: 3, cat: 2, dog: 2, and: 1, a: 1 };
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
@@ -92,7 +93,7 @@ test("records the avro serde cannot read go to the dead-letter topic with topic,
   const values = [Buffer.from("plain text"), unknownId, misfit, await serializer.serialize("js-bad-in", { text: "also fine" })];
   await harness.producer.send({ topic: "js-bad-in", messages: values.map((value, i) => ({ key: `k${i}`, value })) });
 
-  const runtime = harness.runtime([avroWordCount("js-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" })]);
+  const runtime = harness.runtime([registryWordCount("js-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" })]);
   await runtime.start();
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
   await countsOf(harness, "js-bad-out", reader, { also: 1, fine: 1 });
@@ -138,39 +139,5 @@ test("with schema.registry.url left empty, an application reads with the registr
     await sluice.close();
   }
 });
-
-/** Reads `topic` from its start with kafkajs until `enough` says so (asked after each record, which it may keep). */
-async function readUntil(harness: Harness, topic: string, enough: (message: KafkaMessage) => Promise<boolean>): Promise<void> {
-  const consumer = harness.kafka.consumer({ groupId: `reader-${topic}-${Date.now()}`, maxWaitTimeInMs: 100 });
-  let done = false;
-  try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void (done ||= await enough(message)) });
-    await eventually(() => done, { what: `enough records of ${topic}`, timeoutMs: 20_000 });
-  } finally {
-    await consumer.disconnect();
-  }
-}
-
-/** The last count of each word in `topic`, decoded by AvroDeserializer, once they are `expected` (the record cache may skip intermediate counts). */
-async function countsOf(harness: Harness, topic: string, reader: AvroDeserializer, expected: Record<string, number>): Promise<Map<string, { word: string; count: number }>> {
-  const latest = new Map<string, { word: string; count: number }>();
-  await readUntil(harness, topic, async (message) => {
-    latest.set(message.key!.toString(), await reader.deserialize(topic, message.value!));
-    return latest.size === Object.keys(expected).length && Object.keys(expected).every((word) => latest.get(word)?.count === expected[word]);
-  });
-  return latest;
-}
-
-/** The headers of the first `count` records of `topic`. */
-async function headersOf(harness: Harness, topic: string, count: number): Promise<Record<string, string>[]> {
-  const read: Record<string, string>[] = [];
-  await readUntil(harness, topic, async (message) => {
-    read.push(Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)])));
-    return read.length >= count;
-  });
-  return read;
-}
 
 test.run();
