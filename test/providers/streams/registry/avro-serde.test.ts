@@ -6,31 +6,19 @@
  */
 import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import { Kafka, logLevel } from "kafkajs";
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../../kernel/contracts/kafka-bootstrap";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
 import { readToEnd } from "../../../helpers/read-to-end";
-import { startSluice, type RunningSluice } from "../../../helpers/sluice";
-import { startHarness, type Harness } from "../streams-harness";
-import { countsOf, headersOf } from "./registry-topics";
+import { startSluice } from "../../../helpers/sluice";
+import { countsOf, headersOf, registrySuite } from "./registry-topics";
 import { registryWordCount, SENTENCE, WORD_COUNT } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 
-const test = suite<{ sluice: RunningSluice; harness: Harness; registryUrl: string }>("avro serde with Confluent's JavaScript serializers");
-
-test.before(async (context) => {
-  context.sluice = await startSluice();
-  context.harness = await startHarness();
-  context.registryUrl = `${context.sluice.url}/schema-registry`;
-});
-test.after(async ({ sluice, harness }) => {
-  await harness?.close();
-  await sluice?.close();
-});
+const test = registrySuite("avro serde with Confluent's JavaScript serializers");
 
 test("AvroSerializer's records are counted exactly, and AvroDeserializer reads the Avro counts back", async ({ harness, registryUrl }) => {
   const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });

@@ -6,29 +6,17 @@
  * schema id and the reason.
  */
 import { JsonDeserializer, JsonSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../../helpers/eventually";
-import { startSluice, type RunningSluice } from "../../../helpers/sluice";
-import { startHarness, type Harness } from "../streams-harness";
-import { countsOf, headersOf } from "./registry-topics";
+import type { Harness } from "../streams-harness";
+import { countsOf, headersOf, registrySuite } from "./registry-topics";
 import { registryWordCount } from "./registry-word-count";
 
 const SENTENCE = { $schema: "http://json-schema.org/draft-07/schema#", title: "Sentence", type: "object", properties: { text: { type: "string" } }, required: ["text"] };
 const WORD_COUNT = { title: "WordCount", type: "object", properties: { word: { type: "string" }, count: { type: "integer" } }, required: ["word", "count"], additionalProperties: false };
 const json = (schema: object) => ({ schemaType: "JSON", schema: JSON.stringify(schema) });
 
-const test = suite<{ sluice: RunningSluice; harness: Harness; registryUrl: string }>("json_schema serde with Confluent's JavaScript serializers");
-
-test.before(async (context) => {
-  context.sluice = await startSluice();
-  context.harness = await startHarness();
-  context.registryUrl = `${context.sluice.url}/schema-registry`;
-});
-test.after(async ({ sluice, harness }) => {
-  await harness?.close();
-  await sluice?.close();
-});
+const test = registrySuite("json_schema serde with Confluent's JavaScript serializers");
 
 /** Registers the sentence and word-count schemas of topology `id` and writes `sentences` with JsonSerializer. */
 async function writeSentences(harness: Harness, registryUrl: string, id: string, sentences: unknown[]): Promise<JsonSerializer> {

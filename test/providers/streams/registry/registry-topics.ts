@@ -1,7 +1,30 @@
-/** Reading the registry serde tests' output topics with kafkajs and Confluent's deserializers. */
+/** What the registry serde tests share: a Sluice (whose registry they use) with a streams harness, and reading output topics with kafkajs and Confluent's deserializers. */
 import type { KafkaMessage } from "kafkajs";
+import { suite } from "uvu";
 import { eventually } from "../../../helpers/eventually";
-import type { Harness } from "../streams-harness";
+import { startSluice, type RunningSluice } from "../../../helpers/sluice";
+import { startHarness, type Harness } from "../streams-harness";
+
+export interface RegistryContext {
+  sluice: RunningSluice;
+  harness: Harness;
+  registryUrl: string;
+}
+
+/** A suite whose tests share one Sluice, its built-in registry's URL, and a streams harness. */
+export function registrySuite(name: string) {
+  const test = suite<RegistryContext>(name);
+  test.before(async (context) => {
+    context.sluice = await startSluice();
+    context.harness = await startHarness();
+    context.registryUrl = `${context.sluice.url}/schema-registry`;
+  });
+  test.after(async ({ sluice, harness }) => {
+    await harness?.close();
+    await sluice?.close();
+  });
+  return test;
+}
 
 /** What Confluent's deserializers (AvroDeserializer, JsonDeserializer, …) offer. */
 export interface RecordReader {
