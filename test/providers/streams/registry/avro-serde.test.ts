@@ -69,6 +69,31 @@ test("a store with the avro serde writes its changelog subject's schema and read
   assert.equal([totals[0].value![0], totals[0].value!.readInt32BE(1)], [0, registered.id], "the changelog's records name the changelog subject's schema");
 });
 
+test("a record whose schema references another subject's named type is read with the referenced type", async ({ harness, registryUrl }) => {
+  const ADDRESS = { type: "record", name: "Address", namespace: "test", fields: [{ name: "city", type: "string" }] };
+  const CUSTOMER = { type: "record", name: "Customer", namespace: "test", fields: [{ name: "name", type: "string" }, { name: "address", type: "test.Address" }] };
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  await client.register("test.Address", avro(ADDRESS));
+  await client.register("js-ref-in-value", { ...avro(CUSTOMER), references: [{ name: "test.Address", subject: "test.Address", version: 1 }] });
+  const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
+  const value = await serializer.serialize("js-ref-in", { name: "Ada", address: { city: "London" } });
+  await harness.producer.send({ topic: "js-ref-in", messages: [{ key: "c1", value }] });
+  const provider: TopologyProvider = {
+    name: "AvroReferences",
+    version: "1.0.0",
+    config: { "application.id": "js-ref", "schema.registry.url": registryUrl },
+    topology(builder: StreamsBuilder) {
+      builder
+        .stream<string, { name: string; address: { city: string } }>("js-ref-in", { keySerde: "string", valueSerde: "avro" })
+        .mapValues((customer) => `${customer.name}@${customer.address.city}`)
+        .to("js-ref-out", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const out = await harness.readTopic("js-ref-out", (records) => records.length > 0);
+  assert.equal(out.map((record) => record.value?.toString()), ["Ada@London"]);
+});
+
 test("records the avro serde cannot read go to the dead-letter topic with topic, partition, offset and reason", async ({ harness, registryUrl }) => {
   const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
   await client.register("js-bad-in-value", avro(SENTENCE));
