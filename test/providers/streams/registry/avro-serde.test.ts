@@ -18,6 +18,14 @@ import { registryWordCount, SENTENCE, WORD_COUNT } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 
+/** An application `id` of `topology` reading the registry at `registryUrl`. */
+const registryApp = (id: string, registryUrl: string, topology: (builder: StreamsBuilder) => void): TopologyProvider => ({
+  name: id,
+  version: "1.0.0",
+  config: { "application.id": id, "schema.registry.url": registryUrl },
+  topology,
+});
+
 const test = registrySuite("avro serde with Confluent's JavaScript serializers");
 
 test("AvroSerializer's records are counted exactly, and AvroDeserializer reads the Avro counts back", async ({ harness, registryUrl }) => {
@@ -44,20 +52,15 @@ test("a store with the avro serde writes its changelog subject's schema and read
   const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
   const messages = await Promise.all(["b a", "a c a"].map(async (text, i) => ({ key: `s${i}`, value: await serializer.serialize("js-agg-in", { text }) })));
   await harness.producer.send({ topic: "js-agg-in", messages });
-  const provider: TopologyProvider = {
-    name: "AvroTotals",
-    version: "1.0.0",
-    config: { "application.id": "js-agg", "schema.registry.url": registryUrl },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { text: string }>("js-agg-in", { keySerde: "string", valueSerde: "avro" })
-        .flatMapValues((sentence) => sentence.text.split(" "))
-        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
-        .aggregate(() => ({ word: "", count: 0 }), (word, _value, total: { word: string; count: number }) => ({ word, count: total.count + 1 }), { storeName: "totals", keySerde: "string", valueSerde: "avro" })
-        .toStream()
-        .to("js-agg-out", { keySerde: "string", valueSerde: "avro" });
-    },
-  };
+  const provider = registryApp("js-agg", registryUrl, (builder) => {
+    builder
+      .stream<string, { text: string }>("js-agg-in", { keySerde: "string", valueSerde: "avro" })
+      .flatMapValues((sentence) => sentence.text.split(" "))
+      .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
+      .aggregate(() => ({ word: "", count: 0 }), (word, _value, total: { word: string; count: number }) => ({ word, count: total.count + 1 }), { storeName: "totals", keySerde: "string", valueSerde: "avro" })
+      .toStream()
+      .to("js-agg-out", { keySerde: "string", valueSerde: "avro" });
+  });
   const runtime = harness.runtime([provider]);
   await runtime.start();
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
@@ -78,17 +81,12 @@ test("a record whose schema references another subject's named type is read with
   const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
   const value = await serializer.serialize("js-ref-in", { name: "Ada", address: { city: "London" } });
   await harness.producer.send({ topic: "js-ref-in", messages: [{ key: "c1", value }] });
-  const provider: TopologyProvider = {
-    name: "AvroReferences",
-    version: "1.0.0",
-    config: { "application.id": "js-ref", "schema.registry.url": registryUrl },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { name: string; address: { city: string } }>("js-ref-in", { keySerde: "string", valueSerde: "avro" })
-        .mapValues((customer) => `${customer.name}@${customer.address.city}`)
-        .to("js-ref-out", { keySerde: "string", valueSerde: "string" });
-    },
-  };
+  const provider = registryApp("js-ref", registryUrl, (builder) => {
+    builder
+      .stream<string, { name: string; address: { city: string } }>("js-ref-in", { keySerde: "string", valueSerde: "avro" })
+      .mapValues((customer) => `${customer.name}@${customer.address.city}`)
+      .to("js-ref-out", { keySerde: "string", valueSerde: "string" });
+  });
   await harness.runtime([provider]).start();
   const out = await harness.readTopic("js-ref-out", (records) => records.length > 0);
   assert.equal(out.map((record) => record.value?.toString()), ["Ada@London"]);
