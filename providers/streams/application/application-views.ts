@@ -143,8 +143,10 @@ export class ApplicationViews {
       keySerde: spec.keySerde.name,
       valueSerde: spec.valueSerde.name,
       localPartitions: partitions,
-      // As Kafka Streams allows queries while it rebalances: the tasks a (cooperative) rebalance leaves in place answer.
-      queryable: () => running(this.app.state()) && partitions().length > 0,
+      // Queries over every partition (all, range) need the whole layout settled: while a rebalance moves partitions,
+      // those in flight are nobody's, and an answer without them would look whole. A key's partition left in place
+      // by a (cooperative) rebalance answers meanwhile, as Kafka Streams allows (readOnly).
+      queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
       readOnly: (partition) => (running(this.app.state()) ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
