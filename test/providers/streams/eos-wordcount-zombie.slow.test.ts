@@ -66,7 +66,7 @@ async function zombieScenario(flags: string[], whileStopped: (other: WordcountIn
   await feeder.produce(200);
   await untilExactCounts(members[0].url, "wordcount", feeder.lines);
   const [zombie, other] = await membersBySplit(members);
-  const lost = await stoppedWhileFeeding(feeder, zombie, other, async () => {
+  const lost = await (async () => stoppedWhileFeeding(feeder, zombie, other, async () => {
     await whileStopped(other);
     zombie.process.child.kill("SIGCONT");
     const report = await eventually(() => zombie.process.logs().find((line) => line.msg === "the transaction failed; its work is dropped, and the tasks are taken again from the last commit"), {
@@ -74,7 +74,10 @@ async function zombieScenario(flags: string[], whileStopped: (other: WordcountIn
       what: "the continued member to learn its transaction was lost",
     });
     return String(report.error);
-  }, stopWhen && (() => stopWhen(zombie)));
+  }, stopWhen && (() => stopWhen(zombie))))().catch((error: Error) => {
+    console.error("the broker's last logged errors:", JSON.stringify(cluster.brokerLogs().filter((line) => line.level === "error").slice(-3)));
+    throw error;
+  });
   const expected = sorted(trueCounts(feeder.lines));
   const outputs = await eventually(async () => {
     const byWord = longsByKey(await committedRecords(cluster.bootstrap, "word-counts"));

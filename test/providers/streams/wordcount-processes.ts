@@ -232,7 +232,8 @@ export async function stoppedWhileFeeding<T>(feeder: LineFeeder, zombie: Wordcou
   // It rejoins the group after its lost transaction, so it may still be REBALANCING when the counts are exact.
   await eventually(async () => (await activeTasks(zombie.url)) !== undefined, { timeoutMs: 30_000, what: "the continued member to run again" }).catch(async (error: Error) => {
     const status = await http(`${zombie.url}/api/v1/streams/wordcount/status`);
-    throw new Error(`${error.message}; its status: ${status.status} ${status.text.slice(0, 300)}`);
+    const trouble = zombie.process.logs().filter((line) => line.level === "error" || line.level === "warn").slice(-6);
+    throw new Error(`${error.message}; its status: ${status.status} ${status.text.slice(0, 300)}; its last warnings and errors: ${JSON.stringify(trouble)}`);
   });
   return result;
 }
