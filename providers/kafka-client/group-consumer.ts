@@ -393,16 +393,25 @@ export class GroupConsumer {
       this.membership.requestRejoin();
       return;
     }
-    const kept = new Set(Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => key(topic, partition))));
-    const revoked = this.assignment.filter(({ topic, partition }) => !kept.has(key(topic, partition)));
-    if (revoked.length > 0) {
-      await this.commitProcessed();
-      await this.handlers.revoking?.();
-      this.logger.info("giving up partitions that move to another member", { groupId: this.options.groupId, generationId: this.membership.generationId, partitions: revoked });
-      for (const { topic, partition } of revoked) this.forget(key(topic, partition));
+    try {
+      const kept = new Set(Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => key(topic, partition))));
+      const revoked = this.assignment.filter(({ topic, partition }) => !kept.has(key(topic, partition)));
+      if (revoked.length > 0) {
+        await this.commitProcessed();
+        await this.handlers.revoking?.();
+        this.logger.info("giving up partitions that move to another member", { groupId: this.options.groupId, generationId: this.membership.generationId, partitions: revoked });
+        for (const { topic, partition } of revoked) this.forget(key(topic, partition));
+      }
+      await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
+      if (revoked.length > 0) this.membership.rejoinKeepingPartitions();
+    } catch (error) {
+      // Half taken over (a commit, the positions or the handler failed, say while the broker restarts): the join
+      // succeeded, so nothing would join again, and the member would fetch on from its old assignment, never told its
+      // new one (its application REBALANCING for good). It gives everything up and joins again, as eager's rejoin does.
+      this.assignment = [];
+      this.membership.requestRejoin();
+      throw error;
     }
-    await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
-    if (revoked.length > 0) this.membership.rejoinKeepingPartitions();
   }
 
   private forget(partitionKey: string): void {

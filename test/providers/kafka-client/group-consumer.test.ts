@@ -257,6 +257,30 @@ test("a connection lost while an assignment is taken over makes the member join 
   assert.equal(new Set(member.read.map((record) => `${record.partition}:${record.offset}`)).size, 30);
 });
 
+test("cooperative: a connection lost while a rebalance's assignment is taken over makes the member join again, not fetch on from its old assignment", async (context) => {
+  let takeOvers = 0;
+  const cooperative: Partial<GroupConsumerOptions> = { rebalanceProtocol: "cooperative" };
+  const first = await startMember(
+    context,
+    "coop-retake",
+    {
+      assigned: () => {
+        if (++takeOvers === 2) throw new BrokerConnectionError(context.broker.bootstrap, "lost in the test");
+      },
+    },
+    cooperative,
+  );
+  await eventually(() => first.assignments.length === 1, { what: "the first member's first assignment" });
+  const second = await startMember(context, "coop-retake", {}, cooperative);
+  const split = () => [...lastAssignment(first), ...lastAssignment(second)].sort();
+  await eventually(() => first.assignments.length >= 2 && second.assignments.length >= 1 && split().join() === "0,1,2", {
+    what: "the first member told its assignment after the failed take-over, the partitions split between the two",
+    timeoutMs: 15_000,
+  });
+  assert.ok(takeOvers >= 3, `take-overs: ${takeOvers}`);
+  assert.equal([first.failures, second.failures], [[], []]);
+});
+
 test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
   const logger = recordingLogger();
   const member = await startMember(context, "early", {}, { assignor: roundRobinAssignor(["later"]), knownPartitionCount: (topic) => (topic === "later" ? 2 : undefined), logger });
