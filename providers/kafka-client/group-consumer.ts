@@ -298,6 +298,8 @@ export class GroupConsumer {
           if (this.keepsPartitionsThroughJoin()) this.joinInBackground();
           else await this.rejoin();
         } else if (this.paused) await this.idle();
+        // Its work lost while the join is under way: nothing it fetches has a task to go to until it joins again.
+        else if (this.lostWhileJoining) await this.sleep(this.settings.maxWaitMs);
         else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
         else await this.fetchAndProcess();
         failures = 0;
@@ -528,9 +530,12 @@ export class GroupConsumer {
     return this.backgroundJoin !== undefined || this.joined !== undefined;
   }
 
-  /** Whether the member is to stop processing what it fetched: it stops, or gives every partition up to join again. */
+  /**
+   * Whether the member is to stop processing what it fetched: it stops, gives every partition up to join again, or lost
+   * its work while a cooperative join is under way (the handler closed what the fetched records were for).
+   */
   private get givingUp(): boolean {
-    return this.stopped || (this.membership.rejoinNeeded && this.backgroundJoin === undefined && !this.keepsPartitionsThroughJoin());
+    return this.stopped || this.lostWhileJoining || (this.membership.rejoinNeeded && this.backgroundJoin === undefined && !this.keepsPartitionsThroughJoin());
   }
 
   /** Waits for the commit under way; its failure is thrown. */

@@ -8,6 +8,7 @@ import {
   BrokerConnectionError,
   GroupConsumer,
   GroupError,
+  MembershipLostError,
   type FetchedBatch,
   type GroupConsumerOptions,
 } from "../../../providers/kafka-client";
@@ -279,6 +280,50 @@ test("cooperative: a connection lost while a rebalance's assignment is taken ove
   });
   assert.ok(takeOvers >= 3, `take-overs: ${takeOvers}`);
   assert.equal([first.failures, second.failures], [[], []]);
+});
+
+test("cooperative: a member that loses its work while its join is under way reads nothing more until it has joined again", async (context) => {
+  const cooperative: Partial<GroupConsumerOptions> = { rebalanceProtocol: "cooperative" };
+  // Set once the member reported its work lost during a join; batches read after it, before its next assignment.
+  let lostAt = -1;
+  let readAfterLoss = 0;
+  const first = await startMember(
+    context,
+    "coop-lost",
+    {
+      batch: () => {
+        if (lostAt >= 0 && first.assignments.length === lostAt) readAfterLoss++;
+        else if (lostAt < 0 && first.consumer.rebalanceInProgress) {
+          lostAt = first.assignments.length;
+          throw new MembershipLostError("the test's task was taken over by another member");
+        }
+      },
+      assigned: () => undefined,
+    },
+    cooperative,
+  );
+  // A member that heartbeats seldom keeps each rebalance open for a while.
+  await startMember(context, "coop-lost", {}, { ...cooperative, heartbeatIntervalMs: 2_000 });
+  await eventually(() => first.assignments.length >= 1 && context.members[1].assignments.length >= 1 && !first.consumer.rebalanceInProgress, { what: "two members" });
+  let feeding = true;
+  const feed = (async () => {
+    for (let from = 0; feeding; from += 3) {
+      await produce(context.producer, from, 3);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    await startMember(context, "coop-lost", {}, cooperative);
+    await eventually(() => lostAt >= 0 && first.assignments.length > lostAt && context.members.every((member) => !member.consumer.rebalanceInProgress && !member.consumer.rejoinPending), {
+      what: "the first member's work lost during a join, then an assignment after it",
+      timeoutMs: 20_000,
+    });
+  } finally {
+    feeding = false;
+    await feed;
+  }
+  assert.is(readAfterLoss, 0, "batches read between the loss and the next assignment");
+  assert.equal(context.members.map((member) => member.failures), [[], [], []]);
 });
 
 test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
