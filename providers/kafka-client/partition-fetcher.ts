@@ -67,15 +67,21 @@ interface SortedFetchErrors {
   outOfRange: Record<string, number[]>;
   /** Partitions whose leader moved, is unknown or unreachable: refresh the metadata and fetch again. */
   moved: PartitionError[];
+  /**
+   * Partitions the broker failed to read for a reason it did not name (UNKNOWN_SERVER_ERROR): fetched again after a
+   * backoff, as Kafka's consumer does, which logs them and goes on.
+   */
+  failed: PartitionError[];
 }
 
 /** Sorts `errors`; any other error is thrown, its message starting with `doing` (e.g. "fetching"). */
 function sortFetchErrors(errors: readonly PartitionError[], doing: string): SortedFetchErrors {
-  const sorted: SortedFetchErrors = { outOfRange: {}, moved: [] };
+  const sorted: SortedFetchErrors = { outOfRange: {}, moved: [], failed: [] };
   for (const error of errors) {
     const { topic, partition, errorCode } = error;
     if (errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) (sorted.outOfRange[topic] ??= []).push(partition);
     else if (RETRIABLE_CODES.has(errorCode)) sorted.moved.push(error);
+    else if (errorCode === ErrorCode.UNKNOWN_SERVER_ERROR) sorted.failed.push(error);
     else throw new Error(`${doing} topic ${topic} partition ${partition} failed: ${errorCodeName(errorCode)}`);
   }
   return sorted;
@@ -181,8 +187,9 @@ export class PartitionFetcher {
    * message starting with `doing`.
    */
   async recover(errors: readonly PartitionError[], doing: string): Promise<TopicPartitionOffset[]> {
-    const { outOfRange, moved } = sortFetchErrors(errors, doing);
+    const { outOfRange, moved, failed } = sortFetchErrors(errors, doing);
     for (const error of moved) this.holdBack(error, doing);
+    for (const error of failed) this.holdBack(error, doing, "the broker could not read it; retrying from the same offset");
     if (moved.length > 0) await this.refreshMetadata(new Set(moved.map(({ topic }) => topic)));
     try {
       return await this.earliestOffsets(outOfRange);
@@ -267,14 +274,14 @@ export class PartitionFetcher {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
   }
 
-  private holdBack(error: PartitionError, doing: string): void {
+  private holdBack(error: PartitionError, doing: string, what = "asking the metadata again and retrying from the same offset"): void {
     const partition = key(error.topic, error.partition);
     const failures = (this.heldBack.get(partition)?.failures ?? 0) + 1;
     const pauseMs = backoffMs(this.retryBackoffMs, failures, this.retryBackoffMaxMs);
     this.heldBack.set(partition, { until: Date.now() + pauseMs, failures });
     // The first failure of a run says what happened; the retries that follow it are not news.
     const log = failures === 1 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
-    log(`${doing} a partition failed; asking the metadata again and retrying from the same offset`, {
+    log(`${doing} a partition failed; ${what}`, {
       topic: error.topic,
       partition: error.partition,
       error: error.detail ?? errorCodeName(error.errorCode),

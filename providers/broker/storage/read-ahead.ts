@@ -41,10 +41,11 @@ export class ReadAhead {
 
   /** Starts reading `[position, position + length)` of `storage`, unless that is under way or there is no room. */
   start(storage: SegmentStorage, position: number, length: number, nowMs: number): void {
-    const reads = this.byStorage.get(storage);
-    if (reads?.has(position)) return;
+    if (this.byStorage.get(storage)?.has(position)) return;
     this.dropStale(nowMs);
     if (this.heldBytes + length > this.maxBytes) return;
+    // Looked up after dropStale: dropping this storage's last stale read removes its map.
+    const reads = this.byStorage.get(storage);
     const ahead: Ahead = { storage, position, length, startedMs: nowMs, bytes: storage.read(position, length, this.buffers).catch(() => null) };
     if (reads) reads.set(position, ahead);
     else this.byStorage.set(storage, new Map([[position, ahead]]));

@@ -110,7 +110,15 @@ const lengthOf = (frame: Buffer) => {
   return size;
 };
 
-const test = suite<{ broker: TestBroker; second: KafkaProxy; front: SplitLeaderProxy; nodeOnePort: () => number; closing: { close(): unknown }[] }>("kafka client: fetch errors per partition");
+interface Context {
+  broker: TestBroker;
+  second: KafkaProxy;
+  front: SplitLeaderProxy;
+  nodeOnePort: () => number;
+  closing: { close(): unknown }[];
+}
+
+const test = suite<Context>("kafka client: fetch errors per partition");
 
 test.before.each(async (context) => {
   context.broker = await startTestBroker({ autoCreateTopics: false });
@@ -177,7 +185,12 @@ test("while partition 1's leader is unreachable, partition 0 is read on; then pa
   assert.equal(read, [expected(0), expected(1)]);
 });
 
-test("a leader's NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH and UNKNOWN_TOPIC_OR_PARTITION for one partition: it is fetched again from the same offset after a metadata refresh, each record once, while the other is read on", async (context) => {
+/**
+ * Writes 10 + 10 records to each partition while partition 1's next fetches are answered `errors`, and reads both
+ * partitions to the end, recovering after each round: what was read, the errors met, and whether each error was
+ * followed by a metadata refresh.
+ */
+async function readThroughErrors(context: Context, errors: number[]): Promise<{ read: string[][]; failures: number[]; refreshedEachTime: boolean }> {
   // Node 1 at the front proxy's address: both partitions are fetched through it, where their answers are rewritten.
   context.nodeOnePort = () => context.front.port;
   const bootstrap = [`${context.broker.broker.host}:${context.front.port}`];
@@ -187,11 +200,12 @@ test("a leader's NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH and UNKNOWN_TOPIC_O
   const write = writerTo(producer);
   await write(0, 0, 10);
   await write(1, 0, 10);
-  context.front.partitionOneErrors.push(ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  context.front.partitionOneErrors.push(...errors);
 
   const read: string[][] = [[], []];
   const offsets = [0, 0];
   const failures: number[] = [];
+  let refreshedEachTime = true;
   for (let i = 0; i < 500 && (read[0].length < 20 || read[1].length < 20); i++) {
     if (i === 1) await Promise.all([write(0, 10, 10), write(1, 10, 10)]);
     const metadataBefore = context.front.metadataRequests;
@@ -202,11 +216,28 @@ test("a leader's NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH and UNKNOWN_TOPIC_O
     }
     failures.push(...answer.errors.map(({ errorCode }) => errorCode));
     await fetcher.recover(answer.errors, "fetching");
-    if (answer.errors.length > 0) assert.ok(context.front.metadataRequests > metadataBefore, "each error is followed by a metadata refresh");
+    if (answer.errors.length > 0) refreshedEachTime &&= context.front.metadataRequests > metadataBefore;
   }
-  assert.equal(failures, [ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]);
-  const expected = (partition: number) => Array.from({ length: 20 }, (_, i) => `${partition}:${i}`);
-  assert.equal(read, [expected(0), expected(1)]);
+  return { read, failures, refreshedEachTime };
+}
+
+const bothPartitionsRead = (partition: number) => Array.from({ length: 20 }, (_, i) => `${partition}:${i}`);
+
+test("a leader's NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH and UNKNOWN_TOPIC_OR_PARTITION for one partition: it is fetched again from the same offset after a metadata refresh, each record once, while the other is read on", async (context) => {
+  const errors = [ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION];
+  const { read, failures, refreshedEachTime } = await readThroughErrors(context, errors);
+  assert.equal(failures, errors);
+  assert.ok(refreshedEachTime, "each error is followed by a metadata refresh");
+  assert.equal(read, [bothPartitionsRead(0), bothPartitionsRead(1)]);
+});
+
+// As Kafka's consumer: it logs the error and fetches the partition again; Sluice's fetcher used to throw, and a
+// stream thread went to ERROR.
+test("a broker's UNKNOWN_SERVER_ERROR for one partition: it is fetched again from the same offset after a backoff, each record once", async (context) => {
+  const errors = [ErrorCode.UNKNOWN_SERVER_ERROR, ErrorCode.UNKNOWN_SERVER_ERROR];
+  const { read, failures } = await readThroughErrors(context, errors);
+  assert.equal(failures, errors);
+  assert.equal(read, [bothPartitionsRead(0), bothPartitionsRead(1)]);
 });
 
 test("the layout is asked again once older than metadata.max.age.ms, and only then", async (context) => {
