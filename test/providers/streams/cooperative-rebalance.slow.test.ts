@@ -64,7 +64,7 @@ test("a third instance joins under load: the tasks that stay keep processing and
   // Throughout the join: each instance's counting keys (tasks 1_<partition>) asked at that instance, and the group's
   // commits of words sampled.
   const answers = new Map<string, number>();
-  const samples: { at: number; offsets: Map<number, number> }[] = [];
+  const samples: { at: number; offsets: Map<number, number>; ends: Map<number, number> }[] = [];
   let watching = true;
   const admin = cluster.kafka.admin();
   await admin.connect();
@@ -74,7 +74,9 @@ test("a third instance joins under load: the tasks that stay keep processing and
         const words = WORDS.filter((word) => before[index].includes(`1_${partitionOfKey(word, PARTITIONS)}`));
         for (const status of await Promise.all(words.map((word) => statusOfGet(member.url, word).then((answer) => `${word}@${index}: ${answer}`)))) answers.set(status, (answers.get(status) ?? 0) + 1);
       }
-      samples.push({ at: Date.now(), offsets: await committedWords(admin) });
+      const offsets = await committedWords(admin);
+      const ends = new Map((await admin.fetchTopicOffsets("words")).map((end) => [end.partition, Number(end.high)]));
+      samples.push({ at: Date.now(), offsets, ends });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -109,7 +111,9 @@ test("a third instance joins under load: the tasks that stay keep processing and
   // The words partitions of the splitting tasks that stayed (0_<partition>) kept being committed further.
   const kept = [0, 1].flatMap((index) => after[index].filter((task) => task.startsWith("0_")).map((task) => Number(task.slice(2))));
   let longestStallMs = 0;
+  let largestLag = 0;
   for (const partition of kept) {
+    for (const sample of samples) largestLag = Math.max(largestLag, (sample.ends.get(partition) ?? 0) - (sample.offsets.get(partition) ?? 0));
     let since = samples[0].at;
     for (let i = 1; i < samples.length; i++) {
       if (samples[i].offsets.get(partition) !== samples[i - 1].offsets.get(partition)) since = samples[i].at;
@@ -117,7 +121,15 @@ test("a third instance joins under load: the tasks that stay keep processing and
     }
     assert.ok(new Set(samples.map((sample) => sample.offsets.get(partition))).size > 2, `words-${partition} committed further during the join`);
   }
-  console.log(`cooperative rebalance: ${samples.length} samples over ${samples.at(-1)!.at - samples[0].at} ms; longest stall of a kept partition's commits: ${longestStallMs} ms`);
+  const keptAnswers = [...answers].filter(([answer]) => {
+    const [word, owner] = answer.split(":")[0].split("@");
+    return after[Number(owner)].includes(`1_${partitionOfKey(word, PARTITIONS)}`);
+  });
+  const keptQueries = keptAnswers.reduce((sum, [, n]) => sum + n, 0);
+  console.log(
+    `cooperative rebalance: ${samples.length} samples over ${samples.at(-1)!.at - samples[0].at} ms; longest stall of a kept partition's commits: ${longestStallMs} ms, its largest lag ${largestLag} records; ` +
+      `queries of the kept tasks' keys: ${keptQueries}, all SUCCESS`,
+  );
   await feeder.produce(50);
   for (const member of [a, b, c!]) await untilExactCounts(member.url, "wordcount", feeder.lines);
 });
