@@ -12,7 +12,9 @@
  * partitions meanwhile; it then gives up only those the new assignment takes away (their positions committed first)
  * and takes over only the new ones. The leader gives no member a partition another member still owns, so a member
  * that gave partitions up joins once more for them to move (the second of the two rebalances). A member dropped from
- * its generation has lost its partitions and takes its whole assignment over again, as under eager. Partitions without
+ * its generation has lost its partitions and takes its whole assignment over again, as under eager; so does one whose
+ * handler lost its work while the join was under way (it processes nothing more meanwhile), and one whose take-over of
+ * the join's assignment failed. Partitions without
  * a committed offset start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
  * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
  * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
