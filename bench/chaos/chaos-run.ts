@@ -38,6 +38,8 @@ export interface ChaosOptions {
   keepDir?: boolean;
   /** The applications' processing.guarantee (at_least_once by default). */
   guarantee?: "at_least_once" | "exactly_once_v2";
+  /** streams.num.standby.replicas of the instances (0 by default); with standbys, keyed queries allow stale reads. */
+  standbyReplicas?: number;
   /** log.level of the Sluice processes; their logs go to files in `dir`. */
   logLevel?: string;
   /** Progress lines (stderr by default). */
@@ -62,6 +64,7 @@ const SETTLE_TIMEOUT_MS = 180_000;
 export interface ChaosReport {
   seed: number;
   guarantee: "at_least_once" | "exactly_once_v2";
+  standbyReplicas: number;
   fedRecords: number;
   ackedRecords: number;
   retriedSends: number;
@@ -169,6 +172,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           `--streams.state.dir=${path.join(dir, `state-${i}`)}`,
           "--streams.num.partitions=4",
           `--streams.processing.guarantee=${options.guarantee ?? "at_least_once"}`,
+          `--streams.num.standby.replicas=${options.standbyReplicas ?? 0}`,
           `--log.level=${options.logLevel ?? "warn"}`,
         ],
         path.join(dir, `sluice-${i}.log`),
@@ -201,7 +205,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const feeder = new ChaosFeeder(bootstrap, options.seed, 8, 4);
     await feeder.start(100);
-    const queries = new QueryLoad(liveUrls, VOCABULARY, new SeededRandom(options.seed ^ 0xa11));
+    const queries = new QueryLoad(liveUrls, VOCABULARY, new SeededRandom(options.seed ^ 0xa11), (options.standbyReplicas ?? 0) > 0);
     queries.start(50);
     const watches = [0, 1].map((i) => new SseWatch(() => (slots[i].child.alive ? slots[i].url : undefined), "/api/v1/streams/wordcount/subscribe/word-counts"));
     for (const watch of watches) watch.start();
@@ -311,6 +315,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return {
       seed: options.seed,
       guarantee: options.guarantee ?? "at_least_once",
+      standbyReplicas: options.standbyReplicas ?? 0,
       fedRecords: feederFigures.generated,
       ackedRecords: feederFigures.acknowledged,
       retriedSends: feederFigures.retriedSends,

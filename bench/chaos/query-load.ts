@@ -35,7 +35,13 @@ export class QueryLoad {
   private readonly pending = new Set<Promise<void>>();
   private tick = 0;
 
-  constructor(private readonly urls: () => string[], private readonly words: readonly string[], private readonly random: SeededRandom) {}
+  /** `allowStale`: keyed gets may be answered by a standby (fan-out `all`s are answered by active tasks only). */
+  constructor(
+    private readonly urls: () => string[],
+    private readonly words: readonly string[],
+    private readonly random: SeededRandom,
+    private readonly allowStale = false,
+  ) {}
 
   start(intervalMs: number): void {
     this.timer = setInterval(() => this.ask(), intervalMs);
@@ -53,17 +59,18 @@ export class QueryLoad {
     const url = this.random.pick(urls);
     const fanOut = this.tick++ % 5 === 4;
     const query = fanOut ? { all: {} } : { get: { key: this.random.pick(this.words) } };
-    const asking = this.askOne(url, query);
+    const asking = this.askOne(url, query, this.allowStale && !fanOut);
     this.pending.add(asking);
     void asking.finally(() => this.pending.delete(asking));
   }
 
-  private async askOne(url: string, query: Record<string, unknown>): Promise<void> {
+  private async askOne(url: string, query: Record<string, unknown>, allowStale: boolean): Promise<void> {
     const started = Date.now();
+    const options = { remote_access_allowed: true, query_timeout_ms: QUERY_TIMEOUT_MS, retries: 2, retry_backoff_ms: 100, ...(allowStale ? { allow_stale: true } : {}) };
     try {
       const answer = await requestJson(`${url}/api/v1/applications/wordcount/stores/counts`, {
         method: "POST",
-        body: storeQuery(query, { remote_access_allowed: true, query_timeout_ms: QUERY_TIMEOUT_MS, retries: 2, retry_backoff_ms: 100 }),
+        body: storeQuery(query, options),
         timeoutMs: QUERY_TIMEOUT_MS + HANG_MARGIN_MS,
       });
       if (Date.now() - started > QUERY_TIMEOUT_MS + 1_000) this.figures.overTimeout++;

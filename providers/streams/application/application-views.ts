@@ -154,7 +154,10 @@ export class ApplicationViews {
     };
   }
 
-  /** A global store answers as one partition, which every instance hosts once its run has caught the store up. */
+  /**
+   * A global store answers as one partition, which every instance hosts once its run has caught the store up. A
+   * rebalance leaves it whole, so it answers while REBALANCING too, as Kafka Streams' store() does for global stores.
+   */
   private globalStore(spec: GlobalStoreSpec): StoreHandle {
     const readOnly = () => (running(this.app.state()) ? this.app.run()?.globalStore(spec.name) : undefined);
     return {
