@@ -8,6 +8,7 @@ import {
   AddOffsetsToTxn,
   AddPartitionsToTxn,
   ApiCodec,
+  ConsumerGroupHeartbeat,
   CreateTopics,
   DeleteRecords,
   DescribeConfigs,
@@ -48,6 +49,11 @@ export const JOIN_GROUP = new ApiCodec(JoinGroup, "2+");
 export const SYNC_GROUP = new ApiCodec(SyncGroup);
 export const HEARTBEAT = new ApiCodec(Heartbeat);
 export const LEAVE_GROUP = new ApiCodec(LeaveGroup);
+/**
+ * The consumer group protocol's (KIP-848): not among CLIENT_APIS, since a classic member needs none of it. v0 (the
+ * early access of Kafka 3.7–3.9, where the coordinator chose member ids) is not sent.
+ */
+export const CONSUMER_GROUP_HEARTBEAT = new ApiCodec(ConsumerGroupHeartbeat, "1+");
 /** 0-1 removed. */
 export const OFFSET_COMMIT = new ApiCodec(OffsetCommit, "2+");
 /** 0 removed. */

@@ -16,6 +16,8 @@ interface TopicLayout {
   leaders: number[];
   /** The leader's epoch per partition index, as the metadata told it. */
   leaderEpochs: number[];
+  /** Kafka's id of the topic (Metadata v10+); ZERO_UUID from a broker that gives none. */
+  topicId: string;
 }
 
 /** Where a partition's records go: its leader's address, or the error code that stands in the way. */
@@ -56,6 +58,12 @@ export class ClusterMetadata {
     if (leader === undefined) return { address: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
     const address = this.brokers.get(leader);
     return address === undefined ? { address: null, errorCode: ErrorCode.LEADER_NOT_AVAILABLE } : { address, errorCode: 0 };
+  }
+
+  /** The name of the topic with id `topicId` among the topics known; undefined when none has it. */
+  topicName(topicId: string): string | undefined {
+    for (const [name, layout] of this.topics) if (layout.topicId === topicId && layout.errorCode === 0) return name;
+    return undefined;
   }
 
   /** The epoch of the partition's leader the metadata named; -1 when unknown (the broker then checks none). */
@@ -106,7 +114,7 @@ export class ClusterMetadata {
         leaders[partition.partitionIndex] = partition.leaderId;
         leaderEpochs[partition.partitionIndex] = partition.leaderEpoch;
       }
-      this.topics.set(topic.name, { errorCode: topic.errorCode, leaders, leaderEpochs });
+      this.topics.set(topic.name, { errorCode: topic.errorCode, leaders, leaderEpochs, topicId: topic.topicId });
     }
     this.refreshedAt = Date.now();
     return answer.topics.filter((topic) => topic.errorCode === 0).map((topic) => topic.name);

@@ -1,7 +1,11 @@
-/** A group's committed offsets, asked of its coordinator (OffsetFetch): what a member and the cluster admin read. */
+/**
+ * A group's committed offsets, asked of its coordinator (OffsetFetch): what a member and the cluster admin read; and a
+ * member's commit of them (OffsetCommit), whichever group protocol it speaks.
+ */
 import { ErrorCode } from "../kafka-protocol";
+import type { ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
-import { OFFSET_FETCH } from "./client-apis";
+import { OFFSET_COMMIT, OFFSET_FETCH } from "./client-apis";
 import type { TopicPartitionOffset } from "./group-membership";
 import { GroupError } from "./kafka-client-errors";
 
@@ -50,4 +54,77 @@ export async function fetchCommittedOffsets(
   }
   if (unstable !== undefined) onUnstable?.(unstable);
   return again || unstable !== undefined ? undefined : offsets;
+}
+
+/**
+ * A member's committed offsets of `partitions` (-1 where the group has none), asked of its coordinator until
+ * answered: after a backoff when it moved, and with requireStable until no open transaction commits them.
+ */
+export async function committedOffsetsOf(
+  coordinator: () => Promise<BrokerConnection>,
+  groupId: string,
+  partitions: Readonly<Record<string, readonly number[]>>,
+  options: { retriable: (errorCode: number) => boolean; requireStable?: boolean; retryBackoffMs: number; logger?: ComponentLogger },
+): Promise<TopicPartitionOffset[]> {
+  const requireStable = options.requireStable ?? false;
+  let waitReported = false;
+  const onUnstable = (partition: string) => {
+    if (waitReported) return;
+    waitReported = true;
+    options.logger?.info("waiting for an open transaction to end before taking over its offsets", { groupId, partition });
+  };
+  for (;;) {
+    const offsets = await fetchCommittedOffsets(await coordinator(), groupId, partitions, { retriable: options.retriable, requireStable, onUnstable });
+    if (offsets !== undefined) return offsets;
+    await new Promise((resolve) => setTimeout(resolve, options.retryBackoffMs));
+  }
+}
+
+/** Who commits: the member's generation (classic) or member epoch (consumer protocol) travels as generationId. */
+export interface CommittingMember {
+  groupId: string;
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
+/** How one OffsetCommit's partition errors are taken. */
+export interface OffsetCommitHandling {
+  /** Error codes worth committing again for (the coordinator moved or is loading). */
+  retriable: (errorCode: number) => boolean;
+  /** Codes that mean the member no longer owns what it commits; `over` hears the first. Others are a GroupError. */
+  memberGone: ReadonlySet<number>;
+  over: (errorCode: number) => void;
+  /** The lowest OffsetCommit version the group accepts this member's commits in. */
+  minVersion?: number;
+}
+
+/**
+ * One OffsetCommit of `offsets` (each the next offset to read) as `member`. False when some partition was not
+ * committed (the member is gone, or the coordinator moved).
+ */
+export async function commitOffsets(coordinator: BrokerConnection, member: CommittingMember, offsets: readonly TopicPartitionOffset[], handling: OffsetCommitHandling): Promise<boolean> {
+  const version = coordinator.versionOf(OFFSET_COMMIT);
+  if (handling.minVersion !== undefined && version < handling.minVersion) {
+    throw new Error(`group ${member.groupId}: its members commit with OffsetCommit v${handling.minVersion} or later; ${coordinator.address} offers v${version}`);
+  }
+  const byTopic = new Map<string, { partitionIndex: number; committedOffset: bigint; committedMetadata: string | null }[]>();
+  for (const { topic, partition, offset, metadata } of offsets) {
+    const list = byTopic.get(topic) ?? [];
+    list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: metadata ?? null });
+    byTopic.set(topic, list);
+  }
+  const answer = await coordinator.request(OFFSET_COMMIT, { ...member, topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })) }, version);
+  let committed = true;
+  for (const topic of answer.topics) {
+    for (const partition of topic.partitions) {
+      const code = partition.errorCode;
+      if (code === 0) continue;
+      committed = false;
+      if (handling.retriable(code)) continue;
+      if (handling.memberGone.has(code)) handling.over(code);
+      else throw new GroupError(member.groupId, `OffsetCommit of ${topic.name} partition ${partition.partitionIndex}`, code);
+    }
+  }
+  return committed;
 }

@@ -6,23 +6,27 @@
  * network overlap with the handler's work. Records come straight from the record batch decoder:
  * numbers for offsets and timestamps, views for keys and values.
  *
- * Group membership is the classic protocol (see group-membership.ts), with one of two rebalance protocols. Eager: on a
- * rebalance the batch in process finishes, its position is committed, and the member gives every partition up and
- * joins again. Cooperative (KIP-429): the member joins in the background and keeps fetching and processing its
- * partitions meanwhile; it then gives up only those the new assignment takes away (their positions committed first)
- * and takes over only the new ones. The leader gives no member a partition another member still owns, so a member
- * that gave partitions up joins once more for them to move (the second of the two rebalances). A member dropped from
- * its generation has lost its partitions and takes its whole assignment over again, as under eager; so does one whose
- * handler lost its work while the join was under way (it processes nothing more meanwhile), and one whose take-over of
- * the join's assignment failed. Partitions without
- * a committed offset start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
- * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
+ * Group membership is the classic protocol by default (group-membership.ts), or with `groupProtocol: "consumer"` the
+ * consumer group protocol of KIP-848 (consumer-group-heartbeat.ts). Under the classic protocol, one of two rebalance
+ * protocols. Eager: on a rebalance the batch in process finishes, its position is committed, and the member gives every
+ * partition up and joins again. Cooperative (KIP-429): the member joins in the background and keeps fetching and
+ * processing its partitions meanwhile; it then gives up only those the new assignment takes away (their positions
+ * committed first) and takes over only the new ones. The leader gives no member a partition another member still owns,
+ * so a member that gave partitions up joins once more for them to move (the second of the two rebalances). A member
+ * dropped from its generation has lost its partitions and takes its whole assignment over again, as under eager; so
+ * does one whose handler lost its work while the join was under way (it processes nothing more meanwhile), and one
+ * whose take-over of the join's assignment failed. Under the consumer protocol a new assignment is taken as under eager.
+ * Partitions without a committed offset start at their earliest offset. Lost connections are retried with a backoff,
+ * without end: a partition whose leader is lost or moved is held back and fetched again from the same offset while the
+ * others go on (partition-fetcher.ts);
  * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { backoffMs } from "./backoff";
 import { ConnectionPool } from "./connection-pool";
-import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type TopicPartitionOffset } from "./group-membership";
+import { decodeSubscription } from "../kafka-protocol";
+import { ConsumerGroupMembership } from "./consumer-group-heartbeat";
+import { coordinatorUnavailable, GroupMembership, type GroupAssignor, type GroupMember, type TopicPartitionOffset } from "./group-membership";
 import { BrokerConnectionError, MembershipLostError, PartitionUnavailableError } from "./kafka-client-errors";
 import type { KafkaEndpoint } from "./kafka-endpoint";
 import { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionLag } from "./partition-fetcher";
@@ -114,9 +118,22 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   knownPartitionCount?: (topic: string) => number | undefined;
   /** Default eager; cooperative needs an assignor that never hands over a partition another member owns. */
   rebalanceProtocol?: RebalanceProtocol;
+  /**
+   * `group.protocol`: "classic" (JoinGroup/SyncGroup; the assignor's leader assigns), the default; or "consumer", the
+   * consumer group protocol of Kafka 4 (KIP-848; ConsumerGroupHeartbeat, the coordinator assigns the topics the
+   * assignor's subscription names). A group is one or the other: Kafka refuses a member of the other protocol while
+   * the group has members (GROUP_ID_NOT_FOUND or INCONSISTENT_GROUP_PROTOCOL).
+   */
+  groupProtocol?: GroupProtocol;
+  /** `group.remote.assignor` (consumer protocol only): the coordinator's assignor, "uniform" or "range"; default the group's. */
+  groupRemoteAssignor?: string;
 }
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets" | "rebalanceProtocol">>;
+export type GroupProtocol = "classic" | "consumer";
+
+type Settings = Required<
+  Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "groupProtocol" | "groupRemoteAssignor" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets" | "rebalanceProtocol">
+>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -126,7 +143,7 @@ export class GroupConsumer {
     return this.membership.memberId;
   }
 
-  /** The generation this member last joined; -1 before it has joined. */
+  /** The generation this member last joined (the consumer protocol: its member epoch); -1 while not a member. */
   get generationId(): number {
     return this.membership.generationId;
   }
@@ -143,7 +160,9 @@ export class GroupConsumer {
   private readonly logger: ComponentLogger;
   private readonly fetcher: PartitionFetcher;
   private readonly groupPool: ConnectionPool;
-  private readonly membership: GroupMembership;
+  private readonly membership: GroupMember;
+  /** The classic membership of a member that rebalances cooperatively; undefined under eager or the consumer protocol. */
+  private readonly cooperative?: GroupMembership;
   private assignment: { topic: string; partition: number }[] = [];
   /** Next offset to fetch, per partition; ahead of `processed` while a fetch's batches are in process. */
   private readonly fetchPositions = new Map<string, number>();
@@ -206,7 +225,40 @@ export class GroupConsumer {
       requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
       maxResponseBytes: 16 * 1024 * 1024,
     });
-    this.membership = new GroupMembership(
+    const classic = options.groupProtocol === "consumer" ? undefined : this.classicMembership();
+    this.membership = classic ?? this.consumerProtocolMembership();
+    // Cooperative rebalancing (KIP-429) belongs to the classic protocol: under the consumer protocol the coordinator
+    // moves partitions itself.
+    this.cooperative = options.rebalanceProtocol === "cooperative" ? classic : undefined;
+  }
+
+  private consumerProtocolMembership(): GroupMember {
+    const options = this.options;
+    return new ConsumerGroupMembership(
+      this.groupPool,
+      {
+        groupId: options.groupId,
+        // The coordinator assigns: of the assignor only its subscription's topics count.
+        topics: decodeSubscription(options.assignor.subscription()).topics,
+        serverAssignor: options.groupRemoteAssignor ?? null,
+        groupInstanceId: options.groupInstanceId,
+        rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
+        retryBackoffMs: this.settings.retryBackoffMs,
+        brokers: () => this.groupBrokers(),
+        topicNames: async (topics) => {
+          await this.fetcher.metadata.refresh(topics);
+          return (topicId) => this.fetcher.metadata.topicName(topicId);
+        },
+        requireStable: options.isolationLevel === "read_committed",
+        logger: this.logger,
+      },
+      () => this.wake?.(),
+    );
+  }
+
+  private classicMembership(): GroupMembership {
+    const options = this.options;
+    return new GroupMembership(
       this.groupPool,
       {
         groupId: options.groupId,
@@ -216,7 +268,7 @@ export class GroupConsumer {
         rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
         heartbeatIntervalMs: this.settings.heartbeatIntervalMs,
         retryBackoffMs: this.settings.retryBackoffMs,
-        brokers: () => [...new Set([...this.fetcher.pool.openAddresses(), ...options.bootstrapServers])],
+        brokers: () => this.groupBrokers(),
         partitionCounts: async (topics) => {
           await this.fetcher.metadata.refresh(topics);
           return (topic) => this.fetcher.metadata.partitionCount(topic) ?? options.knownPartitionCount?.(topic);
@@ -226,6 +278,11 @@ export class GroupConsumer {
       },
       () => this.wake?.(),
     );
+  }
+
+  /** The brokers to ask where the group's coordinator is. */
+  private groupBrokers(): string[] {
+    return [...new Set([...this.fetcher.pool.openAddresses(), ...this.options.bootstrapServers])];
   }
 
   /** Reaches a bootstrap broker (or rejects naming it), then joins and consumes in the background. */
@@ -356,7 +413,7 @@ export class GroupConsumer {
 
   /** Under the cooperative protocol, a member that holds partitions keeps them while it joins, unless it lost them. */
   private keepsPartitionsThroughJoin(): boolean {
-    return this.options.rebalanceProtocol === "cooperative" && this.settled && !this.membership.partitionsLost;
+    return this.cooperative !== undefined && this.settled && !this.cooperative.partitionsLost;
   }
 
   /** Joins while the loop goes on fetching; the loop takes the outcome over between two fetches (completeJoin). */
@@ -365,7 +422,7 @@ export class GroupConsumer {
     const owned: Record<string, number[]> = {};
     for (const { topic, partition } of this.assignment) (owned[topic] ??= []).push(partition);
     this.joining = true;
-    this.backgroundJoin = this.membership
+    this.backgroundJoin = this.cooperative!
       .join(owned)
       .then(
         (partitions) => void (this.joined = { partitions }),
@@ -407,7 +464,7 @@ export class GroupConsumer {
         for (const { topic, partition } of revoked) this.forget(key(topic, partition));
       }
       await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
-      if (revoked.length > 0) this.membership.rejoinKeepingPartitions();
+      if (revoked.length > 0) this.cooperative?.rejoinKeepingPartitions();
     } catch (error) {
       // Half taken over (a commit, the positions or the handler failed, say while the broker restarts): the join
       // succeeded, so nothing would join again, and the member would fetch on from its old assignment, never told its

@@ -12,8 +12,8 @@
  * fatal, as Kafka's FencedInstanceIdException is.
  */
 import { decodeSubscription, ErrorCode, errorCodeName, type Subscription } from "../kafka-protocol";
-import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, OFFSET_COMMIT, SYNC_GROUP } from "./client-apis";
-import { fetchCommittedOffsets } from "./committed-offsets";
+import { HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, SYNC_GROUP } from "./client-apis";
+import { commitOffsets, committedOffsetsOf } from "./committed-offsets";
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import type { BrokerConnection } from "./broker-connection";
 import type { ConnectionPool } from "./connection-pool";
@@ -81,7 +81,25 @@ export function coordinatorUnavailable(error: unknown): error is GroupError {
   return error instanceof GroupError && error.request === "FindCoordinator" && COORDINATOR_MOVED.has(error.errorCode);
 }
 
-export class GroupMembership {
+/** What the group consumer needs of its membership, whichever group protocol it speaks. */
+export interface GroupMember {
+  readonly memberId: string;
+  /** The generation (classic) or member epoch (consumer protocol) commits are made in; -1 while not a member. */
+  readonly generationId: number;
+  readonly groupInstanceId: string | null;
+  /** The member is to take a new assignment (or join again): stop after the batch in process and call `join`. */
+  readonly rejoinNeeded: boolean;
+  /** Joins (or takes the new assignment) and returns this member's partitions by topic. */
+  join(): Promise<Record<string, number[]>>;
+  committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]>;
+  commit(offsets: TopicPartitionOffset[]): Promise<boolean>;
+  leave(): Promise<void>;
+  requestRejoin(): void;
+  stopHeartbeats(): void;
+  forgetCoordinator(): void;
+}
+
+export class GroupMembership implements GroupMember {
   memberId = "";
   generationId = -1;
   /** A rebalance is under way (or this member was dropped): stop after the batch in process and join again. */
@@ -174,18 +192,7 @@ export class GroupMembership {
    * transaction commits is asked again until that transaction has ended.
    */
   async committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]> {
-    const requireStable = this.options.requireStable ?? false;
-    let waitReported = false;
-    const onUnstable = (partition: string) => {
-      if (waitReported) return;
-      waitReported = true;
-      this.logger.info("waiting for an open transaction to end before taking over its offsets", { groupId: this.options.groupId, partition });
-    };
-    for (;;) {
-      const offsets = await fetchCommittedOffsets(await this.coordinatorConnection(), this.options.groupId, partitions, { retriable: (code) => this.retriable(code), requireStable, onUnstable });
-      if (offsets !== undefined) return offsets;
-      await pause(this.options.retryBackoffMs);
-    }
+    return committedOffsetsOf(() => this.coordinatorConnection(), this.options.groupId, partitions, { ...this.options, retriable: (code) => this.retriable(code) });
   }
 
   /**
@@ -193,31 +200,12 @@ export class GroupMembership {
    * over (the offsets stay with the state the partitions' next owner restores) or the coordinator moved.
    */
   async commit(offsets: TopicPartitionOffset[]): Promise<boolean> {
-    const byTopic = new Map<string, { partitionIndex: number; committedOffset: bigint; committedMetadata: string | null }[]>();
-    for (const { topic, partition, offset, metadata } of offsets) {
-      const list = byTopic.get(topic) ?? [];
-      list.push({ partitionIndex: partition, committedOffset: BigInt(offset), committedMetadata: metadata ?? null });
-      byTopic.set(topic, list);
-    }
-    const answer = await (await this.coordinatorConnection()).request(OFFSET_COMMIT, {
-      groupId: this.options.groupId,
-      generationId: this.generationId,
-      memberId: this.memberId,
-      groupInstanceId: this.groupInstanceId,
-      topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
+    const member = { groupId: this.options.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: this.groupInstanceId };
+    return commitOffsets(await this.coordinatorConnection(), member, offsets, {
+      retriable: (code) => this.retriable(code),
+      memberGone: GENERATION_OVER,
+      over: (code) => this.generationOver(code),
     });
-    let committed = true;
-    for (const topic of answer.topics) {
-      for (const partition of topic.partitions) {
-        const code = partition.errorCode;
-        if (code === 0) continue;
-        committed = false;
-        if (this.retriable(code)) continue;
-        if (GENERATION_OVER.has(code)) this.generationOver(code);
-        else throw new GroupError(this.options.groupId, `OffsetCommit of ${topic.name} partition ${partition.partitionIndex}`, code);
-      }
-    }
-    return committed;
   }
 
   /**

@@ -103,6 +103,12 @@ export class ByteReader {
     return this.int8() !== 0;
   }
 
+  /** A Uuid's 16 bytes, as Kafka prints them (URL-safe base64, no padding). */
+  uuid(): string {
+    const at = this.take(16);
+    return this.view.toString("base64url", at, at + 16);
+  }
+
   /** A string with an int16 length; null when the length is -1. */
   nullableString(): string | null {
     return this.stringOf(this.int16());

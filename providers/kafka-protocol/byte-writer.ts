@@ -59,6 +59,13 @@ export class ByteWriter {
     this.int8(value ? 1 : 0);
   }
 
+  /** A Uuid given as Kafka prints it (URL-safe base64 of its 16 bytes). */
+  uuid(value: string): void {
+    const bytes = Buffer.from(value, "base64url");
+    if (bytes.length !== 16) throw new Error(`${JSON.stringify(value)} is not a Uuid (16 bytes in URL-safe base64)`);
+    this.append(bytes);
+  }
+
   nullableString(value: string | null): void {
     if (value === null) this.int16(-1);
     else this.utf8(value, (length) => this.int16(length));

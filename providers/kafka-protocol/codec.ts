@@ -11,10 +11,15 @@ import { MalformedMessageError } from "./malformed-message-error";
 import type { FieldSpec, ScalarType } from "./schema";
 import { inRange, parseVersionRange, type VersionRange } from "./version-range";
 
+/** Kafka's Uuid.ZERO_UUID as it is printed: "no id" (a topic id of a broker that has none). */
+export const ZERO_UUID = "AAAAAAAAAAAAAAAAAAAAAA";
+
 interface CompiledField {
   readonly name: string;
   readonly type: ScalarType;
   readonly array: boolean;
+  /** One struct rather than an array of them. */
+  readonly single: boolean;
   readonly nullable: boolean;
   /** For an array of structs. */
   readonly struct: CompiledStruct | null;
@@ -37,6 +42,7 @@ const TYPE_DEFAULTS: Record<ScalarType, () => unknown> = {
   string: () => "",
   bytes: () => Buffer.alloc(0),
   records: () => null,
+  uuid: () => ZERO_UUID,
 };
 
 function defaultOf(field: FieldSpec): () => unknown {
@@ -45,6 +51,7 @@ function defaultOf(field: FieldSpec): () => unknown {
     return Array.isArray(value) ? () => [] : () => value;
   }
   if (field.nullableVersions !== undefined) return () => null;
+  if ("fields" in field && field.single === true) return () => null;
   if ("fields" in field || field.array) return () => [];
   return TYPE_DEFAULTS[field.type];
 }
@@ -57,7 +64,8 @@ function compileStruct(fields: readonly FieldSpec[], version: number, flexible: 
     const compiled: CompiledField = {
       name: field.name,
       type: isStructArray ? "int8" : field.type,
-      array: isStructArray || field.array === true,
+      array: (isStructArray && field.single !== true) || (!isStructArray && field.array === true),
+      single: isStructArray && field.single === true,
       nullable: field.nullableVersions !== undefined && inRange(parseVersionRange(field.nullableVersions), version),
       struct: isStructArray ? compileStruct(field.fields, version, flexible) : null,
       defaultValue: defaultOf(field),
@@ -113,6 +121,7 @@ function decodeStruct(reader: ByteReader, struct: CompiledStruct): Record<string
 }
 
 function decodeField(reader: ByteReader, field: CompiledField, flexible: boolean): unknown {
+  if (field.single) return field.nullable && reader.int8() < 0 ? null : decodeStruct(reader, field.struct!);
   if (!field.array) return decodeScalar(reader, field.type, field.nullable, field.name, flexible);
   const count = flexible ? reader.compactArrayLength() : reader.arrayLength();
   if (count === null) return nullOrReject(field.nullable, field.name);
@@ -146,6 +155,8 @@ function decodeScalar(reader: ByteReader, type: ScalarType, nullable: boolean, n
       return (flexible ? reader.compactNullableBytes() : reader.nullableBytes()) ?? nullOrReject(nullable, name);
     case "records":
       return (flexible ? reader.compactNullableRecords() : reader.nullableRecords()) ?? nullOrReject(nullable, name);
+    case "uuid":
+      return reader.uuid();
   }
 }
 
@@ -159,6 +170,11 @@ function encodeStruct(writer: ByteWriter, struct: CompiledStruct, value: Record<
 
 function encodeField(writer: ByteWriter, field: CompiledField, value: unknown, path: string, flexible: boolean): void {
   if (value === null && !field.nullable) throw new Error(`${path} may not be null in this version`);
+  if (field.single) {
+    if (field.nullable) writer.int8(value === null ? -1 : 1);
+    if (value !== null) encodeStruct(writer, field.struct!, value as Record<string, unknown>, path);
+    return;
+  }
   if (!field.array) {
     encodeScalar(writer, field.type, value, flexible);
     return;
@@ -190,5 +206,7 @@ function encodeScalar(writer: ByteWriter, type: ScalarType, value: unknown, flex
       return flexible ? writer.compactNullableBytes(value as Buffer | null) : writer.nullableBytes(value as Buffer | null);
     case "records":
       return flexible ? writer.compactNullableRecords(value as ChunkedBytes | null) : writer.nullableRecords(value as ChunkedBytes | null);
+    case "uuid":
+      return writer.uuid(value as string);
   }
 }

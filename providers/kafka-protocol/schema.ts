@@ -5,7 +5,7 @@
 
 import type { ChunkedBytes } from "./chunked-bytes";
 
-export type ScalarType = "int8" | "int16" | "int32" | "int64" | "boolean" | "string" | "bytes" | "records";
+export type ScalarType = "int8" | "int16" | "int32" | "int64" | "boolean" | "string" | "bytes" | "records" | "uuid";
 
 interface ScalarValues {
   int8: number;
@@ -17,6 +17,8 @@ interface ScalarValues {
   bytes: Buffer;
   /** A record set: concatenated record batches, kept as raw bytes in the chunks they arrived or are stored in. */
   records: ChunkedBytes;
+  /** Kafka's Uuid (topic ids): 16 bytes, written as Kafka prints them, in URL-safe base64 without padding. */
+  uuid: string;
 }
 
 interface FieldCommon {
@@ -35,9 +37,10 @@ export interface ScalarField extends FieldCommon {
   readonly default?: unknown;
 }
 
-/** An array of structs. */
+/** An array of structs; with `single: true` one struct (nullable ones are written after a presence byte). */
 export interface StructArrayField extends FieldCommon {
   readonly fields: readonly FieldSpec[];
+  readonly single?: boolean;
   readonly default?: readonly never[] | null;
 }
 
@@ -75,7 +78,9 @@ export function defineData<const F extends readonly FieldSpec[]>(spec: DataSpec<
 }
 
 type BaseValue<F> = F extends { readonly fields: infer S extends readonly FieldSpec[] }
-  ? StructOf<S>[]
+  ? F extends { readonly single: true }
+    ? StructOf<S>
+    : StructOf<S>[]
   : F extends { readonly type: infer T extends ScalarType }
     ? F extends { readonly array: true }
       ? ScalarValues[T][]
@@ -99,7 +104,9 @@ export type DecodedStructOf<S extends readonly FieldSpec[]> = Simplify<{
 }>;
 
 type DecodedBase<F> = F extends { readonly fields: infer S extends readonly FieldSpec[] }
-  ? DecodedStructOf<S>[]
+  ? F extends { readonly single: true }
+    ? DecodedStructOf<S>
+    : DecodedStructOf<S>[]
   : BaseValue<F>;
 type DecodedValue<F> = F extends { readonly nullableVersions: string } ? DecodedBase<F> | null : DecodedBase<F>;
 

@@ -94,6 +94,13 @@ config("a value of the wrong type stops with a message naming the key", async ({
   await rejects(load(dir, { overrides: { "broker.storage": "tape" } }), /'broker\.storage' .* must be one of file, memory/);
 });
 
+config("the streams runtime's group protocol is classic only: the consumer protocol (KIP-848) and KIP-1071's are refused, naming it", async ({ dir }) => {
+  for (const protocol of ["consumer", "streams"]) {
+    await rejects(load(dir, { overrides: { "streams.group.protocol": protocol } }), new RegExp(`'streams\\.group\\.protocol' .* must be one of classic, got "${protocol}"`));
+  }
+  assert.is((await load(dir, { overrides: { "server.port": "0" } })).get("streams.group.protocol"), "classic");
+});
+
 config("number keys refuse values outside their min and max, naming the range; a default outside them is a programming error", async ({ dir }) => {
   await rejects(load(dir, { overrides: { "server.port": "70000" } }), /'server\.port' \(from command-line flag --server\.port\) must be from 0 to 65535, got "70000"/);
   await rejects(load(dir, { env: { SLUICE_SERVER_SSE_BUFFER_SIZE: "0" } }), /'server\.sse\.buffer\.size' \(from environment variable SLUICE_SERVER_SSE_BUFFER_SIZE\) must be at least 1, got "0"/);

@@ -46,10 +46,12 @@ export interface StoreSpec<K = unknown, V = unknown> {
   /** False: no changelog topic, no changelog records, no restore (withLoggingDisabled). Default true. */
   logging?: boolean;
   /**
-   * key_value: the user's store the data lives in instead of the task's LevelDB (Stores.keyValueStoreBuilder with a
-   * KeyValueBytesStoreSupplier). A new one is got, and restored from its changelog, each time the task is opened.
+   * The user's store the data lives in instead of the task's LevelDB: a KeyValueBytesStoreSupplier's for key-value
+   * stores, a WindowBytesStoreSupplier's for window ones, a SessionBytesStoreSupplier's for session ones
+   * (Stores.keyValueStoreBuilder / windowStoreBuilder / sessionStoreBuilder, Materialized's storeSupplier). A new one
+   * is got, and restored from its changelog, each time the task is opened.
    */
-  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
+  bytesStoreSupplier?: BytesStoreSupplier;
   /**
    * window, timestamped_window and session: how long data is kept behind the store's stream time (the latest
    * window start / session end written). Windows that start, and sessions that end, at or before
@@ -124,6 +126,86 @@ export interface KeyValueBytesStoreSupplier {
   get(): KeyValueBytesStore;
   metricsScope(): string;
 }
+
+/**
+ * A window store a user implements over bytes (Kafka Streams' WindowStore<Bytes, byte[]>): each window is a key's
+ * bytes and its start; keys compare by their bytes. Values of timestamped window stores are laid out as Kafka Streams
+ * lays them out (the 8-byte timestamp, then the value). What the store keeps of windows older than its retention is
+ * its own business, as in Kafka Streams: Sluice neither reads nor writes them again.
+ */
+export interface WindowBytesStore {
+  /**
+   * Writes the key's window that starts at `windowStart`; null deletes it. A store that retains duplicates adds a
+   * window each put (Sluice then never puts null).
+   */
+  put(key: Buffer, value: Buffer | null, windowStart: number): void;
+  /** The value of the key's window that starts at `windowStart`. */
+  fetch(key: Buffer, windowStart: number): Buffer | undefined;
+  /**
+   * The windows of keys in [keyFrom, keyTo] (an omitted bound is open) with timeFrom <= start <= timeTo (Kafka
+   * Streams' fetch(keyFrom, keyTo, timeFrom, timeTo); a single key has keyFrom = keyTo), in the order its iteration
+   * goes — Sluice keeps it, as Kafka Streams does: Kafka Streams' stores go by start time, then key bytes.
+   */
+  fetchKeyRange(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iterable<KeyValue<WindowedBytesKey, Buffer>>;
+  /** Called after each commit of the task, its changelog records written. */
+  flush?(): void;
+  /** Called when the task closes (on a rebalance, a stop, or a crash's restart): the store is not used again. */
+  close?(): void;
+}
+
+/** A window's or a session's key in a user's bytes store: the key's bytes and the window's (session's) start and end. */
+export interface WindowedBytesKey {
+  key: Buffer;
+  windowStart: number;
+  /** A window's end is its start plus the store's window size; a session's, the timestamp of its last record. */
+  windowEnd: number;
+}
+
+/** Kafka Streams' WindowBytesStoreSupplier: a user's own window store, for Stores.windowStoreBuilder and Materialized. */
+export interface WindowBytesStoreSupplier {
+  readonly name: string;
+  /** A store for one task, each time the task is opened. */
+  get(): WindowBytesStore;
+  /** The size of the store's windows: what their ends are computed with. */
+  windowSize(): number;
+  /** How long windows are kept behind the store's stream time (the latest window start written). */
+  retentionPeriod(): number;
+  /** Whether a key may hold several windows with one start (the stores of stream-stream joins). */
+  retainDuplicates(): boolean;
+  /** How the user's store segments its data; Sluice only reports it. */
+  segmentIntervalMs(): number;
+  metricsScope(): string;
+}
+
+/**
+ * A session store a user implements over bytes (Kafka Streams' SessionStore<Bytes, byte[]>): each session is a key's
+ * bytes with the timestamps of its first and last record.
+ */
+export interface SessionBytesStore {
+  put(session: WindowedBytesKey, value: Buffer): void;
+  remove(session: WindowedBytesKey): void;
+  fetchSession(key: Buffer, sessionStart: number, sessionEnd: number): Buffer | undefined;
+  /**
+   * The sessions of keys in [keyFrom, keyTo] (an omitted bound is open) that end at or after `earliestSessionEnd` and
+   * start at or before `latestSessionStart` (Kafka Streams' findSessions), in the order its iteration goes — Sluice
+   * keeps it, as Kafka Streams does.
+   */
+  findSessions(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEnd: number, latestSessionStart: number): Iterable<KeyValue<WindowedBytesKey, Buffer>>;
+  flush?(): void;
+  close?(): void;
+}
+
+/** Kafka Streams' SessionBytesStoreSupplier: a user's own session store, for Stores.sessionStoreBuilder and Materialized. */
+export interface SessionBytesStoreSupplier {
+  readonly name: string;
+  get(): SessionBytesStore;
+  /** How long sessions are kept behind the store's stream time (the latest session end written). */
+  retentionPeriod(): number;
+  segmentIntervalMs(): number;
+  metricsScope(): string;
+}
+
+export type BytesStoreSupplier = KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier;
 
 export interface StateStore {
   readonly name: string;

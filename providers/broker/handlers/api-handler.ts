@@ -49,11 +49,13 @@ export interface RegisteredHandler {
   guardedBy?(rule: AnyAuthorizationRule): RegisteredHandler;
 }
 
+/** `versions`: those of the declared versions this broker serves (and advertises), as declarations write ranges; all when omitted. */
 export function defineHandler<A extends ApiSpec>(
   spec: A,
   handle: (request: RequestOf<A>, context: RequestContext) => HandlerResult<A> | Promise<HandlerResult<A>>,
+  versions?: string,
 ): RegisteredHandler {
-  const api = new ApiCodec(spec);
+  const api = new ApiCodec(spec, versions);
   // Synchronous up to the handler's call, which starts in request order (a throw of it stays synchronous too).
   const serve = (request: RequestOf<A>, context: RequestContext, rule?: AuthorizationRule<A>): HandlerResult<A> | Promise<HandlerResult<A>> => {
     if (!rule) return handle(request, context);

@@ -43,6 +43,7 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
     return describe(name);
   };
 
+  // v9+ (flexible, with topic ids) stays unadvertised: this broker's topics have no ids.
   return defineHandler(Metadata, async (request, { apiVersion, advertisedHost, advertisedPort }) => {
     // v0 asks for every topic with an empty list; later versions with null.
     const everyTopic = request.topics === null || (apiVersion === 0 && request.topics.length === 0);
@@ -56,5 +57,5 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
       controllerId: BROKER_NODE_ID,
       topics: described,
     };
-  });
+  }, "0-8");
 }

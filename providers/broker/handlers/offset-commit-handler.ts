@@ -7,6 +7,7 @@ import { errorCodeOf } from "./error-code-of";
 
 /** Commits the offsets of partitions that exist, durably, once the coordinator allows the member to commit. */
 export function offsetCommitHandler({ store, coordinator, logger }: BrokerServices): RegisteredHandler {
+  // v8+ (flexible; v9 for consumer protocol groups) stays unadvertised: this coordinator runs classic groups only.
   return defineHandler(OffsetCommit, async (request) => {
     const allowed = coordinator.validateOffsetCommit(request);
     const codes = new Map<string, ErrorCodeValue>();
@@ -36,5 +37,5 @@ export function offsetCommitHandler({ store, coordinator, logger }: BrokerServic
         })),
       })),
     };
-  });
+  }, "0-7");
 }

@@ -3,7 +3,10 @@ import { defineApi } from "../schema";
 export const OffsetCommit = defineApi({
   name: "OffsetCommit",
   apiKey: 8,
-  versions: "0-7",
+  // v8 is the first flexible version; v9 the first a member of a consumer protocol group (KIP-848) may send, with its
+  // member epoch in generationId. v10 names topics by id, which Sluice does not declare.
+  versions: "0-9",
+  flexibleVersions: "8+",
   request: [
     { name: "groupId", type: "string" },
     { name: "generationId", type: "int32", versions: "1+", default: -1 },

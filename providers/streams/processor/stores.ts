@@ -3,7 +3,7 @@
  * the serdes, the face processors get (plain or timestamped) and caching, for `StreamsBuilder.addStateStore`.
  */
 import type { SerdeRef, StoreBuilder, StoreDeclaration, StoreSupplier } from "../../../kernel/contracts/streams/dsl";
-import type { KeyValueBytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
+import type { BytesStoreSupplier, KeyValueBytesStoreSupplier, SessionBytesStoreSupplier, StoreType, WindowBytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
 
 function positive(value: number, what: string, store: string): number {
   if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${what} of store '${store}' must be a positive number of ms, got ${value}`);
@@ -34,7 +34,7 @@ class DeclaredStoreBuilder implements StoreBuilder {
   private logging = true;
 
   constructor(
-    private readonly supplier: StoreSupplier & { bytesStoreSupplier?: KeyValueBytesStoreSupplier },
+    private readonly supplier: StoreSupplier & { bytesStoreSupplier?: BytesStoreSupplier },
     private readonly type: StoreType,
     private readonly keySerde?: SerdeRef<any>,
     private readonly valueSerde?: SerdeRef<any>,
@@ -83,11 +83,14 @@ function builderOf(supplier: StoreSupplier, kind: StoreSupplier["kind"], type: S
   return new DeclaredStoreBuilder(supplier, type, keySerde, valueSerde);
 }
 
-/** Takes the Stores factory's suppliers and a user's own KeyValueBytesStoreSupplier alike. */
-function keyValueBuilderOf(supplier: StoreSupplier | KeyValueBytesStoreSupplier, type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
-  if (typeof (supplier as Partial<KeyValueBytesStoreSupplier>).get !== "function") return builderOf(supplier as StoreSupplier, "key_value", type, keySerde, valueSerde);
-  const bytesStoreSupplier = supplier as KeyValueBytesStoreSupplier;
-  return new DeclaredStoreBuilder({ name: bytesStoreSupplier.name, kind: "key_value", bytesStoreSupplier }, type, keySerde, valueSerde);
+/**
+ * Takes the Stores factory's suppliers and a user's own bytes store supplier alike (whose kind the topology checks,
+ * and whose extent it takes, when the store is added: see InternalTopologyBuilder.addStore).
+ */
+function userOrFactoryBuilder(supplier: StoreSupplier | BytesStoreSupplier, kind: StoreSupplier["kind"], type: StoreType, keySerde?: SerdeRef<any>, valueSerde?: SerdeRef<any>): StoreBuilder {
+  if (typeof (supplier as Partial<BytesStoreSupplier>).get !== "function") return builderOf(supplier as StoreSupplier, kind, type, keySerde, valueSerde);
+  supplier = supplier as BytesStoreSupplier;
+  return new DeclaredStoreBuilder({ name: supplier.name, kind, bytesStoreSupplier: supplier }, type, keySerde, valueSerde);
 }
 
 const keyValueSupplier = (name: string): StoreSupplier => ({ name, kind: "key_value" });
@@ -115,13 +118,15 @@ export const Stores = {
     inMemory(windowSupplier(name, retentionMs, windowSizeMs, retainDuplicates)),
   inMemorySessionStore: (name: string, retentionMs: number): StoreSupplier => inMemory(sessionSupplier(name, retentionMs)),
   keyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    keyValueBuilderOf(supplier, "key_value", keySerde, valueSerde),
+    userOrFactoryBuilder(supplier, "key_value", "key_value", keySerde, valueSerde),
   timestampedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier | KeyValueBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    keyValueBuilderOf(supplier, "timestamped_key_value", keySerde, valueSerde),
+    userOrFactoryBuilder(supplier, "key_value", "timestamped_key_value", keySerde, valueSerde),
   versionedKeyValueStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
     builderOf(supplier, "versioned_key_value", "versioned_key_value", keySerde, valueSerde),
-  windowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "window", "window", keySerde, valueSerde),
-  timestampedWindowStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
-    builderOf(supplier, "window", "timestamped_window", keySerde, valueSerde),
-  sessionStoreBuilder: <K, V>(supplier: StoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder => builderOf(supplier, "session", "session", keySerde, valueSerde),
+  windowStoreBuilder: <K, V>(supplier: StoreSupplier | WindowBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    userOrFactoryBuilder(supplier, "window", "window", keySerde, valueSerde),
+  timestampedWindowStoreBuilder: <K, V>(supplier: StoreSupplier | WindowBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    userOrFactoryBuilder(supplier, "window", "timestamped_window", keySerde, valueSerde),
+  sessionStoreBuilder: <K, V>(supplier: StoreSupplier | SessionBytesStoreSupplier, keySerde?: SerdeRef<K>, valueSerde?: SerdeRef<V>): StoreBuilder =>
+    userOrFactoryBuilder(supplier, "session", "session", keySerde, valueSerde),
 };

@@ -10,8 +10,8 @@
  *   sessionStore (or state.store(name), narrowed by `type`) — reads see this task's uncommitted writes first,
  *   then a bounded cache of committed values (`cleanCacheEntries`, default 50,000), then LevelDB (getSync);
  *   writes go to a write-back cache and each also yields a changelog record, kept until drained (none for a store
- *   with `logging: false`). A key-value store with a `bytesStoreSupplier` keeps its data in the user's store instead
- *   (see supplied-key-value-store), which is told of each commit and of closing.
+ *   with `logging: false`). A store with a `bytesStoreSupplier` keeps its data in the user's store instead (see
+ *   supplied-key-value-store, supplied-windowed-store), which is told of each commit and of closing.
  * After the fetch's batches (see kafka/processing/commit-sequence):
  *   const records = state.drainChangelog();      // ChangelogRecord { store, key, value | null, timestamp }
  *   produce each to changelogTopic(applicationId, record.store), partition = the task's partition;

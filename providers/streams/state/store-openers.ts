@@ -15,6 +15,7 @@ import { plainValueView, timestampedValueView } from "./value-views";
 import { LevelTimestampedWindowStore, LevelWindowStore } from "./window-store";
 import { sweepExpired } from "./retention-sweep";
 import { openSuppliedKeyValueStore } from "./supplied-key-value-store";
+import { openSuppliedWindowedStore } from "./supplied-windowed-store";
 import { VersionedBytes } from "./versioned-bytes";
 import { LevelReadOnlyVersionedKeyValueStore, LevelVersionedKeyValueStore } from "./versioned-store";
 import { WindowedBytes, type StreamTime } from "./windowed-bytes";
@@ -160,8 +161,10 @@ const OPENERS: Record<StoreType, (input: OpenerInput) => StoreFaces> = {
 };
 
 export function openStoreFaces(input: OpenerInput): StoreFaces {
-  if (input.spec.bytesStoreSupplier !== undefined) {
-    return openSuppliedKeyValueStore(input.spec, input.context);
+  const { spec, context, streamTime } = input;
+  if (spec.bytesStoreSupplier !== undefined) {
+    const windowed = spec.type === "window" || spec.type === "timestamped_window" || spec.type === "session";
+    return windowed ? openSuppliedWindowedStore(spec, context, streamTime) : openSuppliedKeyValueStore(spec, context);
   }
   const opener = OPENERS[input.spec.type];
   if (!opener) throw new Error(`store ${input.spec.name} has unknown type ${JSON.stringify(input.spec.type)}`);

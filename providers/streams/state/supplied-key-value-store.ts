@@ -8,6 +8,7 @@ import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type {
   KeyValue,
   KeyValueBytesStore,
+  KeyValueBytesStoreSupplier,
   KeyValueIterator,
   KeyValueStore,
   RangeOptions,
@@ -190,7 +191,7 @@ class SuppliedReadOnlyKeyValueStore<K, V, Found> implements ReadOnlyKeyValueStor
 
 /** The faces of a key_value or timestamped_key_value store kept in the user's store of `spec.bytesStoreSupplier`. */
 export function openSuppliedKeyValueStore(spec: StoreSpec, context: StoreContext): StoreFaces {
-  const bytes = spec.bytesStoreSupplier!.get();
+  const bytes = (spec.bytesStoreSupplier as KeyValueBytesStoreSupplier).get();
   const timestamped = spec.type === "timestamped_key_value";
   const layout = timestamped ? timestampedValues : plainValues;
   const hooks = {

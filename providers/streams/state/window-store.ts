@@ -16,6 +16,7 @@ import { locateSuffix } from "./suffix-directory";
 import type { WindowSuffixLayout } from "./suffix-layouts";
 import { flatIndexedIterator, listIterator } from "./key-value-iterator";
 import type { WindowedBytes, WindowedEntryBytes } from "./windowed-bytes";
+import { WindowIterationOverloads } from "./window-iteration";
 import type { ValueView } from "./value-views";
 
 /** What a typed window store is built on. */
@@ -27,8 +28,10 @@ export interface WindowWiring<K, V, Found, Entry> {
   view: ValueView<K, Found, Entry>;
 }
 
-abstract class TypedWindows<K, V, Found, Entry> {
-  constructor(private readonly wiring: WindowWiring<K, V, Found, Entry>) {}
+abstract class TypedWindows<K, V, Found, Entry> extends WindowIterationOverloads<K, Found> {
+  constructor(private readonly wiring: WindowWiring<K, V, Found, Entry>) {
+    super();
+  }
 
   get windowSizeMs(): number {
     return this.wiring.layout.windowSizeMs;
@@ -38,44 +41,12 @@ abstract class TypedWindows<K, V, Found, Entry> {
     return this.wiring.bytes.name;
   }
 
-  fetch(key: K, windowStart: number): Found | undefined;
-  fetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
-  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
-  fetch(...args: unknown[]): Found | undefined | KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
-    if (args.length === 2) return this.fetchWindow(args[0] as K, args[1] as number);
-    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, false);
-    return this.walk(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, false);
-  }
-
-  backwardFetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, Found>;
-  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found>;
-  backwardFetch(...args: unknown[]): KeyValueIterator<number, Found> | KeyValueIterator<Windowed<K>, Found> {
-    if (args.length === 3) return this.startsOf(args[0] as K, args[1] as number, args[2] as number, true);
-    return this.walk(args[0] as K | undefined, args[1] as K | undefined, args[2] as number, args[3] as number, true);
-  }
-
-  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
-    return this.walk(undefined, undefined, timeFrom, timeTo, false);
-  }
-
-  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, Found> {
-    return this.walk(undefined, undefined, timeFrom, timeTo, true);
-  }
-
-  all(): KeyValueIterator<Windowed<K>, Found> {
-    return this.walk(undefined, undefined, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, false);
-  }
-
-  backwardAll(): KeyValueIterator<Windowed<K>, Found> {
-    return this.walk(undefined, undefined, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, true);
-  }
-
   fetchRange(key: K, timeFrom: number, timeTo: number): Entry[] {
     const { layout, view } = this.wiring;
     return this.listed(this.wiring.keySerde.serialize(key), timeFrom, timeTo).map((found) => view.entry(key, layout.bounds(found.suffix), found.stored));
   }
 
-  private fetchWindow(key: K, windowStart: number): Found | undefined {
+  protected fetchWindow(key: K, windowStart: number): Found | undefined {
     const { bytes, layout, keySerde, view } = this.wiring;
     const stored = bytes.read(keySerde.serialize(key), layout.encode(windowStart));
     return stored === undefined ? undefined : view.found(stored);
@@ -91,13 +62,13 @@ abstract class TypedWindows<K, V, Found, Entry> {
     return reverse ? found.reverse() : found;
   }
 
-  private startsOf(key: K, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<number, Found> {
+  protected startsOf(key: K, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<number, Found> {
     const { layout, view } = this.wiring;
     const entries = this.listed(this.wiring.keySerde.serialize(key), timeFrom, timeTo, reverse).map((found) => ({ key: layout.bounds(found.suffix).start, value: view.found(found.stored) }));
     return listIterator(entries);
   }
 
-  private walk(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<Windowed<K>, Found> {
+  protected windowsOf(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number, reverse: boolean): KeyValueIterator<Windowed<K>, Found> {
     const { bytes, layout, keySerde, view } = this.wiring;
     const bound = (key: K | undefined) => (key === undefined || key === null ? undefined : keySerde.serialize(key));
     return flatIndexedIterator(bytes.keyIds(bound(keyFrom), bound(keyTo), reverse), (id) => {

@@ -6,7 +6,8 @@
  */
 import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
-import type { KeyValueBytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
+import type { BytesStoreSupplier } from "../../../kernel/contracts/streams/stores";
+import { suppliedKind } from "../state/supplied-kinds";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 import type { GlobalStoreDef, StoreDef, TopologyDefinition } from "./topology-model";
 
@@ -131,11 +132,14 @@ export class InternalTopologyBuilder {
 }
 
 /**
- * A store in a user's KeyValueBytesStoreSupplier: a key_value store of the supplier's name, kept as an in-memory one
- * (its writes are not part of the task's LevelDB commit, so it is restored from its changelog at each task opening).
+ * A store in a user's supplier, of the supplier's name and kind, kept as an in-memory one (its writes are not part of
+ * the task's LevelDB commit, so it is restored from its changelog at each task opening). A window or session store
+ * takes its window size, retention and duplicates from the supplier, as Kafka Streams' stores do: Kafka Streams checks
+ * none of them against the windows of an aggregation.
  */
-function suppliedStore(store: StoreDef, supplier: KeyValueBytesStoreSupplier): StoreDef {
-  if (supplier.name !== store.name) throw new Error(`store '${store.name}' is given a KeyValueBytesStoreSupplier named '${supplier.name}': they must be the same`);
-  if (store.type !== "key_value" && store.type !== "timestamped_key_value") throw new Error(`store '${store.name}': a KeyValueBytesStoreSupplier makes a key-value store, not a ${store.type} one`);
-  return { ...store, inMemory: true };
+function suppliedStore(store: StoreDef, supplier: BytesStoreSupplier): StoreDef {
+  const kind = suppliedKind(supplier);
+  if (supplier.name !== store.name) throw new Error(`store '${store.name}' is given a ${kind.supplierName} named '${supplier.name}': they must be the same`);
+  if (!kind.types.includes(store.type)) throw new Error(`store '${store.name}': a ${kind.supplierName} makes a ${kind.what} store, not a ${store.type} one`);
+  return { ...store, ...kind.extent(supplier), inMemory: true };
 }

@@ -1,7 +1,7 @@
 /** The compiled-from-DSL shape of a topology: named nodes, their edges, their stores. */
 import type { StreamPartitioner, TopicNameExtractor } from "../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier, TimestampExtractor } from "../../../kernel/contracts/streams/processor";
-import type { KeyValueBytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
+import type { BytesStoreSupplier, StoreType } from "../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../serdes/serde-resolver";
 
 export interface SourceNode {
@@ -60,7 +60,7 @@ export interface StoreDef {
   /** See StoreSpec.logging. */
   logging?: boolean;
   /** See StoreSpec.bytesStoreSupplier. */
-  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
+  bytesStoreSupplier?: BytesStoreSupplier;
 }
 
 /**

@@ -1,29 +1,20 @@
 import dev.sluice.reference.golden.GoldenScenario;
+import dev.sluice.reference.golden.OwnStores;
 import dev.sluice.reference.golden.Processors;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.*;
 import org.apache.kafka.streams.state.*;
 
 public class Scenario implements GoldenScenario {
-    /** A user's own supplier, handing out Kafka Streams' in-memory key-value store under its name. */
-    private static KeyValueBytesStoreSupplier own(String name) {
-        return new KeyValueBytesStoreSupplier() {
-            @Override public String name() { return name; }
-            @Override public KeyValueStore<Bytes, byte[]> get() { return Stores.inMemoryKeyValueStore(name).get(); }
-            @Override public String metricsScope() { return "own"; }
-        };
-    }
-
     @Override
     public void build(StreamsBuilder builder) {
         KStream<String, String> input = builder.<String, String>stream("input");
         input.groupByKey()
-            .count(Materialized.<String, Long>as(own("counts")))
+            .count(Materialized.<String, Long>as(OwnStores.keyValues("counts")))
             .toStream()
             .to("counts-out", Produced.with(Serdes.String(), Serdes.Long()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(own("seen"), Serdes.String(), Serdes.Long()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(OwnStores.keyValues("seen"), Serdes.String(), Serdes.Long()));
         input.process(Processors.<String, String, String, String>processor(context -> {
                 KeyValueStore<String, Long> seen = context.getStateStore("seen");
                 return record -> {

@@ -113,14 +113,14 @@ test("pipelined requests are matched to their responses by correlation id, whate
 });
 
 test("the highest version both sides implement is used: the broker's top when it is older, the client's when it is newer", async (context) => {
-  const broker = new ScriptedBroker((request) => answerMetadata(request, "c"), advertised({ 0: [0, 5], 3: [0, 12] }));
+  const broker = new ScriptedBroker((request) => answerMetadata(request, "c"), advertised({ 0: [0, 5], 3: [0, 13] }));
   const { connection } = await connectTo(context, broker);
   assert.is(connection.versionOf(PRODUCE), 5);
-  assert.is(connection.versionOf(METADATA), 8);
+  assert.is(connection.versionOf(METADATA), 11);
 });
 
 test("a broker that shares no version of an API the client sends is refused on connecting, naming the API and both ranges", async (context) => {
-  const newer = new ScriptedBroker(() => undefined, advertised({ 3: [9, 12] }));
+  const newer = new ScriptedBroker(() => undefined, advertised({ 3: [12, 13] }));
   const older = new ScriptedBroker(() => undefined, advertised({ 8: [0, 1] }));
   const lacking = new ScriptedBroker(() => undefined, advertised({ 11: null }));
   context.brokers.push(newer, older, lacking);
@@ -130,8 +130,8 @@ test("a broker that shares no version of an API the client sends is refused on c
   }));
   for (const { error } of refusals) assert.instance(error, UnsupportedVersionError);
   const [a, b, c] = refusals;
-  assert.is(a.error!.message, `broker ${a.address} and Sluice share no version of Metadata: Sluice sends 4-8, the broker accepts 9-12`);
-  assert.is(b.error!.message, `broker ${b.address} and Sluice share no version of OffsetCommit: Sluice sends 2-7, the broker accepts 0-1`);
+  assert.is(a.error!.message, `broker ${a.address} and Sluice share no version of Metadata: Sluice sends 4-11, the broker accepts 12-13`);
+  assert.is(b.error!.message, `broker ${b.address} and Sluice share no version of OffsetCommit: Sluice sends 2-9, the broker accepts 0-1`);
   assert.is(c.error!.message, `broker ${c.address} and Sluice share no version of JoinGroup: Sluice sends 2-5, the broker does not implement it`);
 });
 

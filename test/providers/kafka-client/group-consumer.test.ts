@@ -9,6 +9,7 @@ import {
   GroupConsumer,
   GroupError,
   MembershipLostError,
+  UnsupportedVersionError,
   type FetchedBatch,
   type GroupConsumerOptions,
 } from "../../../providers/kafka-client";
@@ -337,6 +338,14 @@ test("partitions of a topic another member is still creating are waited for, not
   await eventually(() => member.read.length === 2, { what: "the records of the new topic" });
   assert.equal(member.failures, []);
   assert.equal(member.assignments.map((assignment) => assignment.later), [[0, 1]]);
+});
+
+test("a member asking for the consumer group protocol of a broker without it fails, naming ConsumerGroupHeartbeat", async (context) => {
+  const member = await startMember(context, "kip848-group", {}, { groupProtocol: "consumer" });
+  await eventually(() => member.failures.length > 0, { timeoutMs: 10_000, what: "the member failed" });
+  assert.instance(member.failures[0], UnsupportedVersionError);
+  assert.match(String(member.failures[0]), "share no version of ConsumerGroupHeartbeat: Sluice sends 1, the broker does not implement it");
+  assert.equal(member.assignments, []);
 });
 
 test("start rejects, naming the broker, when no bootstrap server answers", async () => {

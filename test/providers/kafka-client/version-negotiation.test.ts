@@ -127,7 +127,7 @@ test("a broker that shares no version of an API the client sends refuses the pro
   const broker = await startTestBroker({ apiVersions: { OffsetCommit: "0-1" } });
   const producer = new RecordProducer({ bootstrapServers: [broker.bootstrap], clientId: "too-old" });
   try {
-    const message = `broker ${broker.bootstrap} and Sluice share no version of OffsetCommit: Sluice sends 2-7, the broker accepts 0-1`;
+    const message = `broker ${broker.bootstrap} and Sluice share no version of OffsetCommit: Sluice sends 2-9, the broker accepts 0-1`;
     const refused = await producer.connect().then(() => null, (error: Error) => error);
     assert.instance(refused, UnsupportedVersionError);
     assert.is(refused!.message, message);

@@ -58,6 +58,8 @@ class Samples {
       case "records":
         // Larger than the writer's by-reference threshold, so the record set travels as a chunk of its own.
         return ChunkedBytes.of(Buffer.alloc(5_000, n & 0xff));
+      case "uuid":
+        return Buffer.alloc(16, n & 0xff).toString("base64url");
     }
   }
 
@@ -67,6 +69,7 @@ class Samples {
     for (const field of fields) {
       if (!exists(field, version)) continue;
       if (nulls && nullableAt(field, version)) value[field.name] = null;
+      else if ("fields" in field && field.single) value[field.name] = this.struct(field.fields, version, nulls);
       else if ("fields" in field) value[field.name] = [this.struct(field.fields, version, nulls), this.struct(field.fields, version, nulls)];
       else if (field.array) value[field.name] = [this.scalar(field.type), this.scalar(field.type)];
       else value[field.name] = this.scalar(field.type);
@@ -90,7 +93,9 @@ function assertRoundTrip(fields: readonly FieldSpec[], version: number, written:
     if (!exists(field, version)) continue;
     const expected = written[field.name];
     const actual = decoded[field.name];
-    if ("fields" in field && Array.isArray(expected)) {
+    if ("fields" in field && field.single && expected !== null) {
+      assertRoundTrip(field.fields, version, expected as Record<string, unknown>, actual as Record<string, unknown>, `${path}.${field.name}`);
+    } else if ("fields" in field && Array.isArray(expected)) {
       assert.is((actual as unknown[]).length, expected.length, `${path}.${field.name}: the elements`);
       expected.forEach((item, i) => assertRoundTrip(field.fields, version, item as Record<string, unknown>, (actual as Record<string, unknown>[])[i], `${path}.${field.name}[${i}]`));
     } else {

@@ -14,6 +14,8 @@ import type { StreamsRuntime } from "../../../providers/streams";
 import { eventually } from "../../helpers/eventually";
 import { keyCounter, processorOf } from "../../helpers/processors";
 import { countingSupplier } from "../../helpers/counting-store";
+import { countingSessionSupplier, countingWindowSupplier } from "../../helpers/counting-windowed-stores";
+import { SessionWindows, TimeWindows } from "../../../index";
 import { startHarness, type Harness } from "./streams-harness";
 
 const test = suite("in-memory stores on Kafka");
@@ -120,6 +122,58 @@ test("a user's supplied store is likewise got new and restored from its changelo
   // The last store got the first run's count from its changelog (a put), then the second run's.
   assert.equal(last.entries.get("k"), Buffer.from([0, 0, 0, 0, 0, 0, 0, 2]));
   assert.is(last.calls.put, 2);
+});
+
+/**
+ * A windowed and a session count kept in a user's window and session suppliers, run twice on one state directory with
+ * one record each time: what the second run writes shows what its new stores got back from their changelogs.
+ */
+async function runSuppliedWindows(id: string, logging: boolean, stateDir: string, timestamp: number, outputs: number): Promise<string[]> {
+  const windows = countingWindowSupplier("per-minute", 3_600_000, 60_000);
+  const sessions = countingSessionSupplier("visits", 3_600_000);
+  const app: TopologyProvider = {
+    name: id,
+    version: "1.0.0",
+    config: { "application.id": id, "default.key.serde": "string", "default.value.serde": "string" },
+    topology(builder: StreamsBuilder) {
+      const grouped = builder.stream<string, string>(`${id}-in`).groupByKey();
+      const asText = (kind: string) => (windowed: { key: string; windowStart: number; windowEnd: number }, count: number | null) => ({
+        key: windowed.key,
+        value: `${kind} ${windowed.windowStart}-${windowed.windowEnd}=${count}`,
+      });
+      grouped.windowedBy(TimeWindows.ofSizeWithNoGrace(60_000)).count({ storeName: "per-minute", storeSupplier: windows, logging }).toStream().map(asText("window")).to(`${id}-out`);
+      grouped.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(60_000)).count({ storeName: "visits", storeSupplier: sessions, logging }).toStream().map(asText("session")).to(`${id}-out`);
+    },
+  };
+  const runtime = harness.runtime([app], { stateDir });
+  try {
+    await runtime.start();
+    await eventually(() => runtime.application(id)!.state === "RUNNING", { what: "RUNNING", timeoutMs: 15_000 });
+    await harness.producer.send({ topic: `${id}-in`, messages: [{ key: "k", value: "x", timestamp: String(timestamp) }] });
+    const out = await harness.readTopic(`${id}-out`, (records) => records.length >= outputs);
+    return out.map((record) => record.value!.toString());
+  } finally {
+    await runtime.close(5_000);
+    assert.ok([...windows.made, ...sessions.made].every((store) => store.calls.close === 1), "each store the run got was closed");
+  }
+}
+
+test("a user's window and session suppliers behind DSL aggregations are got new and restored from their changelogs at each start", async () => {
+  const stateDir = harness.stateDir();
+  await runSuppliedWindows("supplied-windows", true, stateDir, 1_000, 2);
+  // The window's new count, the first session's tombstone and the merged session.
+  const second = await runSuppliedWindows("supplied-windows", true, stateDir, 2_000, 5);
+  // The window's count and the session go on from the first run's: the new stores were restored.
+  assert.ok(second.includes("window 0-60000=2"), second.join("; "));
+  assert.ok(second.includes("session 1000-2000=2"), second.join("; "));
+});
+
+test("with logging disabled, a user's window and session stores keep no changelog: a new start finds them empty", async () => {
+  const stateDir = harness.stateDir();
+  await runSuppliedWindows("unlogged-windows", false, stateDir, 1_000, 2);
+  const second = await runSuppliedWindows("unlogged-windows", false, stateDir, 2_000, 4);
+  assert.ok(second.includes("window 0-60000=1") && !second.includes("window 0-60000=2"), second.join("; "));
+  assert.ok(second.includes("session 2000-2000=1"), second.join("; "));
 });
 
 test.run();

@@ -1,9 +1,9 @@
 /** The store an aggregation or a table is kept in (Kafka Streams' Materialized), per kind of store. */
-import type { KeyValueBytesStoreSupplier } from "../stores";
+import type { BytesStoreSupplier, KeyValueBytesStoreSupplier, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from "../stores";
 import type { SerdeRef } from "./serde-ref";
 
 /** How a materialized store is cached and logged, whatever its kind. */
-export interface MaterializedStoreOptions {
+export interface MaterializedStoreOptions<Supplier extends BytesStoreSupplier = KeyValueBytesStoreSupplier> {
   /** False keeps the store's updates out of the record cache (Kafka Streams' withCachingDisabled); default true. */
   caching?: boolean;
   /** Topic configs of the store's changelog over Kafka Streams' defaults (Kafka Streams' withLoggingEnabled(config)). */
@@ -14,11 +14,13 @@ export interface MaterializedStoreOptions {
    */
   logging?: boolean;
   /**
-   * Key-value stores (plain or timestamped): the user's own store the data lives in (Kafka Streams'
-   * Materialized.as(KeyValueBytesStoreSupplier)), named as the store. A new one is got, and restored from its
-   * changelog, each time its task is opened.
+   * The user's own store the data lives in (Kafka Streams' Materialized.as(supplier)), named as the store: a
+   * KeyValueBytesStoreSupplier for tables and aggregations, a WindowBytesStoreSupplier for windowed aggregations (its
+   * window size and retention are the store's, unchecked against the windows, as in Kafka Streams), a
+   * SessionBytesStoreSupplier for session ones. A new one is got, and restored from its changelog, each time its task
+   * is opened.
    */
-  storeSupplier?: KeyValueBytesStoreSupplier;
+  storeSupplier?: Supplier;
 }
 
 export interface Materialized<K, V> extends MaterializedStoreOptions {
@@ -42,7 +44,7 @@ export interface Materialized<K, V> extends MaterializedStoreOptions {
   historyRetentionMs?: number;
 }
 
-export interface WindowMaterialized<K, V> extends MaterializedStoreOptions {
+export interface WindowMaterialized<K, V> extends MaterializedStoreOptions<WindowBytesStoreSupplier> {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;
@@ -52,7 +54,7 @@ export interface WindowMaterialized<K, V> extends MaterializedStoreOptions {
   retentionMs?: number;
 }
 
-export interface SessionMaterialized<K, V> extends MaterializedStoreOptions {
+export interface SessionMaterialized<K, V> extends MaterializedStoreOptions<SessionBytesStoreSupplier> {
   storeName: string;
   keySerde?: SerdeRef<K>;
   valueSerde?: SerdeRef<V>;

@@ -3,6 +3,7 @@
  * a window store, and a left or outer join's records that wait for their window to close in a shared store. A plain
  * object, or made with the `StreamJoined` factory that "sluice" exports.
  */
+import type { WindowBytesStoreSupplier } from "../stores";
 import type { SerdeRef } from "./serde-ref";
 
 export interface StreamJoined<K, V, VO> {
@@ -25,4 +26,13 @@ export interface StreamJoined<K, V, VO> {
    * `cleanup.policy=delete`, kept a day beyond the windows, as in Kafka Streams).
    */
   readonly topicConfig?: Readonly<Record<string, string>>;
+  /**
+   * A user's own store for this stream's records (Kafka Streams' withThisStoreSupplier), named by the supplier (and
+   * naming a left or outer join's shared store: `<name>-left-shared-join-store` / `-outer-shared-join-store`). As in
+   * Kafka Streams it must retain duplicates, its window size must be the join windows' size (before + after) and its
+   * retention that size plus the grace.
+   */
+  readonly thisStoreSupplier?: WindowBytesStoreSupplier;
+  /** The same for the other stream's records (withOtherStoreSupplier); its name must differ from this one's. */
+  readonly otherStoreSupplier?: WindowBytesStoreSupplier;
 }

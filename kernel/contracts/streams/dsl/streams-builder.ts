@@ -1,6 +1,6 @@
 /** Where a topology starts (Kafka Streams' StreamsBuilder), and the stores Processor API processors declare. */
 import type { ProcessorSupplier } from "../processor";
-import type { KeyValueBytesStoreSupplier, StoreType } from "../stores";
+import type { BytesStoreSupplier, StoreType } from "../stores";
 import type { Consumed } from "./consumed";
 import type { GlobalKTable } from "./global-ktable";
 import type { KStream, KTable } from "./kstream";
@@ -27,8 +27,8 @@ export interface StoreDeclaration<K = unknown, V = unknown> {
   changelogConfigs?: Record<string, string>;
   /** False: the store keeps no changelog (`StoreBuilder.withLoggingDisabled`); see MaterializedStoreOptions.logging. */
   logging?: boolean;
-  /** key_value: the user's store the data lives in (see StoreSpec.bytesStoreSupplier). */
-  bytesStoreSupplier?: KeyValueBytesStoreSupplier;
+  /** The user's store the data lives in (see StoreSpec.bytesStoreSupplier). */
+  bytesStoreSupplier?: BytesStoreSupplier;
   /**
    * As Kafka Streams' in-memory stores: nothing of the store outlives its task's assignment locally; each time the
    * task is opened, its local state is dropped and its stores are restored from their changelogs.

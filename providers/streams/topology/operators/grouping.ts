@@ -5,7 +5,7 @@
  */
 import type { Grouped, Materialized, MaterializedStoreOptions } from "../../../../kernel/contracts/streams/dsl";
 import type { ProcessorSupplier } from "../../../../kernel/contracts/streams/processor";
-import type { KeyValueBytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
+import type { BytesStoreSupplier, StoreType } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { nextStream, versionedIfSo, type GroupedStreamHandle, type StreamHandle, type TableHandle } from "../dsl-handles";
 import type { InternalTopologyBuilder } from "../internal-topology-builder";
@@ -41,7 +41,7 @@ export function groupedValueSerde(grouping: GroupedStreamHandle): SerdeSpec {
 }
 
 /** What an aggregation names, serializes, caches and logs its store with (a DSL Materialized). */
-export interface MaterializedStore extends MaterializedStoreOptions {
+export interface MaterializedStore extends MaterializedStoreOptions<BytesStoreSupplier> {
   storeName: string;
   keySerde?: SerdeSpec;
   valueSerde?: SerdeSpec;
@@ -120,7 +120,7 @@ export function addAggregation(
 }
 
 /** The caching and changelog configs a Materialized gives its store, only those it sets. */
-export function storeOptions({ caching, changelogConfigs, logging, storeSupplier }: MaterializedStoreOptions): Omit<MaterializedStoreOptions, "storeSupplier"> & { bytesStoreSupplier?: KeyValueBytesStoreSupplier } {
+export function storeOptions({ caching, changelogConfigs, logging, storeSupplier }: MaterializedStoreOptions<BytesStoreSupplier>): Omit<MaterializedStoreOptions, "storeSupplier"> & { bytesStoreSupplier?: BytesStoreSupplier } {
   const options: ReturnType<typeof storeOptions> = {};
   if (caching !== undefined) options.caching = caching;
   if (changelogConfigs !== undefined) options.changelogConfigs = { ...changelogConfigs };

@@ -13,7 +13,7 @@
  */
 import type { JoinWindows, StreamJoined } from "../../../../kernel/contracts/streams/dsl";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
-import type { KeyValueStore, WindowStore } from "../../../../kernel/contracts/streams/stores";
+import type { KeyValueStore, WindowBytesStoreSupplier, WindowStore } from "../../../../kernel/contracts/streams/stores";
 import type { SerdeSpec } from "../../serdes/serde-resolver";
 import { encodeTimes, readTime, TIME_BYTES } from "../../state/key-layout";
 import type { StreamHandle } from "../dsl-handles";
@@ -210,6 +210,7 @@ function joinNames(builder: InternalTopologyBuilder, kind: JoinKind, streamJoine
   const thisSuffix = kind.rightOuter ? "-outer-this-join" : "-this-join";
   const otherSuffix = kind.leftOuter ? "-outer-other-join" : "-other-join";
   const storeBase = streamJoined.storeName ?? base;
+  const { thisStoreSupplier, otherStoreSupplier } = streamJoined;
   return {
     base,
     thisWindowed: `${base}-this-windowed`,
@@ -217,10 +218,27 @@ function joinNames(builder: InternalTopologyBuilder, kind: JoinKind, streamJoine
     thisJoin: `${base}${thisSuffix}`,
     otherJoin: `${base}${otherSuffix}`,
     merge: `${base}-merge`,
-    thisStore: `${storeBase}${thisSuffix}-store`,
-    otherStore: `${storeBase}${otherSuffix}-store`,
-    waitingStore: `${storeBase}${kind.rightOuter ? "-outer-shared-join" : "-left-shared-join"}-store`,
+    thisStore: thisStoreSupplier?.name ?? `${storeBase}${thisSuffix}-store`,
+    otherStore: otherStoreSupplier?.name ?? `${storeBase}${otherSuffix}-store`,
+    waitingStore: `${thisStoreSupplier?.name ?? storeBase}${kind.rightOuter ? "-outer-shared-join" : "-left-shared-join"}-store`,
   };
+}
+
+/** Kafka Streams' checks of a user's join stores: they keep duplicates, match the join windows and differ in name. */
+function checkJoinSuppliers({ thisStoreSupplier, otherStoreSupplier }: StreamJoined<any, any, any>, sizeMs: number, graceMs: number): void {
+  for (const supplier of [thisStoreSupplier, otherStoreSupplier]) {
+    if (supplier === undefined) continue;
+    if (!supplier.retainDuplicates()) throw new Error(`the join store supplier '${supplier.name}' must retain duplicates (retainDuplicates() true), as Kafka Streams requires`);
+    if (supplier.windowSize() !== sizeMs || supplier.retentionPeriod() !== sizeMs + graceMs) {
+      throw new Error(
+        `the join store supplier '${supplier.name}' (window size ${supplier.windowSize()} ms, retention ${supplier.retentionPeriod()} ms) must match the join windows: ` +
+          `window size ${sizeMs} ms (before + after) and retention ${sizeMs + graceMs} ms (size + grace)`,
+      );
+    }
+  }
+  if (thisStoreSupplier !== undefined && thisStoreSupplier.name === otherStoreSupplier?.name) {
+    throw new Error(`both join store suppliers are named '${thisStoreSupplier.name}': they must have different names`);
+  }
 }
 
 /**
@@ -249,10 +267,11 @@ export function streamStreamJoin(
   const size = windows.size();
   const graceMs = windows.gracePeriodMs();
   const changelogConfigs = streamJoined.topicConfig;
-  const windowStore = (name: string, valueSerde: SerdeSpec) =>
-    builder.addStore({ name, type: "window", keySerde, valueSerde, windowSizeMs: size, retentionMs: size + graceMs, retainDuplicates: true, changelogConfigs });
-  windowStore(names.thisStore, leftValueSerde);
-  windowStore(names.otherStore, rightValueSerde);
+  checkJoinSuppliers(streamJoined, size, graceMs);
+  const windowStore = (name: string, valueSerde: SerdeSpec, bytesStoreSupplier: WindowBytesStoreSupplier | undefined) =>
+    builder.addStore({ name, type: "window", keySerde, valueSerde, windowSizeMs: size, retentionMs: size + graceMs, retainDuplicates: true, changelogConfigs, bytesStoreSupplier });
+  windowStore(names.thisStore, leftValueSerde, streamJoined.thisStoreSupplier);
+  windowStore(names.otherStore, rightValueSerde, streamJoined.otherStoreSupplier);
   const waitingStore = kind.leftOuter ? names.waitingStore : undefined;
   if (waitingStore !== undefined) {
     builder.addStore({
