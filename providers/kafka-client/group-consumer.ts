@@ -72,6 +72,13 @@ export interface GroupConsumerHandlers {
    * ending. A handler that commits the offsets itself (`commitOffsets: false`) commits what it has processed now.
    */
   revoking?(): Promise<void>;
+  /**
+   * The member's partitions were lost (Kafka's onPartitionsLost): it is no longer in its generation (its session ended,
+   * it was removed or fenced) or it lost its work to another member, so they may be another's already. Nothing of
+   * them is committed; the handler drops what it holds of them, uncommitted. Called instead of `revoking` (which is
+   * called when this is absent, as Kafka's listener does by default); the member then joins owning none of them.
+   */
+  lost?(): Promise<void>;
   /** A fetch was answered; `lags` says how far behind each partition it answered for is. */
   fetched?(lags: readonly PartitionLag[]): void;
   /** The metadata to commit with a partition's offset (Kafka Streams commits the partition's time there). */
@@ -387,8 +394,11 @@ export class GroupConsumer {
     await this.dropPrefetch();
     // A failed commit's positions are still pending: the commit below takes them.
     await this.settledCommit().catch(() => undefined);
-    await this.commitProcessed();
-    if (this.settled) await this.handlers.revoking?.();
+    if (this.membership.partitionsLost) await this.partitionsLost();
+    else {
+      await this.commitProcessed();
+      if (this.settled) await this.handlers.revoking?.();
+    }
     // Reported once per rebalance, and not for the first join: the member has no partitions to give up yet.
     if (this.settled) this.handlers.rebalancing();
     this.settled = false;
@@ -409,6 +419,21 @@ export class GroupConsumer {
       throw error;
     }
     this.settled = true;
+  }
+
+  /**
+   * Out of its generation, the member's partitions are not its own: their positions are not committed (the commit
+   * would be refused, or land after their new owner's) and the handler drops its work on them; the join that follows
+   * reports none as owned (the assignment is emptied first), as Kafka's consumer does.
+   */
+  private async partitionsLost(): Promise<void> {
+    for (const entry of this.processed.values()) entry.committed = true;
+    if (!this.settled) return;
+    this.logger.warn("this member's partitions were lost (it is out of its generation, or lost its work); dropping their uncommitted work and joining again", {
+      groupId: this.options.groupId,
+      partitions: this.assignment,
+    });
+    await (this.handlers.lost ?? this.handlers.revoking)?.();
   }
 
   /** Under the cooperative protocol, a member that holds partitions keeps them while it joins, unless it lost them. */

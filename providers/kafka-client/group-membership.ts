@@ -89,6 +89,8 @@ export interface GroupMember {
   readonly groupInstanceId: string | null;
   /** The member is to take a new assignment (or join again): stop after the batch in process and call `join`. */
   readonly rejoinNeeded: boolean;
+  /** The member is out of its generation (or its consumer lost its work): its partitions may be another's already. */
+  readonly partitionsLost: boolean;
   /** Joins (or takes the new assignment) and returns this member's partitions by topic. */
   join(): Promise<Record<string, number[]>>;
   committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]>;

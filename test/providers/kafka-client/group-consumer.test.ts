@@ -4,6 +4,8 @@ import { join } from "node:path";
 import type { Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
+import { LEAVE_GROUP } from "../../../providers/kafka-client/client-apis";
 import {
   BrokerConnectionError,
   GroupConsumer,
@@ -27,6 +29,9 @@ interface Member {
   read: { partition: number; offset: number; value: string }[];
   assignments: Record<string, number[]>[];
   rebalances: number;
+  /** Times the member was told it gives its partitions up (revoking), and that it lost them (lost). */
+  revoked: number;
+  lost: number;
   failures: unknown[];
 }
 
@@ -68,7 +73,7 @@ async function startMember(
   hooks: Hooks = {},
   options: Partial<GroupConsumerOptions> = {},
 ): Promise<Member> {
-  const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
+  const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, revoked: 0, lost: 0, failures: [] };
   member.consumer = new GroupConsumer(
     { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50, ...options },
     {
@@ -83,6 +88,8 @@ async function startMember(
           member.read.push({ partition: batch.partition, offset: record.offset, value: record.value!.toString() });
         }
       },
+      revoking: async () => void member.revoked++,
+      lost: async () => void member.lost++,
       failed: (error) => void member.failures.push(error),
     },
   );
@@ -326,6 +333,36 @@ test("cooperative: a member that loses its work while its join is under way read
   assert.is(readAfterLoss, 0, "batches read between the loss and the next assignment");
   assert.equal(context.members.map((member) => member.failures), [[], [], []]);
 });
+
+/** Removes a member from its group as an administrator does (LeaveGroup naming it, Kafka's removeMembersFromConsumerGroup). */
+async function removeMember(context: Pick<Context, "broker">, groupId: string, memberId: string): Promise<void> {
+  const connection = await BrokerConnection.open(context.broker.bootstrap, { clientId: "remover", connectTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxResponseBytes: 1 << 20 });
+  try {
+    const answer = await connection.request(LEAVE_GROUP, { groupId, memberId, members: [{ memberId, groupInstanceId: null }] });
+    assert.equal(answer.members.map((member) => member.errorCode), [ErrorCode.NONE]);
+  } finally {
+    connection.close();
+  }
+}
+
+for (const rebalanceProtocol of ["eager", "cooperative"] as const) {
+  test(`${rebalanceProtocol}: a member removed from its group is told its partitions were lost, not revoked, commits nothing of them and joins again`, async (context) => {
+    const groupId = `removed-${rebalanceProtocol}`;
+    await produce(context.producer, 0, 30);
+    const member = await startMember(context, groupId, {}, { rebalanceProtocol });
+    await eventually(async () => member.read.length >= 30 && (await committedOffsets(context, groupId)).join() === "10,10,10", { what: "30 records read and committed" });
+    const removedId = member.consumer.memberId;
+    const joins = member.assignments.length;
+    await removeMember(context, groupId, removedId);
+    await eventually(() => member.assignments.length > joins, { what: "the removed member joined again", timeoutMs: 10_000 });
+    assert.not.equal(member.consumer.memberId, removedId);
+    // Revoking would let a handler commit (under exactly_once_v2, a transaction's offsets) for partitions it no longer owns.
+    assert.equal({ lost: member.lost, revoked: member.revoked }, { lost: 1, revoked: 0 });
+    await produce(context.producer, 30, 30);
+    await eventually(() => new Set(member.read.map((record) => record.value)).size === 60, { what: "the records produced after the rejoin read" });
+    assert.equal(member.failures, []);
+  });
+}
 
 test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
   const logger = recordingLogger();

@@ -225,6 +225,7 @@ export class StreamThread implements RunView {
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
         revoking: this.exactlyOnce ? () => this.serially(() => (this.failed ? this.abortTransaction() : this.commitTransaction())) : undefined,
+        lost: () => this.serially(() => this.closeLostTasks()),
         batch: (batch) =>
           this.serially(() => {
             if (this.failed) throw new Error("the application has failed; consuming stops");
@@ -573,13 +574,29 @@ export class StreamThread implements RunView {
   private async transactionFailed(error: unknown): Promise<unknown> {
     if (!this.exactlyOnce || !isTransactionLost(error)) return error;
     this.options.logger.warn("the transaction failed; its work is dropped, and the tasks are taken again from the last commit", { error: error.message });
+    await this.closeTasksDirty();
+    await this.producer!.recover(error);
+    return transactionLost(error);
+  }
+
+  /**
+   * The consumer lost this member's partitions (it is out of its generation, or lost its work): as Kafka Streams'
+   * handleLostAll, every active task is closed dirty and an open transaction aborted. The member then joins with no
+   * active task to report (their state on disk still counts for placement), and a task assigned to it again is opened
+   * and restored behind a new fence.
+   */
+  private async closeLostTasks(): Promise<void> {
+    await this.closeTasksDirty();
+    await this.abortTransaction();
+  }
+
+  /** Drops the active tasks' work since their last commit (writes, queued records, uncollected outputs) and closes them. */
+  private async closeTasksDirty(): Promise<void> {
     this.collector.discard();
     this.uncommitted.clear();
     this.queueing.clear();
     this.workSince = -1;
     await this.tasks.close();
-    await this.producer!.recover(error);
-    return transactionLost(error);
   }
 
   private punctuateWallClock(): void {
