@@ -13,7 +13,8 @@
  * processing its partitions meanwhile; it then gives up only those the new assignment takes away (their positions
  * committed first) and takes over only the new ones. The leader gives no member a partition another member still owns,
  * so a member that gave partitions up joins once more for them to move (the second of the two rebalances). A member
- * dropped from its generation has lost its partitions and takes its whole assignment over again, as under eager; so
+ * dropped from its generation has lost its partitions (under either protocol): nothing of them is committed, its
+ * handler is told `lost` rather than `revoking`, and it joins owning none and takes its whole assignment over again; so
  * does one whose handler lost its work while the join was under way (it processes nothing more meanwhile), and one
  * whose take-over of the join's assignment failed. Under the consumer protocol a new assignment is taken as under eager.
  * Partitions without a committed offset start at their earliest offset. Lost connections are retried with a backoff,
