@@ -102,6 +102,7 @@ export { STREAMS_DEPLOYMENTS_TOKEN, type DeployRequest, type StreamsDeployments,
 export { topologyJson, TOPOLOGY_SCHEMA } from "./kernel/contracts/streams/topology-json";
 export { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers, type KafkaBootstrap, type KafkaCluster } from "./kernel/contracts/kafka-bootstrap";
 export { KAFKA_TOPIC_LOGS, type KafkaTopicLogs, type LogRecord, type TopicLog, type TopicLogOptions } from "./kernel/contracts/kafka-topic-log";
+export { BUILTIN_SCHEMA_REGISTRY, type BuiltInSchemaRegistry } from "./kernel/contracts/schema-registry";
 
 // 8. Writing topologies.
 export type * from "./kernel/contracts/streams/dsl";

@@ -6,15 +6,16 @@
  * connection and no polling, and a restart keeps every subject. On by default with the embedded broker
  * (schema.registry.enable).
  */
-import { KAFKA_BOOTSTRAP, KAFKA_TOPIC_LOGS, optional, StartupError, type Plugin, type PluginContext } from "sluice";
+import { BUILTIN_SCHEMA_REGISTRY, KAFKA_BOOTSTRAP, KAFKA_TOPIC_LOGS, optional, StartupError, type Plugin, type PluginContext } from "sluice";
 import { SCHEMA_REGISTRY_CONFIG } from "./registry-config";
-import { registerRegistryRoutes } from "./registry-routes";
+import { REGISTRY_PATH, registerRegistryRoutes } from "./registry-routes";
 import { SchemaRegistry } from "./schema-registry";
 import { SchemasTopic } from "./schemas-topic";
 
 export class SchemaRegistryPlugin implements Plugin {
   readonly configSections = [SCHEMA_REGISTRY_CONFIG];
   readonly requires = [optional(KAFKA_TOPIC_LOGS), optional(KAFKA_BOOTSTRAP)];
+  readonly provides = [BUILTIN_SCHEMA_REGISTRY];
   private topic: SchemasTopic | undefined;
 
   configure({ config, components, routes }: PluginContext): void {
@@ -29,6 +30,8 @@ export class SchemaRegistryPlugin implements Plugin {
     const registry = new SchemaRegistry(topic);
     this.topic = topic;
     registerRegistryRoutes(routes, registry);
+    // The registry serdes' default registry (an empty schema.registry.url).
+    components.register(BUILTIN_SCHEMA_REGISTRY, { useValue: { path: REGISTRY_PATH } });
   }
 
   async close(): Promise<void> {

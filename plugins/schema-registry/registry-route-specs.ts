@@ -24,6 +24,15 @@ const SUBJECT_NOT_FOUND = "40401: the subject has no version";
 const ID_NOT_FOUND = "40403: no schema has the id";
 const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
 
+const LEVEL: JsonSchema = { type: "string", enum: ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE"] };
+const PERMANENT = { description: "`true`: remove for good what was soft-deleted", schema: { type: "boolean" } } satisfies ParameterSpec;
+const LEVEL_ANSWER = ok("The compatibility level", objectSchema({ compatibilityLevel: LEVEL }));
+const SET_LEVEL = {
+  description: "A JSON object {compatibility}; the router leaves it unchecked so that a bad level is answered with Confluent's 42203",
+  tags: TAGS,
+  responses: { 200: ok("The level set", objectSchema({ compatibility: LEVEL })), 422: "42203: not a compatibility level" },
+};
+
 export const REGISTRY_SPECS = {
   subjects: { summary: "The subjects with a live version", tags: TAGS, responses: { 200: ok("Subjects, sorted", arrayOf(string)) } },
   versions: {
@@ -37,7 +46,11 @@ export const REGISTRY_SPECS = {
     description: SCHEMA_REQUEST,
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
-    responses: { 200: ok("The schema's id", objectSchema({ id: integer })), 422: "42201: the schema does not parse as its type" },
+    responses: {
+      200: ok("The schema's id", objectSchema({ id: integer })),
+      409: "409: the subject's compatibility level refuses the schema",
+      422: "42201: the schema does not parse as its type",
+    },
   },
   version: {
     summary: "One version of a subject",
@@ -72,5 +85,54 @@ export const REGISTRY_SPECS = {
     tags: TAGS,
     pathParameters: { id: ID },
     responses: { 200: ok("By subject, then version", arrayOf(objectSchema({ subject: string, version: integer }))), 404: ID_NOT_FOUND },
+  },
+  globalConfig: { summary: "The global compatibility level (BACKWARD unless set)", tags: TAGS, responses: { 200: LEVEL_ANSWER } },
+  setGlobalConfig: { summary: "Set the global compatibility level", ...SET_LEVEL },
+  subjectConfig: {
+    summary: "A subject's own compatibility level",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    queryParameters: { defaultToGlobal: { description: "`true`: the global level when the subject has none of its own", schema: { type: "boolean" } } },
+    responses: { 200: LEVEL_ANSWER, 404: "40408: the subject has no level of its own" },
+  },
+  setSubjectConfig: { summary: "Set a subject's compatibility level", pathParameters: { subject: SUBJECT }, ...SET_LEVEL },
+  deleteSubjectConfig: {
+    summary: "Remove a subject's own compatibility level (the global one applies again)",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    responses: { 200: ok("The level it had", objectSchema({ compatibilityLevel: LEVEL })), 404: SUBJECT_NOT_FOUND },
+  },
+  deleteSubject: {
+    summary: "Delete every version of a subject: soft, or for good with permanent=true after a soft delete",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    queryParameters: { permanent: PERMANENT },
+    responses: {
+      200: ok("The versions deleted", arrayOf(integer)),
+      404: `${SUBJECT_NOT_FOUND}; 40404: already soft-deleted; 40405: permanent before a soft delete`,
+    },
+  },
+  deleteVersion: {
+    summary: "Delete one version of a subject: soft, or for good with permanent=true after a soft delete",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    queryParameters: { permanent: PERMANENT },
+    responses: {
+      200: ok("The version deleted", integer),
+      404: `${SUBJECT_NOT_FOUND}; 40402: no such version; 40406: already soft-deleted; 40407: permanent before a soft delete`,
+      422: "42202: not a version",
+    },
+  },
+  compatibility: {
+    summary: "Whether a schema may follow a version of a subject at the subject's compatibility level",
+    description: SCHEMA_REQUEST,
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    queryParameters: { verbose: { description: "`true`: also the reasons it may not", schema: { type: "boolean" } } },
+    responses: {
+      200: ok("The answer", objectSchema({ is_compatible: { type: "boolean" }, messages: arrayOf(string) }, { optional: ["messages"] })),
+      404: `${SUBJECT_NOT_FOUND}; 40402: no such version`,
+      422: "42201: the schema does not parse; 42202: not a version",
+    },
   },
 } satisfies Record<string, RouteSpec>;

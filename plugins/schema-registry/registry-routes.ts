@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { HttpError, jsonBody, sendText, type RouteRegistrar, type SluiceRequest } from "sluice";
+import { compatibilityLevelOf } from "./compatibility";
 import { invalidVersion, RegistryError, schemaNotFound } from "./registry-errors";
 import { DEFAULT_SCHEMA_TYPE, type SchemaContent, type SubjectVersion } from "./registry-state";
 import { REGISTRY_SPECS } from "./registry-route-specs";
@@ -43,7 +44,43 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/schema`, schemaText((req) => state.schemaById(idOf(req.params.id))), { spec: REGISTRY_SPECS.schemaTextById });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/subjects`, answer((req) => [...new Set(state.usesOf(idOf(req.params.id)).map((use) => use.subject))]), { spec: REGISTRY_SPECS.subjectsById });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/versions`, answer((req) => state.usesOf(idOf(req.params.id))), { spec: REGISTRY_SPECS.versionsById });
+
+  routes.get(`${REGISTRY_PATH}/config`, answer(() => ({ compatibilityLevel: registry.levelOf(null) })), { spec: REGISTRY_SPECS.globalConfig });
+  routes.put(`${REGISTRY_PATH}/config`, answer(async (req) => ({ compatibility: await registry.setLevel(null, levelIn(req)) })), { role: "admin", spec: REGISTRY_SPECS.setGlobalConfig });
+  routes.get(`${REGISTRY_PATH}/config/:subject`, answer((req) => ({ compatibilityLevel: registry.subjectLevel(req.params.subject, req.query.defaultToGlobal === "true") })), {
+    spec: REGISTRY_SPECS.subjectConfig,
+  });
+  routes.put(`${REGISTRY_PATH}/config/:subject`, answer(async (req) => ({ compatibility: await registry.setLevel(req.params.subject, levelIn(req)) })), {
+    role: "admin",
+    spec: REGISTRY_SPECS.setSubjectConfig,
+  });
+  routes.delete(`${REGISTRY_PATH}/config/:subject`, answer(async (req) => ({ compatibilityLevel: await registry.deleteLevel(req.params.subject) })), {
+    role: "admin",
+    spec: REGISTRY_SPECS.deleteSubjectConfig,
+  });
+  routes.delete(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => registry.deleteSubject(req.params.subject, isPermanent(req))), {
+    role: "admin",
+    spec: REGISTRY_SPECS.deleteSubject,
+  });
+  routes.delete(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => registry.deleteVersion(req.params.subject, versionOf(req.params.version), isPermanent(req))), {
+    role: "admin",
+    spec: REGISTRY_SPECS.deleteVersion,
+  });
+  // A check changes nothing: readers may make it, though it is a POST.
+  routes.post(
+    `${REGISTRY_PATH}/compatibility/subjects/:subject/versions/:version`,
+    answer((req) => {
+      const messages = registry.compatibilityWith(req.params.subject, versionOf(req.params.version), requestOf(req));
+      return { is_compatible: messages.length === 0, ...(req.query.verbose === "true" ? { messages } : {}) };
+    }),
+    { role: "viewer", spec: REGISTRY_SPECS.compatibility },
+  );
 }
+
+const isPermanent = (req: SluiceRequest) => req.query.permanent === "true";
+
+/** The level in a `PUT /config` body `{"compatibility": level}`; 42203 when it is not one. */
+const levelIn = (req: SluiceRequest) => compatibilityLevelOf(((jsonBody(req) ?? {}) as { compatibility?: unknown }).compatibility);
 
 /** The handler's answer, or the registry error it ended with (a malformed body keeps its status as its code). */
 async function attempt(handler: () => unknown): Promise<{ status: number; body: unknown }> {

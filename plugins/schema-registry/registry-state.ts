@@ -2,8 +2,10 @@
  * What the registry knows, rebuilt from the records of the `_schemas` topic in their order. The records keep the
  * layout of Confluent's registry: a JSON key `{"keytype":"SCHEMA","subject":s,"version":v,"magic":1}` and a JSON value
  * `{"subject","version","id","schemaType"?,"schema","references"?,"deleted"}` (schemaType left out for AVRO); a null
- * value removes the version. Other key types are kept for a later slice and skipped here.
+ * value removes the version. A compatibility level is a `{"keytype":"CONFIG","subject":s|null,"magic":0}` key (null: the
+ * global level) with a `{"compatibilityLevel"}` value; a null value removes it. Other key types are skipped.
  */
+import { COMPATIBILITY_LEVELS, type CompatibilityLevel } from "./compatibility";
 import { schemaNotFound, subjectNotFound, versionNotFound } from "./registry-errors";
 
 export const DEFAULT_SCHEMA_TYPE = "AVRO";
@@ -28,6 +30,12 @@ export interface SubjectVersion extends SchemaContent {
   deleted: boolean;
 }
 
+export interface ConfigKey {
+  keytype: "CONFIG";
+  subject: string | null;
+  magic: 0;
+}
+
 export interface SchemaKey {
   keytype: "SCHEMA";
   subject: string;
@@ -42,10 +50,13 @@ export class RegistryState {
   private readonly subjectVersions = new Map<string, Map<number, SubjectVersion>>();
   private readonly contents = new Map<number, SchemaContent>();
   private readonly idsByIdentity = new Map<string, number>();
+  /** Compatibility levels by subject; the global one under null. */
+  private readonly levels = new Map<string | null, CompatibilityLevel>();
   private maxId = 0;
 
   /** One record of the topic; keys this slice does not know are skipped. */
   apply(key: unknown, value: unknown): void {
+    if (isConfigKey(key)) return this.applyConfig(key, value);
     if (!isSchemaKey(key)) return;
     const versions = this.subjectVersions.get(key.subject) ?? new Map<number, SubjectVersion>();
     this.subjectVersions.set(key.subject, versions);
@@ -61,6 +72,17 @@ export class RegistryState {
     this.maxId = Math.max(this.maxId, stored.id);
   }
 
+  /** The level set for `subject` (null: the global one), if any. */
+  compatibility(subject: string | null): CompatibilityLevel | undefined {
+    return this.levels.get(subject);
+  }
+
+  private applyConfig(key: ConfigKey, value: unknown): void {
+    const level = (value as { compatibilityLevel?: unknown } | null)?.compatibilityLevel;
+    if (COMPATIBILITY_LEVELS.includes(level as CompatibilityLevel)) this.levels.set(key.subject, level as CompatibilityLevel);
+    else if (value === null) this.levels.delete(key.subject);
+  }
+
   /** Subjects with a live version, sorted. */
   subjects(): string[] {
     return [...this.subjectVersions].filter(([, versions]) => [...versions.values()].some((v) => !v.deleted)).map(([subject]) => subject).sort();
@@ -68,9 +90,19 @@ export class RegistryState {
 
   /** The live versions of `subject`, ascending; 40401 when it has none. */
   liveVersions(subject: string): SubjectVersion[] {
-    const live = [...(this.subjectVersions.get(subject)?.values() ?? [])].filter((v) => !v.deleted).sort((a, b) => a.version - b.version);
+    const live = this.liveVersionsIfAny(subject);
     if (live.length === 0) throw subjectNotFound(subject);
     return live;
+  }
+
+  /** The live versions of `subject`, ascending; none for a subject never registered. */
+  liveVersionsIfAny(subject: string): SubjectVersion[] {
+    return this.allVersions(subject).filter((v) => !v.deleted);
+  }
+
+  /** Every version of `subject` still on the topic, soft-deleted ones too, ascending. */
+  allVersions(subject: string): SubjectVersion[] {
+    return [...(this.subjectVersions.get(subject)?.values() ?? [])].sort((a, b) => a.version - b.version);
   }
 
   /** `version` of `subject`, or its latest for `"latest"`; 40401 / 40402 when missing. */
@@ -114,6 +146,16 @@ export class RegistryState {
   }
 }
 
+function isConfigKey(key: unknown): key is ConfigKey {
+  const candidate = key as Partial<ConfigKey> | null;
+  return candidate !== null && typeof candidate === "object" && candidate.keytype === "CONFIG" && (candidate.subject === null || typeof candidate.subject === "string");
+}
+
+/** The topic record that sets (or, with null, removes) the compatibility level of `subject` (null: the global one). */
+export function configRecord(subject: string | null, level: CompatibilityLevel | null): { key: ConfigKey; value: Record<string, unknown> | null } {
+  return { key: { keytype: "CONFIG", subject, magic: 0 }, value: level === null ? null : { compatibilityLevel: level } };
+}
+
 function isSchemaKey(key: unknown): key is SchemaKey {
   const candidate = key as Partial<SchemaKey> | null;
   return candidate !== null && typeof candidate === "object" && candidate.keytype === "SCHEMA" && typeof candidate.subject === "string" && typeof candidate.version === "number";
@@ -131,7 +173,10 @@ function toSubjectVersion(value: Record<string, unknown>): SubjectVersion {
   };
 }
 
-/** The topic record that registers `stored`, in Confluent's layout. */
+/** The topic record that removes `stored` for good: its key with a null value. */
+export const tombstoneRecord = (stored: SubjectVersion): { key: SchemaKey; value: null } => ({ key: schemaRecord(stored).key, value: null });
+
+/** The topic record that registers `stored` (or, with `deleted`, soft-deletes it), in Confluent's layout. */
 export function schemaRecord(stored: SubjectVersion): { key: SchemaKey; value: Record<string, unknown> } {
   return {
     key: { keytype: "SCHEMA", subject: stored.subject, version: stored.version, magic: 1 },

@@ -24,7 +24,8 @@ import type { LevelDbConfigSetter } from "../../../kernel/contracts/streams/stor
 import type { ConfigValue, EventStreamDeclaration, TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { ApplicationConfig } from "../streams-config";
 import type { CompiledTopology } from "../engine/compiled-topology";
-import { isFencedInstance, type KafkaEndpoint } from "../../kafka-client";
+import { BrokerConnectionError, isFencedInstance, type KafkaEndpoint } from "../../kafka-client";
+import { backoffMs } from "../../kafka-client/backoff";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { StreamThread } from "../kafka/processing/stream-thread";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
@@ -48,6 +49,9 @@ export interface ApplicationOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Waits between starts while no broker answers: doubling from the first, up to the longest (Kafka's reconnect backoffs). */
+const START_RETRY_FIRST_MS = 100;
+const START_RETRY_MAX_MS = 2_000;
 
 async function withTimeout(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -248,6 +252,12 @@ export class StreamsApplication implements ApplicationHandle {
   private async startRun(): Promise<void> {
     if (this.state === "RUNNING" || this.state === "REBALANCING") return;
     if (this.state === "ERROR") await this.stopRun(false, DEFAULT_TIMEOUT_MS);
+    this.lifecycle.moveTo("REBALANCING");
+    await this.launchRun(1);
+  }
+
+  /** Creates and starts a stream thread; `attempt`: how many starts in a row this is while the cluster is unreachable. */
+  private async launchRun(attempt: number): Promise<void> {
     this.startedAt = Date.now();
     this.restartOnError.started(this.startedAt);
     this.recordedError = null;
@@ -277,14 +287,31 @@ export class StreamsApplication implements ApplicationHandle {
       },
     });
     this.run = run;
-    this.lifecycle.moveTo("REBALANCING");
     try {
       await run.start();
     } catch (error) {
-      this.fail(error);
+      if (error instanceof BrokerConnectionError && this.run === run) this.startAgainLater(run, attempt, error);
+      else this.fail(error);
       return;
     }
     this.startStats(run);
+  }
+
+  /**
+   * A start that found no broker answering (the cluster down or restarting) is tried again until one answers, the
+   * application staying REBALANCING meanwhile, as a Kafka Streams application's clients keep reconnecting; a stop or
+   * restart in between ends the retries. Refused credentials are not retried (they are no connection error).
+   */
+  private startAgainLater(failed: StreamThread, attempt: number, error: BrokerConnectionError): void {
+    const waitMs = backoffMs(START_RETRY_FIRST_MS, attempt, START_RETRY_MAX_MS);
+    const log = attempt === 1 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
+    log("no broker answers; the application stays REBALANCING and starts again", { applicationId: this.id, error: error.message, attempt, inMs: waitMs });
+    void failed.stop().catch(() => undefined);
+    setTimeout(() => {
+      void this.serially(async () => {
+        if (this.run === failed && this.state === "REBALANCING") await this.launchRun(attempt + 1);
+      });
+    }, waitMs).unref();
   }
 
   private fail(error: unknown): void {

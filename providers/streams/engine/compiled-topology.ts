@@ -9,6 +9,7 @@ import type { StoreSpec } from "../../../kernel/contracts/streams/stores";
 import type { TopologyGraph } from "../../../kernel/contracts/streams/runtime";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { resolveSerde, type SerdeSpec } from "../serdes/serde-resolver";
+import type { RegistrySerdes } from "../serdes/registry/registry-serdes";
 import { splitSubTopologies, validatePartitionCounts, type SubTopology } from "../topology/sub-topologies";
 import { describeTopology } from "../topology/topology-graph";
 import type { TopologyDefinition, TopologyNodeDef } from "../topology/topology-model";
@@ -30,6 +31,8 @@ export class CompiledTopology {
   private readonly loggedStores: readonly string[][];
   /** `default.key.serde` and `default.value.serde`, resolved. */
   readonly defaultSerdes: SerdePair;
+  /** The serdes a name resolves to, per role: the registry serdes' (`avro`), then the registered ones. */
+  private readonly named: { key?: NamedCodeLookup; value?: NamedCodeLookup };
 
   constructor(
     readonly applicationId: string,
@@ -37,15 +40,17 @@ export class CompiledTopology {
     private readonly defaultKeySerde: SerdeSpec,
     private readonly defaultValueSerde: SerdeSpec,
     /** The serdes registered by name (`sluice.streams.NamedCode`). */
-    private readonly namedCode?: NamedCodeLookup,
+    namedCode?: NamedCodeLookup,
     defaultTimestampExtractor: string = "FailOnInvalidTimestamp",
+    registrySerdes?: RegistrySerdes,
   ) {
     this.subTopologies = splitSubTopologies(definition);
     validatePartitionCounts(definition, this.subTopologies);
-    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", namedCode), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", namedCode) };
+    this.named = registrySerdes === undefined ? { key: namedCode, value: namedCode } : { key: registrySerdes.lookup("key", namedCode), value: registrySerdes.lookup("value", namedCode) };
+    this.defaultSerdes = { key: resolveSerde(defaultKeySerde, undefined, "default.key.serde", this.named.key), value: resolveSerde(defaultValueSerde, undefined, "default.value.serde", this.named.value) };
     const pair = (key: SerdeSpec, value: SerdeSpec, what: string): SerdePair => ({
-      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, namedCode),
-      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, namedCode),
+      key: resolveSerde(key, defaultKeySerde, `the key of ${what}`, this.named.key),
+      value: resolveSerde(value, defaultValueSerde, `the value of ${what}`, this.named.value),
     });
     for (const node of definition.nodes.values()) {
       if (node.kind !== "processor") this.serdes.set(node.name, pair(node.keySerde, node.valueSerde, `node '${node.name}'`));
@@ -56,7 +61,9 @@ export class CompiledTopology {
     }
     for (const store of definition.stores.values()) {
       const { key, value } = pair(store.keySerde, store.valueSerde, `store '${store.name}'`);
-      this.storeSpecs.set(store.name, { ...store, keySerde: key, valueSerde: value });
+      // A store writes without a topic: a serde whose subject comes from one (a registry serde) writes its changelog's.
+      const changelog = this.changelogTopic(store.name);
+      this.storeSpecs.set(store.name, { ...store, keySerde: boundToTopic(key, changelog), valueSerde: boundToTopic(value, changelog) });
     }
     for (const sub of this.subTopologies) {
       for (const topic of sub.sourceTopics) {
@@ -84,7 +91,7 @@ export class CompiledTopology {
   eventSerdeNames(type: string): { key?: string; value?: string } {
     const senders = this.definition.eventSerdes.get(type) ?? [];
     const agreed = (specs: SerdeSpec[]) => {
-      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.namedCode).name)));
+      const names = new Set(specs.map((spec) => (spec === undefined ? undefined : resolveSerde(spec, undefined, `event stream '${type}'`, this.named.value).name)));
       const [only] = names;
       return names.size === 1 ? only : undefined;
     };
@@ -93,7 +100,7 @@ export class CompiledTopology {
 
   /** A serde the DSL named (undefined: the configured default for a key or a value), for processors that serialize. */
   resolveSerde(spec: SerdeSpec, role: "key" | "value", what: string): Serde<any> {
-    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.namedCode);
+    return resolveSerde(spec, role === "key" ? this.defaultKeySerde : this.defaultValueSerde, what, this.named[role]);
   }
 
   /** The timestamp extractor of a source node. */
@@ -173,6 +180,19 @@ export class CompiledTopology {
   describe(version: string): TopologyGraph {
     return describeTopology(this.definition, this.subTopologies, version);
   }
+}
+
+/** `serde` writing as for `topic` when it is given none, for a serde that needs a topic to write (prepareSerialize). */
+function boundToTopic<T>(serde: Serde<T>, topic: string): Serde<T> {
+  const { prepareSerialize } = serde;
+  if (prepareSerialize === undefined) return serde;
+  return {
+    name: serde.name,
+    serialize: (value, to) => serde.serialize(value, to ?? topic),
+    deserialize: (bytes) => serde.deserialize(bytes),
+    prepareDeserialize: serde.prepareDeserialize?.bind(serde),
+    prepareSerialize: (to) => prepareSerialize.call(serde, to),
+  };
 }
 
 export function taskIdOf(subTopologyId: number, partition: number): string {

@@ -4,6 +4,7 @@
  * the runner, which flushes them once per polled batch. Stream time is the largest record timestamp seen.
  */
 import type { ReadOnlyStore, StoreSpec } from "../../../kernel/contracts/streams/stores";
+import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type {
   Cancellable,
   ConsumerRecord,
@@ -228,6 +229,30 @@ export class StreamTask {
       const processor = node.processor as Partial<PreparedProcessor> | undefined;
       if (typeof processor?.prepare === "function") await processor.prepare();
     }
+    // What the serdes of the sinks and stores need from outside the process to write (a registry's writer schema,
+    // of a store's changelog subject), before any record.
+    for (const name of this.topology.subTopologies[this.subTopologyId].nodes) {
+      const def = this.topology.node(name);
+      if (def.kind === "sink" && typeof def.topic === "string") await prepareSerdes(this.topology.serdesOf(name), def.topic);
+    }
+    for (const spec of this.topology.storeSpecsOf(this.subTopologyId)) await prepareSerdes({ key: spec.keySerde, value: spec.valueSerde }, this.topology.changelogTopic(spec.name));
+  }
+
+  /**
+   * What must be awaited before the records of `topic` are read, for a source whose serdes fetch what they need to
+   * read a record (a registry's schema): undefined for the others, which is every source of the builtin serdes.
+   */
+  readerPreparation(topic: string): ((record: RangedRecord) => Promise<void> | undefined) | undefined {
+    const { key, value } = this.topology.serdesOf(this.sourceOf(topic).name);
+    const prepareKey = key.prepareDeserialize?.bind(key);
+    const prepareValue = value.prepareDeserialize?.bind(value);
+    if (prepareKey === undefined && prepareValue === undefined) return undefined;
+    return ({ bytes, keyStart, keySize, valueStart, valueSize }) => {
+      const keyReady = keySize < 0 ? undefined : prepareKey?.(bytes, keyStart, keyStart + keySize);
+      const valueReady = valueSize < 0 ? undefined : prepareValue?.(bytes, valueStart, valueStart + valueSize);
+      if (keyReady === undefined) return valueReady;
+      return valueReady === undefined ? keyReady : Promise.all([keyReady, valueReady]).then(() => undefined);
+    };
   }
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
@@ -362,8 +387,8 @@ export class StreamTask {
         const topic = fixedTopic ?? this.extractTopic(name, extractor!, record);
         const output: OutputRecord = {
           topic,
-          key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key),
-          value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value),
+          key: record.key === null || record.key === undefined ? null : keyAsText ? String(record.key) : serdes.key.serialize(record.key, topic),
+          value: record.value === null || record.value === undefined ? null : valueAsText ? String(record.value) : serdes.value.serialize(record.value, topic),
           timestamp: record.timestamp,
           headerList: record.headerList(),
           stamp: origins === undefined ? undefined : this.originOfOutput(origins),
@@ -465,6 +490,11 @@ export class StreamTask {
   }
 }
 
+async function prepareSerdes({ key, value }: { key: Serde<unknown>; value: Serde<unknown> }, topic: string): Promise<void> {
+  await key.prepareSerialize?.(topic);
+  await value.prepareSerialize?.(topic);
+}
+
 /** ProcessorContext.appConfigsWithPrefix: the entries whose key starts with `prefix`, the prefix taken off. */
 export function configsWithPrefix(configs: Readonly<Record<string, ConfigValue>>, prefix: string): Readonly<Record<string, ConfigValue>> {
   return Object.fromEntries(Object.entries(configs).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value]));
@@ -506,7 +536,7 @@ class SourceRuntime implements NodeRuntime {
         value = raw.value === null ? null : this.valueOf(raw.value, 0, raw.value.length);
       }
     } catch (error) {
-      throw new DeserializationError(`cannot deserialize record at offset ${raw.offset}: ${(error as Error).message}`);
+      throw new DeserializationError(`cannot deserialize the record of ${topic} partition ${partition} at offset ${raw.offset}: ${(error as Error).message}`);
     }
     const timestamp = this.timestampOf(topic, partition, raw, key, value);
     if (timestamp < 0) return undefined;

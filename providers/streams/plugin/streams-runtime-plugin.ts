@@ -10,6 +10,7 @@ import { HEALTH_INDICATOR, type HealthIndicator } from "../../../kernel/contract
 import { KAFKA_BOOTSTRAP, KAFKA_CLUSTER, resolveBootstrapServers } from "../../../kernel/contracts/kafka-bootstrap";
 import { optional, type KernelInfo, type Plugin, type PluginContext } from "../../../kernel/contracts/plugin";
 import { STREAMS_DEPLOYMENTS_TOKEN } from "../../../kernel/contracts/streams/deployments";
+import { BUILTIN_SCHEMA_REGISTRY } from "../../../kernel/contracts/schema-registry";
 import { STREAMS_RUNTIME_TOKEN, type ApplicationHandle, type ApplicationRegistry } from "../../../kernel/contracts/streams/runtime";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../kernel/contracts/streams/topology-provider";
 import type { Logger } from "../../../kernel/logger";
@@ -27,7 +28,7 @@ import { APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION, STREAMS_C
 
 export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, HealthIndicator {
   /** The configured cluster, or else the embedded broker. */
-  readonly requires = [optional(KAFKA_CLUSTER), optional(KAFKA_BOOTSTRAP)];
+  readonly requires = [optional(KAFKA_CLUSTER), optional(KAFKA_BOOTSTRAP), optional(BUILTIN_SCHEMA_REGISTRY)];
   readonly provides = [STREAMS_RUNTIME_TOKEN, STREAMS_DEPLOYMENTS_TOKEN, HEALTH_INDICATOR];
   readonly configSections = [STREAMS_CONFIG, APPLICATIONS_CONFIG];
   private config!: SluiceConfig;
@@ -72,7 +73,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   async start(): Promise<void> {
     const streams = this.config.of(STREAMS_CONFIG);
     const { [DEPLOYMENTS_KEY_LOCATION]: _key, ...defaults } = this.config.section(STREAMS_CONFIG.name);
-    const streamsConfig = { ...defaults, "state.dir": this.stateDir };
+    const streamsConfig = { ...defaults, "state.dir": this.stateDir, ...this.builtInRegistryUrl(defaults["schema.registry.url"]) };
     const applicationServer = streams.get("application.server") || this.kernel.advertisedAddress();
     this.runtime = new StreamsRuntime({
       bootstrapServers: resolveBootstrapServers(this.components),
@@ -86,6 +87,13 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     this.deployments.boot();
     await this.runtime.start();
     this.logger.info("applications started", { applications: this.applications().map((app) => app.id) });
+  }
+
+  /** The built-in registry as the registry serdes' default: when it runs and `streams.schema.registry.url` is left empty. */
+  private builtInRegistryUrl(configured: unknown): { "schema.registry.url"?: string } {
+    const address = this.kernel.serverAddress();
+    if ((configured ?? "") !== "" || address === undefined || !this.components.isRegistered(BUILTIN_SCHEMA_REGISTRY)) return {};
+    return { "schema.registry.url": `http://${address}${this.components.resolve(BUILTIN_SCHEMA_REGISTRY).path}` };
   }
 
   async close(): Promise<void> {

@@ -1,17 +1,19 @@
 /**
- * The task's record cache in front of a user's window or session store (Kafka Streams wraps a user's supplier in its
- * CachingWindowStore / CachingSessionStore as it wraps its own stores): a processor's updates of one entry (a key
- * and a window or session, the entry's id being the key's bytes then the suffix the built-in stores use) fold in the
- * cache, and reach the user's store, the changelog and the processor's downstream once, when the cache is flushed or
- * evicts the entry. Reads look in the cache first.
+ * The task's record cache in front of a user's key-value, window or session store (Kafka Streams wraps a user's
+ * supplier in its CachingKeyValueStore / CachingWindowStore / CachingSessionStore as it wraps its own stores): a
+ * processor's updates of one entry (a key, and for a windowed store a window or session: the entry's id is the key's
+ * bytes then the suffix the built-in stores use, none for a key-value store) fold in the cache, and reach the user's
+ * store, the changelog and the processor's downstream once, when the cache is flushed or evicts the entry. Reads look
+ * in the cache first.
  */
 import type { Header } from "../../../kernel/contracts/streams/processor";
 import type { CachedRecord, CachedStore, RecordCache } from "./record-cache";
+import type { StoreContext } from "./store-context";
 import type { WindowedFlushListener } from "./windowed-bytes";
 
 /** What the cache writes through to: the user's store and the changelog. */
 export interface CacheBackend {
-  /** The length of an entry's suffix (its window's or session's times). */
+  /** The length of an entry's suffix (its window's or session's times; 0 for a key-value store). */
   readonly suffixLength: number;
   /** The entry's serialized value in the user's store (undefined when it holds none, or it has expired). */
   stored(key: Buffer, suffix: Buffer): Buffer | undefined;
@@ -90,3 +92,26 @@ export class SuppliedCache implements CachedStore {
     return { key: record.key.subarray(0, keyLength), suffix: record.key.subarray(keyLength), record };
   }
 }
+
+/** The record cache in front of a user's store, unless its caching is off or the task has none (`statestore.cache.max.bytes` 0). */
+export function suppliedCache(context: StoreContext, caching: boolean, backend: CacheBackend): SuppliedCache | undefined {
+  const records = context.records;
+  return caching && records !== undefined ? new SuppliedCache(records, backend) : undefined;
+}
+
+/**
+ * Merges the cache's entries in range into the user's store's: a cached update replaces the stored entry, a cached
+ * deletion removes it. With cached entries, the walk goes in `order`; without, in the user's store's order.
+ */
+export function overlaid<T extends { id: string }>(stored: T[], cached: readonly (T & { deleted: boolean })[], order: (a: T, b: T) => number): T[] {
+  if (cached.length === 0) return stored;
+  const merged = new Map(stored.map((entry) => [entry.id, entry]));
+  for (const entry of cached) {
+    if (entry.deleted) merged.delete(entry.id);
+    else merged.set(entry.id, entry);
+  }
+  return [...merged.values()].sort(order);
+}
+
+/** Whether `key` lies in [from, to] by its bytes (an undefined bound is open). */
+export const inKeyRange = (key: Buffer, from: Buffer | undefined, to: Buffer | undefined) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);

@@ -17,16 +17,32 @@ import type {
   TimestampedKeyValueStore,
   ValueAndTimestamp,
 } from "../../../kernel/contracts/streams/stores";
+import type { Header } from "../../../kernel/contracts/streams/processor";
 import { PulledIterator } from "./key-value-iterator";
+import { inKeyRange, overlaid, suppliedCache, type CacheBackend, type SuppliedCache } from "./supplied-cache";
 import type { StoreFaces } from "./store-openers";
 import type { StoreContext } from "./store-context";
 import { plainValues, timestampedValues, type StoredValue, type ValueLayout } from "./value-layout";
 
+const NO_SUFFIX = Buffer.alloc(0);
+
+/** An entry of the user's store or of the cache, keyed by its key's bytes (`id`: in latin1), its value as the layout lays it out. */
+interface FoundEntry extends KeyValue<Buffer, Buffer> {
+  id: string;
+}
+
+const byKeyBytes = (a: FoundEntry, b: FoundEntry) => Buffer.compare(a.key, b.key);
+
 /**
  * The user's store under one of Sluice's value layouts (a timestamped store keeps each value after its timestamp, as
- * Kafka Streams lays timestamped values out): reads, deletes and ranges, as what a lookup finds.
+ * Kafka Streams lays timestamped values out): reads, deletes and ranges, as what a lookup finds; behind the task's
+ * record cache unless the store's caching is off. Walks keep the order the user's store gives; with updates in the
+ * cache among them, by key bytes (as Kafka Streams' caching store merges its cache into the store's walk).
  */
-abstract class SuppliedStore<K, V, Found> {
+abstract class SuppliedStore<K, V, Found> implements CacheBackend {
+  readonly suffixLength = 0;
+  private readonly cache: SuppliedCache | undefined;
+
   constructor(
     readonly name: string,
     private readonly bytes: KeyValueBytesStore,
@@ -34,26 +50,33 @@ abstract class SuppliedStore<K, V, Found> {
     protected readonly valueSerde: Serde<V>,
     private readonly layout: ValueLayout,
     private readonly context: StoreContext,
-  ) {}
+    caching: boolean,
+  ) {
+    this.cache = suppliedCache(context, caching, this);
+  }
 
   get(key: K): Found | undefined {
-    const stored = this.bytes.get(this.keySerde.serialize(key));
-    return stored === undefined ? undefined : this.found(stored);
+    return this.lookup(this.keySerde.serialize(key));
   }
 
   delete(key: K): Found | undefined {
     const keyBytes = this.keySerde.serialize(key);
+    if (this.cache !== undefined) {
+      const removed = this.lookup(keyBytes);
+      this.cache.put(keyBytes, NO_SUFFIX, null, this.context.currentTimestamp(), this.context.currentHeaders());
+      return removed;
+    }
     const removed = this.bytes.delete(keyBytes);
-    this.context.emit({ store: this.name, key: keyBytes, value: null, timestamp: this.context.currentTimestamp() });
+    this.emit(keyBytes, null, this.context.currentTimestamp());
     return removed === undefined ? undefined : this.found(removed);
   }
 
   range(from?: K, to?: K): KeyValueIterator<K, Found> {
-    return this.walk(this.entries(from, to));
+    return this.walk(this.live(from, to));
   }
 
   reverseRange(from?: K, to?: K): KeyValueIterator<K, Found> {
-    return this.walk([...this.entries(from, to)].reverse());
+    return this.walk([...this.live(from, to)].reverse());
   }
 
   all(): KeyValueIterator<K, Found> {
@@ -66,36 +89,103 @@ abstract class SuppliedStore<K, V, Found> {
 
   prefixScan<P>(prefix: P, prefixKeySerde: Serde<P>): KeyValueIterator<K, Found> {
     const start = prefixKeySerde.serialize(prefix);
-    return this.walk([...this.bytes.range(start, undefined)].filter(({ key }) => key.subarray(0, start.length).equals(start)));
+    const prefixed = (key: Buffer) => key.subarray(0, start.length).equals(start);
+    return this.walk(this.overlay([...this.bytes.range(start, undefined)].filter(({ key }) => prefixed(key)), prefixed));
   }
 
+  /** What the user's store counts (as Kafka Streams' caching store asks the store it wraps). */
   approximateNumEntries(): number {
     return this.bytes.approximateNumEntries();
   }
 
-  /** The user's entries in [from, to]; none when from > to, as in Kafka Streams. */
+  /** The user's entries in [from, to]. Queries read these: what the cache has let go of. */
   entries(from?: K, to?: K): Iterable<KeyValue<Buffer, Buffer>> {
-    const [low, high] = [from === undefined ? undefined : this.keySerde.serialize(from), to === undefined ? undefined : this.keySerde.serialize(to)];
-    if (low !== undefined && high !== undefined && Buffer.compare(low, high) > 0) return [];
-    return this.bytes.range(low, high);
+    const bounds = this.bounds(from, to);
+    return bounds === undefined ? [] : this.bytes.range(...bounds);
   }
 
   decode({ key, value }: KeyValue<Buffer, Buffer>): KeyValue<K, Found> {
     return { key: this.keySerde.deserialize(key), value: this.found(value) };
   }
 
-  /** A value put: into the user's store in the layout, and to the changelog as the value with its timestamp. */
+  /**
+   * Has the cache forward the processor's updates as it flushes them (see KeyValueBytes.forwardOnFlush), with the
+   * values they replace when `withOldValues`; false when the store has no cache.
+   */
+  forwardOnFlush(
+    listener: (key: K, value: V | null, timestamp: number, headers: readonly Header[] | undefined, oldValue: V | null) => void,
+    withOldValues = false,
+  ): boolean {
+    if (this.cache === undefined) return false;
+    const deserialize = (value: Buffer | null) => (value === null ? null : this.valueSerde.deserialize(value));
+    this.cache.forwardOnFlush(
+      (key, _suffix, value, timestamp, headers, oldValue) => listener(this.keySerde.deserialize(key), deserialize(value), timestamp, headers, deserialize(oldValue)),
+      withOldValues,
+    );
+    return true;
+  }
+
+  stored(key: Buffer): Buffer | undefined {
+    const stored = this.bytes.get(key);
+    return stored === undefined ? undefined : this.layout.decode(stored).value;
+  }
+
+  writeThrough(key: Buffer, _suffix: Buffer, value: Buffer | null, timestamp: number): void {
+    if (value === null) this.bytes.delete(key);
+    else this.bytes.put(key, this.layout.encode(value, timestamp));
+    this.emit(key, value, timestamp);
+  }
+
+  /** A value put: into the cache, or into the user's store in the layout and to the changelog as the value with its timestamp. */
   protected write(key: K, value: V, timestamp: number): void {
     const keyBytes = this.keySerde.serialize(key);
     const valueBytes = this.valueSerde.serialize(value);
-    this.bytes.put(keyBytes, this.layout.encode(valueBytes, timestamp));
-    this.context.emit({ store: this.name, key: keyBytes, value: valueBytes, timestamp });
+    if (this.cache !== undefined) this.cache.put(keyBytes, NO_SUFFIX, valueBytes, timestamp, this.context.currentHeaders());
+    else this.writeThrough(keyBytes, NO_SUFFIX, valueBytes, timestamp);
   }
 
   protected abstract foundOf(stored: StoredValue): Found;
 
+  private emit(key: Buffer, value: Buffer | null, timestamp: number): void {
+    this.context.emit({ store: this.name, key, value, timestamp });
+  }
+
+  /** The key's value: its update in the cache, else what the user's store holds. */
+  private lookup(keyBytes: Buffer): Found | undefined {
+    const cached = this.cache?.get(keyBytes, NO_SUFFIX);
+    if (cached !== undefined) return cached.value === null ? undefined : this.foundOf({ value: cached.value, timestamp: this.layout.timestamped ? cached.timestamp : -1 });
+    const stored = this.bytes.get(keyBytes);
+    return stored === undefined ? undefined : this.found(stored);
+  }
+
   private found(stored: Buffer): Found {
     return this.foundOf(this.layout.decode(stored));
+  }
+
+  /** The serialized bounds of [from, to] (an omitted one is open); undefined when from > to: no entries, as in Kafka Streams. */
+  private bounds(from?: K, to?: K): [Buffer | undefined, Buffer | undefined] | undefined {
+    const [low, high] = [from === undefined ? undefined : this.keySerde.serialize(from), to === undefined ? undefined : this.keySerde.serialize(to)];
+    return low !== undefined && high !== undefined && Buffer.compare(low, high) > 0 ? undefined : [low, high];
+  }
+
+  /** The entries in [from, to] the processor sees: the user's, under the cache's updates. */
+  private live(from?: K, to?: K): Iterable<KeyValue<Buffer, Buffer>> {
+    const bounds = this.bounds(from, to);
+    if (bounds === undefined) return [];
+    const stored = this.bytes.range(...bounds);
+    return this.cache === undefined ? stored : this.overlay([...stored], (key) => inKeyRange(key, ...bounds));
+  }
+
+  /** `stored` with the cache's updates of keys `accept` accepts laid over it. */
+  private overlay(stored: KeyValue<Buffer, Buffer>[], accept: (key: Buffer) => boolean): KeyValue<Buffer, Buffer>[] {
+    const cached = (this.cache?.entries(accept) ?? []).map(({ key, record }) => ({
+      id: record.id,
+      key,
+      value: record.value === null ? key : this.layout.encode(record.value, record.timestamp),
+      deleted: record.value === null,
+    }));
+    if (cached.length === 0) return stored;
+    return overlaid(stored.map(({ key, value }) => ({ id: key.toString("latin1"), key, value })), cached, byKeyBytes);
   }
 
   private walk(entries: Iterable<KeyValue<Buffer, Buffer>>): KeyValueIterator<K, Found> {
@@ -110,8 +200,8 @@ abstract class SuppliedStore<K, V, Found> {
 class SuppliedKeyValueStore<K, V> extends SuppliedStore<K, V, V> implements KeyValueStore<K, V> {
   readonly type = "key_value";
 
-  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, private readonly storeContext: StoreContext) {
-    super(name, bytes, keySerde, valueSerde, plainValues, storeContext);
+  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, private readonly storeContext: StoreContext, caching: boolean) {
+    super(name, bytes, keySerde, valueSerde, plainValues, storeContext, caching);
   }
 
   put(key: K, value: V | null): void {
@@ -137,8 +227,8 @@ class SuppliedKeyValueStore<K, V> extends SuppliedStore<K, V, V> implements KeyV
 class SuppliedTimestampedKeyValueStore<K, V> extends SuppliedStore<K, V, ValueAndTimestamp<V>> implements TimestampedKeyValueStore<K, V> {
   readonly type = "timestamped_key_value";
 
-  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, context: StoreContext) {
-    super(name, bytes, keySerde, valueSerde, timestampedValues, context);
+  constructor(name: string, bytes: KeyValueBytesStore, keySerde: Serde<K>, valueSerde: Serde<V>, context: StoreContext, caching: boolean) {
+    super(name, bytes, keySerde, valueSerde, timestampedValues, context, caching);
   }
 
   put(key: K, value: V | null, timestamp: number): void {
@@ -164,7 +254,10 @@ class SuppliedTimestampedKeyValueStore<K, V> extends SuppliedStore<K, V, ValueAn
   }
 }
 
-/** Queries read the user's store as it is: there is no committed copy apart from it. */
+/**
+ * Queries read the user's store as it is (there is no committed copy apart from it): what the record cache has let go
+ * of, as a built-in store's queries read what was committed.
+ */
 class SuppliedReadOnlyKeyValueStore<K, V, Found> implements ReadOnlyKeyValueStore<K, Found> {
   constructor(private readonly store: SuppliedStore<K, V, Found>) {}
 
@@ -189,7 +282,10 @@ class SuppliedReadOnlyKeyValueStore<K, V, Found> implements ReadOnlyKeyValueStor
   }
 }
 
-/** The faces of a key_value or timestamped_key_value store kept in the user's store of `spec.bytesStoreSupplier`. */
+/**
+ * The faces of a key_value or timestamped_key_value store kept in the user's store of `spec.bytesStoreSupplier`,
+ * behind the task's record cache unless `spec.caching` is false.
+ */
 export function openSuppliedKeyValueStore(spec: StoreSpec, context: StoreContext): StoreFaces {
   const bytes = (spec.bytesStoreSupplier as KeyValueBytesStoreSupplier).get();
   const timestamped = spec.type === "timestamped_key_value";
@@ -199,10 +295,11 @@ export function openSuppliedKeyValueStore(spec: StoreSpec, context: StoreContext
     flush: () => bytes.flush?.(),
     close: () => bytes.close?.(),
   };
+  const caching = spec.caching !== false;
   if (timestamped) {
-    const processor = new SuppliedTimestampedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context);
+    const processor = new SuppliedTimestampedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context, caching);
     return { processor, readOnly: { type: "timestamped_key_value", store: new SuppliedReadOnlyKeyValueStore(processor) }, ...hooks };
   }
-  const processor = new SuppliedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context);
+  const processor = new SuppliedKeyValueStore(spec.name, bytes, spec.keySerde, spec.valueSerde, context, caching);
   return { processor, readOnly: { type: "key_value", store: new SuppliedReadOnlyKeyValueStore(processor) }, ...hooks };
 }

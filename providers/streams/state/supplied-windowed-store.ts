@@ -33,7 +33,7 @@ import { readTime } from "./key-layout";
 import { listIterator } from "./key-value-iterator";
 import { WindowIterationOverloads } from "./window-iteration";
 import type { Header } from "../../../kernel/contracts/streams/processor";
-import { SuppliedCache, type CacheBackend } from "./supplied-cache";
+import { inKeyRange, overlaid, suppliedCache, type CacheBackend, type SuppliedCache } from "./supplied-cache";
 import type { ExpiringStore, StoreFaces } from "./store-openers";
 import type { StoreContext } from "./store-context";
 import { sessionSuffixLayout, windowSuffixLayout, type WindowSuffixLayout } from "./suffix-layouts";
@@ -84,26 +84,6 @@ interface SuppliedWiring<K, V> {
   caching: boolean;
 }
 
-/**
- * Merges the cache's entries in range into the user's store's: a cached update replaces the stored entry, a cached
- * deletion removes it. With cached entries, the walk goes in `order`; without, in the user's store's order.
- */
-function overlaid<T extends { id: string }>(stored: T[], cached: readonly (T & { deleted: boolean })[], order: (a: T, b: T) => number): T[] {
-  if (cached.length === 0) return stored;
-  const merged = new Map(stored.map((entry) => [entry.id, entry]));
-  for (const entry of cached) {
-    if (entry.deleted) merged.delete(entry.id);
-    else merged.set(entry.id, entry);
-  }
-  return [...merged.values()].sort(order);
-}
-
-/** The record cache in front of a supplied store, unless its caching is off (or `allowed` is false) or the task has none. */
-function cacheOf(wiring: SuppliedWiring<unknown, unknown>, backend: CacheBackend, allowed: boolean): SuppliedCache | undefined {
-  const records = wiring.context.records;
-  return wiring.caching && allowed && records !== undefined ? new SuppliedCache(records, backend) : undefined;
-}
-
 interface FoundWindow {
   /** The key's bytes, then the window's suffix (latin1). */
   id: string;
@@ -111,8 +91,6 @@ interface FoundWindow {
   start: number;
   value: Buffer;
 }
-
-const inKeyRange = (key: Buffer, from: Buffer | undefined, to: Buffer | undefined) => (from === undefined || Buffer.compare(key, from) >= 0) && (to === undefined || Buffer.compare(key, to) <= 0);
 
 /** A user's window store under a value layout and Sluice's retention, typed by serdes and a value view, behind the record cache. */
 class SuppliedWindows<K, V, Found, Entry> extends WindowIterationOverloads<K, Found> implements CacheBackend {
@@ -134,7 +112,7 @@ class SuppliedWindows<K, V, Found, Entry> extends WindowIterationOverloads<K, Fo
   ) {
     super();
     ({ keySerde: this.keySerde, valueSerde: this.valueSerde, retention: this.retention, context: this.context } = wiring);
-    this.cache = cacheOf(wiring, this, !layout.retainsDuplicates);
+    this.cache = suppliedCache(wiring.context, wiring.caching && !layout.retainsDuplicates, this);
   }
 
   get suffixLength(): number {
@@ -326,7 +304,7 @@ class SuppliedSessionStore<K, V> implements SessionStore<K, V>, CacheBackend {
     private readonly bytes: SessionBytesStore,
     private readonly wiring: SuppliedWiring<K, V>,
   ) {
-    this.cache = cacheOf(wiring, this, true);
+    this.cache = suppliedCache(wiring.context, wiring.caching, this);
   }
 
   private get keySerde(): Serde<K> {

@@ -3,6 +3,7 @@
  * registers Avro schemas with Sluice's /schema-registry and reads them back by id, subject and version, also after
  * Sluice restarts on the same broker data; errors come as Confluent's codes and statuses.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -44,6 +45,19 @@ const withSluice = (run: (sluice: RunningSluice) => Promise<void>) =>
       await run(sluice);
     } finally {
       await sluice.close();
+    }
+  });
+
+/** `before` on a Sluice, then `after` on another started on the same broker data: what the first wrote must last. */
+const acrossRestart = (before: (sluice: RunningSluice) => Promise<void>, after: (sluice: RunningSluice) => Promise<void>) =>
+  withBrokerDir(async (dataDir) => {
+    for (const run of [before, after]) {
+      const sluice = await startOn(dataDir);
+      try {
+        await run(sluice);
+      } finally {
+        await sluice.close();
+      }
     }
   });
 
@@ -172,6 +186,136 @@ test("an idle registry reads nothing: its topic is created and read on the first
       assert.ok((await admin.listTopics()).includes("_schemas"), "the first request created _schemas");
     } finally {
       await admin.disconnect();
+    }
+  }));
+
+// Adds a required field without a default: new readers cannot read old data, old readers can read new data.
+const ORDER_WITH_REQUIRED = { ...ORDER, fields: [...ORDER.fields, { name: "currency", type: "string" }] };
+
+test("compatibility: BACKWARD refuses an incompatible schema with 409 and takes a compatible one; /compatibility answers", () =>
+  withSluice(async (sluice) => {
+    const client = clientOf(sluice);
+    assert.is(await client.getDefaultCompatibility(), "BACKWARD", "BACKWARD by default");
+    assert.is(await client.updateCompatibility("orders-value", "BACKWARD" as never), "BACKWARD");
+    assert.is(await client.getCompatibility("orders-value"), "BACKWARD");
+    await client.register("orders-value", avro(ORDER));
+
+    assert.is(await client.testCompatibility("orders-value", -1, avro(ORDER_WITH_REQUIRED)), false);
+    assert.is(await client.testCompatibility("orders-value", 1, avro(ORDER_V2)), true);
+    const registry = `${sluice.url}/schema-registry`;
+    const post = (url: string, body: unknown) => http(url, { method: "POST", headers: { "content-type": MEDIA_TYPE }, body: JSON.stringify(body) });
+    const verbose = (await post(`${registry}/compatibility/subjects/orders-value/versions/latest?verbose=true`, { schema: compact(ORDER_WITH_REQUIRED) })).json();
+    assert.is(verbose.is_compatible, false);
+    assert.match(verbose.messages.join(), /currency/, "the reason names the field");
+
+    const refused = await post(`${registry}/subjects/orders-value/versions`, { schema: compact(ORDER_WITH_REQUIRED) });
+    assert.equal([refused.status, refused.json().error_code], [409, 409], refused.text);
+    assert.equal(await client.getAllVersions("orders-value"), [1], "nothing refused was registered");
+    const id2 = await client.register("orders-value", avro(ORDER_V2));
+    assert.equal((await clientOf(sluice).getLatestSchemaMetadata("orders-value")).id, id2, "a compatible schema is registered");
+
+    // FORWARD turns the direction round: old readers must read the new data, which a required field allows.
+    await client.updateCompatibility("orders-value", "FORWARD" as never);
+    assert.is(await client.testCompatibility("orders-value", -1, avro({ ...ORDER_V2, fields: [...ORDER_V2.fields, ORDER_WITH_REQUIRED.fields[2]] })), true);
+    await client.updateCompatibility("orders-value", "NONE" as never);
+    assert.ok((await client.register("orders-value", avro({ type: "record", name: "Order", namespace: "shop", fields: [{ name: "id", type: "long" }] }))) > id2, "NONE takes anything");
+
+    const expectError = async (answer: Promise<{ status: number; json: () => any }>, status: number, code: number) => {
+      const { status: got, json } = await answer;
+      assert.equal([got, json().error_code], [status, code], JSON.stringify(json()));
+    };
+    const put = (url: string, body: unknown) => http(url, { method: "PUT", headers: { "content-type": MEDIA_TYPE }, body: JSON.stringify(body) });
+    await expectError(put(`${registry}/config`, { compatibility: "SIDEWAYS" }), 422, 42203);
+    await expectError(http(`${registry}/config/returns-value`), 404, 40408);
+    assert.equal((await http(`${registry}/config/returns-value?defaultToGlobal=true`)).json(), { compatibilityLevel: "BACKWARD" });
+    await expectError(post(`${registry}/compatibility/subjects/nobody-value/versions/latest`, { schema: compact(ORDER) }), 404, 40401);
+    await expectError(post(`${registry}/compatibility/subjects/orders-value/versions/9`, { schema: compact(ORDER) }), 404, 40402);
+    await expectError(http(`${registry}/config/nobody-value`, { method: "DELETE" }), 404, 40401);
+    assert.equal((await http(`${registry}/config/orders-value`, { method: "DELETE" })).json(), { compatibilityLevel: "NONE" });
+    assert.match(await client.getCompatibility("orders-value").catch((error: Error) => error.message), /40408/, "the global level applies again");
+  }));
+
+test("compatibility levels are kept in _schemas as Confluent's config records and survive a restart", () =>
+  acrossRestart(
+    async (sluice) => {
+      await clientOf(sluice).updateDefaultCompatibility("FULL" as never);
+      await clientOf(sluice).updateCompatibility("orders-value", "FORWARD_TRANSITIVE" as never);
+      const [bootstrap] = sluice.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+      const { records } = await readToEnd(bootstrap, "_schemas", [0], "read_uncommitted");
+      assert.equal(records.map(({ key, value }) => [JSON.parse(key!), JSON.parse(value!)]), [
+        [{ keytype: "CONFIG", subject: null, magic: 0 }, { compatibilityLevel: "FULL" }],
+        [{ keytype: "CONFIG", subject: "orders-value", magic: 0 }, { compatibilityLevel: "FORWARD_TRANSITIVE" }],
+      ]);
+    },
+    async (sluice) => {
+      const reader = clientOf(sluice);
+      assert.is(await reader.getDefaultCompatibility(), "FULL");
+      assert.is(await reader.getCompatibility("orders-value"), "FORWARD_TRANSITIVE");
+    },
+  ));
+
+test("deletes: soft, then permanent with permanent=true, with Confluent's codes; the topic keeps what a restart needs", () =>
+  acrossRestart(
+    async (sluice) => {
+      const client = clientOf(sluice);
+      const id1 = await client.register("orders-value", avro(ORDER));
+      await client.register("orders-value", avro(ORDER_V2));
+      await client.register("returns-value", avro(ORDER));
+      const registry = `${sluice.url}/schema-registry`;
+      const remove = (route: string) => http(`${registry}${route}`, { method: "DELETE" });
+      const expectError = async (route: string, code: number) => {
+        const { status, json } = await remove(route);
+        assert.equal([status, json().error_code], [404, code], `${route}: ${JSON.stringify(json())}`);
+      };
+
+      await expectError("/subjects/orders-value/versions/1?permanent=true", 40407);
+      assert.is(await client.deleteSubjectVersion("orders-value", 1), 1);
+      await expectError("/subjects/orders-value/versions/1", 40406);
+      await expectError("/subjects/orders-value/versions/7", 40402);
+      await expectError("/subjects/nobody-value/versions/1", 40401);
+      assert.equal(await clientOf(sluice).getAllVersions("orders-value"), [2], "a soft-deleted version is not listed");
+      assert.is(await client.deleteSubjectVersion("orders-value", 1, true), 1);
+      await expectError("/subjects/orders-value/versions/1?permanent=true", 40402);
+
+      await expectError("/subjects/returns-value?permanent=true", 40405);
+      assert.equal(await client.deleteSubject("returns-value"), [1]);
+      await expectError("/subjects/returns-value", 40404);
+      assert.equal(await clientOf(sluice).getAllSubjects(), ["orders-value"]);
+      assert.equal((await http(`${registry}/schemas/ids/${id1}`)).json(), { schema: compact(ORDER) }, "a deleted version's schema keeps its id");
+      assert.equal(await client.deleteSubject("returns-value", true), [1]);
+      await expectError("/subjects/returns-value", 40401);
+      assert.is(await clientOf(sluice).register("returns-value", avro(ORDER)), id1, "registered again, the schema has its old id");
+    },
+    async (sluice) => {
+      const reader = clientOf(sluice);
+      assert.equal(await reader.getAllSubjects(), ["orders-value", "returns-value"]);
+      assert.equal(await reader.getAllVersions("orders-value"), [2]);
+      assert.equal(await reader.getAllVersions("returns-value"), [1], "version numbers start again after a permanent delete");
+    },
+  ));
+
+test("roles: viewers read levels and check compatibility, operators register, admins set and remove levels", () =>
+  withBrokerDir(async (dataDir) => {
+    const tokens = path.join(dataDir, "tokens");
+    const line = (role: string) => `${createHash("sha256").update(`${role}-token`).digest("hex")}:${role}:${role}`;
+    fs.writeFileSync(tokens, ["viewer", "operator", "admin"].map(line).join("\n") + "\n");
+    const sluice = await startOn(dataDir, { "server.auth.mechanism": "bearer", "server.auth.tokens.file": tokens, "server.auth.failure.delay.ms": "0" });
+    try {
+      const registry = `${sluice.url}/schema-registry`;
+      const as = (role: string, method: string, route: string, body?: unknown) =>
+        http(`${registry}${route}`, { method, headers: { authorization: `Bearer ${role}-token`, "content-type": MEDIA_TYPE }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const level = { compatibility: "FULL" };
+      assert.is((await as("operator", "PUT", "/config", level)).status, 403, "operators do not set levels");
+      assert.is((await as("admin", "PUT", "/config/orders-value", level)).status, 200);
+      assert.is((await as("operator", "POST", "/subjects/orders-value/versions", { schema: compact(ORDER) })).status, 200);
+      assert.equal((await as("viewer", "GET", "/config")).json(), { compatibilityLevel: "BACKWARD" });
+      assert.equal((await as("viewer", "POST", "/compatibility/subjects/orders-value/versions/latest", { schema: compact(ORDER_V2) })).json(), { is_compatible: true });
+      assert.is((await as("operator", "DELETE", "/config/orders-value")).status, 403, "operators do not remove levels");
+      assert.equal((await as("admin", "DELETE", "/config/orders-value")).json(), { compatibilityLevel: "FULL" });
+      assert.is((await as("operator", "DELETE", "/subjects/orders-value")).status, 403, "operators do not delete");
+      assert.equal((await as("admin", "DELETE", "/subjects/orders-value")).json(), [1]);
+    } finally {
+      await sluice.close();
     }
   }));
 

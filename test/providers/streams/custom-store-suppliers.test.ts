@@ -72,6 +72,97 @@ test("a table materialized in a user's supplier keeps its rows there", async () 
   await driver.close();
 });
 
+test("the record cache folds a DSL count's updates of a key in a user's supplier into one output and write per commit, as in a built-in store, unless caching is off", async () => {
+  for (const caching of [true, false]) {
+    const supplier = countingSupplier("words");
+    const driver = await TopologyTestDriver.create(
+      (builder) => {
+        const words = builder.stream<string, string>("lines").flatMapValues((line) => line.split(" ")).groupByKey();
+        words.count({ storeName: "words", storeSupplier: supplier, caching }).toStream().to("supplied", { valueSerde: "long" });
+        words.count({ storeName: "built-in", caching }).toStream().to("built-in", { valueSerde: "long" });
+      },
+      { config: { "statestore.cache.max.bytes": 1_000_000 } },
+    );
+    await driver.pipeInput("lines", [{ key: "a", value: "x x x", timestamp: 1 }, { key: "b", value: "y", timestamp: 2 }, { key: "a", value: "x x", timestamp: 3 }]);
+    const supplied = driver.readOutput<string, number>("supplied", { value: "long" }).map((r) => [r.key, r.value, r.timestamp]);
+    const builtIn = driver.readOutput<string, number>("built-in", { value: "long" }).map((r) => [r.key, r.value, r.timestamp]);
+    const expected = caching
+      ? [["a", 3, 1], ["b", 1, 2], ["a", 5, 3]]
+      : [["a", 1, 1], ["a", 2, 1], ["a", 3, 1], ["b", 1, 2], ["a", 4, 3], ["a", 5, 3]];
+    assert.equal(supplied, expected, `caching ${caching}`);
+    assert.equal(builtIn, expected, `built-in, caching ${caching}`);
+    assert.is(supplier.made[0].calls.put, caching ? 3 : 6, `caching ${caching}`);
+    await driver.close();
+  }
+});
+
+// The counts reach a repartition topic, so Sluice forwards each of their updates at once (reading old values through
+// the cache); the lengths reach only the join, so the cache forwards them as it flushes, with their old values.
+test("tables in a cached user's supplier go downstream with the old values the cache replaced, as from a built-in store: a re-grouping subtracts them, a table-table join sees them", async () => {
+  const run = async (supplied: boolean) => {
+    const supplier = (name: string) => (supplied ? { storeSupplier: countingSupplier(name) } : {});
+    const driver = await TopologyTestDriver.create(
+      (builder) => {
+        const lines = builder.stream<string, string>("lines").flatMapValues((line) => line.split(" "));
+        const counts = lines.groupByKey().count({ storeName: "words", ...supplier("words") });
+        const lengths = lines.mapValues((word) => word.length).groupByKey().reduce((sum, length) => sum + length, { storeName: "lengths", valueSerde: "long", ...supplier("lengths") });
+        counts
+          .groupBy((key, count) => ({ key: count % 2 === 0 ? "even" : "odd", value: key }))
+          .count({ storeName: "parity" })
+          .toStream()
+          .to("parity", { valueSerde: "long" });
+        counts.join(lengths, (count, length) => `${count}/${length}`).toStream().to("joined");
+      },
+      { config: { "statestore.cache.max.bytes": 1_000_000 } },
+    );
+    await driver.pipeInput("lines", [{ key: "a", value: "x x x", timestamp: 1 }, { key: "b", value: "yy yy", timestamp: 2 }, { key: "a", value: "x", timestamp: 3 }]);
+    const outputs = {
+      parity: driver.readOutput<string, number>("parity", { value: "long" }).map((r) => `${r.key}=${r.value}`),
+      joined: driver.readOutput("joined").map((r) => `${r.key}=${r.value}`),
+    };
+    await driver.close();
+    return outputs;
+  };
+  const supplied = await run(true);
+  assert.equal(supplied, await run(false));
+  assert.equal(supplied.parity.slice(-2), ["odd=0", "even=2"], "a's count went from 3 (odd) to 4 (even): its old value was subtracted");
+  assert.equal(supplied.joined.slice(-1), ["a=4/4"]);
+});
+
+test("a Processor API store built withCachingEnabled from a user's supplier reads and walks its cached updates, and writes each key once per commit", async () => {
+  const supplier = countingSupplier("tally");
+  const driver = await TopologyTestDriver.create(
+    (builder) => {
+      builder.addStateStore(Stores.keyValueStoreBuilder(supplier, "string", "long").withCachingEnabled());
+      builder
+        .stream<string, string>("in")
+        .process(
+          processorOf<string, string, string, string>((record, context) => {
+            const tally = context.getStateStore<KeyValueStore<string, number>>("tally");
+            for (const word of record.value.split(" ")) {
+              if (word === "forget") tally.delete(record.key);
+              else tally.put(word, (tally.get(word) ?? 0) + 1);
+            }
+            const all = [...tally.all()].map(({ key, value }) => `${key}:${value}`).join(",");
+            const backwards = [...tally.reverseRange("b", "y")].map(({ key }) => key).join(",");
+            context.forward(record.withValue(`${all} | ${backwards}`));
+          }),
+          ["tally"],
+        )
+        .to("out");
+    },
+    { config: { "statestore.cache.max.bytes": 1_000_000 } },
+  );
+  const [store] = supplier.made;
+  await driver.pipeInput("in", [{ key: "a", value: "y x y" }]);
+  assert.is(store.calls.put, 2, "x and y written once each");
+  await driver.pipeInput("in", [{ key: "x", value: "b forget b" }, { key: "y", value: "forget" }]);
+  assert.equal(driver.readOutput("out").map((r) => r.value), ["x:1,y:2 | y,x", "b:2,y:2 | y,b", "b:2 | b"]);
+  assert.equal({ put: store.calls.put, delete: store.calls.delete }, { put: 3, delete: 2 });
+  assert.equal([...store.entries.keys()], ["b"]);
+  await driver.close();
+});
+
 test("a supplier named otherwise than its store, or for a store that is not a plain key-value one, is refused naming both", async () => {
   const misnamed = await buildError((builder) => void builder.stream<string, string>("in").groupByKey().count({ storeName: "counts", storeType: "key_value", storeSupplier: countingSupplier("other") }));
   assert.match(misnamed, /store 'counts' is given a KeyValueBytesStoreSupplier named 'other'/);

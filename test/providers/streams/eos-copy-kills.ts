@@ -58,12 +58,22 @@ export async function copyUnderKills(options: CopyKillsOptions): Promise<CopyKil
   const { bootstrap, producer, partitions, kills, outputsPerRun, timeoutMs = 60_000 } = options;
   let sent = 0;
   let feeding = true;
+  // The last send that failed: the batch is sent again (the check counts the inputs the topic holds, so a batch stored
+  // twice is no false duplicate), and a run that then commits too little names it. A send failing under load used to
+  // reject the feeder with nobody awaiting it, and the test process ended without saying why.
+  let feedError: unknown;
   // About 5,000 records a second: load the instance keeps up with, so each run is killed mid-stream, not behind.
   const feed = (async () => {
     while (feeding) {
       const messages = Array.from({ length: 200 }, (_, i) => ({ key: `r-${sent + i}`, value: `record ${sent + i}` }));
-      await Promise.all([producer.send({ topic: "copy-in", messages, acks: -1 }), new Promise((resolve) => setTimeout(resolve, 40))]);
-      sent += messages.length;
+      const pause = new Promise((resolve) => setTimeout(resolve, 40));
+      try {
+        await producer.send({ topic: "copy-in", messages, acks: -1 });
+        sent += messages.length;
+      } catch (error) {
+        feedError = error;
+      }
+      await pause;
     }
   })();
   let instance = await options.start();
@@ -72,7 +82,11 @@ export async function copyUnderKills(options: CopyKillsOptions): Promise<CopyKil
     for (let kill = 1; kill <= kills; kill++) {
       // Each run commits more before it is killed mid-stream, with records still arriving.
       const before = await committedEnd(bootstrap, partitions);
-      await eventually(async () => (await committedEnd(bootstrap, partitions)) >= before + outputsPerRun, { timeoutMs, intervalMs: 50, what: `run ${kill} to commit outputs` });
+      await eventually(async () => (await committedEnd(bootstrap, partitions)) >= before + outputsPerRun, { timeoutMs, intervalMs: 50, what: `run ${kill} to commit outputs` }).catch(
+        (error: Error) => {
+          throw feedError === undefined ? error : new Error(`${error.message}; the feeder's last failed send: ${String(feedError)}`);
+        },
+      );
       await stopProcess(instance.process, "SIGKILL");
       instance = await options.start(stateDir);
     }

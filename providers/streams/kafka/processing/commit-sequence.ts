@@ -68,8 +68,11 @@ export class CommitSequence {
     const { collector, metrics } = this.options;
     metrics.lag(Math.max(0, batch.highWatermark - batch.nextOffset));
     const group = task.task.group;
+    const prepare = task.task.readerPreparation(topic);
     if (group !== undefined) {
-      group.add(topic, unapplied(task, topic, records), batch.nextOffset);
+      // The group reads a record as soon as it heads its queue: what its serdes need is fetched before it is queued.
+      const queued = unapplied(task, topic, records);
+      group.add(topic, prepare === undefined ? queued : await preparedRecords(queued, prepare), batch.nextOffset);
       return;
     }
     const applied = task.positions.inputs.get(topic, partition) ?? -1;
@@ -84,6 +87,7 @@ export class CommitSequence {
       }
       if (record.offset < applied) continue;
       if (record.headerValueRange(ORIGIN_HEADER_NAME, origin) && !task.positions.origins.admit(record.bytes, origin.start, origin.end)) continue;
+      if (prepare !== undefined) await prepare(record);
       task.task.process(topic, record);
       processed++;
       bytes += Math.max(record.keySize, 0) + Math.max(record.valueSize, 0);
@@ -183,7 +187,23 @@ export class CommitSequence {
  * The records of a fetched batch the task has not applied yet: not below its input position, and no repartition
  * record whose origin it has applied (checked without taking it: it is taken when the record is processed).
  */
-function unapplied(task: RunTask, topic: string, records: FetchedRecords): QueuedRecords {
+/** The queued records, read all, once what `prepare` fetches for each has come (a registry serde's schemas). */
+async function preparedRecords(records: ConsumedRecords, prepare: (record: ConsumedRecord) => Promise<void> | undefined): Promise<QueuedRecords> {
+  const all: ConsumedRecord[] = [];
+  for (let record = records.read(); record !== undefined; record = records.read()) {
+    await prepare(record);
+    all.push(record);
+  }
+  let next = 0;
+  return { read: () => all[next++] };
+}
+
+/** Consumed records, one at a time (a QueuedRecords of ConsumedRecord). */
+interface ConsumedRecords {
+  read(): ConsumedRecord | undefined;
+}
+
+function unapplied(task: RunTask, topic: string, records: FetchedRecords): ConsumedRecords {
   const applied = task.positions.inputs.get(topic, task.partition) ?? -1;
   const origins = task.positions.origins;
   const origin: ByteRange = { start: 0, end: 0 };

@@ -1,0 +1,50 @@
+/**
+ * The schema registry serdes of one application, named like builtins (`avro`): one registry client per application
+ * (its caches shared by every serde), and one serde per name and role, since a key's subject is not a value's. Nothing
+ * is loaded until a registry serde is named, and `@confluentinc/schemaregistry` only then (see confluent-package).
+ */
+import type { ConfigValue } from "../../../../kernel/config/config-schema";
+import type { NamedCodeImplementations, NamedCodeKind, NamedCodeLookup } from "../../../../kernel/contracts/streams/named-code";
+import type { Serde } from "../../../../kernel/contracts/streams/serde";
+import { AvroRegistrySerde, type SerdeRole } from "./avro-serde";
+import { confluentPackage, type RegistryClient } from "./confluent-package";
+import { registrySettings } from "./registry-settings";
+
+export const REGISTRY_SERDE_NAMES = ["avro"] as const;
+
+export class RegistrySerdes {
+  private readonly serdes = new Map<string, Serde<unknown>>();
+
+  constructor(private readonly values: Readonly<Record<string, ConfigValue>>) {}
+
+  /** The lookup of the serdes of one role: the registry serdes, then those `code` registers. */
+  lookup(role: SerdeRole, code: NamedCodeLookup | undefined): NamedCodeLookup {
+    return {
+      find: <K extends NamedCodeKind>(kind: K, name: string): NamedCodeImplementations[K] | undefined => {
+        if (kind === "serde" && (REGISTRY_SERDE_NAMES as readonly string[]).includes(name)) return this.serde(name, role) as NamedCodeImplementations[K];
+        return code?.find(kind, name);
+      },
+      names: (kind) => (kind === "serde" ? [...REGISTRY_SERDE_NAMES, ...(code?.names(kind) ?? [])] : (code?.names(kind) ?? [])),
+    };
+  }
+
+  private serde(name: string, role: SerdeRole): Serde<unknown> {
+    const id = `${name}/${role}`;
+    let serde = this.serdes.get(id);
+    if (serde === undefined) {
+      const pkg = confluentPackage(name);
+      const settings = registrySettings(this.values);
+      if (settings.urls.length === 0) throw new Error(`the '${name}' serde needs a schema registry: set schema.registry.url, or run Sluice's own (schema.registry.enable)`);
+      const client = (this.client ??= pkg.client({
+        baseURLs: settings.urls,
+        basicAuthCredentials: settings.basicAuth,
+        bearerAuthCredentials: settings.bearerToken === undefined ? undefined : { credentialsSource: "STATIC_TOKEN", token: settings.bearerToken },
+      }));
+      serde = new AvroRegistrySerde(pkg, client, role, settings.strategies[role]);
+      this.serdes.set(id, serde);
+    }
+    return serde;
+  }
+
+  private client: RegistryClient | undefined;
+}

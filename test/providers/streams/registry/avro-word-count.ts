@@ -1,0 +1,24 @@
+/** The registry serde tests' topology: counts the words of `<id>-in`'s Avro sentences into `<id>-out` as Avro WordCount records. */
+import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
+import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
+
+export const SENTENCE = { type: "record", name: "Sentence", namespace: "test", fields: [{ name: "text", type: "string" }] };
+export const WORD_COUNT = { type: "record", name: "WordCount", namespace: "test", fields: [{ name: "word", type: "string" }, { name: "count", type: "long" }] };
+
+export function avroWordCount(id: string, config: Record<string, ConfigValue>): TopologyProvider {
+  return {
+    name: "AvroWordCount",
+    version: "1.0.0",
+    config: { "application.id": id, ...config },
+    topology(builder: StreamsBuilder) {
+      builder
+        .stream<string | null, { text: string }>(`${id}-in`, { keySerde: "string", valueSerde: "avro" })
+        .flatMapValues((sentence) => sentence.text.split(" "))
+        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
+        .count({ storeName: "counts", keySerde: "string", valueSerde: "long" })
+        .toStream()
+        .map((word, count) => ({ key: word, value: { word, count } }))
+        .to(`${id}-out`, { keySerde: "string", valueSerde: "avro" });
+    },
+  };
+}
