@@ -28,6 +28,8 @@ export interface SchemaFormat<Codec> {
   compile(schema: RegisteredSchema, client: RegistryClient): Promise<Codec>;
   encode(codec: Codec, value: unknown): Buffer;
   decode(codec: Codec, body: Buffer): unknown;
+  /** The codec reading bodies written with `writer` as values of `reader`'s schema; absent: read as written. Throws when they do not match. */
+  readAs?(reader: Codec, writer: Codec): Codec;
 }
 
 interface Writer<Codec> {
@@ -57,6 +59,7 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
   private readonly writers = new Map<string, Writer<Codec>>();
   /** This serde given each schema a topology gives it, by the schema's text and references. */
   private readonly withSchemas = new Map<string, RegistrySerde<Codec>>();
+  private givenCodec: Promise<Codec> | undefined;
 
   constructor(
     private readonly format: SchemaFormat<Codec>,
@@ -141,7 +144,7 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
     const codec = await this.format.compile(schema, this.client);
     this.writers.set(topic, { header, codec });
     // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareSerialize).
-    if (id !== undefined && !(this.readers.get(id) instanceof Reader)) this.readers.set(id, new Reader(codec));
+    if (id !== undefined && !(this.readers.get(id) instanceof Reader)) this.readers.set(id, new Reader(await this.readerOf(codec)));
   }
 
   /**
@@ -181,7 +184,13 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
     const info = schemaId.id !== undefined ? await this.client.getBySubjectAndId("", schemaId.id) : await this.client.getByGuid(schemaId.guid!);
     const schemaType = info.schemaType ?? "AVRO";
     if (schemaType !== this.format.schemaType) throw new Error(`it is a ${schemaType} schema, not ${this.format.schemaType}`);
-    return this.format.compile(info, this.client);
+    return this.readerOf(await this.format.compile(info, this.client));
+  }
+
+  /** How records written with `writer` are read: as the given schema, where the format resolves one schema to another. */
+  private async readerOf(writer: Codec): Promise<Codec> {
+    if (this.given === undefined || this.format.readAs === undefined) return writer;
+    return this.format.readAs(await (this.givenCodec ??= this.format.compile(this.given, this.client)), writer);
   }
 }
 

@@ -15,7 +15,7 @@ import { registrySettings, type RegistrySettings } from "./registry-settings";
 
 /** The registry serdes by name, each its format given the package and the settings. */
 const FORMATS: Readonly<Record<string, (pkg: ConfluentPackage, settings: RegistrySettings) => SchemaFormat<unknown>>> = {
-  avro: () => AVRO_FORMAT as SchemaFormat<unknown>,
+  avro: () => AVRO_FORMAT as unknown as SchemaFormat<unknown>,
   json_schema: (pkg, settings) => jsonFormat(settings.validateJson ? (schema, client) => pkg.jsonValidator(client, schema) : undefined) as SchemaFormat<unknown>,
 };
 

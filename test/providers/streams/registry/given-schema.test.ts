@@ -4,8 +4,9 @@
  * exist and Confluent's AvroDeserializer reads what it wrote; a schema the subject's compatibility refuses stops the
  * application naming the subject and the registry's reason; with use.latest.version=false it writes with the given
  * schema's id rather than the subject's latest; given no schema, auto.register.schemas=true is refused naming the key.
+ * Reading, it reads records of other schemas as the given one (Avro's schema resolution), as SpecificAvroSerde does.
  */
-import { AvroDeserializer, Compatibility, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { AvroDeserializer, AvroSerializer, Compatibility, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
 import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl";
 import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
@@ -97,6 +98,30 @@ test("given no schema, auto.register.schemas=true is refused where the serde wri
   await send(harness, "gs-none-in", ["x"]);
   const exception = await failure(harness, sentences("gs-none", "avro", { "schema.registry.url": registryUrl, "auto.register.schemas": true }));
   assert.match(exception, /auto\.register\.schemas=true: the avro serde writing a value to 'gs-none-out' has no schema to register/);
+});
+
+test("reading, records of other writer schemas are read as the given schema: defaults fill missing fields, extra fields are dropped", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  await client.updateCompatibility("gs-read-in-value", Compatibility.NONE);
+  const plain = await client.register("gs-read-in-value", avro(SENTENCE));
+  const counted = await client.register("gs-read-in-value", avro({ ...SENTENCE, fields: [...SENTENCE.fields, { name: "count", type: "int" }] }));
+  const writeWith = (id: number, value: object) => new AvroSerializer(client, SerdeType.VALUE, { useSchemaId: id }).serialize("gs-read-in", value);
+  const values = [await writeWith(plain, { text: "old" }), await writeWith(counted, { text: "extra", count: 3 })];
+  await harness.producer.send({ topic: "gs-read-in", messages: values.map((value, i) => ({ key: `k${i}`, value })) });
+  const WITH_LANGUAGE = { ...SENTENCE, fields: [...SENTENCE.fields, { name: "language", type: "string", default: "und" }] };
+  const provider: TopologyProvider = {
+    name: "gs-read",
+    version: "1.0.0",
+    config: { "application.id": "gs-read", "schema.registry.url": registryUrl },
+    topology: (builder) =>
+      builder
+        .stream<string, Record<string, unknown>>("gs-read-in", { keySerde: "string", valueSerde: { serde: "avro", schema: WITH_LANGUAGE } })
+        .mapValues((sentence) => JSON.stringify(sentence))
+        .to("gs-read-out", { keySerde: "string", valueSerde: "string" }),
+  };
+  await harness.runtime([provider]).start();
+  const out = await harness.readTopic("gs-read-out", (records) => records.length >= 2);
+  assert.equal(out.map((record) => JSON.parse(record.value!.toString())), [{ text: "old", language: "und" }, { text: "extra", language: "und" }]);
 });
 
 test.run();
