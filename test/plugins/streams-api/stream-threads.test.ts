@@ -73,7 +73,10 @@ function untilRunning(sluice: SluiceWithExamples, count: number): Promise<Thread
       return status.state === "RUNNING" && list.length === count && list.every((thread) => thread.state === "RUNNING") && list;
     },
     { timeoutMs: 30_000, what: `wordcount RUNNING with ${count} threads` },
-  );
+  ).catch(async (error: Error) => {
+    const description = await get(sluice, "");
+    throw new Error(`${error.message}; it is ${JSON.stringify(description.state)}, exception ${description.exception}; threads ${JSON.stringify((await get(sluice, "/status")).threads)}`);
+  });
 }
 
 const taskIds = (list: ThreadStatus[]) => list.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort();

@@ -97,11 +97,6 @@ export class StreamThreads implements RunView {
     return this.threads.length;
   }
 
-  /** The threads, in index order, as the views list them. */
-  list(): readonly StreamThread[] {
-    return this.threads;
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.threads.map((thread) => thread.stop()));
@@ -146,7 +141,7 @@ export class StreamThreads implements RunView {
       },
     });
     this.threads.push(thread);
-    this.threads.sort((a, b) => indexOf(a) - indexOf(b));
+    this.threads.sort((a, b) => a.index - b.index);
     this.metrics.set(thread, metrics);
     return thread;
   }
@@ -167,7 +162,7 @@ export class StreamThreads implements RunView {
 
   /** The lowest N no thread has. */
   private freeIndex(): number {
-    const taken = new Set(this.threads.map(indexOf));
+    const taken = new Set(this.threads.map((thread) => thread.index));
     let index = 1;
     while (taken.has(index)) index++;
     return index;
@@ -263,8 +258,4 @@ export class StreamThreads implements RunView {
   async storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
     return (await Promise.all(this.threads.map((thread) => thread.storeStatistics()))).flat();
   }
-}
-
-function indexOf(thread: StreamThread): number {
-  return thread.index;
 }
