@@ -8,36 +8,21 @@
  *
  * The threads share the process's one event loop: they are more group members and transactions, not more cores.
  */
-import type { ClusterAdmin, KafkaEndpoint } from "../../../kafka-client";
-import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
-import type { ComponentLogger } from "../../../../kernel/logger";
-import type { CompiledTopology } from "../../engine/compiled-topology";
-import type { LocalEventStreamHub } from "../../events/event-stream-hub";
+import type { ClusterAdmin } from "../../../kafka-client";
+import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { MetricsRegistry } from "../../metrics/metrics-registry";
 import { RunMetrics } from "../../metrics/run-metrics";
 import { CacheBudget } from "../../state/record-cache";
 import { processIdOf } from "../../state/process-id";
-import type { StreamsSettings } from "../../streams-config";
 import { InstanceGlobals } from "./instance-globals";
 import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
-import { StreamThread } from "./stream-thread";
+import { StreamThread, type StreamThreadOptions } from "./stream-thread";
 
-export interface StreamThreadsOptions {
-  endpoint: KafkaEndpoint;
-  topology: CompiledTopology;
-  settings: StreamsSettings;
-  server: string | null;
-  stateDir: string;
-  configSetter?: LevelDbConfigSetter;
-  hub: LocalEventStreamHub;
+/** A thread's options, but for what the run gives each thread itself: its metrics, index, process id and shared parts. */
+export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget"> & {
+  /** The application's metrics registry: each thread records its metrics there, tagged with its name. */
   registry: MetricsRegistry;
-  logger: ComponentLogger;
-  clientIdPrefix: string;
-  paused: boolean;
-  onRebalancing(): void;
-  onRunning(): void;
-  onFatal(error: unknown): void;
-}
+};
 
 type Task = { id: string; subTopologyId: number; partition: number };
 
