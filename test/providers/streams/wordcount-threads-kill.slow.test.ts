@@ -9,10 +9,12 @@ import { activeTasks, lineFeeder, startWordcountCluster, stopProcess, untilExact
  * of four partitions: eight tasks, four per instance, two per thread. One instance is SIGKILLed while lines keep
  * coming: its two threads die mid-work, each with its own consumer, producer and tasks. The survivor's threads take
  * every task over, and every count is the true count of everything produced — per thread, nothing applied twice,
- * nothing lost. Then the killed instance comes back on its state dir and both answer the exact counts.
+ * nothing lost. Then the killed instance comes back on its state dir and both answer the exact counts. Under
+ * at_least_once and under exactly_once_v2 (each thread its own transactional id, `<app>-<process id>-<N>`).
  */
 const TASKS = ["0_0", "0_1", "0_2", "0_3", "1_0", "1_1", "1_2", "1_3"].join();
 const THREADS = ["--streams.num.stream.threads=2", "--streams.commit.interval.ms=100"];
+const GUARANTEES = ["at_least_once", "exactly_once_v2"];
 
 interface ThreadStatus {
   name: string;
@@ -26,19 +28,28 @@ async function threadsOf(member: WordcountInstance): Promise<ThreadStatus[] | un
   return status?.state === "RUNNING" ? status.threads : undefined;
 }
 
-const test = suite("wordcount with two stream threads per instance survives SIGKILL of an instance");
-let cluster: WordcountCluster;
+for (const guarantee of GUARANTEES) {
+  const test = suite(`wordcount with two stream threads per instance survives SIGKILL of an instance (${guarantee})`);
+  const flags = [...THREADS, `--streams.processing.guarantee=${guarantee}`];
+  let cluster: WordcountCluster;
 
-test.before(async () => {
-  cluster = await startWordcountCluster(4);
-});
-test.after(async () => {
-  await cluster?.close();
-});
+  test.before(async () => {
+    cluster = await startWordcountCluster(4);
+  });
+  test.after(async () => {
+    await cluster?.close();
+  });
 
-test("the survivor's threads take the killed instance's tasks over and every count stays exact", async () => {
+  test("the survivor's threads take the killed instance's tasks over and every count stays exact", async () => {
+    await killedUnderLoad(cluster, flags);
+  });
+
+  test.run();
+}
+
+async function killedUnderLoad(cluster: WordcountCluster, flags: string[]): Promise<void> {
   const feeder = lineFeeder(cluster.producer);
-  const members = [await cluster.start(undefined, undefined, THREADS), await cluster.start(undefined, undefined, THREADS)];
+  const members = [await cluster.start(undefined, undefined, flags), await cluster.start(undefined, undefined, flags)];
   // Balanced across the instances first (four tasks each), then across each instance's threads (two each).
   const layout = await eventually(
     async () => {
@@ -80,10 +91,8 @@ test("the survivor's threads take the killed instance's tasks over and every cou
   const survivor = await threadsOf(members[1]);
   assert.ok(survivor?.every((thread) => thread.active_tasks.length > 0), `both of the survivor's threads work: ${JSON.stringify(survivor)}`);
 
-  const back = await cluster.start(members[0].stateDir, undefined, THREADS);
+  const back = await cluster.start(members[0].stateDir, undefined, flags);
   await feeder.produce(50);
   await untilExactCounts(back.url, "wordcount", feeder.lines);
   await untilExactCounts(members[1].url, "wordcount", feeder.lines);
-});
-
-test.run();
+}
