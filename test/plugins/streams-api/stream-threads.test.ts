@@ -187,4 +187,26 @@ threads("409: the last thread cannot be removed, and a stopped instance neither 
   await untilRunning(sluice, 2);
 });
 
+threads("num.stream.threads is checked on deploy: 0 is a 400 naming the key; a deployed instance runs the threads it asks for", async ({ sluice }) => {
+  const deploy = (threadCount: unknown) =>
+    http(`${sluice.url}/api/v1/streams`, {
+      method: "POST",
+      headers: { ...OPERATOR, "content-type": "application/json" },
+      body: JSON.stringify({ topology: "WordCount", config: { "application.id": "wordcount-b", "input.topic": "words-b", "output.topic": "counts-b", "num.stream.threads": threadCount } }),
+    });
+  const refused = await deploy(0);
+  assert.is(refused.status, 400, refused.text);
+  assert.match(refused.json().message, /num\.stream\.threads.*must be at least 1/);
+  const deployed = await deploy(3);
+  assert.is(deployed.status, 201, deployed.text);
+  await eventually(
+    async () => {
+      const res = await http(url(sluice, "/status", "wordcount-b"), { headers: VIEWER });
+      return res.status === 200 && res.json().threads.length === 3;
+    },
+    { timeoutMs: 30_000, what: "wordcount-b with three threads" },
+  );
+  assert.is((await http(`${sluice.url}/api/v1/streams/wordcount-b`, { method: "DELETE", headers: OPERATOR })).status, 200);
+});
+
 threads.run();
