@@ -10,6 +10,7 @@ import { fetchHandler } from "./fetch-handler";
 import { findCoordinatorHandler } from "./find-coordinator-handler";
 import { heartbeatHandler } from "./heartbeat-handler";
 import { consumerGroupHeartbeatHandler } from "./consumer-group-heartbeat-handler";
+import { consumerGroupDescribeHandler } from "./consumer-group-describe-handler";
 import { initProducerIdHandler } from "./init-producer-id-handler";
 import { joinGroupHandler } from "./join-group-handler";
 import { leaveGroupHandler } from "./leave-group-handler";
@@ -67,6 +68,7 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     heartbeatHandler(services),
     leaveGroupHandler(services),
     consumerGroupHeartbeatHandler(services),
+    consumerGroupDescribeHandler(services),
     offsetCommitHandler(services),
     offsetFetchHandler(services),
     offsetDeleteHandler(services),

@@ -74,6 +74,7 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     65: "0-0",
     66: "0-2",
     68: "0-1",
+    69: "0-0",
   });
 });
 
