@@ -10,7 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { ErrorCode } from "../../../providers/kafka-protocol/error-codes";
+import { ConsumerGroupDescribe } from "../../../providers/kafka-protocol/messages/consumer-group-describe";
+import { ConsumerGroupHeartbeat } from "../../../providers/kafka-protocol/messages/consumer-group-heartbeat";
+import { DescribeGroups } from "../../../providers/kafka-protocol/messages/describe-groups";
+import { ListGroups } from "../../../providers/kafka-protocol/messages/list-groups";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
+import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
 import { eventually } from "../../helpers/eventually";
 import { PARTITIONS, Scenario, split, type ConsumerProtocolBed } from "../../helpers/consumer-protocol-members";
 import { roundRobinAssignor } from "../kafka-client/round-robin-assignor";
@@ -135,6 +141,63 @@ test("a group is classic or consumer: a classic member of a consumer group with 
   const successor = await classicGroup.startMember("successor");
   await eventually(() => split("6", successor), { timeoutMs: 30_000, what: "the consumer protocol member took the emptied group over" });
   assert.equal([...modern.failures, ...successor.failures], []);
+});
+
+test("on the wire: Kafka's errors for bad heartbeats, epochs and commits; the group described, listed as consumer, and Dead to DescribeGroups", async (context) => {
+  const scenario = await scenarioOf(context, "kip848-wire", "kip848-wire-group");
+  const raw = await RawKafkaClient.connect(context.broker.broker.port);
+  try {
+    const beat = (fields: Partial<Parameters<typeof raw.request<typeof ConsumerGroupHeartbeat>>[2]>) =>
+      raw.request(ConsumerGroupHeartbeat, 1, { groupId: scenario.group, memberId: "member-one", memberEpoch: 0, rebalanceTimeoutMs: 30_000, subscribedTopicNames: [scenario.topic], topicPartitions: [], ...fields });
+    const noId = await beat({ memberId: "" });
+    assert.equal([noId.errorCode, noId.errorMessage], [ErrorCode.INVALID_REQUEST, "MemberId can't be empty."]);
+    assert.is((await beat({ rebalanceTimeoutMs: -1 })).errorCode, ErrorCode.INVALID_REQUEST);
+
+    const joined = await beat({});
+    assert.is(joined.errorCode, ErrorCode.NONE);
+    assert.equal([joined.memberId, joined.memberEpoch, joined.heartbeatIntervalMs], ["member-one", 1, 200]);
+    const topicId = joined.assignment!.topicPartitions[0].topicId;
+    assert.equal(joined.assignment!.topicPartitions, [{ topicId, partitions: [0, 1, 2, 3, 4, 5] }]);
+    assert.is((await beat({ memberEpoch: 7, topicPartitions: [] })).errorCode, ErrorCode.FENCED_MEMBER_EPOCH);
+    assert.is((await beat({ memberId: "nobody", memberEpoch: 1 })).errorCode, ErrorCode.UNKNOWN_MEMBER_ID);
+    const steady = await beat({ memberEpoch: 1, topicPartitions: [{ topicId, partitions: [0, 1, 2, 3, 4, 5] }] });
+    assert.equal([steady.errorCode, steady.memberEpoch], [ErrorCode.NONE, 1]);
+
+    const commit = (generationId: number, version = 9) =>
+      raw.request(OffsetCommit, version, { groupId: scenario.group, generationId, memberId: "member-one", groupInstanceId: null, topics: [{ name: scenario.topic, partitions: [{ partitionIndex: 0, committedOffset: 0n, committedMetadata: null }] }] });
+    assert.is((await commit(1)).topics[0].partitions[0].errorCode, ErrorCode.NONE);
+    assert.is((await commit(0)).topics[0].partitions[0].errorCode, ErrorCode.STALE_MEMBER_EPOCH);
+    assert.is((await commit(1, 7)).topics[0].partitions[0].errorCode, ErrorCode.UNSUPPORTED_VERSION, "a member of the consumer group protocol commits with v9+");
+
+    const [described] = (await raw.request(ConsumerGroupDescribe, 0, { groupIds: [scenario.group], includeAuthorizedOperations: false })).groups;
+    assert.equal(
+      { ...described, members: described.members.map(({ memberId, memberEpoch, subscribedTopicNames, assignment }) => ({ memberId, memberEpoch, subscribedTopicNames, assignment })) },
+      {
+        errorCode: ErrorCode.NONE,
+        errorMessage: null,
+        groupId: scenario.group,
+        groupState: "Stable",
+        groupEpoch: 1,
+        assignmentEpoch: 1,
+        assignorName: "uniform",
+        members: [{ memberId: "member-one", memberEpoch: 1, subscribedTopicNames: [scenario.topic], assignment: { topicPartitions: [{ topicId, topicName: scenario.topic, partitions: [0, 1, 2, 3, 4, 5] }] } }],
+        authorizedOperations: -2147483648,
+      },
+    );
+    const [unknown] = (await raw.request(ConsumerGroupDescribe, 0, { groupIds: ["nonesuch"], includeAuthorizedOperations: false })).groups;
+    assert.is(unknown.errorCode, ErrorCode.GROUP_ID_NOT_FOUND);
+    const listed = await raw.request(ListGroups, 5, { statesFilter: [], typesFilter: ["consumer"] });
+    assert.equal(listed.groups, [{ groupId: scenario.group, protocolType: "consumer", groupState: "Stable", groupType: "consumer" }]);
+    const [classicView] = (await raw.request(DescribeGroups, 4, { groups: [scenario.group], includeAuthorizedOperations: false })).groups;
+    assert.equal([classicView.errorCode, classicView.groupState], [ErrorCode.NONE, "Dead"], "DescribeGroups below v6 shows a consumer group as Dead, as Kafka does");
+
+    const left = await beat({ memberEpoch: -1, topicPartitions: null, subscribedTopicNames: null });
+    assert.equal([left.errorCode, left.memberEpoch], [ErrorCode.NONE, -1]);
+    const empty = await raw.request(ListGroups, 5, { statesFilter: ["Empty"], typesFilter: [] });
+    assert.equal(empty.groups.map(({ groupId, groupType }) => [groupId, groupType]), [[scenario.group, "consumer"]]);
+  } finally {
+    raw.close();
+  }
 });
 
 test("topic ids: Metadata v10+ names each topic's id, the same after the broker restarts on its data directory", async () => {
