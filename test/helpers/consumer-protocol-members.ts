@@ -4,6 +4,8 @@
  * owner at once is recorded), which records were seen, and how each member's assignments changed.
  */
 import type { Kafka } from "kafkajs";
+import * as assert from "uvu/assert";
+import { eventually } from "./eventually";
 import { GroupConsumer, type GroupConsumerOptions } from "../../providers/kafka-client";
 import type { ComponentLogger } from "../../kernel/logger";
 import { roundRobinAssignor } from "../providers/kafka-client/round-robin-assignor";
@@ -130,4 +132,49 @@ export function split(expected: string, ...list: Member[]): true {
   const now = counts(...list);
   if (now !== expected || list.some((member) => member.consumer.rejoinPending)) throw new Error(`the split is ${now}`);
   return true;
+}
+
+/**
+ * Two static members split the topic; one stops (leaving with epoch -2) and starts again: it gets its partitions back,
+ * the other takes no new assignment, and every record is read. `whileAway` runs while the first is stopped.
+ */
+export async function staticMemberComesBack(scenario: Scenario, timeoutMs: number, whileAway: () => Promise<void> = async () => undefined): Promise<void> {
+  await scenario.createTopic();
+  const a = await scenario.startMember("static-a", { groupInstanceId: "static-a" });
+  const b = await scenario.startMember("static-b", { groupInstanceId: "static-b" });
+  await eventually(() => split("3/3", a, b), { timeoutMs, what: "the partitions split 3/3" });
+  const [aPartitions, bRebalances] = [[...a.partitions], b.rebalances];
+
+  await scenario.stopMember(a);
+  await whileAway();
+  const restarted = await scenario.startMember("static-a", { groupInstanceId: "static-a" });
+  await eventually(() => split("3/3", restarted, b), { timeoutMs, what: "the restarted member assigned" });
+  assert.equal(restarted.partitions, aPartitions);
+  await scenario.produce(0, 60);
+  await eventually(() => scenario.everyRecordSeen(60), { timeoutMs, what: "every record read by the two members" });
+  assert.is(b.rebalances, bRebalances, "the other member took no new assignment");
+  assert.equal(scenario.doubleOwned, []);
+  assert.equal([...restarted.failures, ...b.failures], []);
+}
+
+/**
+ * A member holds its partitions (its batch waits) past its rebalance timeout while a second member joins: the
+ * coordinator fences it, it joins again with epoch 0, the two split the topic, and no record is lost.
+ */
+export async function fencedMemberRejoins(scenario: Scenario, rebalanceTimeoutMs: number, timeoutMs: number): Promise<void> {
+  await scenario.createTopic();
+  const slow = await scenario.startMember("slow", { rebalanceTimeoutMs });
+  await eventually(() => split("6", slow), { timeoutMs, what: "the first member owning every partition" });
+  let release = () => undefined as void;
+  slow.hold = new Promise<void>((resolve) => (release = resolve));
+  await scenario.produce(0, 60);
+  const other = await scenario.startMember("other");
+  // The coordinator asks the slow member to give half its partitions up; its batch holds them past its rebalance timeout.
+  await eventually(() => slow.logged.some((line) => line.startsWith("member fenced")), { timeoutMs, what: "the slow member fenced" });
+  release();
+  slow.hold = undefined;
+  await eventually(() => split("3/3", slow, other), { timeoutMs, what: "the partitions split 3/3 after the fenced member joined again" });
+  await scenario.produce(60, 60);
+  await eventually(() => scenario.everyRecordSeen(120), { timeoutMs, what: "every record read" });
+  assert.equal([...slow.failures, ...other.failures], []);
 }

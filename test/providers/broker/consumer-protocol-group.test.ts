@@ -18,7 +18,7 @@ import { ListGroups } from "../../../providers/kafka-protocol/messages/list-grou
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
 import { eventually } from "../../helpers/eventually";
-import { PARTITIONS, Scenario, split, type ConsumerProtocolBed } from "../../helpers/consumer-protocol-members";
+import { fencedMemberRejoins, PARTITIONS, Scenario, split, staticMemberComesBack, type ConsumerProtocolBed } from "../../helpers/consumer-protocol-members";
 import { roundRobinAssignor } from "../kafka-client/round-robin-assignor";
 import { startTestBroker, type TestBroker } from "./broker-test-kit";
 import { RawKafkaClient } from "./raw-kafka-client";
@@ -69,39 +69,15 @@ test("three members share the partitions, one leaves: no record lost, no partiti
 });
 
 test("a static member that stops leaves with epoch -2: started again, it gets its partitions back and the other member keeps its own", async (context) => {
-  const scenario = await scenarioOf(context, "kip848-static", "kip848-static-group");
-  const a = await scenario.startMember("static-a", { groupInstanceId: "static-a" });
-  const b = await scenario.startMember("static-b", { groupInstanceId: "static-b" });
-  await eventually(() => split("3/3", a, b), { timeoutMs: 30_000, what: "the partitions split 3/3" });
-  const [aPartitions, bRebalances] = [[...a.partitions], b.rebalances];
-
-  await scenario.stopMember(a);
-  const restarted = await scenario.startMember("static-a", { groupInstanceId: "static-a" });
-  await eventually(() => split("3/3", restarted, b), { timeoutMs: 30_000, what: "the restarted member assigned" });
-  assert.equal(restarted.partitions, aPartitions);
-  await scenario.produce(0, 60);
-  await eventually(() => scenario.everyRecordSeen(60), { timeoutMs: 30_000, what: "every record read by the two members" });
-  assert.is(b.rebalances, bRebalances, "the other member took no new assignment");
-  assert.equal(scenario.doubleOwned, []);
-  assert.equal([...restarted.failures, ...b.failures], []);
+  const scenario = new Scenario(context.bed, "kip848-static", "kip848-static-group");
+  context.scenarios.push(scenario);
+  await staticMemberComesBack(scenario, 30_000);
 });
 
 test("a member that holds its partitions past its rebalance timeout is fenced, joins again with epoch 0, and loses no record", async (context) => {
-  const scenario = await scenarioOf(context, "kip848-fenced", "kip848-fenced-group");
-  const slow = await scenario.startMember("slow", { rebalanceTimeoutMs: 1_000 });
-  await eventually(() => split("6", slow), { timeoutMs: 30_000, what: "the first member owning every partition" });
-  let release = () => undefined as void;
-  slow.hold = new Promise<void>((resolve) => (release = resolve));
-  await scenario.produce(0, 60);
-  const other = await scenario.startMember("other");
-  // The coordinator asks the slow member to give half its partitions up; its batch holds them past 1 s.
-  await eventually(() => slow.logged.some((line) => line.startsWith("member fenced")), { timeoutMs: 30_000, what: "the slow member fenced" });
-  release();
-  slow.hold = undefined;
-  await eventually(() => split("3/3", slow, other), { timeoutMs: 30_000, what: "the partitions split 3/3 after the fenced member joined again" });
-  await scenario.produce(60, 60);
-  await eventually(() => scenario.everyRecordSeen(120), { timeoutMs: 30_000, what: "every record read" });
-  assert.equal([...slow.failures, ...other.failures], []);
+  const scenario = new Scenario(context.bed, "kip848-fenced", "kip848-fenced-group");
+  context.scenarios.push(scenario);
+  await fencedMemberRejoins(scenario, 1_000, 30_000);
 });
 
 test("group.remote.assignor: range is used when named, an unknown one ends the consumer with UNSUPPORTED_ASSIGNOR", async (context) => {

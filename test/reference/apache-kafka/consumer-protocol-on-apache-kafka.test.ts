@@ -9,7 +9,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { startKafkaCluster, type KafkaCluster } from "../../helpers/kafka-cluster";
-import { Scenario as BedScenario, split, type Member } from "../../helpers/consumer-protocol-members";
+import { fencedMemberRejoins, Scenario as BedScenario, split, staticMemberComesBack, type Member } from "../../helpers/consumer-protocol-members";
 
 const test = suite("Sluice's consumer protocol group member on Apache Kafka");
 
@@ -84,42 +84,14 @@ test("members share partitions, a third joins and one leaves without a record lo
 
 test("a static member that stops leaves with epoch -2: started again, it gets its partitions back and the other member keeps its own", async () => {
   const scenario = new Scenario("kip848-static", "kip848-static-sluice");
-  await scenario.createTopic();
-  const a = await startMember(scenario, "static-a", { groupInstanceId: "static-a" });
-  const b = await startMember(scenario, "static-b", { groupInstanceId: "static-b" });
-  await eventually(() => split("3/3", a, b), { timeoutMs: 60_000, what: "the partitions split 3/3" });
-  const [aPartitions, bRebalances] = [[...a.partitions], b.rebalances];
-
-  await stopMember(a);
-  const described = await cluster.tool("kafka-consumer-groups", ["--describe", "--group", scenario.group, "--members"]);
-  assert.match(described, "static-a", "the stopped static member is still in the group");
-  const restarted = await startMember(scenario, "static-a", { groupInstanceId: "static-a" });
-  await eventually(() => split("3/3", restarted, b), { timeoutMs: 60_000, what: "the restarted member assigned" });
-  assert.equal(restarted.partitions, aPartitions);
-  await scenario.produce(0, 60);
-  await eventually(() => scenario.everyRecordSeen(60), { timeoutMs: 30_000, what: "every record read by the two members" });
-  assert.is(b.rebalances, bRebalances, "the other member took no new assignment");
-  assert.equal(scenario.doubleOwned, []);
-  assert.equal([...restarted.failures, ...b.failures], []);
+  await staticMemberComesBack(scenario, 60_000, async () => {
+    const described = await cluster.tool("kafka-consumer-groups", ["--describe", "--group", scenario.group, "--members"]);
+    assert.match(described, "static-a", "the stopped static member is still in the group");
+  });
 });
 
 test("a member that holds its partitions past its rebalance timeout is fenced, joins again with epoch 0, and loses no record", async () => {
-  const scenario = new Scenario("kip848-fenced", "kip848-fenced-sluice");
-  await scenario.createTopic();
-  const slow = await startMember(scenario, "slow", { rebalanceTimeoutMs: 2_000 });
-  await eventually(() => split("6", slow), { timeoutMs: 60_000, what: "the first member owning every partition" });
-  let release = () => undefined as void;
-  slow.hold = new Promise<void>((resolve) => (release = resolve));
-  await scenario.produce(0, 60);
-  const other = await startMember(scenario, "other");
-  // The coordinator asks the slow member to give half its partitions up; its batch holds them past 2 s.
-  await eventually(() => slow.logged.some((line) => line.startsWith("member fenced")), { timeoutMs: 60_000, what: "the slow member fenced" });
-  release();
-  slow.hold = undefined;
-  await eventually(() => split("3/3", slow, other), { timeoutMs: 60_000, what: "the partitions split 3/3 after the fenced member joined again" });
-  await scenario.produce(60, 60);
-  await eventually(() => scenario.everyRecordSeen(120), { timeoutMs: 30_000, what: "every record read" });
-  assert.equal([...slow.failures, ...other.failures], []);
+  await fencedMemberRejoins(new Scenario("kip848-fenced", "kip848-fenced-sluice"), 2_000, 60_000);
 });
 
 test("group.remote.assignor reaches the coordinator: range is the group's assignor, an unknown one ends the consumer with UNSUPPORTED_ASSIGNOR", async () => {
