@@ -45,7 +45,7 @@ test.after(async () => {
 async function join(server: string): Promise<{ consumer: GroupConsumer; assigned: () => number }> {
   let assignments = 0;
   const consumer = new GroupConsumer(
-    { bootstrapServers: [broker.bootstrap], clientId: server, groupId: "wordcount", assignor: streamsAssignor(topology, { server }), heartbeatIntervalMs: 100, maxWaitMs: 50 },
+    { bootstrapServers: [broker.bootstrap], clientId: server, groupId: "wordcount", assignor: streamsAssignor(topology, server), heartbeatIntervalMs: 100, maxWaitMs: 50 },
     { rebalancing: () => {}, assigned: async () => void assignments++, batch: async () => {}, failed: () => {} },
   );
   members.push(consumer);

@@ -2,9 +2,12 @@
  * How a placement over instances becomes one over stream threads (Kafka Streams' num.stream.threads): the members of
  * a group that share a process id (one instance's threads) count as one client. Tasks and standbys are placed on the
  * clients first, so the load balances across instances before threads, and a standby never lands on the instance
- * that runs its active task; then each client's tasks are dealt over its threads, fewest first.
+ * that runs its active task; then each client's tasks are placed over its threads, each kept with the thread that
+ * held it while the threads' loads stay balanced (see sticky-placement).
  * A member whose subscription names no process id (an older Sluice) is a client of its own.
  */
+import { placeTasks, type PlacementMember } from "./sticky-placement";
+
 export interface ProcessMember {
   readonly memberId: string;
   readonly processId?: string;
@@ -21,18 +24,17 @@ export function clientsOf(members: readonly ProcessMember[]): Map<string, string
 }
 
 /**
- * Deals each client's tasks (in their order) over the client's members: each task to the member holding the fewest
- * so far (the first in member id order among equals). Every member of `clients` gets a list, empty or not.
+ * Each client's tasks (in their order) placed over the client's members, as `placementMember` describes each (the
+ * tasks it held). Every member of `clients` gets a list, empty or not.
  */
-export function dealOverThreads(clients: ReadonlyMap<string, readonly string[]>, tasksOfClient: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+export function placeOverThreads(
+  clients: ReadonlyMap<string, readonly string[]>,
+  tasksOfClient: ReadonlyMap<string, readonly string[]>,
+  placementMember: (memberId: string) => PlacementMember,
+): Map<string, string[]> {
   const placement = new Map<string, string[]>();
   for (const [client, members] of clients) {
-    const lists = members.map((member) => {
-      const list: string[] = [];
-      placement.set(member, list);
-      return list;
-    });
-    for (const task of tasksOfClient.get(client) ?? []) lists.reduce((fewest, list) => (list.length < fewest.length ? list : fewest)).push(task);
+    for (const [member, tasks] of placeTasks(tasksOfClient.get(client) ?? [], members.map(placementMember))) placement.set(member, tasks);
   }
   return placement;
 }

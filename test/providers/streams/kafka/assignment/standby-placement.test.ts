@@ -51,14 +51,14 @@ test("stateless tasks get no standby", () => {
 test("the streams assignor carries each member's standbys in its assignment's user data", async () => {
   const wordcount = new WordCountProvider();
   const topology = buildTopology(wordcount, applicationConfig([{ values: wordcount.config, source: "the test" }]));
-  const assignor = streamsAssignor(topology, { server: null }, 1);
+  const assignor = streamsAssignor(topology, null, 1);
   const members = ["m1", "m2"].map((memberId) => ({ memberId, metadata: encodeSubscription(topology.sourceTopics(), null) }));
   const assignments = await assignor.assign(members, () => 2);
   const standbys = Object.fromEntries([...assignments].map(([member, assignment]) => [member, standbyTasksOf(assignment)]));
   // wordcount: sub-topology 0 splits lines (stateless), 1 counts into a store; two partitions each.
   assert.equal(standbys, { m1: ["1_1"], m2: ["1_0"] });
   let heard: string[] = [];
-  const member = streamsAssignor(topology, { server: null }, 1, (tasks) => (heard = tasks));
+  const member = streamsAssignor(topology, null, 1, (tasks) => (heard = tasks));
   member.partitionsOf(assignments.get("m1")!);
   assert.equal(heard, ["1_1"]);
   const described = decodeGroupMembers([{ memberId: "m2", clientId: "c", clientHost: "h", metadata: members[1].metadata, assignment: assignments.get("m2")! } as never]);
