@@ -243,19 +243,14 @@ export const THREAD_BODY_SCHEMA = objectSchema({ thread: { type: "string", minLe
 
 const THREAD_ANSWER = objectSchema({ thread: { type: "string", examples: ["wordcount-StreamThread-2"] } });
 
+const ADD_THREAD = changing(
+  "Add a stream thread",
+  "As KafkaStreams#addStreamThread: a new member of the application's group with its own consumer, producer and tasks, named <id>-StreamThread-N with the lowest free N; answers once it is joining the group.",
+  false,
+);
+
 export const THREAD_SPECS = {
-  add: {
-    summary: "Add a stream thread",
-    description: "As KafkaStreams#addStreamThread: a new member of the application's group with its own consumer, producer and tasks, named <id>-StreamThread-N with the lowest free N; answers once it is joining the group.",
-    tags: TAGS,
-    pathParameters: { id: APPLICATION_ID },
-    responses: {
-      200: { description: "The new thread's name", schema: THREAD_ANSWER },
-      403: HEADLESS,
-      404: UNKNOWN_APPLICATION,
-      409: "The instance is not RUNNING or REBALANCING",
-    },
-  },
+  add: { ...ADD_THREAD, responses: { ...ADD_THREAD.responses, 200: { description: "The new thread's name", schema: THREAD_ANSWER }, 409: "The instance is not RUNNING or REBALANCING" } },
   remove: {
     summary: "Remove a stream thread",
     description: "As KafkaStreams#removeStreamThread: the thread named in the body (or the first) leaves the group and its tasks move to the other members. The last thread is not removed: stop the instance instead.",
