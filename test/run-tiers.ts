@@ -197,6 +197,17 @@ function runWorker(): void {
   });
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The `count` files that took longest, with their times: where a slow run's time went, read from CI's output. */
+function longestFiles(results: FileResult[], count: number): string {
+  return [...results]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((result) => `${result.file} ${seconds(result.ms)}`)
+    .join(", ");
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const option = (name: string) => {
@@ -222,15 +233,17 @@ async function main(): Promise<void> {
     const files = listFiles([tier], filterText === undefined ? undefined : new RegExp(filterText));
     files.sort((a, b) => (durations[b] ?? 0) - (durations[a] ?? 0));
     const tierStarted = Date.now();
+    const tierResults: FileResult[] = [];
     await runFiles(files, jobsOf(tier), (result) => {
       results.push(result);
+      tierResults.push(result);
       process.stdout.write(`${result.crashed ? `${result.file}\n` : ""}${result.output.replace(/\n\s*Total:[\s\S]*$/, "")}\n`);
       totals.total += result.total + (result.crashed ? 1 : 0);
       totals.passed += result.passed;
       totals.skipped += result.skipped;
       if (result.crashed || result.passed + result.skipped < result.total) failedFiles.push(result.crashed ? `${result.file} (ended before its tests finished)` : result.file);
     });
-    tierTimes.push(`${tier} tier: ${files.length} files in ${((Date.now() - tierStarted) / 1000).toFixed(1)} s`);
+    tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
   }
   writeDurations(results);
   const failed = totals.total - totals.passed - totals.skipped;
