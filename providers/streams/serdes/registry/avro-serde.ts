@@ -51,6 +51,11 @@ export class AvroRegistrySerde implements Serde<unknown> {
   }
 
   deserialize(bytes: Buffer): unknown {
+    // The common case without an allocation: magic byte 0 and a 4-byte id already fetched.
+    if (bytes[0] === 0 && bytes.length >= 5) {
+      const known = this.readers.get(bytes.readInt32BE(1));
+      if (known instanceof Type) return known.fromBuffer(bytes.subarray(5));
+    }
     const unframed = framingProblem(bytes);
     if (unframed !== undefined) throw new Error(unframed);
     const schemaId = this.pkg.schemaId("AVRO");
