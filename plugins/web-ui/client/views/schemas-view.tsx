@@ -1,6 +1,6 @@
 /** Schemas: the subjects of the schema registry built into Sluice, each with its latest version's type and id and its compatibility level. */
 import { REGISTRY, subjectConfigPath, subjectPath, type RegistryVersion } from "../api/registry-types";
-import { ErrorNotice, Loading } from "../components/error-notice";
+import { ErrorNotice, Loading, PendingCells } from "../components/error-notice";
 import { numeric, TableHead } from "../components/table-head";
 import { usePoll } from "../live/use-poll";
 import { Link } from "../routing/router";
@@ -69,14 +69,8 @@ function SubjectRow({ subject }: { subject: string }) {
       <th scope="row">
         <Link href={pathOf({ view: "subject", subject })}>{subject}</Link>
       </th>
-      {row.error && !data ? (
-        <td colSpan={4}>
-          <ErrorNotice error={row.error} />
-        </td>
-      ) : !data ? (
-        <td colSpan={4}>
-          <Loading what={subject} />
-        </td>
+      {!data ? (
+        <PendingCells error={row.error} what={subject} span={4} />
       ) : (
         <>
           <td>{data.latest.schemaType ?? "AVRO"}</td>
