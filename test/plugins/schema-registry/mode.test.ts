@@ -7,6 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
 import { readToEnd } from "../../helpers/read-to-end";
+import { startSluice } from "../../helpers/sluice";
 import { acrossRestart, clientOf, compact, expectError, ORDER, ORDER_V2, registryCalls, withSluice } from "./registry-test-bed";
 
 const PAYMENT = { type: "record", name: "Payment", fields: [{ name: "id", type: "string" }] };
@@ -82,6 +83,21 @@ test("IMPORT: registrations give their id and version and skip the compatibility
     assert.equal((await get("/subjects/orders-value/versions")).json(), [3, 4, 5]);
     await expectError(put("/mode", { mode: "IMPORT" }), 422, 42205);
     assert.equal((await put("/mode?force=true", { mode: "IMPORT" })).json(), { mode: "IMPORT" }, "force enters IMPORT with subjects");
+  }));
+
+test("a mode set through one instance holds on another sharing the broker", () =>
+  withSluice(async (first) => {
+    const [bootstrap] = first.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();
+    await registryCalls(first).put("/mode/orders-value", { mode: "READONLY" });
+    const second = await startSluice({ overrides: { "streams.bootstrap.servers": bootstrap, "schema.registry.enable": "true" } });
+    try {
+      assert.equal((await registryCalls(second).get("/mode/orders-value")).json(), { mode: "READONLY" });
+      await expectError(registryCalls(second).post("/subjects/orders-value/versions", { schema: compact(ORDER) }), 422, 42205);
+      await registryCalls(second).remove("/mode/orders-value");
+      assert.is((await registryCalls(first).post("/subjects/orders-value/versions", { schema: compact(ORDER) })).status, 200, "the first sees the mode removed at once");
+    } finally {
+      await second.close();
+    }
   }));
 
 test.run();
