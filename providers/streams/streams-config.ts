@@ -8,6 +8,10 @@ import { coerceValue } from "../../kernel/config/config-validation";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import { COMPRESSION_TYPES } from "../kafka-client";
 
+/** `upgrade.from` values of Kafka Streams versions before cooperative rebalancing (2.4): the group rebalances eagerly. */
+const EAGER_REBALANCE_VERSIONS = ["0.10.0", "0.10.1", "0.10.2", "0.11.0", "1.0", "1.1", "2.0", "2.1", "2.2", "2.3"] as const;
+const COOPERATIVE_REBALANCE_VERSIONS = ["2.4", "2.5", "2.6", "2.7", "2.8", "3.0", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "4.0", "4.1", "4.2", "4.3"] as const;
+
 const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's full name) or `topic-record` (`<topic>-<full name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too.";
 
 /** The settings of the schema registry serdes (serdes/registry), under Kafka's names. */
@@ -72,6 +76,7 @@ const STREAMS_KEYS = configKeys({
   "statestore.cache.max.bytes": { type: "integer", default: 10_485_760, doc: "Bytes of the record cache of the application's stores (Kafka Streams' `statestore.cache.max.bytes`): updates of one key (of one window or session) are folded and reach the store, its changelog and the operator's downstream (output topics, event streams) once per commit, or when the cache is full (least recently used first). Interactive queries of key-value stores read through it. `0`: every update goes through as it happens. Updates continuing to a repartition topic are forwarded as they happen." },
   "leveldb.config.setter": { type: "string", default: "", code: "leveldb.config.setter", doc: "The name of a registered setter (`sluice.streams.NamedCode`), or `module#export` (trusted configuration only), of a function that tunes LevelDB options per store." },
   "session.timeout.ms": { type: "integer", default: 10_000, doc: "Consumer group session timeout." },
+  "upgrade.from": { type: "string", default: "", choices: ["", ...EAGER_REBALANCE_VERSIONS, ...COOPERATIVE_REBALANCE_VERSIONS], doc: "As in Kafka Streams: the Kafka Streams version a rolling upgrade comes from. Empty (the default), or 2.4 and later: rebalances are cooperative (KIP-429): the tasks that stay on an instance keep processing and answering queries through a rebalance, and only the tasks that move are closed, in two rebalances (their owner gives them up in the first, their new owner takes them in the second). `0.10.0` to `2.3`: the eager protocol, in which every instance gives every task up at each rebalance (its stores stay open, but nothing is processed until the rebalance ends); set it on every instance while a group of older members is upgraded, or to keep the rebalances of Sluice before cooperative rebalancing." },
   "group.instance.id": { type: "string", default: "", doc: "Static membership (KIP-345): this instance's stable identity in the application's consumer group; each stream thread's consumer joins as `<group.instance.id>-<thread index>` (`-1`), as in Kafka Streams. A static member does not leave the group when it stops: restarted within `session.timeout.ms` with the same id (and the same state dir), it gets its tasks back with no rebalance, and the other instances keep processing. Give every instance its own id: a second instance with the same id fences the first (its application goes to ERROR with FENCED_INSTANCE_ID and stays there, also under `restart.on.error=backoff`). Pair it with a longer `session.timeout.ms`, which is also how long a crashed static member's tasks wait. Empty: dynamic membership." },
   "group.protocol": { type: "string", default: "classic", choices: ["classic"], doc: "The group protocol of the application's consumers: `classic` (JoinGroup and SyncGroup), the one Kafka Streams' task assignment runs on: the group's leader assigns tasks (with their standbys) from every instance's subscription data. The consumer group protocol of Kafka 4 (KIP-848, `group.protocol=consumer`, the default of Kafka 4's plain consumers) assigns partitions on the broker and has no place for that, and Sluice does not implement Kafka Streams' own broker-side protocol (`streams`, KIP-1071), so it refuses the value. A `consumer.group.protocol` setting is ignored, as Kafka Streams ignores it. Sluice's Kafka client speaks both protocols (see the README)." },
   "num.standby.replicas": { type: "integer", default: 0, doc: "Standby replicas of each stateful task (Kafka Streams' `num.standby.replicas`): each is kept on another instance of the application, never on the one that runs the task, as a warm copy of the task's stores that reads their changelogs continuously and processes no input. When the task's instance fails, an instance with its standby takes it over and restores only the changelog tail its copy lacks. The standbys are listed per instance by `/applications/{id}` and per thread by `/streams/{id}/status`. A task gets at most as many standbys as there are other instances. In-memory stores keep no standby copy across the takeover: they are restored from their changelogs whole." },
@@ -131,6 +136,11 @@ export const APPLICATION_KEYS: ConfigKeys = STREAMS_KEYS;
 
 /** Typed reads of an application's effective configuration. */
 export type StreamsSettings = ConfigReader<typeof STREAMS_KEYS>;
+
+/** The rebalance protocol `upgrade.from` asks for, as Kafka Streams reads it: eager when upgrading from before 2.4. */
+export function rebalanceProtocolOf(settings: StreamsSettings): "eager" | "cooperative" {
+  return (EAGER_REBALANCE_VERSIONS as readonly string[]).includes(settings.get("upgrade.from")) ? "eager" : "cooperative";
+}
 
 /** Where some of an application's settings come from. */
 export interface ConfigLayer {
