@@ -118,6 +118,11 @@ export class RegistryState {
     return [...(this.subjectVersions.get(subject)?.values() ?? [])].sort((a, b) => a.version - b.version);
   }
 
+  /** Every version of every subject still on the topic, soft-deleted ones too. */
+  allSubjectVersions(): SubjectVersion[] {
+    return [...this.subjectVersions.values()].flatMap((versions) => [...versions.values()]);
+  }
+
   /**
    * `version` of `subject`, a soft-deleted one too with `withDeleted`; for `"latest"` its newest live version (also
    * with `withDeleted`, as Confluent's registry answers). 40401 when the subject has no version that could answer,

@@ -17,8 +17,9 @@ import {
   versionSoftDeleted,
 } from "./registry-errors";
 import { isReadOnly, type Mode, modeRecord, operationNotPermitted, subjectModeNotConfigured } from "./modes";
-import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, tombstoneRecord, type SchemaContent, type SchemaReference, type SubjectVersion } from "./registry-state";
-import { canonicalSchema } from "./schema-types";
+import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, tombstoneRecord, type SchemaContent, type SubjectVersion } from "./registry-state";
+import { assertNotReferenced, referencesOf, resolveSchema } from "./schema-references";
+import { canonicalSchema, schemaTypeOf } from "./schema-types";
 import type { SchemasTopic } from "./schemas-topic";
 
 /** What a registration or lookup request carries (Confluent's RegisterSchemaRequest); `id` and `version` in IMPORT mode. */
@@ -47,9 +48,9 @@ export class SchemaRegistry {
    * naming an id outside IMPORT mode, or none in it, is 42205, as is any registration in a read-only mode.
    */
   register(subject: string, request: SchemaRequest): Promise<{ id: number }> {
-    const content = contentOf(request);
     const wanted = importedIdentity(request);
     return this.serialized(async () => {
+      const content = this.contentOf(request);
       const mode = this.modeOf(subject);
       this.refuseReadOnly(subject);
       if (wanted.id !== undefined && mode !== "IMPORT") throw operationNotPermitted(`Subject '${subject}' is not in import mode`);
@@ -82,7 +83,7 @@ export class SchemaRegistry {
       const live = this.state.liveVersionsIfAny(subject);
       const against = version === "latest" ? live.slice(-1) : live.filter((v) => v.version === version);
       if (against.length === 0 && version !== "latest") throw versionNotFound(subject, version);
-      return against.flatMap((earlier) => incompatibilities(this.levelOf(subject), content.schema, earlier.schema));
+      return against.flatMap((earlier) => this.incompatibilities(this.levelOf(subject), content, earlier));
     }, request);
   }
 
@@ -94,7 +95,7 @@ export class SchemaRegistry {
   private checked(verbose: boolean, check: (content: SchemaContent) => string[], request: SchemaRequest): string[] {
     let content: SchemaContent;
     try {
-      content = contentOf(request);
+      content = this.contentOf(request);
     } catch (error) {
       if (verbose) return [(error as Error).message];
       throw error;
@@ -107,7 +108,14 @@ export class SchemaRegistry {
     const level = this.levelOf(subject);
     const earlier = this.state.liveVersionsIfAny(subject);
     const against = isTransitive(level) ? earlier : earlier.slice(-1);
-    return against.flatMap((version) => incompatibilities(level, content.schema, version.schema));
+    return against.flatMap((version) => this.incompatibilities(level, content, version));
+  }
+
+  /** Why `candidate` may not follow `existing` at `level`: none across schema types, which no reader bridges. */
+  private incompatibilities(level: CompatibilityLevel, candidate: SchemaContent, existing: SchemaContent): string[] {
+    if (level === "NONE") return [];
+    if (candidate.schemaType !== existing.schemaType) return [`the schema type changed from ${existing.schemaType} to ${candidate.schemaType}`];
+    return incompatibilities(level, schemaTypeOf(candidate.schemaType), resolveSchema(this.state, candidate), resolveSchema(this.state, existing));
   }
 
   /** The mode that applies to `subject` (null: the global one). */
@@ -205,6 +213,7 @@ export class SchemaRegistry {
       if (!permanent && live.length === 0) throw subjectSoftDeleted(subject);
       if (permanent && live.length > 0) throw subjectNotSoftDeleted(subject);
       const doomed = permanent ? all : live;
+      for (const version of doomed) assertNotReferenced(this.state, version);
       for (const version of doomed) await this.removeVersion(version, permanent);
       if (permanent) await this.forgetSubjectSettings(subject);
       return doomed.map((v) => v.version);
@@ -227,6 +236,7 @@ export class SchemaRegistry {
       if (!permanent && found.deleted) throw versionSoftDeleted(subject, found.version);
       this.refuseReadOnly(subject);
       if (permanent && !found.deleted) throw versionNotSoftDeleted(subject, found.version);
+      assertNotReferenced(this.state, found);
       await this.removeVersion(found, permanent);
       if (permanent && all.length === 1) await this.forgetSubjectSettings(subject);
       return found.version;
@@ -262,22 +272,24 @@ export class SchemaRegistry {
    * the subject, 40403 without the schema.
    */
   lookup(subject: string, request: SchemaRequest, withDeleted: boolean): SubjectVersion {
-    const content = contentOf(request);
+    const content = this.contentOf(request);
     this.state.versions(subject, withDeleted ? "withDeleted" : "live");
     const found = this.state.findInSubject(subject, content, withDeleted);
     if (found === undefined) throw schemaNotFound();
     return found;
   }
-}
 
-/** The request's schema, checked and in its canonical text: 42201 when it is missing or does not parse. */
-function contentOf(request: SchemaRequest): SchemaContent {
-  if (typeof request !== "object" || request === null) throw invalidSchema("the request body must be a JSON object");
-  if (typeof request.schema !== "string") throw invalidSchema("'schema' must be a string");
-  const schemaType = request.schemaType === undefined || request.schemaType === null ? DEFAULT_SCHEMA_TYPE : request.schemaType;
-  if (typeof schemaType !== "string") throw invalidSchema("'schemaType' must be a string");
-  const references = referencesOf(request.references);
-  return { schemaType, schema: canonicalSchema(schemaType, request.schema), references };
+  /** The request's schema, checked (its references resolved) and in its canonical text: 42201 when it is missing or does not parse. */
+  private contentOf(request: SchemaRequest): SchemaContent {
+    if (typeof request !== "object" || request === null) throw invalidSchema("the request body must be a JSON object");
+    if (typeof request.schema !== "string") throw invalidSchema("'schema' must be a string");
+    const schemaType = request.schemaType === undefined || request.schemaType === null ? DEFAULT_SCHEMA_TYPE : request.schemaType;
+    if (typeof schemaType !== "string") throw invalidSchema("'schemaType' must be a string");
+    schemaTypeOf(schemaType);
+    const references = referencesOf(request.references);
+    const resolved = resolveSchema(this.state, { schemaType, schema: request.schema, references });
+    return { schemaType, schema: canonicalSchema(schemaType, resolved), references };
+  }
 }
 
 /** The id and version an IMPORT registration gives; a negative id or a version below 1 is none, as Confluent reads them. */
@@ -288,16 +300,4 @@ function importedIdentity(request: SchemaRequest): { id?: number; version?: numb
     return (value as number) >= least ? (value as number) : undefined;
   };
   return { id: given(request.id, 0, "id"), version: given(request.version, 1, "version") };
-}
-
-function referencesOf(references: unknown): SchemaReference[] {
-  if (references === undefined || references === null) return [];
-  if (!Array.isArray(references) || !references.every(isReference)) throw invalidSchema("'references' must be a list of {name, subject, version}");
-  if (references.length > 0) throw invalidSchema("schema references are not supported yet");
-  return [];
-}
-
-function isReference(value: unknown): value is SchemaReference {
-  const reference = value as Partial<SchemaReference> | null;
-  return reference !== null && typeof reference === "object" && typeof reference.name === "string" && typeof reference.subject === "string" && Number.isInteger(reference.version);
 }
