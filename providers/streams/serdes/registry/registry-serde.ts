@@ -150,7 +150,7 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
     const header = this.pkg.schemaId(this.format.schemaType, id).idToBytes();
     const codec = await this.format.compile(schema, this.client);
     this.writers.set(topic, { header, codec });
-    // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareSerialize).
+    // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
     if (id !== undefined && !(this.readers.get(id) instanceof Reader)) this.readers.set(id, new Reader(await this.readerOf(codec)));
   }
 

@@ -4,15 +4,16 @@
  * exist and Confluent's AvroDeserializer reads what it wrote; a schema the subject's compatibility refuses stops the
  * application naming the subject and the registry's reason; with use.latest.version=false it writes with the given
  * schema's id rather than the subject's latest; given no schema, auto.register.schemas=true is refused naming the key.
- * Reading, it reads records of other schemas as the given one (Avro's schema resolution), as SpecificAvroSerde does.
+ * `json_schema` alike. Reading, `avro` reads records of other schemas as the given one (Avro's schema resolution), as
+ * SpecificAvroSerde does.
  */
-import { AvroDeserializer, AvroSerializer, Compatibility, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { AvroDeserializer, AvroSerializer, Compatibility, JsonDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
 import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl";
 import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
 import type { Harness } from "../streams-harness";
-import { readUntil, registrySuite } from "./registry-topics";
+import { readUntil, registrySuite, type RecordReader } from "./registry-topics";
 import { SENTENCE } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
@@ -36,9 +37,8 @@ async function send(harness: Harness, topic: string, texts: string[]): Promise<v
   await harness.producer.send({ topic, messages: texts.map((text, i) => ({ key: `k${i}`, value: text })) });
 }
 
-/** The schema id and the value AvroDeserializer reads of each of the first `count` records of `topic`. */
-async function framedValues(harness: Harness, registryUrl: string, topic: string, count: number): Promise<[number, unknown][]> {
-  const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
+/** The schema id and the value `reader` (AvroDeserializer by default) reads of each of the first `count` records of `topic`. */
+async function framedValues(harness: Harness, registryUrl: string, topic: string, count: number, reader: RecordReader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {})): Promise<[number, unknown][]> {
   const read: [number, unknown][] = [];
   await readUntil(harness, topic, async (message) => {
     read.push([message.value!.readInt32BE(1), { ...((await reader.deserialize(topic, message.value!)) as object) }]);
@@ -69,6 +69,19 @@ test("with auto.register.schemas=true the given schema is registered under a new
   assert.equal(read, [[registered.id, { text: "one" }], [registered.id, { text: "two" }], [registered.id, { text: "three" }]]);
   assert.equal(await client.getAllVersions("gs-reg-out-value"), [1]);
   assert.equal(JSON.parse(registered.schema), SENTENCE);
+});
+
+test("json_schema given its JSON schema registers it under a new subject, and JsonDeserializer (validating) reads the records", async ({ harness, registryUrl }) => {
+  const TEXT = { type: "object", properties: { text: { type: "string" }, language: { type: "string" } }, required: ["text"] };
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  await send(harness, "gs-json-in", ["one"]);
+  const config = { "schema.registry.url": registryUrl, "auto.register.schemas": true, "json.fail.invalid.schema": true };
+  await harness.runtime([sentences("gs-json", { serde: "json_schema", schema: TEXT }, config)]).start();
+  const reader = new JsonDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, { validate: true });
+  const read = await framedValues(harness, registryUrl, "gs-json-out", 1, reader);
+  const registered = await client.getLatestSchemaMetadata("gs-json-out-value");
+  assert.equal(read, [[registered.id, { text: "one", language: "en" }]]);
+  assert.equal([registered.schemaType, JSON.parse(registered.schema)], ["JSON", TEXT]);
 });
 
 test("a given schema the subject's BACKWARD compatibility refuses stops the application naming the subject and the registry's reason", async ({ harness, registryUrl }) => {
