@@ -18,6 +18,9 @@ import { DescribeGroups } from "../../../providers/kafka-protocol/messages/descr
 import { ListGroups } from "../../../providers/kafka-protocol/messages/list-groups";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
+import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
+import { InitProducerId } from "../../../providers/kafka-protocol/messages/init-producer-id";
+import { TxnOffsetCommit } from "../../../providers/kafka-protocol/messages/txn-offset-commit";
 import { eventually } from "../../helpers/eventually";
 import { fencedMemberRejoins, PARTITIONS, Scenario, split, staticMemberComesBack, type ConsumerProtocolBed } from "../../helpers/consumer-protocol-members";
 import { roundRobinAssignor } from "../kafka-client/round-robin-assignor";
@@ -147,6 +150,15 @@ test("on the wire: Kafka's errors for bad heartbeats, epochs and commits; the gr
     assert.is((await commit(1)).topics[0].partitions[0].errorCode, ErrorCode.NONE);
     assert.is((await commit(0)).topics[0].partitions[0].errorCode, ErrorCode.STALE_MEMBER_EPOCH);
     assert.is((await commit(1, 7)).topics[0].partitions[0].errorCode, ErrorCode.UNSUPPORTED_VERSION, "a member of the consumer group protocol commits with v9+");
+
+    // A transactional commit names the member the same way, in any version.
+    const producer = await raw.request(InitProducerId, 4, { transactionalId: "kip848-tx", transactionTimeoutMs: 60_000 });
+    const transaction = { transactionalId: "kip848-tx", producerId: producer.producerId, producerEpoch: producer.producerEpoch };
+    assert.is((await raw.request(AddOffsetsToTxn, 3, { ...transaction, groupId: scenario.group })).errorCode, ErrorCode.NONE);
+    const txnCommit = async (generationId: number) =>
+      (await raw.request(TxnOffsetCommit, 3, { ...transaction, groupId: scenario.group, generationId, memberId: "member-one", groupInstanceId: null, topics: [{ name: scenario.topic, partitions: [{ partitionIndex: 1, committedOffset: 0n, committedMetadata: null }] }] })).topics[0].partitions[0].errorCode;
+    assert.is(await txnCommit(1), ErrorCode.NONE);
+    assert.is(await txnCommit(0), ErrorCode.STALE_MEMBER_EPOCH);
 
     const [described] = (await raw.request(ConsumerGroupDescribe, 0, { groupIds: [scenario.group], includeAuthorizedOperations: false })).groups;
     assert.equal(
