@@ -261,7 +261,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
       if (now >= nextInstanceKill) {
         nextInstanceKill = now + between(random, options.instanceKillEveryMs);
-        const victim = random.pick(slots.filter((slot) => slot.child.alive));
+        // An instance still restarting is left alone: killing it then would measure its start, not a failover.
+        const victim = random.pick(slots.filter((slot) => slot.child.serving));
         if (victim) {
           await victim.child.kill("SIGKILL");
           fault("instance kill");
@@ -270,7 +271,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
       if (now >= nextRest) {
         nextRest = now + between(random, options.restEveryMs);
-        const slot = random.pick(slots.filter((s) => s.child.alive));
+        const slot = random.pick(slots.filter((s) => s.child.serving));
         const application = random.pick(APPLICATIONS);
         if (slot) {
           fault("rest stop/restart");

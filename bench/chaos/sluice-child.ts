@@ -14,6 +14,8 @@ export class SluiceChild {
   private exited: Promise<void> = Promise.resolve();
   /** Starts of this child, the first included. */
   starts = 0;
+  /** A start is under way: the process runs but does not serve yet. */
+  private starting = false;
 
   constructor(
     readonly name: string,
@@ -31,9 +33,23 @@ export class SluiceChild {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Running and done starting: a fault injected now hits a serving instance, not one still coming back. */
+  get serving(): boolean {
+    return this.alive && !this.starting;
+  }
+
   /** Resolves once the child is ready; rejects if it exits first or `timeoutMs` passes. */
   async start(timeoutMs = 60_000): Promise<void> {
     if (this.alive) throw new Error(`${this.name} is already running`);
+    this.starting = true;
+    try {
+      await this.spawnUntilReady(timeoutMs);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async spawnUntilReady(timeoutMs: number): Promise<void> {
     this.starts++;
     const log = fs.openSync(this.logFile, "a");
     fs.writeSync(log, `{"chaos":"start ${this.name} #${this.starts}","at":${Date.now()}}\n`);

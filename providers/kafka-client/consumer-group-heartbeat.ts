@@ -66,6 +66,8 @@ export class ConsumerGroupMembership implements GroupMember {
   /** The member epoch; 0 while not a member. */
   private memberEpoch = JOIN_EPOCH;
   rejoinNeeded = true;
+  /** Fenced: its partitions are the coordinator's to give to others, and it joins again owning none. */
+  partitionsLost = false;
   readonly groupInstanceId: string | null;
   /** The partitions the member reports as its own: those it took last. */
   private owned: TopicIdPartitions[] = [];
@@ -111,6 +113,7 @@ export class ConsumerGroupMembership implements GroupMember {
         if (partitions !== undefined && this.pending === assignment) {
           this.owned = assignment;
           this.pending = null;
+          this.partitionsLost = false;
           this.rejoinNeeded = false;
           // Reported now, not a heartbeat interval later: the partitions given up move on to their next owners. The
           // partitions are taken either way: a lost heartbeat is the next one's to repeat.
@@ -251,6 +254,7 @@ export class ConsumerGroupMembership implements GroupMember {
   private lost(code: number): void {
     if (FENCED.has(code)) {
       this.memberEpoch = JOIN_EPOCH;
+      this.partitionsLost = true;
       this.owned = [];
       this.pending = null;
       this.stopHeartbeats();

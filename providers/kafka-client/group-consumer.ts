@@ -7,10 +7,19 @@
  * numbers for offsets and timestamps, views for keys and values.
  *
  * Group membership is the classic protocol by default (group-membership.ts), or with `groupProtocol: "consumer"` the
- * consumer group protocol of KIP-848 (consumer-group-heartbeat.ts): on a rebalance (a new assignment) the batch in
- * process finishes, its position is committed, and the member joins again (takes the new assignment). Partitions without a committed offset
- * start at their earliest offset. Lost connections are retried with a backoff, without end: a partition whose leader
- * is lost or moved is held back and fetched again from the same offset while the others go on (partition-fetcher.ts);
+ * consumer group protocol of KIP-848 (consumer-group-heartbeat.ts). Under the classic protocol, one of two rebalance
+ * protocols. Eager: on a rebalance the batch in process finishes, its position is committed, and the member gives every
+ * partition up and joins again. Cooperative (KIP-429): the member joins in the background and keeps fetching and
+ * processing its partitions meanwhile; it then gives up only those the new assignment takes away (their positions
+ * committed first) and takes over only the new ones. The leader gives no member a partition another member still owns,
+ * so a member that gave partitions up joins once more for them to move (the second of the two rebalances). A member
+ * dropped from its generation has lost its partitions (under either protocol): nothing of them is committed, its
+ * handler is told `lost` rather than `revoking`, and it joins owning none and takes its whole assignment over again; so
+ * does one whose handler lost its work while the join was under way (it processes nothing more meanwhile), and one
+ * whose take-over of the join's assignment failed. Under the consumer protocol a new assignment is taken as under eager.
+ * Partitions without a committed offset start at their earliest offset. Lost connections are retried with a backoff,
+ * without end: a partition whose leader is lost or moved is held back and fetched again from the same offset while the
+ * others go on (partition-fetcher.ts);
  * protocol errors that retrying cannot cure, and errors thrown by the handlers, end the consumer through `failed`.
  */
 import { silentLogger, type ComponentLogger } from "../../kernel/logger";
@@ -29,14 +38,23 @@ import type { ConsumerGroupMetadata } from "./transactional-producer";
  */
 const LEADER_WAIT_MS = 30_000;
 
+/**
+ * How a member rebalances (Kafka's RebalanceProtocol): give every partition up and join (eager), or keep the partitions
+ * through the join and give up only those that move (cooperative, KIP-429).
+ */
+export type RebalanceProtocol = "eager" | "cooperative";
+
 export interface GroupConsumerHandlers {
-  /** A rebalance takes this member's partitions back (not called before its first join); `assigned` follows. */
+  /** A rebalance starts (not called before the first join); `assigned` follows. */
   rebalancing(): void;
   /**
-   * This member's partitions in its new generation, and the group's committed offsets of those that have one;
-   * fetching starts when this resolves.
+   * This member's partitions in its new generation (all of them, also those it kept), and the group's committed
+   * offsets of those it takes over that have one; fetching the new ones starts when this resolves. `kept`: under the
+   * cooperative protocol, the partitions it held through the rebalance, whose fetching goes on from where it was (what
+   * the handler holds of them stays valid); the others start again from the group's commits. The partitions that
+   * moved away are no longer fetched, and their positions are committed.
    */
-  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[]): Promise<void>;
+  assigned(partitions: Record<string, number[]>, committed: TopicPartitionOffset[], kept: Record<string, number[]>): Promise<void>;
   /**
    * Processes one partition's fetched records; its position is committed after the fetch's last batch. A handler
    * that keeps records for later (a task waiting for another partition) resolves with "held": the partition's
@@ -55,6 +73,13 @@ export interface GroupConsumerHandlers {
    * ending. A handler that commits the offsets itself (`commitOffsets: false`) commits what it has processed now.
    */
   revoking?(): Promise<void>;
+  /**
+   * The member's partitions were lost (Kafka's onPartitionsLost): it is no longer in its generation (its session ended,
+   * it was removed or fenced) or it lost its work to another member, so they may be another's already. Nothing of
+   * them is committed; the handler drops what it holds of them, uncommitted. Called instead of `revoking` (which is
+   * called when this is absent, as Kafka's listener does by default); the member then joins owning none of them.
+   */
+  lost?(): Promise<void>;
   /** A fetch was answered; `lags` says how far behind each partition it answered for is. */
   fetched?(lags: readonly PartitionLag[]): void;
   /** The metadata to commit with a partition's offset (Kafka Streams commits the partition's time there). */
@@ -99,6 +124,8 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
   commitOffsets?: boolean;
   /** Partition counts the leader uses for topics the cluster's metadata does not list yet. */
   knownPartitionCount?: (topic: string) => number | undefined;
+  /** Default eager; cooperative needs an assignor that never hands over a partition another member owns. */
+  rebalanceProtocol?: RebalanceProtocol;
   /**
    * `group.protocol`: "classic" (JoinGroup/SyncGroup; the assignor's leader assigns), the default; or "consumer", the
    * consumer group protocol of Kafka 4 (KIP-848; ConsumerGroupHeartbeat, the coordinator assigns the topics the
@@ -112,7 +139,9 @@ export interface GroupConsumerOptions extends KafkaEndpoint {
 
 export type GroupProtocol = "classic" | "consumer";
 
-type Settings = Required<Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "groupProtocol" | "groupRemoteAssignor" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets">>;
+type Settings = Required<
+  Omit<GroupConsumerOptions, "logger" | "assignor" | "groupInstanceId" | "knownPartitionCount" | "groupProtocol" | "groupRemoteAssignor" | "bootstrapServers" | "clientId" | "groupId" | "tls" | "sasl" | "metadataMaxAgeMs" | "isolationLevel" | "commitOffsets" | "rebalanceProtocol">
+>;
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -140,6 +169,8 @@ export class GroupConsumer {
   private readonly fetcher: PartitionFetcher;
   private readonly groupPool: ConnectionPool;
   private readonly membership: GroupMember;
+  /** The classic membership of a member that rebalances cooperatively; undefined under eager or the consumer protocol. */
+  private readonly cooperative?: GroupMembership;
   private assignment: { topic: string; partition: number }[] = [];
   /** Next offset to fetch, per partition; ahead of `processed` while a fetch's batches are in process. */
   private readonly fetchPositions = new Map<string, number>();
@@ -154,6 +185,11 @@ export class GroupConsumer {
   /** Paused: no fetch, but the member keeps heartbeating, rejoins when asked and keeps its partitions. */
   private paused = false;
   private joining = false;
+  /** Under the cooperative protocol: the join under way while the partitions are still fetched, and its outcome. */
+  private backgroundJoin?: Promise<void>;
+  private joined?: { partitions: Record<string, number[]> } | { error: unknown };
+  /** Work was lost (membershipLost) while a background join was under way: its outcome is not taken over as it is. */
+  private lostWhileJoining = false;
   /** The current assignment was handed over (a later rejoin is a rebalance to report). */
   private settled = false;
   private loop?: Promise<void>;
@@ -197,7 +233,11 @@ export class GroupConsumer {
       requestTimeoutMs: this.settings.rebalanceTimeoutMs + 5_000,
       maxResponseBytes: 16 * 1024 * 1024,
     });
-    this.membership = options.groupProtocol === "consumer" ? this.consumerProtocolMembership() : this.classicMembership();
+    const classic = options.groupProtocol === "consumer" ? undefined : this.classicMembership();
+    this.membership = classic ?? this.consumerProtocolMembership();
+    // Cooperative rebalancing (KIP-429) belongs to the classic protocol: under the consumer protocol the coordinator
+    // moves partitions itself.
+    this.cooperative = options.rebalanceProtocol === "cooperative" ? classic : undefined;
   }
 
   private consumerProtocolMembership(): GroupMember {
@@ -224,7 +264,7 @@ export class GroupConsumer {
     );
   }
 
-  private classicMembership(): GroupMember {
+  private classicMembership(): GroupMembership {
     const options = this.options;
     return new GroupMembership(
       this.groupPool,
@@ -307,6 +347,7 @@ export class GroupConsumer {
     // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now.
     if (this.joining) this.groupPool.close();
     await this.loop;
+    await this.backgroundJoin;
     await this.settledCommit().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     if (this.settled) await this.handlers.revoking?.().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));
     this.membership.stopHeartbeats();
@@ -319,8 +360,13 @@ export class GroupConsumer {
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (this.membership.rejoinNeeded) await this.rejoin();
-        else if (this.paused) await this.idle();
+        if (this.joined) await this.completeJoin();
+        else if (this.membership.rejoinNeeded && this.backgroundJoin === undefined) {
+          if (this.keepsPartitionsThroughJoin()) this.joinInBackground();
+          else await this.rejoin();
+        } else if (this.paused) await this.idle();
+        // Its work lost while the join is under way: nothing it fetches has a task to go to until it joins again.
+        else if (this.lostWhileJoining) await this.sleep(this.settings.maxWaitMs);
         else if (this.assignment.length === 0) await this.sleep(this.settings.maxWaitMs);
         else await this.fetchAndProcess();
         failures = 0;
@@ -349,8 +395,11 @@ export class GroupConsumer {
     await this.dropPrefetch();
     // A failed commit's positions are still pending: the commit below takes them.
     await this.settledCommit().catch(() => undefined);
-    await this.commitProcessed();
-    if (this.settled) await this.handlers.revoking?.();
+    if (this.membership.partitionsLost) await this.partitionsLost();
+    else {
+      await this.commitProcessed();
+      if (this.settled) await this.handlers.revoking?.();
+    }
     // Reported once per rebalance, and not for the first join: the member has no partitions to give up yet.
     if (this.settled) this.handlers.rebalancing();
     this.settled = false;
@@ -373,26 +422,121 @@ export class GroupConsumer {
     this.settled = true;
   }
 
-  /** Positions the new assignment at the group's commits (else the earliest offsets) and hands it over. */
-  private async takeOver(partitions: Record<string, number[]>): Promise<void> {
-    this.fetchPositions.clear();
-    this.processed.clear();
-    this.pausedPartitions.clear();
+  /**
+   * Out of its generation, the member's partitions are not its own: their positions are not committed (the commit
+   * would be refused, or land after their new owner's) and the handler drops its work on them; the join that follows
+   * reports none as owned (the assignment is emptied first), as Kafka's consumer does.
+   */
+  private async partitionsLost(): Promise<void> {
+    for (const entry of this.processed.values()) entry.committed = true;
+    if (!this.settled) return;
+    this.logger.warn("this member's partitions were lost (it is out of its generation, or lost its work); dropping their uncommitted work and joining again", {
+      groupId: this.options.groupId,
+      partitions: this.assignment,
+    });
+    await (this.handlers.lost ?? this.handlers.revoking)?.();
+  }
+
+  /** Under the cooperative protocol, a member that holds partitions keeps them while it joins, unless it lost them. */
+  private keepsPartitionsThroughJoin(): boolean {
+    return this.cooperative !== undefined && this.settled && !this.cooperative.partitionsLost;
+  }
+
+  /** Joins while the loop goes on fetching; the loop takes the outcome over between two fetches (completeJoin). */
+  private joinInBackground(): void {
+    this.handlers.rebalancing();
+    const owned: Record<string, number[]> = {};
+    for (const { topic, partition } of this.assignment) (owned[topic] ??= []).push(partition);
+    this.joining = true;
+    this.backgroundJoin = this.cooperative!
+      .join(owned)
+      .then(
+        (partitions) => void (this.joined = { partitions }),
+        (error: unknown) => void (this.joined = { error }),
+      )
+      .finally(() => {
+        this.joining = false;
+        this.backgroundJoin = undefined;
+        this.wake?.();
+      });
+  }
+
+  /**
+   * Takes a background join's assignment over: the partitions that moved away are committed and given up, the new ones
+   * taken over. A member that gave some up joins again, so that the leader can hand them to their new owner.
+   */
+  private async completeJoin(): Promise<void> {
+    const outcome = this.joined!;
+    this.joined = undefined;
+    const lost = this.lostWhileJoining;
+    this.lostWhileJoining = false;
+    if ("error" in outcome) throw outcome.error;
+    const { partitions } = outcome;
+    await this.dropPrefetch();
+    await this.settledCommit().catch(() => undefined);
+    if (lost) {
+      // Lost meanwhile (its work could not be committed): nothing of the old positions holds.
+      this.assignment = [];
+      this.membership.requestRejoin();
+      return;
+    }
+    try {
+      const kept = new Set(Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => key(topic, partition))));
+      const revoked = this.assignment.filter(({ topic, partition }) => !kept.has(key(topic, partition)));
+      if (revoked.length > 0) {
+        await this.commitProcessed();
+        await this.handlers.revoking?.();
+        this.logger.info("giving up partitions that move to another member", { groupId: this.options.groupId, generationId: this.membership.generationId, partitions: revoked });
+        for (const { topic, partition } of revoked) this.forget(key(topic, partition));
+      }
+      await this.takeOver(partitions, this.assignment.filter(({ topic, partition }) => kept.has(key(topic, partition))));
+      if (revoked.length > 0) this.cooperative?.rejoinKeepingPartitions();
+    } catch (error) {
+      // Half taken over (a commit, the positions or the handler failed, say while the broker restarts): the join
+      // succeeded, so nothing would join again, and the member would fetch on from its old assignment, never told its
+      // new one (its application REBALANCING for good). It gives everything up and joins again, as eager's rejoin does.
+      this.assignment = [];
+      this.membership.requestRejoin();
+      throw error;
+    }
+  }
+
+  private forget(partitionKey: string): void {
+    this.fetchPositions.delete(partitionKey);
+    this.processed.delete(partitionKey);
+    this.pausedPartitions.delete(partitionKey);
+  }
+
+  /**
+   * Positions the partitions of the new assignment that this member does not hold yet (all but `held`) at the group's
+   * commits (else the earliest offsets) and hands the assignment over.
+   */
+  private async takeOver(partitions: Record<string, number[]>, kept: readonly { topic: string; partition: number }[] = []): Promise<void> {
+    const held = new Set(kept.map(({ topic, partition }) => key(topic, partition)));
+    for (const partitionKey of [...this.fetchPositions.keys(), ...this.processed.keys()]) if (!held.has(partitionKey)) this.forget(partitionKey);
+    const added: Record<string, number[]> = {};
+    for (const [topic, list] of Object.entries(partitions)) {
+      const fresh = list.filter((partition) => !held.has(key(topic, partition)));
+      if (fresh.length > 0) added[topic] = fresh;
+    }
     const missing: Record<string, number[]> = {};
-    const committed = await this.membership.committed(partitions);
+    const committed = Object.keys(added).length === 0 ? [] : await this.membership.committed(added);
     this.logger.debug("taking over partitions at their committed offsets", { groupId: this.options.groupId, generationId: this.membership.generationId, committed });
     for (const { topic, partition, offset } of committed) {
       if (offset >= 0) this.position(topic, partition, offset);
       else (missing[topic] ??= []).push(partition);
     }
-    await this.untilLed(partitions);
+    await this.untilLed(added);
     for (const { topic, partition, offset } of await this.fetcher.earliestOffsets(missing)) this.position(topic, partition, offset);
-    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0));
+    const keptByTopic: Record<string, number[]> = {};
+    for (const { topic, partition } of kept) (keptByTopic[topic] ??= []).push(partition);
+    await this.handlers.assigned(partitions, committed.filter(({ offset }) => offset >= 0), keptByTopic);
     this.assignment = Object.entries(partitions).flatMap(([topic, list]) => list.map((partition) => ({ topic, partition })));
   }
 
   /** Refreshes the metadata of `partitions` until each has a known leader, for a while (LEADER_WAIT_MS). */
   private async untilLed(partitions: Record<string, number[]>): Promise<void> {
+    if (Object.keys(partitions).length === 0) return;
     const deadline = Date.now() + LEADER_WAIT_MS;
     for (let attempt = 1; ; attempt++) {
       await this.fetcher.metadata.refresh(Object.keys(partitions));
@@ -412,7 +556,7 @@ export class GroupConsumer {
     const answer = await (this.prefetch ?? this.fetchOrWait());
     this.prefetch = undefined;
     // A fetch answered after a pause is dropped: its records are fetched again after resume.
-    if (this.stopped || this.membership.rejoinNeeded || this.paused) return;
+    if (this.givingUp || this.paused) return;
     this.handlers.fetched?.(answer.lags);
     // The failed partitions are held back and fetched again later; the others' batches go on now.
     for (const { topic, partition, offset } of await this.fetcher.recover(answer.errors, "fetching")) {
@@ -425,7 +569,7 @@ export class GroupConsumer {
     this.prefetch?.catch(() => undefined);
     let processed = 0;
     for (const batch of answer.batches) {
-      if (this.stopped || this.membership.rejoinNeeded) break;
+      if (this.givingUp) break;
       const held = await this.handlers.batch(batch);
       processed++;
       const entry = this.processed.get(key(batch.topic, batch.partition));
@@ -436,9 +580,11 @@ export class GroupConsumer {
     }
     // Work done is always finished (a member that lost its partitions meanwhile learns so from that commit); an
     // answer without batches still lets the handler work through what it holds, unless the member is leaving.
-    if (processed > 0 || !(this.stopped || this.membership.rejoinNeeded)) await this.handlers.fetchProcessed?.();
+    if (processed > 0 || !this.givingUp) await this.handlers.fetchProcessed?.();
     // One commit at a time, in order; a failed one throws here, a round late, and its positions go with the next.
     await this.settledCommit();
+    // While a cooperative join is under way the generation is changing: the positions wait for the join's end.
+    if (this.backgroundJoin !== undefined) return;
     this.committing = this.commitProcessed();
     this.committing.catch(() => undefined);
   }
@@ -451,6 +597,7 @@ export class GroupConsumer {
     this.logger.warn("this member lost what it was processing to another; joining the group again", { groupId: this.options.groupId, error: error.message });
     // The rejoin's takeover fetches from the group's commits.
     for (const entry of this.processed.values()) entry.committed = true;
+    if (this.rebalanceInProgress) this.lostWhileJoining = true;
     this.membership.requestRejoin();
     this.wake?.();
   }
@@ -458,6 +605,22 @@ export class GroupConsumer {
   /** Whether the member is to join the group again before it fetches more. */
   get rejoinPending(): boolean {
     return this.membership.rejoinNeeded;
+  }
+
+  /**
+   * A join is under way while this member goes on processing (cooperative protocol): its generation is changing, so
+   * nothing that names it (a transaction's offsets) is to be committed until the join ends, as in Kafka Streams.
+   */
+  get rebalanceInProgress(): boolean {
+    return this.backgroundJoin !== undefined || this.joined !== undefined;
+  }
+
+  /**
+   * Whether the member is to stop processing what it fetched: it stops, gives every partition up to join again, or lost
+   * its work while a cooperative join is under way (the handler closed what the fetched records were for).
+   */
+  private get givingUp(): boolean {
+    return this.stopped || this.lostWhileJoining || (this.membership.rejoinNeeded && this.backgroundJoin === undefined && !this.keepsPartitionsThroughJoin());
   }
 
   /** Waits for the commit under way; its failure is thrown. */

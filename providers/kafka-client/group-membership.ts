@@ -1,8 +1,10 @@
 /**
- * One member of a Kafka consumer group (the classic, eager protocol): finds the group's coordinator, joins
+ * One member of a Kafka consumer group (the classic group protocol): finds the group's coordinator, joins
  * (the leader computes every member's assignment with the given assignor), heartbeats while a member, and
  * commits and fetches the group's offsets. A heartbeat that learns of a rebalance raises `rejoinNeeded`; the
- * consumer finishes its batch in process, commits, and joins again — until then it still owns its partitions.
+ * consumer joins again, giving all its partitions up first (eager) or keeping them through the join
+ * (cooperative, KIP-429: it then reports them as owned, see group-consumer). A heartbeat refused because the member
+ * is no longer in the generation raises `partitionsLost` as well: its partitions may be another member's already.
  *
  * With a `groupInstanceId` the member is static (KIP-345): every group request names its instance, it does not leave
  * the group when it stops, and the same instance joining again within the session timeout is given its partitions
@@ -24,8 +26,12 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface GroupAssignor {
   /** The protocol name every member must agree on. */
   readonly name: string;
-  /** This member's subscription, as the other members' assignors will read it. */
-  subscription(): Buffer;
+  /**
+   * This member's subscription, as the other members' assignors will read it. `owned`: under the cooperative protocol,
+   * the partitions the member keeps through this rebalance (ConsumerProtocolSubscription v1+ ownedPartitions); the
+   * leader must not give any of them to another member in the same rebalance. Absent under the eager protocol.
+   */
+  subscription(owned?: Record<string, number[]>): Buffer;
   /** Leader only: each member's assignment, by member id. `partitionCount` is undefined for unknown topics. */
   assign(members: { memberId: string; metadata: Buffer }[], partitionCount: (topic: string) => number | undefined): Promise<Map<string, Buffer>>;
   /** This member's partitions, by topic, from the assignment the leader made for it. */
@@ -83,6 +89,8 @@ export interface GroupMember {
   readonly groupInstanceId: string | null;
   /** The member is to take a new assignment (or join again): stop after the batch in process and call `join`. */
   readonly rejoinNeeded: boolean;
+  /** The member is out of its generation (or its consumer lost its work): its partitions may be another's already. */
+  readonly partitionsLost: boolean;
   /** Joins (or takes the new assignment) and returns this member's partitions by topic. */
   join(): Promise<Record<string, number[]>>;
   committed(partitions: Record<string, number[]>): Promise<TopicPartitionOffset[]>;
@@ -98,6 +106,8 @@ export class GroupMembership implements GroupMember {
   generationId = -1;
   /** A rebalance is under way (or this member was dropped): stop after the batch in process and join again. */
   rejoinNeeded = true;
+  /** The member is no longer in its generation (or its consumer lost its work): its partitions are not its own. */
+  partitionsLost = false;
   private readonly coordinator: CoordinatorLocator;
   private heartbeatTimer?: NodeJS.Timeout;
   private heartbeatInFlight = false;
@@ -116,8 +126,11 @@ export class GroupMembership implements GroupMember {
     this.coordinator = new CoordinatorLocator(pool, options.brokers, { key: options.groupId, keyType: CoordinatorKeyType.GROUP }, refused);
   }
 
-  /** Joins (again) and returns this member's partitions; retries what a rebalance in progress interrupts. */
-  async join(): Promise<Record<string, number[]>> {
+  /**
+   * Joins (again) and returns this member's partitions; retries what a rebalance in progress interrupts. `owned`: the
+   * partitions a cooperative member keeps meanwhile (see GroupAssignor.subscription).
+   */
+  async join(owned?: Record<string, number[]>): Promise<Record<string, number[]>> {
     this.stopHeartbeats();
     for (;;) {
       const connection = await this.coordinatorConnection();
@@ -132,7 +145,7 @@ export class GroupMembership implements GroupMember {
         memberId: this.memberId,
         groupInstanceId: this.groupInstanceId,
         protocolType: "consumer",
-        protocols: [{ name: this.options.assignor.name, metadata: this.options.assignor.subscription() }],
+        protocols: [{ name: this.options.assignor.name, metadata: this.options.assignor.subscription(owned) }],
       });
       if (joined.errorCode === ErrorCode.MEMBER_ID_REQUIRED) {
         this.memberId = joined.memberId;
@@ -169,6 +182,7 @@ export class GroupMembership implements GroupMember {
       }
       if (synced.errorCode !== 0) throw new GroupError(this.options.groupId, "SyncGroup", synced.errorCode);
       this.rejoinNeeded = false;
+      this.partitionsLost = false;
       this.startHeartbeats();
       this.logger.debug("joined group", { groupId: this.options.groupId, memberId: this.memberId, generationId: this.generationId });
       return synced.assignment.length === 0 ? {} : this.options.assignor.partitionsOf(synced.assignment);
@@ -213,8 +227,14 @@ export class GroupMembership implements GroupMember {
     this.memberId = "";
   }
 
-  /** Marks the member to join again (its consumer could not take its assignment over). */
+  /** Marks the member to join again (its consumer could not take its assignment over, or lost its work). */
   requestRejoin(): void {
+    this.partitionsLost = true;
+    this.rejoinKeepingPartitions();
+  }
+
+  /** Marks the member to join again with the partitions it owns (a cooperative member that revoked some). */
+  rejoinKeepingPartitions(): void {
     this.rejoinNeeded = true;
     this.stopHeartbeats();
   }
@@ -259,6 +279,8 @@ export class GroupMembership implements GroupMember {
 
   private generationOver(code: number): void {
     if (code === ErrorCode.UNKNOWN_MEMBER_ID) this.memberId = "";
+    // Only a rebalance in progress leaves the member in its generation, owning its partitions (KIP-429).
+    if (code !== ErrorCode.REBALANCE_IN_PROGRESS) this.partitionsLost = true;
     if (this.rejoinNeeded) return;
     this.rejoinNeeded = true;
     this.stopHeartbeats();

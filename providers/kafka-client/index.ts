@@ -17,7 +17,7 @@ export { OAuthBearerTokens, type BearerToken } from "./oauthbearer-tokens";
 export { clientCredentialsToken, type ClientCredentials } from "./client-credentials-token";
 export { checkClusterAccess } from "./cluster-access";
 export { murmur2, partitionOfKey } from "./murmur2-partitioner";
-export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions } from "./group-consumer";
+export { GroupConsumer, type GroupConsumerHandlers, type GroupConsumerOptions, type RebalanceProtocol } from "./group-consumer";
 export type { KafkaEndpoint } from "./kafka-endpoint";
 export { PartitionLog } from "./partition-log";
 export { PartitionFetcher, type FetchAnswer, type FetchedBatch, type IsolationLevel, type PartitionError, type PartitionFetcherOptions, type PartitionLag } from "./partition-fetcher";

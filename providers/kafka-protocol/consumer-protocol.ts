@@ -1,7 +1,8 @@
 /**
  * The consumer protocol every Kafka consumer speaks inside its group's JoinGroup and SyncGroup, whatever its
  * assignor: a member's subscription (its topics, and user data for the assignor) and its assignment (partitions
- * by topic). Sluice writes version 0, which holds all its eager rebalances need, and reads every version.
+ * by topic). Sluice writes version 0, which holds all its eager rebalances need, and version 1 (with the partitions
+ * the member keeps) under the cooperative protocol; it reads every version.
  */
 import { DataCodec, type DecodedDataOf } from "./data-codec";
 import { MalformedMessageError } from "./malformed-message-error";
@@ -11,11 +12,16 @@ import { ConsumerProtocolSubscription } from "./messages/consumer-protocol-subsc
 const SUBSCRIPTION = new DataCodec(ConsumerProtocolSubscription);
 const ASSIGNMENT = new DataCodec(ConsumerProtocolAssignment);
 const WRITTEN_VERSION = 0;
+/** The first version with ownedPartitions. */
+const COOPERATIVE_VERSION = 1;
 
 export type Subscription = DecodedDataOf<typeof ConsumerProtocolSubscription>;
 
-export function encodeSubscription(topics: readonly string[], userData: Buffer | null): Buffer {
-  return SUBSCRIPTION.encode(WRITTEN_VERSION, { topics: [...topics], userData });
+/** `owned`: under the cooperative protocol (KIP-429), the partitions the member keeps through the rebalance. */
+export function encodeSubscription(topics: readonly string[], userData: Buffer | null, owned?: Readonly<Record<string, readonly number[]>>): Buffer {
+  if (owned === undefined) return SUBSCRIPTION.encode(WRITTEN_VERSION, { topics: [...topics], userData });
+  const ownedPartitions = Object.entries(owned).map(([topic, list]) => ({ topic, partitions: [...list] }));
+  return SUBSCRIPTION.encode(COOPERATIVE_VERSION, { topics: [...topics], userData, ownedPartitions });
 }
 
 /**

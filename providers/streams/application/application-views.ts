@@ -143,8 +143,11 @@ export class ApplicationViews {
       keySerde: spec.keySerde.name,
       valueSerde: spec.valueSerde.name,
       localPartitions: partitions,
+      // Queries over every partition (all, range) need the whole layout settled: while a rebalance moves partitions,
+      // those in flight are nobody's, and an answer without them would look whole. A key's partition left in place
+      // by a (cooperative) rebalance answers meanwhile, as Kafka Streams allows (readOnly).
       queryable: () => this.app.state() === "RUNNING" && partitions().length > 0,
-      readOnly: (partition) => (this.app.state() === "RUNNING" ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
+      readOnly: (partition) => (running(this.app.state()) ? this.app.run()?.readOnlyStore(sub, partition, name) : undefined),
       standbyReadOnly: (partition) => this.app.run()?.standbyStore(sub, partition, name),
       keyFromJson: (key) => keyFromJson(spec.keySerde, key),
       partitionOf: (key) => this.partitionOf(spec, widthTopic, key),

@@ -1,6 +1,7 @@
 /** One task's state: its classic-level database, its stores, the write cache, changelog buffer and checkpoint. */
 
 import { rm, mkdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import type { Logger } from "../../../kernel/logger";
@@ -88,6 +89,19 @@ const silentLogger: StateLogger = { debug() {}, info() {}, warn() {}, error() {}
 export function taskStateDirectory(stateDir: string, applicationId: string, taskId: string): string {
   return join(stateDir, applicationId, taskId);
 }
+
+/** The ids of the tasks of `applicationId` that have a directory under `state.dir`; none when it has none. */
+export function tasksWithState(stateDir: string, applicationId: string): string[] {
+  try {
+    return readdirSync(join(stateDir, applicationId), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && TASK_ID.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+const TASK_ID = /^\d+_\d+$/;
 
 export class TaskState {
   private changelog: ChangelogRecord[] = [];

@@ -124,16 +124,17 @@ function secureInstances(name: string, mode: Mode): void {
   });
 
   test("a viewer's remote get answers every word from either instance, some of them forwarded over HTTPS", async () => {
+    // Which instance owns which words is the assignor's choice: across the two, some answers are forwarded.
+    let forwarded = 0;
     for (const instance of instances) {
-      let forwarded = 0;
       for (const [word, count] of Object.entries(EXPECTED)) {
         const answer = (await query(instance.url, { type: "key_value", set_options: remote, query: { get: { key: word } } })).json();
         assert.is(answer.status, "SUCCESS", word);
         assert.equal(answer.result.success.flatMap((entry: any) => entry.records), [{ key: word, value: count }]);
         if (answer.result.success[0].remote) forwarded++;
       }
-      assert.ok(forwarded > 0, "some keys live on the other instance");
     }
+    assert.ok(forwarded > 0, "some keys live on the other instance");
   });
 
   test("a viewer's fan-out all has one success entry per instance and every word", async () => {

@@ -4,10 +4,13 @@ import { join } from "node:path";
 import type { Producer } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { BrokerConnection } from "../../../providers/kafka-client/broker-connection";
+import { LEAVE_GROUP } from "../../../providers/kafka-client/client-apis";
 import {
   BrokerConnectionError,
   GroupConsumer,
   GroupError,
+  MembershipLostError,
   UnsupportedVersionError,
   type FetchedBatch,
   type GroupConsumerOptions,
@@ -26,6 +29,9 @@ interface Member {
   read: { partition: number; offset: number; value: string }[];
   assignments: Record<string, number[]>[];
   rebalances: number;
+  /** Times the member was told it gives its partitions up (revoking), and that it lost them (lost). */
+  revoked: number;
+  lost: number;
   failures: unknown[];
 }
 
@@ -67,7 +73,7 @@ async function startMember(
   hooks: Hooks = {},
   options: Partial<GroupConsumerOptions> = {},
 ): Promise<Member> {
-  const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, failures: [] };
+  const member: Member = { consumer: undefined as unknown as GroupConsumer, read: [], assignments: [], rebalances: 0, revoked: 0, lost: 0, failures: [] };
   member.consumer = new GroupConsumer(
     { bootstrapServers: [context.broker.bootstrap], clientId: `member-${context.members.length}`, groupId, assignor: roundRobinAssignor([TOPIC]), heartbeatIntervalMs: 100, maxWaitMs: 50, ...options },
     {
@@ -82,6 +88,8 @@ async function startMember(
           member.read.push({ partition: batch.partition, offset: record.offset, value: record.value!.toString() });
         }
       },
+      revoking: async () => void member.revoked++,
+      lost: async () => void member.lost++,
       failed: (error) => void member.failures.push(error),
     },
   );
@@ -257,6 +265,104 @@ test("a connection lost while an assignment is taken over makes the member join 
   assert.equal(member.failures, []);
   assert.equal(new Set(member.read.map((record) => `${record.partition}:${record.offset}`)).size, 30);
 });
+
+test("cooperative: a connection lost while a rebalance's assignment is taken over makes the member join again, not fetch on from its old assignment", async (context) => {
+  let takeOvers = 0;
+  const cooperative: Partial<GroupConsumerOptions> = { rebalanceProtocol: "cooperative" };
+  const first = await startMember(
+    context,
+    "coop-retake",
+    {
+      assigned: () => {
+        if (++takeOvers === 2) throw new BrokerConnectionError(context.broker.bootstrap, "lost in the test");
+      },
+    },
+    cooperative,
+  );
+  await eventually(() => first.assignments.length === 1, { what: "the first member's first assignment" });
+  const second = await startMember(context, "coop-retake", {}, cooperative);
+  const split = () => [...lastAssignment(first), ...lastAssignment(second)].sort();
+  await eventually(() => first.assignments.length >= 2 && second.assignments.length >= 1 && split().join() === "0,1,2", {
+    what: "the first member told its assignment after the failed take-over, the partitions split between the two",
+    timeoutMs: 15_000,
+  });
+  assert.ok(takeOvers >= 3, `take-overs: ${takeOvers}`);
+  assert.equal([first.failures, second.failures], [[], []]);
+});
+
+test("cooperative: a member that loses its work while its join is under way reads nothing more until it has joined again", async (context) => {
+  const cooperative: Partial<GroupConsumerOptions> = { rebalanceProtocol: "cooperative" };
+  // Set once the member reported its work lost during a join; batches read after it, before its next assignment.
+  let lostAt = -1;
+  let readAfterLoss = 0;
+  const first = await startMember(
+    context,
+    "coop-lost",
+    {
+      batch: () => {
+        if (lostAt >= 0 && first.assignments.length === lostAt) readAfterLoss++;
+        else if (lostAt < 0 && first.consumer.rebalanceInProgress) {
+          lostAt = first.assignments.length;
+          throw new MembershipLostError("the test's task was taken over by another member");
+        }
+      },
+      assigned: () => undefined,
+    },
+    cooperative,
+  );
+  // A member that heartbeats seldom keeps each rebalance open for a while.
+  await startMember(context, "coop-lost", {}, { ...cooperative, heartbeatIntervalMs: 2_000 });
+  await eventually(() => first.assignments.length >= 1 && context.members[1].assignments.length >= 1 && !first.consumer.rebalanceInProgress, { what: "two members" });
+  let feeding = true;
+  const feed = (async () => {
+    for (let from = 0; feeding; from += 3) {
+      await produce(context.producer, from, 3);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    await startMember(context, "coop-lost", {}, cooperative);
+    await eventually(() => lostAt >= 0 && first.assignments.length > lostAt && context.members.every((member) => !member.consumer.rebalanceInProgress && !member.consumer.rejoinPending), {
+      what: "the first member's work lost during a join, then an assignment after it",
+      timeoutMs: 20_000,
+    });
+  } finally {
+    feeding = false;
+    await feed;
+  }
+  assert.is(readAfterLoss, 0, "batches read between the loss and the next assignment");
+  assert.equal(context.members.map((member) => member.failures), [[], [], []]);
+});
+
+/** Removes a member from its group as an administrator does (LeaveGroup naming it, Kafka's removeMembersFromConsumerGroup). */
+async function removeMember(context: Pick<Context, "broker">, groupId: string, memberId: string): Promise<void> {
+  const connection = await BrokerConnection.open(context.broker.bootstrap, { clientId: "remover", connectTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxResponseBytes: 1 << 20 });
+  try {
+    const answer = await connection.request(LEAVE_GROUP, { groupId, memberId, members: [{ memberId, groupInstanceId: null }] });
+    assert.equal(answer.members.map((member) => member.errorCode), [ErrorCode.NONE]);
+  } finally {
+    connection.close();
+  }
+}
+
+for (const rebalanceProtocol of ["eager", "cooperative"] as const) {
+  test(`${rebalanceProtocol}: a member removed from its group is told its partitions were lost, not revoked, commits nothing of them and joins again`, async (context) => {
+    const groupId = `removed-${rebalanceProtocol}`;
+    await produce(context.producer, 0, 30);
+    const member = await startMember(context, groupId, {}, { rebalanceProtocol });
+    await eventually(async () => member.read.length >= 30 && (await committedOffsets(context, groupId)).join() === "10,10,10", { what: "30 records read and committed" });
+    const removedId = member.consumer.memberId;
+    const joins = member.assignments.length;
+    await removeMember(context, groupId, removedId);
+    await eventually(() => member.assignments.length > joins, { what: "the removed member joined again", timeoutMs: 10_000 });
+    assert.not.equal(member.consumer.memberId, removedId);
+    // Revoking would let a handler commit (under exactly_once_v2, a transaction's offsets) for partitions it no longer owns.
+    assert.equal({ lost: member.lost, revoked: member.revoked }, { lost: 1, revoked: 0 });
+    await produce(context.producer, 30, 30);
+    await eventually(() => new Set(member.read.map((record) => record.value)).size === 60, { what: "the records produced after the rejoin read" });
+    assert.equal(member.failures, []);
+  });
+}
 
 test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
   const logger = recordingLogger();

@@ -13,6 +13,12 @@ test("a subscription is written as version 0: topics, then user data", () => {
   assert.equal(encodeSubscription([], null), hex("0000 00000000 ffffffff"));
 });
 
+test("a cooperative member's subscription is written as version 1, with the partitions it keeps", () => {
+  // version 1 | topics ["a"] | no user data | owned: a [1, 2]
+  assert.equal(encodeSubscription(["a"], null, { a: [1, 2] }), hex("0001 00000001 0001 61 ffffffff 00000001 0001 61 00000002 00000001 00000002"));
+  assert.equal(decodeSubscription(encodeSubscription(["a"], null, {})).ownedPartitions, []);
+});
+
 test("a subscription of any version is read, a version newer than the declarations as the newest", () => {
   const v0 = decodeSubscription(hex(SUBSCRIPTION_V0));
   assert.equal({ version: v0.version, topics: v0.topics, userData: v0.userData?.toString() }, { version: 0, topics: ["a", "bc"], userData: "xy" });

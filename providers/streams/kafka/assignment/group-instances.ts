@@ -3,7 +3,7 @@
  * `application.server`, assignment and the stores its partitions hold.
  *
  * A listing the coordinator gave while the group was Stable is kept until this instance joins another
- * generation. In the eager protocol no assignment changes unless every member joins again, so a keyed query
+ * generation. No assignment changes unless every member joins again (eager and cooperative alike), so a keyed query
  * routed to another instance does not cost a round trip to the coordinator each time.
  */
 import type { ClusterAdmin } from "../../../kafka-client";

@@ -1,7 +1,10 @@
 /**
  * The partition assignor of a streams application. Each member's subscription carries its
- * `application.server`; the leader assigns whole tasks (the same partition of every topic of a
- * sub-topology, so co-partitioned sources stay together), spreading partition numbers over the members.
+ * `application.server` and the tasks it held (Kafka Streams' SubscriptionInfo prevTasks); the leader assigns
+ * whole tasks (the same partition of every topic of a sub-topology, so co-partitioned sources stay together),
+ * each kept with its previous owner while the load stays balanced (see sticky-placement). Under the cooperative
+ * protocol a member's subscription also names the partitions it keeps meanwhile, and a task one member still owns
+ * is given to no other in the same rebalance.
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol). Each member's
  * standby tasks (see standby-placement) travel in its assignment's user data, as Kafka Streams carries them.
@@ -10,11 +13,16 @@ import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-clien
 import { decodeAssignment, decodeAssignmentUserData, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
 import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compiled-topology";
 import { placeStandbys } from "./standby-placement";
+import { placeTasks, withholdOwned } from "./sticky-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 
 export interface MemberInfo {
   server: string | null;
+  /** The tasks the member held when it joined; absent from members of older Sluice versions. */
+  previousTasks?: string[];
+  /** The other tasks whose state it has on disk. */
+  localTasks?: string[];
 }
 
 /** What an assignment's user data holds for its member. */
@@ -34,36 +42,78 @@ export interface DecodedMember {
 
 /**
  * `standbyReplicas`: `num.standby.replicas`; `standbyAssigned` hears this member's standby task ids whenever it learns
- * an assignment.
+ * an assignment. `held`: the tasks this member holds as it joins, which the leader keeps with it where it can, and the
+ * other tasks whose state it has on disk, which the leader prefers it for.
  */
-export function streamsAssignor(topology: CompiledTopology, server: string | null, standbyReplicas = 0, standbyAssigned?: (tasks: string[]) => void): GroupAssignor {
+export function streamsAssignor(
+  topology: CompiledTopology,
+  server: string | null,
+  standbyReplicas = 0,
+  standbyAssigned?: (tasks: string[]) => void,
+  held: () => { previousTasks: string[]; localTasks?: string[] } = () => ({ previousTasks: [] }),
+): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
-    subscription: () => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server } satisfies MemberInfo))),
+    subscription: (owned) => encodeSubscription(topology.sourceTopics(), Buffer.from(JSON.stringify({ server, ...held() } satisfies MemberInfo)), owned),
     assign: async (members, partitionCount) => {
-      const memberIds = members.map((member) => member.memberId).sort();
-      const assignments = new Map<string, Record<string, number[]>>(memberIds.map((id) => [id, {}]));
-      const activeTasks = new Map<string, string[]>(memberIds.map((id) => [id, []]));
-      for (const sub of topology.subTopologies) {
-        const counts = sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0);
-        const tasks = Math.max(0, ...counts);
-        for (let partition = 0; partition < tasks; partition++) {
-          const ownerId = memberIds[partition % memberIds.length];
-          const owner = assignments.get(ownerId)!;
-          activeTasks.get(ownerId)!.push(taskIdOf(sub.id, partition));
-          sub.sourceTopics.forEach((topic, index) => {
-            if (partition < counts[index]) (owner[topic] ??= []).push(partition);
-          });
-        }
+      const tasks: string[] = [];
+      for (const [id, sub] of topology.subTopologies.entries()) {
+        const count = Math.max(0, ...sub.sourceTopics.map((topic) => partitionCount(topic) ?? 0));
+        for (let partition = 0; partition < count; partition++) tasks.push(taskIdOf(id, partition));
       }
-      const standbys = placeStandbys(activeTasks, standbyReplicas, (task) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0);
-      return new Map(memberIds.map((memberId) => [memberId, encodeAssignment(assignments.get(memberId)!, encodeAssignmentInfo(standbys.get(memberId)!))]));
+      const placement = withholdOwned(
+        placeTasks(
+          tasks,
+          members.map(({ memberId, metadata }) => {
+            const { previousTasks, localTasks } = memberInfoOf(metadata);
+            return { memberId, previousTasks: previousTasks ?? [], localTasks };
+          }),
+        ),
+        new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
+      );
+      const standbys = placeStandbys(placement, standbyReplicas, (task) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0);
+      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount), encodeAssignmentInfo(standbys.get(memberId)!))]));
     },
     partitionsOf: (assignment) => {
       standbyAssigned?.(standbyTasksOf(assignment));
       return decodeAssignment(assignment);
     },
   };
+
+  /** The partitions of `tasks` by topic: a task's partition of each source topic of its sub-topology that has it. */
+  function partitionsOfTasks(tasks: readonly string[], partitionCount: (topic: string) => number | undefined): Record<string, number[]> {
+    const partitions: Record<string, number[]> = {};
+    for (const task of tasks) {
+      const { subTopologyId, partition } = parseTaskId(task);
+      for (const topic of topology.subTopologies[subTopologyId].sourceTopics) if (partition < (partitionCount(topic) ?? 0)) (partitions[topic] ??= []).push(partition);
+    }
+    for (const list of Object.values(partitions)) list.sort((a, b) => a - b);
+    return partitions;
+  }
+}
+
+/** The tasks whose partitions a cooperative member's subscription says it keeps through the rebalance. */
+function ownedTasksOf(topology: CompiledTopology, metadata: Buffer): string[] {
+  const tasks = new Set<string>();
+  try {
+    for (const { topic, partitions } of decodeSubscription(metadata).ownedPartitions) {
+      const sub = topology.subTopologyOfTopic(topic);
+      if (sub !== undefined) for (const partition of partitions) tasks.add(taskIdOf(sub, partition));
+    }
+  } catch {
+    // An unreadable subscription owns nothing.
+  }
+  return [...tasks];
+}
+
+/** What a member's subscription says of it; nothing readable is a member with no server and no previous tasks. */
+function memberInfoOf(metadata: Buffer): MemberInfo {
+  try {
+    const userData = decodeSubscription(metadata).userData;
+    return userData?.length ? (JSON.parse(userData.toString()) as MemberInfo) : { server: null };
+  } catch {
+    return { server: null };
+  }
 }
 
 function encodeAssignmentInfo(standby: string[]): Buffer | null {
@@ -79,15 +129,9 @@ export function standbyTasksOf(assignment: Buffer): string[] {
 /** Reads each member's server and assignment from a DescribeGroups answer. */
 export function decodeGroupMembers(members: readonly GroupMemberDescription[]): DecodedMember[] {
   return members.map((member) => {
-    let server: string | null = null;
+    const server = memberInfoOf(member.metadata).server ?? null;
     let assignment: Record<string, number[]> = {};
     let standbyTasks: string[] = [];
-    try {
-      const userData = decodeSubscription(member.metadata).userData;
-      server = userData?.length ? (JSON.parse(userData.toString()) as MemberInfo).server : null;
-    } catch {
-      server = null;
-    }
     try {
       assignment = decodeAssignment(member.assignment);
       standbyTasks = standbyTasksOf(member.assignment);

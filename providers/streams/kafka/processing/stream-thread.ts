@@ -22,7 +22,7 @@ import type { CompiledTopology } from "../../engine/compiled-topology";
 import { isDeadLetterPolicy } from "../../engine/error-policy";
 import type { LocalEventStreamHub } from "../../events/event-stream-hub";
 import type { RunMetrics } from "../../metrics/run-metrics";
-import type { StreamsSettings } from "../../streams-config";
+import { rebalanceProtocolOf, type StreamsSettings } from "../../streams-config";
 import { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
@@ -203,7 +203,7 @@ export class StreamThread implements RunView {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
-        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks)),
+        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.tasks.held()),
         groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
@@ -215,15 +215,17 @@ export class StreamThread implements RunView {
         // Kafka Streams sets isolation.level=read_committed under EOS: inputs, repartition topics and offsets alike.
         isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
         commitOffsets: !this.exactlyOnce,
+        rebalanceProtocol: rebalanceProtocolOf(settings),
         logger,
       },
       {
         rebalancing: () => this.options.onRebalancing(),
-        assigned: async (assignment, committed) => {
-          await this.serially(() => this.assign(assignment, committed, admin));
+        assigned: async (assignment, committed, kept) => {
+          await this.serially(() => this.assign(assignment, committed, kept, admin));
           if (!this.stopped && !this.failed) this.options.onRunning();
         },
         revoking: this.exactlyOnce ? () => this.serially(() => (this.failed ? this.abortTransaction() : this.commitTransaction())) : undefined,
+        lost: () => this.serially(() => this.closeLostTasks()),
         batch: (batch) =>
           this.serially(() => {
             if (this.failed) throw new Error("the application has failed; consuming stops");
@@ -395,12 +397,21 @@ export class StreamThread implements RunView {
     this.purge?.committed(offsets);
   }
 
-  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], admin: ClusterAdmin): Promise<void> {
+  /** `kept`: the partitions the consumer goes on fetching from where it was (a cooperative rebalance left them here). */
+  private async assign(assignment: Record<string, number[]>, committed: readonly TopicPartitionOffset[], kept: Record<string, number[]>, admin: ClusterAdmin): Promise<void> {
     // Tasks left with processed batches by a failed fetch commit nothing: they are re-fetched from the group's offsets,
-    // and so are the records tasks had queued.
-    this.uncommitted.clear();
-    this.queueing.clear();
-    for (const task of this.tasks.all()) task.task.group?.clear();
+    // and so are the records tasks had queued. A task whose every partition was kept goes on as it was.
+    const { topology } = this.options;
+    const goesOn = (task: RunTask) => {
+      const assigned = topology.subTopologies[task.subTopologyId].sourceTopics.filter((topic) => assignment[topic]?.includes(task.partition));
+      return assigned.length > 0 && assigned.every((topic) => kept[topic]?.includes(task.partition));
+    };
+    for (const task of this.tasks.all()) {
+      if (goesOn(task)) continue;
+      this.uncommitted.delete(task);
+      this.queueing.delete(task);
+      task.task.group?.clear();
+    }
     for (const [{ topic, partition }] of [...this.figures.entries()]) if (!assignment[topic]?.includes(partition)) this.figures.delete(topic, partition);
     // Before it consumes, a partition's position is the group's commit: its lag is known, also while paused.
     for (const { topic, partition, offset } of committed) {
@@ -454,7 +465,7 @@ export class StreamThread implements RunView {
     }
     if (this.exactlyOnce) {
       for (const task of queued) this.reportPositions(task);
-      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms")) {
+      if (this.workSince >= 0 && Date.now() - this.workSince >= this.options.settings.get("commit.interval.ms") && !this.consumer!.rebalanceInProgress) {
         await this.commitTransaction();
         return;
       }
@@ -563,13 +574,29 @@ export class StreamThread implements RunView {
   private async transactionFailed(error: unknown): Promise<unknown> {
     if (!this.exactlyOnce || !isTransactionLost(error)) return error;
     this.options.logger.warn("the transaction failed; its work is dropped, and the tasks are taken again from the last commit", { error: error.message });
+    await this.closeTasksDirty();
+    await this.producer!.recover(error);
+    return transactionLost(error);
+  }
+
+  /**
+   * The consumer lost this member's partitions (it is out of its generation, or lost its work): as Kafka Streams'
+   * handleLostAll, every active task is closed dirty and an open transaction aborted. The member then joins with no
+   * active task to report (their state on disk still counts for placement), and a task assigned to it again is opened
+   * and restored behind a new fence.
+   */
+  private async closeLostTasks(): Promise<void> {
+    await this.closeTasksDirty();
+    await this.abortTransaction();
+  }
+
+  /** Drops the active tasks' work since their last commit (writes, queued records, uncollected outputs) and closes them. */
+  private async closeTasksDirty(): Promise<void> {
     this.collector.discard();
     this.uncommitted.clear();
     this.queueing.clear();
     this.workSince = -1;
     await this.tasks.close();
-    await this.producer!.recover(error);
-    return transactionLost(error);
   }
 
   private punctuateWallClock(): void {
@@ -582,7 +609,8 @@ export class StreamThread implements RunView {
       // A processor's commit() is honoured here too: a task whose punctuation asked commits with the written ones
       // (under exactly_once_v2 every task with work commits on this tick anyway).
       const written = ready.filter((task) => task.task.takeCommitRequest() || task.state.uncommittedWrites() > 0);
-      if (this.exactlyOnce) return this.commitTransaction();
+      // While a cooperative join is under way the transaction's offsets wait for the new generation (Kafka Streams too).
+      if (this.exactlyOnce) return this.consumer!.rebalanceInProgress ? undefined : this.commitTransaction();
       if (written.length > 0 || this.collector.hasPending()) await this.commitOrDrop(written);
     }).catch((error) => (error instanceof MembershipLostError ? this.consumer?.membershipLost(error) : this.fail(error)));
   }

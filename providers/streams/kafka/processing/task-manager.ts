@@ -15,7 +15,7 @@ import { errorPolicy } from "../../engine/error-policy";
 import type { ErrorPhase, FailedRecord, TaskEnvironment } from "../../engine/stream-task";
 import type { RunMetrics } from "../../metrics/run-metrics";
 import type { CacheBudget } from "../../state/record-cache";
-import { taskStateDirectory } from "../../state/task-state";
+import { tasksWithState, taskStateDirectory } from "../../state/task-state";
 import type { RecordingLevel } from "../../../../kernel/contracts/streams/processor";
 import type { StreamsSettings } from "../../streams-config";
 import { fenceRecord } from "../changelog/changelog-fence";
@@ -95,6 +95,12 @@ export class TaskManager {
 
   all(): RunTask[] {
     return [...this.tasks.values()];
+  }
+
+  /** What this member tells the assignor as it joins: the tasks it runs, and the others whose state it has on disk. */
+  held(): { previousTasks: string[]; localTasks: string[] } {
+    const { stateDir, topology } = this.options;
+    return { previousTasks: [...this.tasks.keys()], localTasks: tasksWithState(stateDir, topology.applicationId).filter((id) => !this.tasks.has(id)) };
   }
 
   /** Tasks that are ready (restored) for queries. */

@@ -1,7 +1,8 @@
 /**
  * A global store's handle by application state: a rebalance leaves the store whole, so it answers while REBALANCING
- * as while RUNNING (Kafka Streams' store() checks isRunningOrRebalancing), and not otherwise; a task's store answers
- * while RUNNING only.
+ * as while RUNNING (Kafka Streams' store() checks isRunningOrRebalancing), and not otherwise. A task's store answers a
+ * key while REBALANCING too (a task a cooperative rebalance leaves in place keeps answering), but queries over every
+ * partition need RUNNING.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -49,9 +50,11 @@ test("a global store answers while RUNNING and while REBALANCING, and at no othe
   assert.equal(answering, ["REBALANCING", "RUNNING"]);
 });
 
-test("a task's store answers while RUNNING only", () => {
+test("a task's store answers a key while RUNNING and REBALANCING, and queries over every partition while RUNNING only", () => {
   assert.is(viewsIn("RUNNING").store("counts")!.readOnly(0), taskReadOnly);
-  assert.is(viewsIn("REBALANCING").store("counts")!.readOnly(0), undefined);
+  assert.is(viewsIn("REBALANCING").store("counts")!.readOnly(0), taskReadOnly);
+  assert.is(viewsIn("NOT_RUNNING").store("counts")!.readOnly(0), undefined);
+  assert.is(viewsIn("RUNNING").store("counts")!.queryable(), true);
   assert.is(viewsIn("REBALANCING").store("counts")!.queryable(), false);
 });
 
