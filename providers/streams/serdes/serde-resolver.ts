@@ -3,6 +3,7 @@
  * `sluice.streams.NamedCode`, or `module#export` from trusted configuration) into a Serde. Module paths resolve
  * from the process's working directory, like any configured module.
  */
+import type { RegistrySerdeRef } from "../../../kernel/contracts/streams/dsl/serde-ref";
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import type { NamedCodeLookup } from "../../../kernel/contracts/streams/named-code";
 import { loadModuleExport, namesModule } from "../code/module-export";
@@ -11,14 +12,20 @@ import { BUILTIN_SERDES } from "./builtin-serdes";
 /**
  * A serde, a builtin name / `module#export`, undefined for the configured default, a wrapper of another (the default
  * when its inner one is undefined), or a serde made of several (a stream-stream join's store holds either side's
- * values).
+ * values), or a named serde given the schema it writes.
  */
 export type SerdeSpec =
   | Serde<any>
   | string
   | undefined
+  | RegistrySerdeRef
   | { wrap: (inner: Serde<any>) => Serde<any>; inner: SerdeSpec }
   | { combine: (...parts: Serde<any>[]) => Serde<any>; parts: SerdeSpec[] };
+
+/** A named serde that can be given the schema it writes (the schema registry serdes). */
+export interface SchemaSerde<T> extends Serde<T> {
+  withSchema(given: RegistrySerdeRef): Serde<T>;
+}
 
 function isSerde(value: unknown): value is Serde<unknown> {
   const candidate = value as Serde<unknown> | null;
@@ -37,6 +44,11 @@ export function resolveSerde(spec: SerdeSpec, fallback: SerdeSpec, what: string,
     if ("wrap" in chosen) return chosen.wrap(resolveSerde(chosen.inner, fallback, what, named));
     if ("combine" in chosen) return chosen.combine(...chosen.parts.map((part) => resolveSerde(part, fallback, what, named)));
     if (isSerde(chosen)) return chosen;
+    if ("schema" in chosen && typeof chosen.serde === "string") {
+      const base = named?.find("serde", chosen.serde) as Partial<SchemaSerde<unknown>> | undefined;
+      if (typeof base?.withSchema === "function") return base.withSchema(chosen);
+      throw new Error(`the serde '${chosen.serde}' of ${what} takes no schema (avro and json_schema do)`);
+    }
     throw new Error(`the serde of ${what} is not a serde (serialize/deserialize)`);
   }
   const builtin = BUILTIN_SERDES[chosen] ?? named?.find("serde", chosen);

@@ -4,22 +4,31 @@
  *
  * Reading gives avsc's plain values: records as objects of their fields, unions unwrapped where their branches do not
  * overlap, `long` as a number, `bytes` and `fixed` as Buffers — what Kafka's generic reading gives, in JavaScript form
- * (there are no generated classes for a `specific.avro.reader` to make).
+ * (there are no generated classes for a `specific.avro.reader` to make). A serde given its schema reads records of
+ * other schemas as that one (Avro's schema resolution: fields by name, defaults for the missing, promotions), as
+ * SpecificAvroSerde reads them as its class.
  */
-import { Type } from "avsc";
+import { Type, type Resolver } from "avsc";
 import { referencedSchemas } from "./referenced-schemas";
 import type { SchemaFormat } from "./registry-serde";
 
 type AvroSchema = Parameters<typeof Type.forSchema>[0];
 
-export const AVRO_FORMAT: SchemaFormat<Type> = {
+/** A schema's type, and how to read bodies of another writer schema as it. */
+interface AvroCodec {
+  type: Type;
+  resolver?: Resolver;
+}
+
+export const AVRO_FORMAT: SchemaFormat<AvroCodec> = {
   serdeName: "avro",
   schemaType: "AVRO",
   async compile(schema, client) {
     const registry: Record<string, Type> = {};
     for (const referenced of (await referencedSchemas(schema, client)).values()) Type.forSchema(JSON.parse(referenced.schema) as AvroSchema, { registry });
-    return Type.forSchema(JSON.parse(schema.schema) as AvroSchema, { registry });
+    return { type: Type.forSchema(JSON.parse(schema.schema) as AvroSchema, { registry }) };
   },
-  encode: (type, value) => type.toBuffer(value),
-  decode: (type, body) => type.fromBuffer(body),
+  encode: (codec, value) => codec.type.toBuffer(value),
+  decode: (codec, body) => codec.type.fromBuffer(body, codec.resolver),
+  readAs: (reader, writer) => (reader.type.equals(writer.type) ? writer : { type: reader.type, resolver: reader.type.createResolver(writer.type) }),
 };

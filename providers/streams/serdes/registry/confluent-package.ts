@@ -32,6 +32,10 @@ export interface RegistryClient {
   getBySubjectAndId(subject: string, id: number): Promise<RegisteredSchema>;
   getByGuid(guid: string): Promise<RegisteredSchema>;
   getSchemaMetadata(subject: string, version: number): Promise<RegisteredSchema>;
+  /** Registers `schema` under `subject` (POST /subjects/{subject}/versions): its id. */
+  register(subject: string, schema: RegisteredSchema): Promise<number>;
+  /** The id of `schema` registered under `subject` (POST /subjects/{subject}). */
+  getId(subject: string, schema: RegisteredSchema): Promise<number>;
 }
 
 export interface RegistryClientConfig {

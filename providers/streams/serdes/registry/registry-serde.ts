@@ -7,11 +7,14 @@
  * The serde contract is synchronous and a registry answers over HTTP, so the schemas are fetched ahead:
  * `prepareDeserialize` fetches the schema a record names when it is not cached yet (the runtime awaits it before the
  * record, and only then), and `prepareSerialize` fetches the writer schema of a topic's subject before a task's first
- * record. Records are then read and written from the caches without waiting.
+ * record. Records are then read and written from the caches without waiting. A topology may give the serde the schema
+ * it writes (`withSchema`), which it registers or looks up under the subject as `auto.register.schemas` and
+ * `use.latest.version` say.
  */
-import type { Serde } from "../../../../kernel/contracts/streams/serde";
+import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl/serde-ref";
+import type { SchemaSerde } from "../serde-resolver";
 import type { ConfluentPackage, RegisteredSchema, RegistryClient } from "./confluent-package";
-import type { SubjectStrategy } from "./registry-settings";
+import type { SubjectStrategy, WritingSettings } from "./registry-settings";
 
 export type SerdeRole = "key" | "value";
 
@@ -25,6 +28,8 @@ export interface SchemaFormat<Codec> {
   compile(schema: RegisteredSchema, client: RegistryClient): Promise<Codec>;
   encode(codec: Codec, value: unknown): Buffer;
   decode(codec: Codec, body: Buffer): unknown;
+  /** The codec reading bodies written with `writer` as values of `reader`'s schema; absent: read as written. Throws when they do not match. */
+  readAs?(reader: Codec, writer: Codec): Codec;
 }
 
 interface Writer<Codec> {
@@ -47,11 +52,14 @@ class Reader<Codec> {
   constructor(readonly codec: Codec) {}
 }
 
-export class RegistrySerde<Codec> implements Serde<unknown> {
+export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
   readonly name: string;
   /** The writers' codecs by schema id (or guid), as the records name them. */
   private readonly readers = new Map<number | string, Reader<Codec> | Failure | Fetching>();
   private readonly writers = new Map<string, Writer<Codec>>();
+  /** This serde given each schema a topology gives it, by the schema's text and references. */
+  private readonly withSchemas = new Map<string, RegistrySerde<Codec>>();
+  private givenCodec: Promise<Codec> | undefined;
 
   constructor(
     private readonly format: SchemaFormat<Codec>,
@@ -59,8 +67,26 @@ export class RegistrySerde<Codec> implements Serde<unknown> {
     private readonly client: RegistryClient,
     private readonly role: SerdeRole,
     private readonly strategy: SubjectStrategy,
+    private readonly writing: WritingSettings,
+    /** The schema the topology gives it to write, if any. */
+    private readonly given?: RegisteredSchema,
   ) {
     this.name = format.serdeName;
+  }
+
+  withSchema(ref: RegistrySerdeRef): RegistrySerde<Codec> {
+    const given: RegisteredSchema = {
+      schemaType: this.format.schemaType,
+      schema: typeof ref.schema === "string" ? ref.schema : JSON.stringify(ref.schema),
+      ...(ref.references === undefined ? {} : { references: ref.references.map(({ name, subject, version }) => ({ name, subject, version })) }),
+    };
+    const id = JSON.stringify([given.schema, given.references]);
+    let serde = this.withSchemas.get(id);
+    if (serde === undefined) {
+      serde = new RegistrySerde(this.format, this.pkg, this.client, this.role, this.strategy, this.writing, given);
+      this.withSchemas.set(id, serde);
+    }
+    return serde;
   }
 
   serialize(value: unknown, topic?: string): Buffer {
@@ -118,26 +144,60 @@ export class RegistrySerde<Codec> implements Serde<unknown> {
       throw new Error(`the ${this.name} serde writes a ${this.role} to '${topic}' with ${this.role}.subject.name.strategy=topic only: with '${this.strategy}' its subject comes from the record's schema, which a JavaScript value does not carry`);
     }
     const subject = await this.pkg.topicSubject(topic, this.role);
-    let latest;
+    const { id, schema } = await this.writerSchema(topic, subject);
+    const schemaType = schema.schemaType ?? "AVRO";
+    if (schemaType !== this.format.schemaType) throw new Error(`subject '${subject}' holds a ${schemaType} schema, not ${this.format.schemaType}`);
+    const header = this.pkg.schemaId(this.format.schemaType, id).idToBytes();
+    const codec = await this.format.compile(schema, this.client);
+    this.writers.set(topic, { header, codec });
+    // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
+    if (id !== undefined && !(this.readers.get(id) instanceof Reader)) this.readers.set(id, new Reader(await this.readerOf(codec)));
+  }
+
+  /**
+   * The schema records written to `subject` carry, chosen as Kafka's serializers choose it: the given schema registered
+   * (`auto.register.schemas=true`), else the subject's latest (`use.latest.version=true`), else the given schema's id
+   * looked up under the subject. A serde given no schema writes with the latest only.
+   */
+  private async writerSchema(topic: string, subject: string): Promise<{ id?: number; schema: RegisteredSchema }> {
+    const { autoRegister, useLatestVersion } = this.writing;
+    const given = this.given;
+    const giveIt = `give the serde its schema ({ serde: "${this.name}", schema })`;
+    if (given === undefined && autoRegister) throw new Error(`auto.register.schemas=true: the ${this.name} serde writing a ${this.role} to '${topic}' has no schema to register (a JavaScript value carries none); ${giveIt} or set the key false`);
+    if (given === undefined && !useLatestVersion) throw new Error(`use.latest.version=false: the ${this.name} serde writing a ${this.role} to '${topic}' has no schema of its own to write with (a JavaScript value carries none); ${giveIt} or leave the key true`);
+    if (given !== undefined && autoRegister) {
+      try {
+        return { id: await this.client.register(subject, given), schema: given };
+      } catch (error) {
+        throw new Error(`the ${this.name} serde cannot register its ${this.role} schema under subject '${subject}': ${(error as Error).message}`);
+      }
+    }
+    if (given !== undefined && !useLatestVersion) {
+      try {
+        return { id: await this.client.getId(subject, given), schema: given };
+      } catch (error) {
+        throw new Error(`the ${this.name} serde's ${this.role} schema is not registered under subject '${subject}' (${(error as Error).message}); register it, or set auto.register.schemas=true`);
+      }
+    }
     try {
-      latest = await this.client.getLatestSchemaMetadata(subject);
+      const latest = await this.client.getLatestSchemaMetadata(subject);
+      return { id: latest.id, schema: latest };
     } catch (error) {
       throw new Error(`the ${this.name} serde cannot write to '${topic}': no schema of subject '${subject}' in the registry (${(error as Error).message}); register the ${this.role} schema first`);
     }
-    const schemaType = latest.schemaType ?? "AVRO";
-    if (schemaType !== this.format.schemaType) throw new Error(`subject '${subject}' holds a ${schemaType} schema, not ${this.format.schemaType}`);
-    const header = this.pkg.schemaId(this.format.schemaType, latest.id).idToBytes();
-    const codec = await this.format.compile(latest, this.client);
-    this.writers.set(topic, { header, codec });
-    // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
-    if (latest.id !== undefined && !(this.readers.get(latest.id) instanceof Reader)) this.readers.set(latest.id, new Reader(codec));
   }
 
   private async fetchReader(schemaId: { id?: number; guid?: string }): Promise<Codec> {
     const info = schemaId.id !== undefined ? await this.client.getBySubjectAndId("", schemaId.id) : await this.client.getByGuid(schemaId.guid!);
     const schemaType = info.schemaType ?? "AVRO";
     if (schemaType !== this.format.schemaType) throw new Error(`it is a ${schemaType} schema, not ${this.format.schemaType}`);
-    return this.format.compile(info, this.client);
+    return this.readerOf(await this.format.compile(info, this.client));
+  }
+
+  /** How records written with `writer` are read: as the given schema, where the format resolves one schema to another. */
+  private async readerOf(writer: Codec): Promise<Codec> {
+    if (this.given === undefined || this.format.readAs === undefined) return writer;
+    return this.format.readAs(await (this.givenCodec ??= this.format.compile(this.given, this.client)), writer);
   }
 }
 

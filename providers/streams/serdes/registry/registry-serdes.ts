@@ -15,7 +15,7 @@ import { registrySettings, type RegistrySettings } from "./registry-settings";
 
 /** The registry serdes by name, each its format given the package and the settings. */
 const FORMATS: Readonly<Record<string, (pkg: ConfluentPackage, settings: RegistrySettings) => SchemaFormat<unknown>>> = {
-  avro: () => AVRO_FORMAT as SchemaFormat<unknown>,
+  avro: () => AVRO_FORMAT as unknown as SchemaFormat<unknown>,
   json_schema: (pkg, settings) => jsonFormat(settings.validateJson ? (schema, client) => pkg.jsonValidator(client, schema) : undefined) as SchemaFormat<unknown>,
 };
 
@@ -43,14 +43,14 @@ export class RegistrySerdes {
     let serde = this.serdes.get(id);
     if (serde === undefined) {
       const pkg = confluentPackage(name);
-      const settings = registrySettings(this.values, name);
+      const settings = registrySettings(this.values);
       if (settings.urls.length === 0) throw new Error(`the '${name}' serde needs a schema registry: set schema.registry.url, or run Sluice's own (schema.registry.enable)`);
       const client = (this.client ??= pkg.client({
         baseURLs: settings.urls,
         basicAuthCredentials: settings.basicAuth,
         bearerAuthCredentials: settings.bearerToken === undefined ? undefined : { credentialsSource: "STATIC_TOKEN", token: settings.bearerToken },
       }));
-      serde = new RegistrySerde(FORMATS[name](pkg, settings), pkg, client, role, settings.strategies[role]);
+      serde = new RegistrySerde(FORMATS[name](pkg, settings), pkg, client, role, settings.strategies[role], settings.writing);
       this.serdes.set(id, serde);
     }
     return serde;
