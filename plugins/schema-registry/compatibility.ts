@@ -1,10 +1,9 @@
 /**
- * Compatibility levels, as Confluent's registry names them, and the Avro check behind them. Whether data written
- * with one schema can be read with another is avsc's schema resolution (`createResolver` refuses what Avro's
- * reader/writer rules refuse), so the rules are Avro's own and not restated here.
+ * Compatibility levels, as Confluent's registry names them, and what each checks: which way data must be readable
+ * between a candidate schema and an existing one. What "readable" means is each schema type's (schema-types).
  */
-import { Type } from "avsc";
 import { invalidCompatibilityLevel } from "./registry-errors";
+import type { ResolvedSchema, SchemaType } from "./schema-types";
 
 export const COMPATIBILITY_LEVELS = ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE"] as const;
 export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
@@ -21,27 +20,14 @@ export function compatibilityLevelOf(value: unknown): CompatibilityLevel {
 export const isTransitive = (level: CompatibilityLevel) => level.endsWith("_TRANSITIVE");
 
 /**
- * Why `candidate` may not follow `existing` (both Avro schema texts) at `level`, one message per failed direction;
- * empty when it may. BACKWARD: the candidate reads the existing data. FORWARD: the existing schema reads the
- * candidate's data. FULL: both.
+ * Why `candidate` may not follow `existing` (schemas of `type`) at `level`, one message per failed rule; empty when
+ * it may. BACKWARD: the candidate reads the existing data. FORWARD: the existing schema reads the candidate's data.
+ * FULL: both.
  */
-export function incompatibilities(level: CompatibilityLevel, candidate: string, existing: string): string[] {
+export function incompatibilities(level: CompatibilityLevel, type: SchemaType, candidate: ResolvedSchema, existing: ResolvedSchema): string[] {
   if (level === "NONE") return [];
-  const newer = parse(candidate);
-  const older = parse(existing);
   const messages: string[] = [];
-  if (!level.startsWith("FORWARD")) messages.push(...unreadable(newer, older, "the new schema cannot read data written with an earlier one"));
-  if (!level.startsWith("BACKWARD")) messages.push(...unreadable(older, newer, "an earlier schema cannot read data written with the new one"));
+  if (!level.startsWith("FORWARD")) messages.push(...type.unreadable(candidate, existing).map((why) => `the new schema cannot read data written with an earlier one: ${why}`));
+  if (!level.startsWith("BACKWARD")) messages.push(...type.unreadable(existing, candidate).map((why) => `an earlier schema cannot read data written with the new one: ${why}`));
   return messages;
 }
-
-function unreadable(reader: Type, writer: Type, what: string): string[] {
-  try {
-    reader.createResolver(writer);
-    return [];
-  } catch (error) {
-    return [`${what}: ${(error as Error).message}`];
-  }
-}
-
-const parse = (schema: string) => Type.forSchema(JSON.parse(schema) as Parameters<typeof Type.forSchema>[0]);

@@ -33,3 +33,5 @@ export const versionSoftDeleted = (subject: string, version: number) =>
   new RegistryError(40406, `Subject '${subject}' Version ${version} was soft deleted. Set permanent=true to delete permanently`);
 export const versionNotSoftDeleted = (subject: string, version: number) =>
   new RegistryError(40407, `Subject '${subject}' Version ${version} was not deleted first before being permanently deleted`);
+export const referenceExists = (subject: string, version: number) =>
+  new RegistryError(42206, `One or more references exist to the schema {subject=${subject}, version=${version}}`);

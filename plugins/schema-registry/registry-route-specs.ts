@@ -78,6 +78,12 @@ export const REGISTRY_SPECS = {
     pathParameters: { subject: SUBJECT, version: VERSION },
     responses: { 200: RAW_SCHEMA, 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
+  referencedBy: {
+    summary: "The ids of the schemas that reference one version of a subject",
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT, version: VERSION },
+    responses: { 200: ok("Schema ids, ascending", arrayOf(integer)), 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
+  },
   schemaTextById: { summary: "A schema's text alone, by its id", tags: TAGS, pathParameters: { id: ID }, responses: { 200: RAW_SCHEMA, 404: ID_NOT_FOUND } },
   subjectsById: { summary: "The subjects that hold a schema", tags: TAGS, pathParameters: { id: ID }, responses: { 200: ok("Subjects, sorted", arrayOf(string)), 404: ID_NOT_FOUND } },
   versionsById: {
@@ -110,6 +116,7 @@ export const REGISTRY_SPECS = {
     responses: {
       200: ok("The versions deleted", arrayOf(integer)),
       404: `${SUBJECT_NOT_FOUND}; 40404: already soft-deleted; 40405: permanent before a soft delete`,
+      422: "42206: another schema references one of its versions",
     },
   },
   deleteVersion: {
@@ -120,7 +127,7 @@ export const REGISTRY_SPECS = {
     responses: {
       200: ok("The version deleted", integer),
       404: `${SUBJECT_NOT_FOUND}; 40402: no such version; 40406: already soft-deleted; 40407: permanent before a soft delete`,
-      422: "42202: not a version",
+      422: "42202: not a version; 42206: another schema references it",
     },
   },
   compatibility: {

@@ -8,6 +8,7 @@ import { compatibilityLevelOf } from "./compatibility";
 import { invalidVersion, RegistryError, schemaNotFound } from "./registry-errors";
 import { DEFAULT_SCHEMA_TYPE, type SchemaContent, type SubjectVersion } from "./registry-state";
 import { REGISTRY_SPECS } from "./registry-route-specs";
+import { referencedBy } from "./schema-references";
 import { SCHEMA_TYPES } from "./schema-types";
 import type { SchemaRegistry, SchemaRequest } from "./schema-registry";
 
@@ -39,6 +40,9 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
   routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.lookup(req.params.subject, requestOf(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
   routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => state.version(req.params.subject, versionOf(req.params.version))), {
     spec: REGISTRY_SPECS.versionSchema,
+  });
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/referencedby`, answer((req) => referencedBy(state, state.version(req.params.subject, versionOf(req.params.version)))), {
+    spec: REGISTRY_SPECS.referencedBy,
   });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id`, answer((req) => schemaJson(state.schemaById(idOf(req.params.id)))), { spec: REGISTRY_SPECS.schemaById });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/schema`, schemaText((req) => state.schemaById(idOf(req.params.id))), { spec: REGISTRY_SPECS.schemaTextById });

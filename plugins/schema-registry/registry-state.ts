@@ -105,6 +105,11 @@ export class RegistryState {
     return [...(this.subjectVersions.get(subject)?.values() ?? [])].sort((a, b) => a.version - b.version);
   }
 
+  /** Every version of every subject still on the topic, soft-deleted ones too. */
+  allSubjectVersions(): SubjectVersion[] {
+    return [...this.subjectVersions.values()].flatMap((versions) => [...versions.values()]);
+  }
+
   /** `version` of `subject`, or its latest for `"latest"`; 40401 / 40402 when missing. */
   version(subject: string, version: number | "latest"): SubjectVersion {
     const live = this.liveVersions(subject);

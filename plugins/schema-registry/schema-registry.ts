@@ -16,8 +16,9 @@ import {
   versionNotSoftDeleted,
   versionSoftDeleted,
 } from "./registry-errors";
-import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, tombstoneRecord, type SchemaContent, type SchemaReference, type SubjectVersion } from "./registry-state";
-import { canonicalSchema } from "./schema-types";
+import { configRecord, DEFAULT_SCHEMA_TYPE, RegistryState, schemaRecord, tombstoneRecord, type SchemaContent, type SubjectVersion } from "./registry-state";
+import { assertNotReferenced, referencesOf, resolveSchema } from "./schema-references";
+import { canonicalSchema, schemaTypeOf } from "./schema-types";
 import type { SchemasTopic } from "./schemas-topic";
 
 /** What a registration or lookup request carries (Confluent's RegisterSchemaRequest). */
@@ -40,14 +41,14 @@ export class SchemaRegistry {
 
   /** The id of `request`'s schema under `subject`, registering it as the subject's next version when it is new. */
   register(subject: string, request: SchemaRequest): Promise<{ id: number }> {
-    const content = contentOf(request);
     return this.serialized(async () => {
+      const content = this.contentOf(request);
       const existing = this.state.findInSubject(subject, content);
       if (existing !== undefined) return { id: existing.id };
       const level = this.levelOf(subject);
       const earlier = this.state.liveVersionsIfAny(subject);
       const against = isTransitive(level) ? earlier : earlier.slice(-1);
-      const details = against.flatMap((version) => incompatibilities(level, content.schema, version.schema));
+      const details = against.flatMap((version) => this.incompatibilities(level, content, version));
       if (details.length > 0) throw incompatibleSchema(subject, details);
       const stored: SubjectVersion = { subject, version: this.state.nextVersion(subject), id: this.state.idFor(content), ...content, deleted: false };
       const { key, value } = schemaRecord(stored);
@@ -58,8 +59,14 @@ export class SchemaRegistry {
 
   /** Why `request`'s schema may not follow `version` of `subject` at the subject's level; empty when it may. */
   compatibilityWith(subject: string, version: number | "latest", request: SchemaRequest): string[] {
-    const content = contentOf(request);
-    return incompatibilities(this.levelOf(subject), content.schema, this.state.version(subject, version).schema);
+    return this.incompatibilities(this.levelOf(subject), this.contentOf(request), this.state.version(subject, version));
+  }
+
+  /** Why `candidate` may not follow `existing` at `level`: none across schema types, which no reader bridges. */
+  private incompatibilities(level: CompatibilityLevel, candidate: SchemaContent, existing: SchemaContent): string[] {
+    if (level === "NONE") return [];
+    if (candidate.schemaType !== existing.schemaType) return [`the schema type changed from ${existing.schemaType} to ${candidate.schemaType}`];
+    return incompatibilities(level, schemaTypeOf(candidate.schemaType), resolveSchema(this.state, candidate), resolveSchema(this.state, existing));
   }
 
   /** The level that applies to `subject`: its own, else the global one, else BACKWARD. */
@@ -106,6 +113,7 @@ export class SchemaRegistry {
       if (!permanent && live.length === 0) throw subjectSoftDeleted(subject);
       if (permanent && live.length > 0) throw subjectNotSoftDeleted(subject);
       const doomed = permanent ? all : live;
+      for (const version of doomed) assertNotReferenced(this.state, version);
       for (const version of doomed) await this.removeVersion(version, permanent);
       return doomed.map((v) => v.version);
     });
@@ -124,6 +132,7 @@ export class SchemaRegistry {
       if (found === undefined) throw versionNotFound(subject, version as number);
       if (!permanent && found.deleted) throw versionSoftDeleted(subject, found.version);
       if (permanent && !found.deleted) throw versionNotSoftDeleted(subject, found.version);
+      assertNotReferenced(this.state, found);
       await this.removeVersion(found, permanent);
       return found.version;
     });
@@ -143,32 +152,22 @@ export class SchemaRegistry {
 
   /** The version of `subject` holding `request`'s schema: 40401 without the subject, 40403 without the schema. */
   lookup(subject: string, request: SchemaRequest): SubjectVersion {
-    const content = contentOf(request);
+    const content = this.contentOf(request);
     this.state.liveVersions(subject);
     const found = this.state.findInSubject(subject, content);
     if (found === undefined) throw schemaNotFound();
     return found;
   }
-}
 
-/** The request's schema, checked and in its canonical text: 42201 when it is missing or does not parse. */
-function contentOf(request: SchemaRequest): SchemaContent {
-  if (typeof request !== "object" || request === null) throw invalidSchema("the request body must be a JSON object");
-  if (typeof request.schema !== "string") throw invalidSchema("'schema' must be a string");
-  const schemaType = request.schemaType === undefined || request.schemaType === null ? DEFAULT_SCHEMA_TYPE : request.schemaType;
-  if (typeof schemaType !== "string") throw invalidSchema("'schemaType' must be a string");
-  const references = referencesOf(request.references);
-  return { schemaType, schema: canonicalSchema(schemaType, request.schema), references };
-}
-
-function referencesOf(references: unknown): SchemaReference[] {
-  if (references === undefined || references === null) return [];
-  if (!Array.isArray(references) || !references.every(isReference)) throw invalidSchema("'references' must be a list of {name, subject, version}");
-  if (references.length > 0) throw invalidSchema("schema references are not supported yet");
-  return [];
-}
-
-function isReference(value: unknown): value is SchemaReference {
-  const reference = value as Partial<SchemaReference> | null;
-  return reference !== null && typeof reference === "object" && typeof reference.name === "string" && typeof reference.subject === "string" && Number.isInteger(reference.version);
+  /** The request's schema, checked (its references resolved) and in its canonical text: 42201 when it is missing or does not parse. */
+  private contentOf(request: SchemaRequest): SchemaContent {
+    if (typeof request !== "object" || request === null) throw invalidSchema("the request body must be a JSON object");
+    if (typeof request.schema !== "string") throw invalidSchema("'schema' must be a string");
+    const schemaType = request.schemaType === undefined || request.schemaType === null ? DEFAULT_SCHEMA_TYPE : request.schemaType;
+    if (typeof schemaType !== "string") throw invalidSchema("'schemaType' must be a string");
+    schemaTypeOf(schemaType);
+    const references = referencesOf(request.references);
+    const resolved = resolveSchema(this.state, { schemaType, schema: request.schema, references });
+    return { schemaType, schema: canonicalSchema(schemaType, resolved), references };
+  }
 }

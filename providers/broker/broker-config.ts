@@ -13,6 +13,7 @@ import type { BrokerSasl } from "./sasl/sasl-server";
 import { parseSaslUsers } from "./sasl/sasl-users";
 import { AclEntryError, parseAclEntries } from "./acl/acl-entries";
 import type { BrokerAuthorizer } from "./broker";
+import { SERVER_ASSIGNORS } from "./group/server-assignors";
 
 export const BROKER_CONFIG = configSection({
   name: "broker",
@@ -34,6 +35,9 @@ export const BROKER_CONFIG = configSection({
       doc: "Sync (fsync) a partition's log file once this many records are written to it and not synced, before acknowledging them (Kafka's `log.flush.interval.messages`); 1 syncs every produce request. -1: never, the OS writes back (Kafka's default). Committed offsets are not synced.",
     },
     "transaction.max.timeout.ms": { type: "integer", default: 900_000, doc: "The longest `transaction.timeout.ms` a transactional producer may ask for (Kafka's `transaction.max.timeout.ms`); a longer one is refused with INVALID_TRANSACTION_TIMEOUT." },
+    "group.consumer.session.timeout.ms": { type: "integer", default: 45_000, min: 1, doc: "The consumer group protocol (KIP-848, `group.protocol=consumer`): a member not heard from this long leaves the group and its partitions move (Kafka's `group.consumer.session.timeout.ms`)." },
+    "group.consumer.heartbeat.interval.ms": { type: "integer", default: 5_000, min: 1, doc: "How often members of the consumer group protocol heartbeat; the coordinator tells them (Kafka's `group.consumer.heartbeat.interval.ms`)." },
+    "group.consumer.assignors": { type: "string-list", default: ["uniform", "range"], doc: "The consumer group protocol's server-side assignors members may name (`group.remote.assignor`): `uniform` (even and sticky) and `range`; the first is the default (Kafka's `group.consumer.assignors`)." },
     "security.protocol": { type: "string", default: "PLAINTEXT", choices: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"], doc: "`PLAINTEXT`; `SSL` serves TLS with `broker.ssl.*`; `SASL_PLAINTEXT` and `SASL_SSL` authenticate clients with `broker.sasl.*` first." },
     "ssl.certificate.location": { type: "string", default: "", doc: "PEM file of the broker's certificate (`SSL`, `SASL_SSL`)." },
     "ssl.key.location": { type: "string", default: "", doc: "PEM file of the broker certificate's private key (`SSL`, `SASL_SSL`)." },
@@ -84,6 +88,9 @@ export function brokerOptionsFrom(config: SluiceConfig, root: string): BrokerOpt
     retentionBytes: orNull(broker.get("retention.bytes")),
     segmentBytes: broker.get("segment.bytes"),
     flushMessages: flushMessages(broker.get("flush.messages")),
+    consumerGroupSessionTimeoutMs: broker.get("group.consumer.session.timeout.ms"),
+    consumerGroupHeartbeatIntervalMs: broker.get("group.consumer.heartbeat.interval.ms"),
+    consumerGroupAssignors: consumerGroupAssignors(broker.get("group.consumer.assignors")),
     transactionMaxTimeoutMs: positive(broker.get("transaction.max.timeout.ms"), "broker.transaction.max.timeout.ms"),
     tls: protocol.endsWith("SSL") ? brokerTls(broker, root, protocol) : undefined,
     sasl: protocol.startsWith("SASL_") ? brokerSasl(broker, root, protocol) : undefined,
@@ -95,6 +102,13 @@ function flushMessages(value: number): number | null {
   if (value === -1) return null;
   if (value < 1) throw new StartupError(`broker.flush.messages must be -1 (never) or at least 1, got ${value}`);
   return value;
+}
+
+function consumerGroupAssignors(names: readonly string[]): string[] {
+  const known = SERVER_ASSIGNORS.map(({ name }) => name);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new StartupError(`broker.group.consumer.assignors: ${unknown.length > 0 ? `${unknown.join(", ")} unknown` : "empty"}; choose among ${known.join(", ")}`);
+  return [...names];
 }
 
 function positive(value: number, key: string): number {

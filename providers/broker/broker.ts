@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { DefaultGroupCoordinator } from "./group/default-group-coordinator";
+import { ConsumerProtocolCoordinator } from "./group/consumer-protocol-coordinator";
 import { TransactionCoordinator } from "./transactions/transaction-coordinator";
 import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
@@ -64,6 +65,12 @@ export interface BrokerOptions {
   retentionCheckIntervalMs?: number;
   /** How long a new group waits for more members before its first rebalance; the coordinator's default when omitted. */
   initialRebalanceDelayMs?: number;
+  /** The consumer group protocol (KIP-848): a member not heard from this long is removed (Kafka's group.consumer.session.timeout.ms); default 45 s. */
+  consumerGroupSessionTimeoutMs?: number;
+  /** How often members of the consumer group protocol heartbeat (Kafka's group.consumer.heartbeat.interval.ms); default 5 s. */
+  consumerGroupHeartbeatIntervalMs?: number;
+  /** The consumer group protocol's server-side assignors, by name (`uniform`, `range`); the first is the default (Kafka's group.consumer.assignors). */
+  consumerGroupAssignors?: string[];
   /** The longest transaction timeout a producer may ask for (Kafka's transaction.max.timeout.ms); default 15 minutes. */
   transactionMaxTimeoutMs?: number;
   /** How often transactions past their timeout are looked for and aborted; default 10 s (Kafka's default). */
@@ -75,8 +82,9 @@ export interface BrokerOptions {
   /** Check every request against ACLs; without it, every client may do everything. */
   authorizer?: BrokerAuthorizer;
   /**
-   * Versions to advertise and serve per API, by name ({ Fetch: "4-6" }), narrowed from those the broker implements:
-   * a broker that stands for an older or a newer Kafka in tests of clients' version negotiation. No setting sets it.
+   * Versions to advertise and serve per API, by name ({ Fetch: "4-6" }), narrowed from those the broker implements, or
+   * "none" to leave an API out: a broker that stands for an older or a newer Kafka in tests of clients' version
+   * negotiation. No setting sets it.
    */
   apiVersions?: Readonly<Record<string, string>>;
   logger?: ComponentLogger;
@@ -88,7 +96,7 @@ export interface BrokerAuthorizer extends AuthorizerSettings {
   acls: AclBinding[];
 }
 
-type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions" | "authorizer";
+type OptionalBrokerOptions = "dataDir" | "initialRebalanceDelayMs" | "consumerGroupSessionTimeoutMs" | "consumerGroupHeartbeatIntervalMs" | "consumerGroupAssignors" | "transactionMaxTimeoutMs" | "transactionTimeoutCheckIntervalMs" | "tls" | "sasl" | "apiVersions" | "authorizer";
 export type ResolvedBrokerOptions = Required<Omit<BrokerOptions, OptionalBrokerOptions>> & Pick<BrokerOptions, OptionalBrokerOptions>;
 
 export interface RunningBroker {
@@ -130,6 +138,7 @@ export class Broker implements RunningBroker {
     private readonly options: ResolvedBrokerOptions,
     private readonly store: LogStore,
     private readonly coordinator: DefaultGroupCoordinator,
+    private readonly consumerGroups: ConsumerProtocolCoordinator,
     private readonly transactions: TransactionCoordinator,
     private readonly appends: AppendSignal,
     private readonly server: BrokerServer,
@@ -140,7 +149,16 @@ export class Broker implements RunningBroker {
     const readBuffers = new ReadBuffers(READ_BUFFERS_FREE_BYTES);
     const store = createStore(options, readBuffers);
     await store.open();
-    const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs });
+    // The two protocols' coordinators share the group ids: each asks the other before it makes a group.
+    const consumerGroups: ConsumerProtocolCoordinator = new ConsumerProtocolCoordinator({
+      topics: () => store.topics(),
+      classicGroups: { stateOf: (groupId) => coordinator.stateOf(groupId), remove: (groupId) => coordinator.remove(groupId) },
+      sessionTimeoutMs: options.consumerGroupSessionTimeoutMs,
+      heartbeatIntervalMs: options.consumerGroupHeartbeatIntervalMs,
+      assignors: options.consumerGroupAssignors,
+      logger: options.logger,
+    });
+    const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs, consumerGroups });
     coordinator.loadGroups(store.offsets.groups());
     let transactions: TransactionCoordinator;
     try {
@@ -153,6 +171,7 @@ export class Broker implements RunningBroker {
       });
     } catch (error) {
       coordinator.close();
+      consumerGroups.close();
       await store.close();
       throw error;
     }
@@ -161,7 +180,7 @@ export class Broker implements RunningBroker {
     let server: BrokerServer;
     try {
       const acls = options.authorizer && (await AclStore.open(options.authorizer.acls, options.storage === "file" ? options.dataDir! : null));
-      const services = { store, coordinator, transactions, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
+      const services = { store, coordinator, consumerGroups, transactions, appends, topics, clusterId: clusterIdOf(options), config: options, logger: options.logger, acls };
       const authorization = acls && { authorizer: new AclAuthorizer(options.authorizer!, acls), topicExists: (name: string) => topics.exists(name), autoCreateTopics: options.autoCreateTopics };
       if (acls && acls.size === 0 && options.authorizer!.superUsers.length === 0 && !options.authorizer!.allowEveryoneIfNoAclFound) {
         options.logger.warn("the broker checks ACLs and has none and no super user: every client is refused until broker.acls or broker.super.users name some");
@@ -176,10 +195,11 @@ export class Broker implements RunningBroker {
     } catch (error) {
       transactions.close();
       coordinator.close();
+      consumerGroups.close();
       await store.close();
       throw error;
     }
-    const broker = new Broker(options, store, coordinator, transactions, appends, server);
+    const broker = new Broker(options, store, coordinator, consumerGroups, transactions, appends, server);
     broker.scheduleRetention();
     options.logger.info("broker listening", {
       host: broker.host,
@@ -209,6 +229,7 @@ export class Broker implements RunningBroker {
     this.appends.close();
     this.transactions.close();
     this.coordinator.close();
+    this.consumerGroups.close();
     await this.server.close();
     await this.store.close();
   }

@@ -30,6 +30,7 @@ export * from "./messages/join-group";
 export * from "./messages/sync-group";
 export * from "./messages/heartbeat";
 export * from "./messages/consumer-group-heartbeat";
+export * from "./messages/consumer-group-describe";
 export * from "./messages/leave-group";
 export * from "./messages/offset-commit";
 export * from "./messages/offset-fetch";

@@ -2,12 +2,14 @@
  * Apache Kafka's Java producer with its defaults (idempotence, acks=all, its batching) and a group of Java
  * consumers on the embedded broker: every record is delivered once, to the member that owns its partition. Static
  * members (KIP-345): restarted within the session timeout, one gets its partitions back with no rebalance; Kafka's
- * AdminClient removes one by its group.instance.id.
+ * AdminClient removes one by its group.instance.id. Java members of the consumer group protocol (KIP-848) share a
+ * topic too, and Kafka's kafka-consumer-groups describes their group.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestBroker, type TestBroker } from "../providers/broker/broker-test-kit";
 import { eventually } from "../helpers/eventually";
+import { kafkaTool } from "../helpers/kafka-tools";
 import { JavaProcesses, REFERENCE_PACKAGE, SIGTERM_EXIT, stopJava, type JavaProcess } from "../helpers/reference-java";
 
 const PRODUCER = `${REFERENCE_PACKAGE}.clients.DefaultProducer`;
@@ -38,6 +40,7 @@ interface Delivered {
 }
 
 const events = (program: JavaProcess, event: string) => program.lines().filter((line) => line.event === event);
+const readBy = (list: JavaProcess[]) => list.flatMap((member) => events(member, "record")) as unknown as Delivered[];
 
 /** The partitions a member holds after its last rebalance. */
 function holding(member: JavaProcess): number[] {
@@ -135,7 +138,6 @@ test("a member that leaves hands its partitions to the others, which go on from 
   const half = RECORDS.length / 2;
   const first = await java.run(PRODUCER, [broker.bootstrap, TOPIC], { input: RECORDS.slice(0, half).map((record) => JSON.stringify(record)).join("\n") });
   assert.is(first.code, 0, first.stderr);
-  const readBy = (list: JavaProcess[]) => list.flatMap((member) => events(member, "record")) as unknown as Delivered[];
   await eventually(() => readBy(members).length >= half, { timeoutMs: 60_000, what: "the first half to be read" });
   // Every member has committed what it read before one of them leaves.
   await eventually(
@@ -160,16 +162,27 @@ test("a member that leaves hands its partitions to the others, which go on from 
   assert.equal(values.sort(), RECORDS.map((record) => record.value).sort());
 });
 
-test("group.protocol=consumer: the member fails at once with UnsupportedVersionException (the broker has no ConsumerGroupHeartbeat), and the broker serves classic members on", async ({ broker, java }) => {
+test("group.protocol=consumer (KIP-848): two Java members split the partitions, read every record once, and kafka-consumer-groups describes the group", async ({ broker, java }) => {
   await createTopic(broker);
-  const modern = java.start(CONSUMER, [broker.bootstrap, "modern", TOPIC, "group.protocol=consumer"]);
-  const failed = await modern.waitForLine((line) => line.event === "failed", "the consumer protocol to be refused", { timeoutMs: 30_000 });
-  assert.equal((failed.error as Record<string, string>).error, "UnsupportedVersionException");
-  assert.match((failed.error as Record<string, string>).message, /does not support the new CONSUMER group protocol/);
-  assert.is((await modern.exited).code, 0);
+  const group = "modern";
+  const members = [0, 1].map((i) => java.start(CONSUMER, [broker.bootstrap, group, TOPIC, `client.id=modern-${i}`, "group.protocol=consumer"]));
+  await eventually(() => members.every((member) => holding(member).length === 3), { timeoutMs: 60_000, intervalMs: 100, what: "the two members holding three partitions each" });
+  assert.equal([...holding(members[0]), ...holding(members[1])].sort(), [0, 1, 2, 3, 4, 5]);
+  const produced = await java.run(PRODUCER, [broker.bootstrap, TOPIC], { input: RECORDS.map((record) => JSON.stringify(record)).join("\n") });
+  assert.is(produced.code, 0, produced.stderr);
+  await eventually(() => readBy(members).length >= RECORDS.length, { timeoutMs: 60_000, what: "every record read" });
+  const values = readBy(members).map((record) => record.value);
+  assert.is(values.length, RECORDS.length, "no record is read twice");
+  assert.equal(values.sort(), RECORDS.map((record) => record.value).sort());
 
-  const classic = await startGroup(broker, java, "modern");
-  assert.is(classic.length, 3);
+  const described = await kafkaTool("kafka-consumer-groups", ["--bootstrap-server", broker.bootstrap, "--describe", "--group", group, "--members"]);
+  assert.match(described, /modern-0/);
+  assert.match(described, /modern-1/);
+  const listed = await kafkaTool("kafka-consumer-groups", ["--bootstrap-server", broker.bootstrap, "--list", "--type", "consumer"]);
+  assert.match(listed, new RegExp(`^${group}\\s+Consumer`, "im"), listed);
+  const offsets = await kafkaTool("kafka-consumer-groups", ["--bootstrap-server", broker.bootstrap, "--describe", "--group", group]);
+  assert.match(offsets, new RegExp(`${group}\\s+${TOPIC}\\s+0\\s`), offsets);
+  for (const member of members) assert.equal(events(member, "failed"), [], member.stdout());
 });
 
 test("a restarted static member gets its partitions back with no rebalance; the AdminClient removes it by its group.instance.id", async ({ broker, java }) => {

@@ -1,10 +1,13 @@
 /**
  * Authorization of the consumer-group APIs, as Kafka's KafkaApis checks them: READ on the group to join, sync,
  * heartbeat, leave and commit (and READ on each committed topic), DESCRIBE to fetch offsets (of the topics it may
- * describe), find the coordinator and describe the group, DELETE to delete it or its offsets (with READ on each
+ * describe), find the coordinator and describe the group, READ on the group and DESCRIBE on each subscribed topic to
+ * heartbeat in the consumer group protocol (KIP-848), DESCRIBE on the group and on its members' topics to describe it there, DELETE to delete it or its offsets (with READ on each
  * topic); ListGroups lists every group with DESCRIBE on the cluster, else the groups the requester may describe.
  */
 import { ErrorCode } from "../../kafka-protocol/error-codes";
+import { ConsumerGroupDescribe } from "../../kafka-protocol/messages/consumer-group-describe";
+import { ConsumerGroupHeartbeat } from "../../kafka-protocol/messages/consumer-group-heartbeat";
 import { DeleteGroups } from "../../kafka-protocol/messages/delete-groups";
 import { DescribeGroups } from "../../kafka-protocol/messages/describe-groups";
 import { FindCoordinator } from "../../kafka-protocol/messages/find-coordinator";
@@ -39,6 +42,15 @@ export function groupRules({ authorizer }: RuleServices) {
     ruleOf(SyncGroup, (request, context) => (may(context, AclOperation.READ)(request.groupId) ? servedWhole(request) : refusedWith({ errorCode: GROUP_DENIED, assignment: Buffer.alloc(0) }))),
     ruleOf(Heartbeat, (request, context) => (may(context, AclOperation.READ)(request.groupId) ? servedWhole(request) : refusedWith({ errorCode: GROUP_DENIED }))),
     ruleOf(LeaveGroup, (request, context) => (may(context, AclOperation.READ)(request.groupId) ? servedWhole(request) : refusedWith({ errorCode: GROUP_DENIED, members: [] }))),
+
+    ruleOf(ConsumerGroupHeartbeat, (request, context) => {
+      const refused = (errorCode: number, errorMessage: string) => refusedWith({ errorCode, errorMessage, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null });
+      if (!may(context, AclOperation.READ)(request.groupId)) return refused(GROUP_DENIED, "Group authorization failed.");
+      const describable = may(context, AclOperation.DESCRIBE, ResourceType.TOPIC);
+      const hidden = (request.subscribedTopicNames ?? []).filter((name) => !describable(name));
+      if (hidden.length > 0) return refused(ErrorCode.TOPIC_AUTHORIZATION_FAILED, `Topic authorization failed for topics: ${hidden.join(", ")}.`);
+      return servedWhole(request);
+    }),
 
     ruleOf(OffsetCommit, (request, context) => {
       const groupAllowed = may(context, AclOperation.READ)(request.groupId);
@@ -75,6 +87,27 @@ export function groupRules({ authorizer }: RuleServices) {
       const [served, refused] = splitBy(request.groups, may(context, AclOperation.DESCRIBE));
       const answered = refused.map((groupId) => ({ errorCode: GROUP_DENIED, groupId, groupState: "", protocolType: "", protocolData: "", members: [] }));
       return { request: { ...request, groups: served }, complete: appendingTo("groups", answered) };
+    }),
+
+    ruleOf(ConsumerGroupDescribe, (request, context) => {
+      const [served, refused] = splitBy(request.groupIds, may(context, AclOperation.DESCRIBE));
+      const describable = may(context, AclOperation.DESCRIBE, ResourceType.TOPIC);
+      const denied = (groupId: string, errorCode: number, errorMessage: string) => ({ errorCode, errorMessage, groupId, groupState: "", groupEpoch: -1, assignmentEpoch: -1, assignorName: "", members: [] });
+      const answered = refused.map((groupId) => denied(groupId, GROUP_DENIED, "Group authorization failed."));
+      // A group whose members name a topic the requester may not describe is not shown (Kafka 4).
+      const hidingTopics = (group: { groupId: string; members: { subscribedTopicNames: string[]; assignment: { topicPartitions: { topicName: string }[] } }[] }) =>
+        group.members.some((member) => [...member.subscribedTopicNames, ...member.assignment.topicPartitions.map(({ topicName }) => topicName)].some((name) => !describable(name)));
+      return {
+        request: { ...request, groupIds: served },
+        complete: (response) =>
+          response && {
+            ...response,
+            groups: [
+              ...response.groups.map((group) => (hidingTopics(group) ? denied(group.groupId, ErrorCode.TOPIC_AUTHORIZATION_FAILED, "The group has subscribed topics that are not authorized.") : group)),
+              ...answered,
+            ],
+          },
+      };
     }),
 
     ruleOf(ListGroups, (request, context) => {

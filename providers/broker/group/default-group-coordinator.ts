@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
 import type {
   DescribedGroup,
+  ForeignGroups,
   GroupCoordinator,
   GroupState,
   JoinGroupRequest,
@@ -29,6 +30,8 @@ export interface DefaultGroupCoordinatorOptions {
   maxSessionTimeoutMs?: number;
   /** How long a new member's JoinGroup may wait for the join phase before it is dropped (Kafka: 5 minutes). */
   newMemberJoinTimeoutMs?: number;
+  /** The consumer group protocol's groups (KIP-848), which share the group ids: a group is of one type. */
+  consumerGroups?: ForeignGroups;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -49,7 +52,7 @@ function syncError(errorCode: ErrorCodeValue): SyncGroupResult {
   return { errorCode, assignment: EMPTY };
 }
 
-export class DefaultGroupCoordinator implements GroupCoordinator {
+export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly timers = new KeyedTimers();
   private readonly logger: ComponentLogger;
@@ -57,6 +60,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
   private readonly minSessionTimeoutMs: number;
   private readonly maxSessionTimeoutMs: number;
   private readonly newMemberJoinTimeoutMs: number;
+  private readonly consumerGroups?: ForeignGroups;
   private closed = false;
 
   constructor(options: DefaultGroupCoordinatorOptions = {}) {
@@ -65,6 +69,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     this.minSessionTimeoutMs = options.minSessionTimeoutMs ?? 1000;
     this.maxSessionTimeoutMs = options.maxSessionTimeoutMs ?? 300_000;
     this.newMemberJoinTimeoutMs = options.newMemberJoinTimeoutMs ?? 300_000;
+    this.consumerGroups = options.consumerGroups;
   }
 
   join(request: JoinGroupRequest): Promise<JoinGroupResult> {
@@ -126,6 +131,18 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
     }));
   }
 
+  stateOf(groupId: string): "none" | "empty" | "active" {
+    const group = this.groups.get(groupId);
+    if (group === undefined) return "none";
+    return group.is("Empty") && group.pendingMemberIds.size === 0 ? "empty" : "active";
+  }
+
+  remove(groupId: string): void {
+    if (this.stateOf(groupId) !== "empty") return;
+    this.groups.get(groupId)!.transitionTo("Dead");
+    this.groups.delete(groupId);
+  }
+
   loadGroups(groupIds: readonly string[]): void {
     for (const groupId of groupIds) if (!this.groups.has(groupId)) this.groups.set(groupId, new ConsumerGroup(groupId));
   }
@@ -173,6 +190,10 @@ export class DefaultGroupCoordinator implements GroupCoordinator {
   private handleJoin(request: JoinGroupRequest, answer: JoinAnswer): void {
     const error = this.joinRequestError(request);
     if (error !== ErrorCode.NONE) return answer(joinError(request.memberId, error));
+    // Kafka's answer when it does not migrate a consumer protocol group with members to the classic protocol.
+    const consumerGroup = this.consumerGroups?.stateOf(request.groupId) ?? "none";
+    if (consumerGroup === "active") return answer(joinError(request.memberId, ErrorCode.GROUP_ID_NOT_FOUND));
+    if (consumerGroup === "empty") this.consumerGroups!.remove(request.groupId);
     const isNewMember = request.memberId === "";
     const existing = this.groups.get(request.groupId);
     if (existing === undefined && !isNewMember) return answer(joinError(request.memberId, ErrorCode.UNKNOWN_MEMBER_ID));

@@ -90,6 +90,14 @@ export interface DescribedGroup {
   members: DescribedMember[];
 }
 
+/** The groups of the other protocol (classic or consumer, KIP-848), which share the group id namespace. */
+export interface ForeignGroups {
+  /** none: no such group; empty: a group without members (it may give way); active: one with members. */
+  stateOf(groupId: string): "none" | "empty" | "active";
+  /** Forgets an empty group, so that a group of the other type takes its id. */
+  remove(groupId: string): void;
+}
+
 export interface GroupCoordinator {
   /** Resolves when the join phase completes (all known members rejoined, or the rebalance timeout passed). */
   join(request: JoinGroupRequest): Promise<JoinGroupResult>;

@@ -1,6 +1,7 @@
 /** What the API handlers share: storage, the group and transaction coordinators and the broker's identity. */
 import type { AclStore } from "../acl/acl-store";
 import type { GroupCoordinator } from "../group/group-coordinator";
+import type { ConsumerProtocolCoordinator } from "../group/consumer-protocol-coordinator";
 import type { ComponentLogger } from "../../../kernel/logger";
 import type { LogStore } from "../storage/log-store";
 import type { AppendSignal } from "./append-signal";
@@ -22,7 +23,10 @@ export interface BrokerConfigValues {
 
 export interface BrokerServices {
   readonly store: LogStore;
+  /** The classic protocol's groups (JoinGroup / SyncGroup). */
   readonly coordinator: GroupCoordinator;
+  /** The consumer group protocol's groups (KIP-848, ConsumerGroupHeartbeat). */
+  readonly consumerGroups: ConsumerProtocolCoordinator;
   readonly transactions: TransactionCoordinator;
   readonly topics: TopicAdmin;
   readonly appends: AppendSignal;

@@ -5,9 +5,9 @@ import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
 
 /** Deletes empty groups with their committed offsets. */
-export function deleteGroupsHandler({ coordinator, store, logger }: BrokerServices): RegisteredHandler {
+export function deleteGroupsHandler({ coordinator, consumerGroups, store, logger }: BrokerServices): RegisteredHandler {
   const deleteOne = async (groupId: string): Promise<ErrorCodeValue> => {
-    const state = coordinator.deleteGroup(groupId);
+    const state = consumerGroups.has(groupId) ? consumerGroups.deleteGroup(groupId) : coordinator.deleteGroup(groupId);
     if (state !== ErrorCode.NONE) return state;
     try {
       if (store.offsets.groups().includes(groupId)) await store.offsets.deleteGroup(groupId);

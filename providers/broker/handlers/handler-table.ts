@@ -9,6 +9,8 @@ import { describeGroupsHandler } from "./describe-groups-handler";
 import { fetchHandler } from "./fetch-handler";
 import { findCoordinatorHandler } from "./find-coordinator-handler";
 import { heartbeatHandler } from "./heartbeat-handler";
+import { consumerGroupHeartbeatHandler } from "./consumer-group-heartbeat-handler";
+import { consumerGroupDescribeHandler } from "./consumer-group-describe-handler";
 import { initProducerIdHandler } from "./init-producer-id-handler";
 import { joinGroupHandler } from "./join-group-handler";
 import { leaveGroupHandler } from "./leave-group-handler";
@@ -38,9 +40,12 @@ import { deleteAclsHandler } from "./delete-acls-handler";
 import { authorizationRules, guarded } from "../acl/api-authorization";
 import type { RuleServices } from "../acl/authorization-rule";
 
+/** An `apiVersions` range that leaves the API out: a broker of a Kafka that does not have it. */
+const NOT_SERVED = "none";
+
 export interface HandlerTableOptions {
   autoCreateTopics: boolean;
-  /** Fewer versions to serve of some APIs, by name (see BrokerOptions). */
+  /** Fewer versions to serve of some APIs, by name, or "none" to serve one not at all (see BrokerOptions). */
   apiVersions?: Readonly<Record<string, string>>;
   /** With an authorizer, every handler serves only what its API's rule authorizes (acl/api-authorization.ts). */
   authorization?: RuleServices;
@@ -62,6 +67,8 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     syncGroupHandler(services),
     heartbeatHandler(services),
     leaveGroupHandler(services),
+    consumerGroupHeartbeatHandler(services),
+    consumerGroupDescribeHandler(services),
     offsetCommitHandler(services),
     offsetFetchHandler(services),
     offsetDeleteHandler(services),
@@ -90,6 +97,7 @@ export function buildHandlerTable(services: BrokerServices, options: HandlerTabl
     const handler = rules ? guarded(served, rules) : served;
     const within = narrowed.get(handler.api.spec.name);
     narrowed.delete(handler.api.spec.name);
+    if (within === NOT_SERVED) continue;
     table.set(handler.api.apiKey, within === undefined ? handler : { ...handler, api: new ApiCodec(handler.api.spec, within) });
   }
   if (narrowed.size > 0) throw new Error(`apiVersions names APIs this broker does not serve: ${[...narrowed.keys()].join(", ")}`);

@@ -18,6 +18,7 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
     return {
       errorCode: ErrorCode.NONE,
       name,
+      topicId: settings.topicId,
       isInternal: TransactionCoordinator.isStateTopic(name),
       partitions: Array.from({ length: settings.partitions }, (_, partitionIndex) => ({
         errorCode: ErrorCode.NONE,
@@ -43,7 +44,7 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
     return describe(name);
   };
 
-  // v9+ (flexible, with topic ids) stays unadvertised: this broker's topics have no ids.
+  // v10+ names each topic's id; topics are asked for by name (v12+, by id, is not declared).
   return defineHandler(Metadata, async (request, { apiVersion, advertisedHost, advertisedPort }) => {
     // v0 asks for every topic with an empty list; later versions with null.
     const everyTopic = request.topics === null || (apiVersion === 0 && request.topics.length === 0);
@@ -57,5 +58,5 @@ export function metadataHandler(services: BrokerServices, autoCreateTopics: bool
       controllerId: BROKER_NODE_ID,
       topics: described,
     };
-  }, "0-8");
+  });
 }

@@ -6,10 +6,10 @@ import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
 
 /** Commits the offsets of partitions that exist, durably, once the coordinator allows the member to commit. */
-export function offsetCommitHandler({ store, coordinator, logger }: BrokerServices): RegisteredHandler {
-  // v8+ (flexible; v9 for consumer protocol groups) stays unadvertised: this coordinator runs classic groups only.
-  return defineHandler(OffsetCommit, async (request) => {
-    const allowed = coordinator.validateOffsetCommit(request);
+export function offsetCommitHandler({ store, coordinator, consumerGroups, logger }: BrokerServices): RegisteredHandler {
+  // v9: members of consumer protocol groups (KIP-848) commit with their member epoch as the generation.
+  return defineHandler(OffsetCommit, async (request, { apiVersion }) => {
+    const allowed = consumerGroups.has(request.groupId) ? consumerGroups.validateOffsetCommit(request, apiVersion) : coordinator.validateOffsetCommit(request);
     const codes = new Map<string, ErrorCodeValue>();
     const key = (topic: string, partition: number) => `${partition}:${topic}`;
     const entries: OffsetCommitEntry[] = [];
@@ -37,5 +37,5 @@ export function offsetCommitHandler({ store, coordinator, logger }: BrokerServic
         })),
       })),
     };
-  }, "0-7");
+  });
 }

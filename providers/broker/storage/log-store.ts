@@ -15,6 +15,11 @@ export interface TopicSettings {
   retentionBytes: number | null;
   /** The topic-level configs it was created with that the broker honours, as given (Kafka's topic overrides); absent when none. */
   configs?: Readonly<Record<string, string>>;
+  /**
+   * Kafka's topic id: a random Uuid given when the topic is made and kept with its settings, so it survives a restart
+   * (Metadata v10+ and the consumer group protocol name topics by it). Filled by the store when a caller leaves it out.
+   */
+  topicId?: string;
 }
 
 export interface AppendResult {

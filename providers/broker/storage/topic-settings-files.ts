@@ -26,7 +26,10 @@ export class TopicSettingsFiles {
       const name = file.slice(0, -SETTINGS_SUFFIX.length);
       try {
         const saved = JSON.parse(await fs.readFile(path.join(this.dir, file), "utf8")) as Partial<TopicSettings>;
-        topics.set(name, resolveTopicSettings(saved, this.options));
+        const settings = resolveTopicSettings(saved, this.options);
+        // A topic saved before topic ids existed gets its id now, kept from then on.
+        if (saved.topicId !== settings.topicId) await this.save(name, settings);
+        topics.set(name, settings);
       } catch (error) {
         this.logger.error("ignoring unreadable topic settings", { file: path.join(this.dir, file), error: String(error) });
       }

@@ -1,4 +1,5 @@
 /** What a valid topic is: Kafka's name rules (the name also becomes a directory name) and sane settings. */
+import { randomBytes } from "node:crypto";
 import { ApiError, ErrorCode } from "../../kafka-protocol/error-codes";
 import type { LogStoreOptions, TopicSettings } from "./log-store";
 
@@ -41,5 +42,19 @@ export function resolveTopicSettings(settings: Partial<TopicSettings>, options: 
   if (configs !== undefined && (typeof configs !== "object" || configs === null || Object.values(configs).some((value) => typeof value !== "string"))) {
     throw new ApiError(ErrorCode.INVALID_CONFIG, `configs must map config names to strings, got ${JSON.stringify(configs)}`);
   }
-  return { partitions, retentionMs, retentionBytes, ...(configs === undefined || Object.keys(configs).length === 0 ? {} : { configs: { ...configs } }) };
+  const topicId = typeof settings.topicId === "string" && /^[A-Za-z0-9_-]{22}$/.test(settings.topicId) ? settings.topicId : newTopicId();
+  return { partitions, retentionMs, retentionBytes, topicId, ...(configs === undefined || Object.keys(configs).length === 0 ? {} : { configs: { ...configs } }) };
+}
+
+/**
+ * A new topic id as Kafka prints a Uuid (URL-safe base64 of 16 random bytes, unpadded). Like Kafka's Uuid.randomUuid,
+ * never the zero id nor the reserved id 1, and never one whose text starts with "-" (it would read as a command-line flag).
+ */
+export function newTopicId(): string {
+  for (;;) {
+    const bytes = randomBytes(16);
+    const text = bytes.toString("base64url");
+    const reserved = bytes.subarray(0, 15).every((byte) => byte === 0) && bytes[15] <= 1;
+    if (!reserved && !text.startsWith("-")) return text;
+  }
 }

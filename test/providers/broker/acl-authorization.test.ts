@@ -18,6 +18,8 @@ import { DescribeAcls } from "../../../providers/kafka-protocol/messages/describ
 import { Fetch } from "../../../providers/kafka-protocol/messages/fetch";
 import { FindCoordinator } from "../../../providers/kafka-protocol/messages/find-coordinator";
 import { JoinGroup } from "../../../providers/kafka-protocol/messages/join-group";
+import { ConsumerGroupDescribe } from "../../../providers/kafka-protocol/messages/consumer-group-describe";
+import { ConsumerGroupHeartbeat } from "../../../providers/kafka-protocol/messages/consumer-group-heartbeat";
 import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
 import { EndTxn } from "../../../providers/kafka-protocol/messages/end-txn";
 import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
@@ -145,6 +147,23 @@ test("an authenticated user without ACLs cannot delete, write, read or even list
   assert.equal(await alice.listTopics(), ["alice-orders"], "the topic is still there");
   const offsets = await alice.fetchTopicOffsets("alice-orders");
   assert.is(offsets[0].high, "1", "with alice's one record only");
+});
+
+test("the consumer group protocol: a heartbeat needs READ on the group and DESCRIBE on its topics; ConsumerGroupDescribe DESCRIBE on the group", async (context) => {
+  const broker = await startSecured(context, `${ALICE_OWNS}; ALLOW User:mallory READ GROUP:mallory- PREFIXED`);
+  const alice = await connectedAdmin(broker, "alice");
+  await alice.createTopics({ topics: [{ topic: "alice-orders" }] });
+  const join = (client: RawKafkaClient, groupId: string) =>
+    client.request(ConsumerGroupHeartbeat, 1, { groupId, memberId: "m1", memberEpoch: 0, rebalanceTimeoutMs: 10_000, subscribedTopicNames: ["alice-orders"], topicPartitions: [] });
+  const mallory = await rawAs(context, "mallory");
+  assert.is((await join(mallory, "alice-readers")).errorCode, ErrorCode.GROUP_AUTHORIZATION_FAILED);
+  assert.is((await join(mallory, "mallory-readers")).errorCode, ErrorCode.TOPIC_AUTHORIZATION_FAILED, "READ on its own group, but alice's topic stays hidden");
+  const owner = await rawAs(context, "alice");
+  const joined = await join(owner, "alice-readers");
+  assert.equal([joined.errorCode, joined.memberEpoch], [ErrorCode.NONE, 1]);
+  const describe = (client: RawKafkaClient) => client.request(ConsumerGroupDescribe, 0, { groupIds: ["alice-readers"], includeAuthorizedOperations: false });
+  assert.equal((await describe(owner)).groups.map(({ errorCode, groupState }) => [errorCode, groupState]), [[ErrorCode.NONE, "Stable"]]);
+  assert.equal((await describe(mallory)).groups.map(({ errorCode }) => errorCode), [ErrorCode.GROUP_AUTHORIZATION_FAILED]);
 });
 
 test("the owner reads its topic through its group; deny wins over allow, ALL covers every operation, READ implies DESCRIBE", async (context) => {

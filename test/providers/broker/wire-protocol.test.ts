@@ -42,8 +42,8 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     0: "3-8",
     1: "4-11",
     2: "0-8",
-    3: "0-8",
-    8: "0-7",
+    3: "0-11",
+    8: "0-9",
     9: "0-7",
     10: "0-2",
     11: "0-5",
@@ -73,6 +73,8 @@ test("ApiVersions advertises every implemented API with the versions it implemen
     60: "0-1",
     65: "0-0",
     66: "0-2",
+    68: "0-1",
+    69: "0-0",
   });
 });
 

@@ -404,6 +404,9 @@ test("partitions of a topic another member is still creating are waited for, not
 });
 
 test("a member asking for the consumer group protocol of a broker without it fails, naming ConsumerGroupHeartbeat", async (context) => {
+  // A broker of a Kafka before 3.7.
+  await context.broker.close();
+  context.broker = await startTestBroker({ autoCreateTopics: false, apiVersions: { ConsumerGroupHeartbeat: "none" } });
   const member = await startMember(context, "kip848-group", {}, { groupProtocol: "consumer" });
   await eventually(() => member.failures.length > 0, { timeoutMs: 10_000, what: "the member failed" });
   assert.instance(member.failures[0], UnsupportedVersionError);

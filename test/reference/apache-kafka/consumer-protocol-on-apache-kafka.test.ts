@@ -7,17 +7,14 @@
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { GroupConsumer, type GroupConsumerOptions } from "../../../providers/kafka-client";
-import type { ComponentLogger } from "../../../kernel/logger";
 import { eventually } from "../../helpers/eventually";
 import { startKafkaCluster, type KafkaCluster } from "../../helpers/kafka-cluster";
-import { roundRobinAssignor } from "../../providers/kafka-client/round-robin-assignor";
+import { fencedMemberRejoins, Scenario as BedScenario, split, staticMemberComesBack, type Member } from "../../helpers/consumer-protocol-members";
 
 const test = suite("Sluice's consumer protocol group member on Apache Kafka");
-const PARTITIONS = 6;
 
 let cluster: KafkaCluster;
-const members: Member[] = [];
+const scenarios: Scenario[] = [];
 
 test.before(async () => {
   // Heartbeats every 500 ms (Kafka's default and minimum are 5 s) keep each reassignment's round trips short.
@@ -27,107 +24,20 @@ test.before(async () => {
   });
 });
 test.after(async () => {
-  await Promise.all(members.map((member) => member.consumer.stop()));
+  await Promise.all(scenarios.map((scenario) => scenario.stopAll()));
   await cluster?.close();
 });
 
-/** One topic and group, and what its members did with them. */
-class Scenario {
-  /** The member that owns each partition now: a second owner at once is a failure. */
-  readonly owners = new Map<number, string>();
-  readonly doubleOwned: string[] = [];
-  readonly seen = new Set<string>();
-  constructor(
-    readonly topic: string,
-    readonly group: string,
-  ) {}
-
-  async createTopic(): Promise<void> {
-    const admin = cluster.kafkajs().admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic: this.topic, numPartitions: PARTITIONS }], waitForLeaders: true });
-    await admin.disconnect();
-  }
-
-  async produce(from: number, count: number): Promise<void> {
-    const producer = cluster.kafkajs().producer();
-    await producer.connect();
-    await producer.send({ topic: this.topic, acks: -1, messages: Array.from({ length: count }, (_, i) => ({ value: `v${from + i}`, partition: (from + i) % PARTITIONS })) });
-    await producer.disconnect();
-  }
-
-  everyRecordSeen(count: number): boolean {
-    return Array.from({ length: count }, (_, i) => `v${i}`).every((value) => this.seen.has(value));
+/** A topic and group of the cluster. */
+class Scenario extends BedScenario {
+  constructor(topic: string, group: string) {
+    super({ bootstrap: () => cluster.bootstrap().split(","), kafkajs: () => cluster.kafkajs() }, topic, group);
+    scenarios.push(this);
   }
 }
 
-interface Member {
-  name: string;
-  consumer: GroupConsumer;
-  partitions: number[];
-  /** How many new assignments it took after its first. */
-  rebalances: number;
-  failures: unknown[];
-  logged: string[];
-  /** While set, its batches wait for this. */
-  hold?: Promise<void>;
-}
-
-async function startMember(scenario: Scenario, name: string, options: Partial<GroupConsumerOptions> = {}): Promise<Member> {
-  const member: Member = { name, consumer: undefined as unknown as GroupConsumer, partitions: [], rebalances: 0, failures: [], logged: [] };
-  const log = (message: string) => void member.logged.push(message);
-  const logger: ComponentLogger = { debug: log, info: log, warn: log, error: log };
-  member.consumer = new GroupConsumer(
-    {
-      bootstrapServers: cluster.bootstrap().split(","),
-      clientId: name,
-      groupId: scenario.group,
-      groupProtocol: "consumer",
-      // The coordinator assigns: only the subscription's topics count.
-      assignor: roundRobinAssignor([scenario.topic]),
-      maxWaitMs: 100,
-      logger,
-      ...options,
-    },
-    {
-      rebalancing: () => void member.rebalances++,
-      // Called before the member gives its partitions up: when it takes a new assignment, and when it stops.
-      revoking: async () => {
-        for (const partition of member.partitions) if (scenario.owners.get(partition) === name) scenario.owners.delete(partition);
-        member.partitions = [];
-      },
-      assigned: async (partitions) => {
-        member.partitions = partitions[scenario.topic] ?? [];
-        for (const partition of member.partitions) {
-          const owner = scenario.owners.get(partition);
-          if (owner !== undefined && owner !== name) scenario.doubleOwned.push(`partition ${partition}: ${owner} and ${name}`);
-          scenario.owners.set(partition, name);
-        }
-      },
-      batch: async (batch) => {
-        await member.hold;
-        for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) scenario.seen.add(record.value!.toString());
-      },
-      failed: (error) => void member.failures.push(error),
-    },
-  );
-  members.push(member);
-  await member.consumer.start();
-  return member;
-}
-
-async function stopMember(member: Member): Promise<void> {
-  await member.consumer.stop();
-  members.splice(members.indexOf(member), 1);
-}
-
-const counts = (...list: Member[]) => list.map((member) => member.partitions.length).join("/");
-/** The members' partition counts are `expected` and none has a new assignment to take; else throws what they are. */
-function split(expected: string, ...list: Member[]): true {
-  const now = counts(...list);
-  if (now !== expected || list.some((member) => member.consumer.rejoinPending)) throw new Error(`the split is ${now}`);
-  return true;
-}
+const startMember = (scenario: Scenario, name: string, options: Parameters<Scenario["startMember"]>[1] = {}): Promise<Member> => scenario.startMember(name, options);
+const stopMember = (member: Member): Promise<void> => scenarios.find((scenario) => scenario.members.includes(member))!.stopMember(member);
 
 test("members share partitions, a third joins and one leaves without a record lost or a partition owned twice; the group is of type Consumer", async () => {
   const scenario = new Scenario("kip848-events", "kip848-sluice");
@@ -174,42 +84,14 @@ test("members share partitions, a third joins and one leaves without a record lo
 
 test("a static member that stops leaves with epoch -2: started again, it gets its partitions back and the other member keeps its own", async () => {
   const scenario = new Scenario("kip848-static", "kip848-static-sluice");
-  await scenario.createTopic();
-  const a = await startMember(scenario, "static-a", { groupInstanceId: "static-a" });
-  const b = await startMember(scenario, "static-b", { groupInstanceId: "static-b" });
-  await eventually(() => split("3/3", a, b), { timeoutMs: 60_000, what: "the partitions split 3/3" });
-  const [aPartitions, bRebalances] = [[...a.partitions], b.rebalances];
-
-  await stopMember(a);
-  const described = await cluster.tool("kafka-consumer-groups", ["--describe", "--group", scenario.group, "--members"]);
-  assert.match(described, "static-a", "the stopped static member is still in the group");
-  const restarted = await startMember(scenario, "static-a", { groupInstanceId: "static-a" });
-  await eventually(() => split("3/3", restarted, b), { timeoutMs: 60_000, what: "the restarted member assigned" });
-  assert.equal(restarted.partitions, aPartitions);
-  await scenario.produce(0, 60);
-  await eventually(() => scenario.everyRecordSeen(60), { timeoutMs: 30_000, what: "every record read by the two members" });
-  assert.is(b.rebalances, bRebalances, "the other member took no new assignment");
-  assert.equal(scenario.doubleOwned, []);
-  assert.equal([...restarted.failures, ...b.failures], []);
+  await staticMemberComesBack(scenario, 60_000, async () => {
+    const described = await cluster.tool("kafka-consumer-groups", ["--describe", "--group", scenario.group, "--members"]);
+    assert.match(described, "static-a", "the stopped static member is still in the group");
+  });
 });
 
 test("a member that holds its partitions past its rebalance timeout is fenced, joins again with epoch 0, and loses no record", async () => {
-  const scenario = new Scenario("kip848-fenced", "kip848-fenced-sluice");
-  await scenario.createTopic();
-  const slow = await startMember(scenario, "slow", { rebalanceTimeoutMs: 2_000 });
-  await eventually(() => split("6", slow), { timeoutMs: 60_000, what: "the first member owning every partition" });
-  let release = () => undefined as void;
-  slow.hold = new Promise<void>((resolve) => (release = resolve));
-  await scenario.produce(0, 60);
-  const other = await startMember(scenario, "other");
-  // The coordinator asks the slow member to give half its partitions up; its batch holds them past 2 s.
-  await eventually(() => slow.logged.some((line) => line.startsWith("member fenced")), { timeoutMs: 60_000, what: "the slow member fenced" });
-  release();
-  slow.hold = undefined;
-  await eventually(() => split("3/3", slow, other), { timeoutMs: 60_000, what: "the partitions split 3/3 after the fenced member joined again" });
-  await scenario.produce(60, 60);
-  await eventually(() => scenario.everyRecordSeen(120), { timeoutMs: 30_000, what: "every record read" });
-  assert.equal([...slow.failures, ...other.failures], []);
+  await fencedMemberRejoins(new Scenario("kip848-fenced", "kip848-fenced-sluice"), 2_000, 60_000);
 });
 
 test("group.remote.assignor reaches the coordinator: range is the group's assignor, an unknown one ends the consumer with UNSUPPORTED_ASSIGNOR", async () => {

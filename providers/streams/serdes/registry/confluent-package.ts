@@ -6,20 +6,32 @@
  * the part of the package Sluice uses, so that Sluice's declarations compile without it.
  */
 import type * as RegistryClientModule from "@confluentinc/schemaregistry/dist/schemaregistry-client";
+import type * as JsonModule from "@confluentinc/schemaregistry/dist/serde/json";
 import type * as SerdeModule from "@confluentinc/schemaregistry/dist/serde/serde";
 
 export const CONFLUENT_PACKAGE = "@confluentinc/schemaregistry";
 
+export interface SchemaReference {
+  name: string;
+  subject: string;
+  version: number;
+}
+
 export interface RegisteredSchema {
   schema: string;
   schemaType?: string;
+  references?: SchemaReference[];
 }
+
+/** Why `value` does not fit a JSON schema, or undefined when it does. */
+export type JsonValidator = (value: unknown) => string | undefined;
 
 /** The calls the serdes make of Confluent's SchemaRegistryClient (which caches each answer). */
 export interface RegistryClient {
   getLatestSchemaMetadata(subject: string): Promise<RegisteredSchema & { id?: number }>;
   getBySubjectAndId(subject: string, id: number): Promise<RegisteredSchema>;
   getByGuid(guid: string): Promise<RegisteredSchema>;
+  getSchemaMetadata(subject: string, version: number): Promise<RegisteredSchema>;
 }
 
 export interface RegistryClientConfig {
@@ -42,6 +54,8 @@ export interface ConfluentPackage {
   schemaId(schemaType: string, id?: number): SchemaId;
   /** Confluent's TopicNameStrategy: `<topic>-key` or `<topic>-value`. */
   topicSubject(topic: string, role: "key" | "value"): string | Promise<string>;
+  /** The validation Confluent's JSON serdes make with `validate` (ajv, the schema's references resolved through `client`). */
+  jsonValidator(client: RegistryClient, schema: RegisteredSchema): Promise<JsonValidator>;
 }
 
 let loaded: ConfluentPackage | undefined;
@@ -62,6 +76,13 @@ export function confluentPackage(serdeName: string): ConfluentPackage {
     client: (config) => new clients.SchemaRegistryClient(config),
     schemaId: (schemaType, id) => new serdes.SchemaId(schemaType, id),
     topicSubject: (topic, role) => serdes.TopicNameStrategy(topic, role === "key" ? serdes.SerdeType.KEY : serdes.SerdeType.VALUE),
+    async jsonValidator(client, schema) {
+      // Loaded only when asked for: it brings ajv and a JSON Schema dereferencer.
+      const json = require(`${CONFLUENT_PACKAGE}/dist/serde/json`) as typeof JsonModule;
+      const deserializer = new json.JsonDeserializer(client as unknown as RegistryClientModule.Client, serdes.SerdeType.VALUE, { validate: true });
+      const validate = await deserializer.toValidateFunction(schema);
+      return (value) => (validate === undefined || validate(value) ? undefined : `does not fit its JSON schema: ${JSON.stringify(validate.errors ?? [])}`);
+    },
   };
   return loaded;
 }

@@ -1,19 +1,29 @@
 /**
- * The schema registry serdes of one application, named like builtins (`avro`): one registry client per application
- * (its caches shared by every serde), and one serde per name and role, since a key's subject is not a value's. Nothing
- * is loaded until a registry serde is named, and `@confluentinc/schemaregistry` only then (see confluent-package).
+ * The schema registry serdes of one application, named like builtins (`avro`, `json_schema`): one registry client per
+ * application (its caches shared by every serde), and one serde per name and role, since a key's subject is not a
+ * value's. Nothing is loaded until a registry serde is named, and `@confluentinc/schemaregistry` only then (see
+ * confluent-package).
  */
 import type { ConfigValue } from "../../../../kernel/config/config-schema";
 import type { NamedCodeImplementations, NamedCodeKind, NamedCodeLookup } from "../../../../kernel/contracts/streams/named-code";
 import type { Serde } from "../../../../kernel/contracts/streams/serde";
-import { AvroRegistrySerde, type SerdeRole } from "./avro-serde";
-import { confluentPackage, type RegistryClient } from "./confluent-package";
-import { registrySettings } from "./registry-settings";
+import { AVRO_FORMAT } from "./avro-format";
+import { confluentPackage, type ConfluentPackage, type RegistryClient } from "./confluent-package";
+import { jsonFormat } from "./json-format";
+import { RegistrySerde, type SchemaFormat, type SerdeRole } from "./registry-serde";
+import { registrySettings, type RegistrySettings } from "./registry-settings";
 
-export const REGISTRY_SERDE_NAMES = ["avro"] as const;
+/** The registry serdes by name, each its format given the package and the settings. */
+const FORMATS: Readonly<Record<string, (pkg: ConfluentPackage, settings: RegistrySettings) => SchemaFormat<unknown>>> = {
+  avro: () => AVRO_FORMAT as SchemaFormat<unknown>,
+  json_schema: (pkg, settings) => jsonFormat(settings.validateJson ? (schema, client) => pkg.jsonValidator(client, schema) : undefined) as SchemaFormat<unknown>,
+};
+
+export const REGISTRY_SERDE_NAMES = Object.keys(FORMATS);
 
 export class RegistrySerdes {
   private readonly serdes = new Map<string, Serde<unknown>>();
+  private client: RegistryClient | undefined;
 
   constructor(private readonly values: Readonly<Record<string, ConfigValue>>) {}
 
@@ -21,7 +31,7 @@ export class RegistrySerdes {
   lookup(role: SerdeRole, code: NamedCodeLookup | undefined): NamedCodeLookup {
     return {
       find: <K extends NamedCodeKind>(kind: K, name: string): NamedCodeImplementations[K] | undefined => {
-        if (kind === "serde" && (REGISTRY_SERDE_NAMES as readonly string[]).includes(name)) return this.serde(name, role) as NamedCodeImplementations[K];
+        if (kind === "serde" && Object.hasOwn(FORMATS, name)) return this.serde(name, role) as NamedCodeImplementations[K];
         return code?.find(kind, name);
       },
       names: (kind) => (kind === "serde" ? [...REGISTRY_SERDE_NAMES, ...(code?.names(kind) ?? [])] : (code?.names(kind) ?? [])),
@@ -33,18 +43,16 @@ export class RegistrySerdes {
     let serde = this.serdes.get(id);
     if (serde === undefined) {
       const pkg = confluentPackage(name);
-      const settings = registrySettings(this.values);
+      const settings = registrySettings(this.values, name);
       if (settings.urls.length === 0) throw new Error(`the '${name}' serde needs a schema registry: set schema.registry.url, or run Sluice's own (schema.registry.enable)`);
       const client = (this.client ??= pkg.client({
         baseURLs: settings.urls,
         basicAuthCredentials: settings.basicAuth,
         bearerAuthCredentials: settings.bearerToken === undefined ? undefined : { credentialsSource: "STATIC_TOKEN", token: settings.bearerToken },
       }));
-      serde = new AvroRegistrySerde(pkg, client, role, settings.strategies[role]);
+      serde = new RegistrySerde(FORMATS[name](pkg, settings), pkg, client, role, settings.strategies[role]);
       this.serdes.set(id, serde);
     }
     return serde;
   }
-
-  private client: RegistryClient | undefined;
 }

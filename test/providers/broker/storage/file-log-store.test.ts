@@ -50,11 +50,13 @@ test("lays out topics as Kafka does: <topic>-<partition>/<20-digit base offset>.
       partitions: 2,
       retentionMs: null,
       retentionBytes: null,
+      topicId: store.topics().get("clicks")!.topicId,
     });
   }));
 
-test("a reopened store keeps topics, batches, offsets and committed offsets", () => {
+test("a reopened store keeps topics (with their ids), batches, offsets and committed offsets", () => {
   let before: Buffer = Buffer.alloc(0);
+  let topicId: string | undefined;
   return withReopenedStores(
     { segmentBytes: 500 },
     async (store) => {
@@ -62,9 +64,10 @@ test("a reopened store keeps topics, batches, offsets and committed offsets", ()
       for (let i = 0; i < 12; i++) await store.partition("t", i % 2)!.append(batchOf(2, `v${i}`, 30, 1000 + i));
       await store.offsets.commit("group", [{ topic: "t", partition: 1, offset: 4n, metadata: "meta" }], 77n);
       before = (await store.partition("t", 0)!.read(0n, 1 << 20)).toBuffer();
+      topicId = store.topics().get("t")!.topicId;
     },
     async (store) => {
-      assert.equal(store.topics().get("t"), { partitions: 2, retentionMs: 1000, retentionBytes: 5000 });
+      assert.equal(store.topics().get("t"), { partitions: 2, retentionMs: 1000, retentionBytes: 5000, topicId });
       const log = store.partition("t", 0)!;
       assert.is(log.logEndOffset(), 12n);
       assert.ok((await log.read(0n, 1 << 20)).toBuffer().equals(before));

@@ -222,7 +222,9 @@ for (const kind of STORE_KINDS) {
   test("topics are created once, named validly, and deleted with their committed offsets", () =>
     withStore(kind, async (store) => {
       await store.createTopic("a", { partitions: 3, retentionMs: 5, retentionBytes: null });
-      assert.equal(store.topics().get("a"), { partitions: 3, retentionMs: 5, retentionBytes: null });
+      const { topicId, ...settings } = store.topics().get("a")!;
+      assert.equal(settings, { partitions: 3, retentionMs: 5, retentionBytes: null });
+      assert.match(topicId!, /^[A-Za-z0-9_-]{22}$/, "a new topic gets a Kafka Uuid as its id");
       assert.ok(store.partition("a", 2));
       assert.is(store.partition("a", 3), undefined);
       await rejectsWith(store.createTopic("a", FOREVER), ErrorCode.TOPIC_ALREADY_EXISTS);

@@ -5,31 +5,28 @@
  * that do not fit their schema) go to the dead-letter topic naming topic, partition, offset and the reason.
  */
 import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
-import { Kafka, logLevel, type KafkaMessage } from "kafkajs";
-import { suite } from "uvu";
+import { Kafka, logLevel } from "kafkajs";
 import * as assert from "uvu/assert";
 import type { StreamsBuilder } from "../../../../kernel/contracts/streams/dsl";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../../kernel/contracts/kafka-bootstrap";
 import { TOPOLOGY_PROVIDER_CONTRACT, type TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
 import { readToEnd } from "../../../helpers/read-to-end";
-import { startSluice, type RunningSluice } from "../../../helpers/sluice";
-import { startHarness, type Harness } from "../streams-harness";
-import { avroWordCount, SENTENCE, WORD_COUNT } from "./avro-word-count";
+import { startSluice } from "../../../helpers/sluice";
+import { countsOf, headersOf, registrySuite } from "./registry-topics";
+import { registryWordCount, SENTENCE, WORD_COUNT } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 
-const test = suite<{ sluice: RunningSluice; harness: Harness; registryUrl: string }>("avro serde with Confluent's JavaScript serializers");
+/** An application `id` of `topology` reading the registry at `registryUrl`. */
+const registryApp = (id: string, registryUrl: string, topology: (builder: StreamsBuilder) => void): TopologyProvider => ({
+  name: id,
+  version: "1.0.0",
+  config: { "application.id": id, "schema.registry.url": registryUrl },
+  topology,
+});
 
-test.before(async (context) => {
-  context.sluice = await startSluice();
-  context.harness = await startHarness();
-  context.registryUrl = `${context.sluice.url}/schema-registry`;
-});
-test.after(async ({ sluice, harness }) => {
-  await harness?.close();
-  await sluice?.close();
-});
+const test = registrySuite("avro serde with Confluent's JavaScript serializers");
 
 test("AvroSerializer's records are counted exactly, and AvroDeserializer reads the Avro counts back", async ({ harness, registryUrl }) => {
   const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
@@ -40,7 +37,7 @@ test("AvroSerializer's records are counted exactly, and AvroDeserializer reads t
   const messages = await Promise.all(sentences.map(async (text, i) => ({ key: `s${i}`, value: await serializer.serialize("js-wc-in", { text }) })));
   await harness.producer.send({ topic: "js-wc-in", messages });
 
-  const runtime = harness.runtime([avroWordCount("js-wc", { "schema.registry.url": registryUrl })]);
+  const runtime = harness.runtime([registryWordCount("js-wc", { "schema.registry.url": registryUrl })]);
   await runtime.start();
   const expected: Record<string, number> = { the: 3, cat: 2, dog: 2, and: 1, a: 1 };
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
@@ -55,20 +52,15 @@ test("a store with the avro serde writes its changelog subject's schema and read
   const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
   const messages = await Promise.all(["b a", "a c a"].map(async (text, i) => ({ key: `s${i}`, value: await serializer.serialize("js-agg-in", { text }) })));
   await harness.producer.send({ topic: "js-agg-in", messages });
-  const provider: TopologyProvider = {
-    name: "AvroTotals",
-    version: "1.0.0",
-    config: { "application.id": "js-agg", "schema.registry.url": registryUrl },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { text: string }>("js-agg-in", { keySerde: "string", valueSerde: "avro" })
-        .flatMapValues((sentence) => sentence.text.split(" "))
-        .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
-        .aggregate(() => ({ word: "", count: 0 }), (word, _value, total: { word: string; count: number }) => ({ word, count: total.count + 1 }), { storeName: "totals", keySerde: "string", valueSerde: "avro" })
-        .toStream()
-        .to("js-agg-out", { keySerde: "string", valueSerde: "avro" });
-    },
-  };
+  const provider = registryApp("js-agg", registryUrl, (builder) => {
+    builder
+      .stream<string, { text: string }>("js-agg-in", { keySerde: "string", valueSerde: "avro" })
+      .flatMapValues((sentence) => sentence.text.split(" "))
+      .groupBy((_key, word) => word, { keySerde: "string", valueSerde: "string" })
+      .aggregate(() => ({ word: "", count: 0 }), (word, _value, total: { word: string; count: number }) => ({ word, count: total.count + 1 }), { storeName: "totals", keySerde: "string", valueSerde: "avro" })
+      .toStream()
+      .to("js-agg-out", { keySerde: "string", valueSerde: "avro" });
+  });
   const runtime = harness.runtime([provider]);
   await runtime.start();
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
@@ -78,6 +70,26 @@ test("a store with the avro serde writes its changelog subject's schema and read
   const totals = changelog.filter((record) => record.key === "a");
   const registered = await client.getLatestSchemaMetadata("js-agg-totals-changelog-value");
   assert.equal([totals[0].value![0], totals[0].value!.readInt32BE(1)], [0, registered.id], "the changelog's records name the changelog subject's schema");
+});
+
+test("a record whose schema references another subject's named type is read with the referenced type", async ({ harness, registryUrl }) => {
+  const ADDRESS = { type: "record", name: "Address", namespace: "test", fields: [{ name: "city", type: "string" }] };
+  const CUSTOMER = { type: "record", name: "Customer", namespace: "test", fields: [{ name: "name", type: "string" }, { name: "address", type: "test.Address" }] };
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  await client.register("test.Address", avro(ADDRESS));
+  await client.register("js-ref-in-value", { ...avro(CUSTOMER), references: [{ name: "test.Address", subject: "test.Address", version: 1 }] });
+  const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
+  const value = await serializer.serialize("js-ref-in", { name: "Ada", address: { city: "London" } });
+  await harness.producer.send({ topic: "js-ref-in", messages: [{ key: "c1", value }] });
+  const provider = registryApp("js-ref", registryUrl, (builder) => {
+    builder
+      .stream<string, { name: string; address: { city: string } }>("js-ref-in", { keySerde: "string", valueSerde: "avro" })
+      .mapValues((customer) => `${customer.name}@${customer.address.city}`)
+      .to("js-ref-out", { keySerde: "string", valueSerde: "string" });
+  });
+  await harness.runtime([provider]).start();
+  const out = await harness.readTopic("js-ref-out", (records) => records.length > 0);
+  assert.equal(out.map((record) => record.value?.toString()), ["Ada@London"]);
 });
 
 test("records the avro serde cannot read go to the dead-letter topic with topic, partition, offset and reason", async ({ harness, registryUrl }) => {
@@ -92,7 +104,7 @@ test("records the avro serde cannot read go to the dead-letter topic with topic,
   const values = [Buffer.from("plain text"), unknownId, misfit, await serializer.serialize("js-bad-in", { text: "also fine" })];
   await harness.producer.send({ topic: "js-bad-in", messages: values.map((value, i) => ({ key: `k${i}`, value })) });
 
-  const runtime = harness.runtime([avroWordCount("js-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" })]);
+  const runtime = harness.runtime([registryWordCount("js-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" })]);
   await runtime.start();
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
   await countsOf(harness, "js-bad-out", reader, { also: 1, fine: 1 });
@@ -138,39 +150,5 @@ test("with schema.registry.url left empty, an application reads with the registr
     await sluice.close();
   }
 });
-
-/** Reads `topic` from its start with kafkajs until `enough` says so (asked after each record, which it may keep). */
-async function readUntil(harness: Harness, topic: string, enough: (message: KafkaMessage) => Promise<boolean>): Promise<void> {
-  const consumer = harness.kafka.consumer({ groupId: `reader-${topic}-${Date.now()}`, maxWaitTimeInMs: 100 });
-  let done = false;
-  try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void (done ||= await enough(message)) });
-    await eventually(() => done, { what: `enough records of ${topic}`, timeoutMs: 20_000 });
-  } finally {
-    await consumer.disconnect();
-  }
-}
-
-/** The last count of each word in `topic`, decoded by AvroDeserializer, once they are `expected` (the record cache may skip intermediate counts). */
-async function countsOf(harness: Harness, topic: string, reader: AvroDeserializer, expected: Record<string, number>): Promise<Map<string, { word: string; count: number }>> {
-  const latest = new Map<string, { word: string; count: number }>();
-  await readUntil(harness, topic, async (message) => {
-    latest.set(message.key!.toString(), await reader.deserialize(topic, message.value!));
-    return latest.size === Object.keys(expected).length && Object.keys(expected).every((word) => latest.get(word)?.count === expected[word]);
-  });
-  return latest;
-}
-
-/** The headers of the first `count` records of `topic`. */
-async function headersOf(harness: Harness, topic: string, count: number): Promise<Record<string, string>[]> {
-  const read: Record<string, string>[] = [];
-  await readUntil(harness, topic, async (message) => {
-    read.push(Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)])));
-    return read.length >= count;
-  });
-  return read;
-}
 
 test.run();
