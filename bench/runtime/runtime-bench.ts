@@ -11,7 +11,9 @@
  * - records/s of a windowed count (one-second tumbling windows of the stateless input, keyed by 1,000 keys, event
  *   time the producer's clock) emitting every update, and the same with suppress(untilWindowCloses): final results only;
  * - records/s of restoring wordcount's store from its changelog after a stop with cleanup, restart to RUNNING;
- * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end.
+ * - RSS at start, after each tenth of the first stateless and the first wordcount run, and at the end;
+ * - the stateless topology with 1 and 2 stream threads (`num.stream.threads`) on a broker in another process, and the
+ *   ratio (see stream-threads-bench).
  * Rates run from a run's start (connect, topic creation, group join) to its last record, so start-up counts; run it
  * with enough records that start-up (printed: time to the first record) is small beside the whole. The variants
  * run in turns, each round once; the summary lines give the medians over the rounds.
@@ -33,6 +35,7 @@ import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, metricValue, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
 import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
 import { windowedCountRuntime } from "./windowed-topology";
+import { printStreamThreads, timeStreamThreads } from "./stream-threads-bench";
 import { timeWorkerMembers } from "./worker-members";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -152,6 +155,7 @@ async function main(): Promise<void> {
   await broker.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
+  const streamThreads = await timeStreamThreads(records, ROUNDS);
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
   const words = lines * 10;
   const ratios: number[] = [];
@@ -197,6 +201,7 @@ async function main(): Promise<void> {
   console.log(`windowed count: ${Math.round(median(rounds.map((round) => rate(records, round.windowed))))} records/s; with suppress(untilWindowCloses): ${Math.round(median(rounds.map((round) => rate(records, round.suppressed))))} records/s`);
   console.log(`restore: ${Math.round(restore.records / restore.seconds)} records/s (${restore.records} changelog records, ${restore.seconds.toFixed(2)} s from restart to RUNNING)`);
   console.log(`RSS: start ${mib(rssStart)}; first stateless run by tenths ${rss.stateless.map(mib).join(", ")}; first wordcount run (cache on) by tenths ${rss.wordcount.map(mib).join(", ")}; end ${mib(rssEnd)}`);
+  printStreamThreads(streamThreads);
   console.log(`main-thread JS heap used by tenths of the first stateless run (the broker worker counts in RSS only): ${heapSteps.map(mib).join(", ")}`);
 }
 

@@ -19,10 +19,10 @@ export const seconds = (from: number, to: number) => (to - from) / 1000;
 export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const startup = (timing: Timing) => `first record after ${timing.firstSeconds.toFixed(2)} s`;
 
-/** The value of metric `name` of group `group` of application `id`; 0 when it has none. */
+/** The value of metric `name` of group `group` of application `id`, summed over its tag sets (its stream threads); 0 when it has none. */
 export function metricValue(runtime: StreamsRuntime, id: string, group: string, name: string): number {
   const found = runtime.application(id)!.metrics().find((candidate) => candidate.name === group);
-  return Number(found?.metrics.find((metric) => metric.name === name)?.value ?? 0);
+  return (found?.metrics ?? []).filter((metric) => metric.name === name).reduce((sum, metric) => sum + Number(metric.value ?? 0), 0);
 }
 
 export function processedTotal(runtime: StreamsRuntime, id: string): number {

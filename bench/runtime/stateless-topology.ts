@@ -16,8 +16,8 @@ export function statelessProvider(applicationId: string, input: string, output: 
   };
 }
 
-export function statelessRuntime(bootstrapServers: string[], stateDir: string, applicationId: string, output: string, guarantee = "at_least_once"): StreamsRuntime {
-  const runtime = new StreamsRuntime({ bootstrapServers, streamsConfig: { "state.dir": stateDir, "processing.guarantee": guarantee } });
+export function statelessRuntime(bootstrapServers: string[], stateDir: string, applicationId: string, output: string, guarantee = "at_least_once", threads = 1): StreamsRuntime {
+  const runtime = new StreamsRuntime({ bootstrapServers, streamsConfig: { "state.dir": stateDir, "processing.guarantee": guarantee, "num.stream.threads": threads } });
   runtime.addProvider(statelessProvider(applicationId, STATELESS_INPUT, output));
   return runtime;
 }

@@ -25,20 +25,26 @@ const ID_NOT_FOUND = "40403: no schema has the id";
 const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
 
 const LEVEL: JsonSchema = { type: "string", enum: ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE"] };
+const DELETED = { description: "`true`: soft-deleted ones too", schema: { type: "boolean" } } satisfies ParameterSpec;
+const LISTING_FILTERS = { deleted: DELETED, deletedOnly: { description: "`true`: soft-deleted ones only", schema: { type: "boolean" } } } satisfies Record<string, ParameterSpec>;
 const PERMANENT = { description: "`true`: remove for good what was soft-deleted", schema: { type: "boolean" } } satisfies ParameterSpec;
 const LEVEL_ANSWER = ok("The compatibility level", objectSchema({ compatibilityLevel: LEVEL }));
 const SET_LEVEL = {
   description: "A JSON object {compatibility}; the router leaves it unchecked so that a bad level is answered with Confluent's 42203",
   tags: TAGS,
-  responses: { 200: ok("The level set", objectSchema({ compatibility: LEVEL })), 422: "42203: not a compatibility level" },
+  responses: { 200: ok("The level set", objectSchema({ compatibility: LEVEL })), 422: "42203: not a compatibility level; 42205: read-only mode" },
 };
 
+const VERBOSE = { description: "`true`: also the reasons it may not", schema: { type: "boolean" } } satisfies ParameterSpec;
+const COMPATIBILITY_ANSWER = objectSchema({ is_compatible: { type: "boolean" }, messages: arrayOf(string) }, { optional: ["messages"] });
+
 export const REGISTRY_SPECS = {
-  subjects: { summary: "The subjects with a live version", tags: TAGS, responses: { 200: ok("Subjects, sorted", arrayOf(string)) } },
+  subjects: { summary: "The subjects with a live version", tags: TAGS, queryParameters: LISTING_FILTERS, responses: { 200: ok("Subjects, sorted", arrayOf(string)) } },
   versions: {
     summary: "A subject's live versions",
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
+    queryParameters: LISTING_FILTERS,
     responses: { 200: ok("Version numbers, ascending", arrayOf(integer)), 404: SUBJECT_NOT_FOUND },
   },
   register: {
@@ -49,13 +55,14 @@ export const REGISTRY_SPECS = {
     responses: {
       200: ok("The schema's id", objectSchema({ id: integer })),
       409: "409: the subject's compatibility level refuses the schema",
-      422: "42201: the schema does not parse as its type",
+      422: "42201: the schema does not parse as its type; 42205: the subject's mode refuses it (read-only; an id outside IMPORT, or none in it)",
     },
   },
   version: {
     summary: "One version of a subject",
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
+    queryParameters: { deleted: DELETED },
     responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
   lookup: {
@@ -63,6 +70,7 @@ export const REGISTRY_SPECS = {
     description: SCHEMA_REQUEST,
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
+    queryParameters: { deleted: DELETED },
     responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40403: the subject has no such schema`, 422: "42201: the schema does not parse" },
   },
   schemaById: {
@@ -76,6 +84,7 @@ export const REGISTRY_SPECS = {
     summary: "One version's schema text alone",
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
+    queryParameters: { deleted: DELETED },
     responses: { 200: RAW_SCHEMA, 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
   referencedBy: {
@@ -116,18 +125,18 @@ export const REGISTRY_SPECS = {
     responses: {
       200: ok("The versions deleted", arrayOf(integer)),
       404: `${SUBJECT_NOT_FOUND}; 40404: already soft-deleted; 40405: permanent before a soft delete`,
-      422: "42206: another schema references one of its versions",
+      422: "42205: read-only mode; 42206: another schema references one of its versions",
     },
   },
   deleteVersion: {
-    summary: "Delete one version of a subject: soft, or for good with permanent=true after a soft delete",
+    summary: "Delete one version of a subject: soft, or for good with permanent=true after a soft delete (`latest` is the newest live version, also with permanent=true)",
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
     queryParameters: { permanent: PERMANENT },
     responses: {
       200: ok("The version deleted", integer),
       404: `${SUBJECT_NOT_FOUND}; 40402: no such version; 40406: already soft-deleted; 40407: permanent before a soft delete`,
-      422: "42202: not a version; 42206: another schema references it",
+      422: "42202: not a version; 42205: read-only mode; 42206: another schema references it",
     },
   },
   compatibility: {
@@ -135,11 +144,22 @@ export const REGISTRY_SPECS = {
     description: SCHEMA_REQUEST,
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
-    queryParameters: { verbose: { description: "`true`: also the reasons it may not", schema: { type: "boolean" } } },
+    queryParameters: { verbose: VERBOSE },
     responses: {
-      200: ok("The answer", objectSchema({ is_compatible: { type: "boolean" }, messages: arrayOf(string) }, { optional: ["messages"] })),
-      404: `${SUBJECT_NOT_FOUND}; 40402: no such version`,
-      422: "42201: the schema does not parse; 42202: not a version",
+      200: ok("The answer", COMPATIBILITY_ANSWER),
+      404: "40402: no such version (`latest` of a subject with no live version is compatible)",
+      422: "42201: the schema does not parse (with verbose: is_compatible false and the reason); 42202: not a version",
+    },
+  },
+  compatibilityWithSubject: {
+    summary: "Whether a schema may be registered under a subject: checked as a registration checks it (every live version at a transitive level, else the latest)",
+    description: SCHEMA_REQUEST,
+    tags: TAGS,
+    pathParameters: { subject: SUBJECT },
+    queryParameters: { verbose: VERBOSE },
+    responses: {
+      200: ok("The answer", COMPATIBILITY_ANSWER),
+      422: "42201: the schema does not parse (with verbose: is_compatible false and the reason)",
     },
   },
 } satisfies Record<string, RouteSpec>;

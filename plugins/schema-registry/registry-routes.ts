@@ -6,7 +6,8 @@ import type { ServerResponse } from "node:http";
 import { HttpError, jsonBody, sendText, type RouteRegistrar, type SluiceRequest } from "sluice";
 import { compatibilityLevelOf } from "./compatibility";
 import { invalidVersion, RegistryError, schemaNotFound } from "./registry-errors";
-import { DEFAULT_SCHEMA_TYPE, type SchemaContent, type SubjectVersion } from "./registry-state";
+import { registerModeRoutes } from "./mode-routes";
+import { DEFAULT_SCHEMA_TYPE, type DeletedFilter, type SchemaContent, type SubjectVersion } from "./registry-state";
 import { REGISTRY_SPECS } from "./registry-route-specs";
 import { referencedBy } from "./schema-references";
 import { SCHEMA_TYPES } from "./schema-types";
@@ -18,27 +19,30 @@ const MAX_VERSION = 2 ** 31 - 1;
 
 type RegistryHandler = (req: SluiceRequest) => unknown;
 
+/** A route that answers `handler`'s value as JSON, on state caught up with the topic; errors as Confluent's body. */
+export const answerWith = (registry: SchemaRegistry) => (handler: RegistryHandler) => async (req: SluiceRequest, res: ServerResponse) => {
+  const { status, body } = await attempt(async () => (await registry.caughtUp(), handler(req)));
+  sendText(res, status, JSON.stringify(body), REGISTRY_MEDIA_TYPE);
+};
+
 export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaRegistry): void {
   const { state } = registry;
-  const answer = (handler: RegistryHandler) => async (req: SluiceRequest, res: ServerResponse) => {
-    const { status, body } = await attempt(async () => (await registry.caughtUp(), handler(req)));
-    sendText(res, status, JSON.stringify(body), REGISTRY_MEDIA_TYPE);
-  };
+  const answer = answerWith(registry);
   /** A schema's own text as the body, as Confluent's `/schema` routes answer; errors as everywhere. */
   const schemaText = (handler: (req: SluiceRequest) => SchemaContent) => async (req: SluiceRequest, res: ServerResponse) => {
     const { status, body } = await attempt(async () => (await registry.caughtUp(), handler(req)));
     sendText(res, status, status === 200 ? (body as SchemaContent).schema : JSON.stringify(body), REGISTRY_MEDIA_TYPE);
   };
   routes.get(`${REGISTRY_PATH}/schemas/types`, answer(() => [...SCHEMA_TYPES]), { spec: REGISTRY_SPECS.types });
-  routes.get(`${REGISTRY_PATH}/subjects`, answer(() => state.subjects()), { spec: REGISTRY_SPECS.subjects });
-  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => state.liveVersions(req.params.subject).map((v) => v.version)), { spec: REGISTRY_SPECS.versions });
+  routes.get(`${REGISTRY_PATH}/subjects`, answer((req) => state.subjects(deletedFilterOf(req))), { spec: REGISTRY_SPECS.subjects });
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => state.versions(req.params.subject, deletedFilterOf(req)).map((v) => v.version)), { spec: REGISTRY_SPECS.versions });
   routes.post(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => registry.register(req.params.subject, requestOf(req))), { spec: REGISTRY_SPECS.register });
-  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => versionJson(state.version(req.params.subject, versionOf(req.params.version)))), {
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => versionJson(state.version(req.params.subject, versionOf(req.params.version), withDeleted(req)))), {
     spec: REGISTRY_SPECS.version,
   });
   // A lookup changes nothing: readers may make it, though it is a POST.
-  routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.lookup(req.params.subject, requestOf(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
-  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => state.version(req.params.subject, versionOf(req.params.version))), {
+  routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.lookup(req.params.subject, requestOf(req), withDeleted(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => state.version(req.params.subject, versionOf(req.params.version), withDeleted(req))), {
     spec: REGISTRY_SPECS.versionSchema,
   });
   routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/referencedby`, answer((req) => referencedBy(state, state.version(req.params.subject, versionOf(req.params.version)))), {
@@ -71,15 +75,29 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
     spec: REGISTRY_SPECS.deleteVersion,
   });
   // A check changes nothing: readers may make it, though it is a POST.
+  const compatibilityAnswer = (check: (req: SluiceRequest, verbose: boolean) => string[]) =>
+    answer((req) => {
+      const verbose = req.query.verbose === "true";
+      const messages = check(req, verbose);
+      return { is_compatible: messages.length === 0, ...(verbose ? { messages } : {}) };
+    });
   routes.post(
     `${REGISTRY_PATH}/compatibility/subjects/:subject/versions/:version`,
-    answer((req) => {
-      const messages = registry.compatibilityWith(req.params.subject, versionOf(req.params.version), requestOf(req));
-      return { is_compatible: messages.length === 0, ...(req.query.verbose === "true" ? { messages } : {}) };
-    }),
+    compatibilityAnswer((req, verbose) => registry.compatibilityWith(req.params.subject, versionOf(req.params.version), requestOf(req), verbose)),
     { role: "viewer", spec: REGISTRY_SPECS.compatibility },
   );
+  routes.post(
+    `${REGISTRY_PATH}/compatibility/subjects/:subject/versions`,
+    compatibilityAnswer((req, verbose) => registry.compatibilityWithSubject(req.params.subject, requestOf(req), verbose)),
+    { role: "viewer", spec: REGISTRY_SPECS.compatibilityWithSubject },
+  );
+  registerModeRoutes(routes, registry, answer);
 }
+
+const withDeleted = (req: SluiceRequest) => req.query.deleted === "true";
+
+/** Confluent's `deleted` and `deletedOnly` parameters (both: deleted only). */
+const deletedFilterOf = (req: SluiceRequest): DeletedFilter => (req.query.deletedOnly === "true" ? "deletedOnly" : withDeleted(req) ? "withDeleted" : "live");
 
 const isPermanent = (req: SluiceRequest) => req.query.permanent === "true";
 

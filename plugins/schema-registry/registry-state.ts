@@ -3,9 +3,11 @@
  * layout of Confluent's registry: a JSON key `{"keytype":"SCHEMA","subject":s,"version":v,"magic":1}` and a JSON value
  * `{"subject","version","id","schemaType"?,"schema","references"?,"deleted"}` (schemaType left out for AVRO); a null
  * value removes the version. A compatibility level is a `{"keytype":"CONFIG","subject":s|null,"magic":0}` key (null: the
- * global level) with a `{"compatibilityLevel"}` value; a null value removes it. Other key types are skipped.
+ * global level) with a `{"compatibilityLevel"}` value; a null value removes it. MODE keys hold the modes (modes.ts).
+ * Other key types are skipped.
  */
 import { COMPATIBILITY_LEVELS, type CompatibilityLevel } from "./compatibility";
+import { isModeKey, RegistryModes } from "./modes";
 import { schemaNotFound, subjectNotFound, versionNotFound } from "./registry-errors";
 
 export const DEFAULT_SCHEMA_TYPE = "AVRO";
@@ -30,6 +32,11 @@ export interface SubjectVersion extends SchemaContent {
   deleted: boolean;
 }
 
+/** Which versions a listing or lookup takes, as Confluent's `deleted` and `deletedOnly` parameters choose them. */
+export type DeletedFilter = "live" | "withDeleted" | "deletedOnly";
+
+const passes = (filter: DeletedFilter, version: SubjectVersion) => (filter === "live" ? !version.deleted : filter === "deletedOnly" ? version.deleted : true);
+
 export interface ConfigKey {
   keytype: "CONFIG";
   subject: string | null;
@@ -52,11 +59,13 @@ export class RegistryState {
   private readonly idsByIdentity = new Map<string, number>();
   /** Compatibility levels by subject; the global one under null. */
   private readonly levels = new Map<string | null, CompatibilityLevel>();
+  readonly modes = new RegistryModes();
   private maxId = 0;
 
   /** One record of the topic; keys this slice does not know are skipped. */
   apply(key: unknown, value: unknown): void {
     if (isConfigKey(key)) return this.applyConfig(key, value);
+    if (isModeKey(key)) return this.modes.apply(key, value);
     if (!isSchemaKey(key)) return;
     const versions = this.subjectVersions.get(key.subject) ?? new Map<number, SubjectVersion>();
     this.subjectVersions.set(key.subject, versions);
@@ -83,16 +92,20 @@ export class RegistryState {
     else if (value === null) this.levels.delete(key.subject);
   }
 
-  /** Subjects with a live version, sorted. */
-  subjects(): string[] {
-    return [...this.subjectVersions].filter(([, versions]) => [...versions.values()].some((v) => !v.deleted)).map(([subject]) => subject).sort();
+  /** Subjects, sorted: with a live version, or with any (`withDeleted`), or with soft-deleted ones only (`deletedOnly`). */
+  subjects(filter: DeletedFilter = "live"): string[] {
+    const deleted = (versions: Map<number, SubjectVersion>) => [...versions.values()].every((v) => v.deleted);
+    return [...this.subjectVersions]
+      .filter(([, versions]) => versions.size > 0 && (filter === "withDeleted" || deleted(versions) === (filter === "deletedOnly")))
+      .map(([subject]) => subject)
+      .sort();
   }
 
-  /** The live versions of `subject`, ascending; 40401 when it has none. */
-  liveVersions(subject: string): SubjectVersion[] {
-    const live = this.liveVersionsIfAny(subject);
-    if (live.length === 0) throw subjectNotFound(subject);
-    return live;
+  /** The versions of `subject` that `filter` takes, ascending; 40401 when it has none. */
+  versions(subject: string, filter: DeletedFilter): SubjectVersion[] {
+    const found = this.allVersions(subject).filter((v) => passes(filter, v));
+    if (found.length === 0) throw subjectNotFound(subject);
+    return found;
   }
 
   /** The live versions of `subject`, ascending; none for a subject never registered. */
@@ -110,12 +123,17 @@ export class RegistryState {
     return [...this.subjectVersions.values()].flatMap((versions) => [...versions.values()]);
   }
 
-  /** `version` of `subject`, or its latest for `"latest"`; 40401 / 40402 when missing. */
-  version(subject: string, version: number | "latest"): SubjectVersion {
-    const live = this.liveVersions(subject);
-    const found = version === "latest" ? live[live.length - 1] : live.find((v) => v.version === version);
-    if (found === undefined) throw versionNotFound(subject, version as number);
-    return found;
+  /**
+   * `version` of `subject`, a soft-deleted one too with `withDeleted`; for `"latest"` its newest live version (also
+   * with `withDeleted`, as Confluent's registry answers). 40401 when the subject has no version that could answer,
+   * 40402 when it has but not this one.
+   */
+  version(subject: string, version: number | "latest", withDeleted = false): SubjectVersion {
+    const live = this.liveVersionsIfAny(subject);
+    const found = version === "latest" ? live[live.length - 1] : this.allVersions(subject).find((v) => v.version === version && (withDeleted || !v.deleted));
+    if (found !== undefined) return found;
+    this.versions(subject, withDeleted ? "withDeleted" : "live");
+    throw versionNotFound(subject, version as number);
   }
 
   schemaById(id: number): SchemaContent {
@@ -134,10 +152,16 @@ export class RegistryState {
       .sort((a, b) => a.subject.localeCompare(b.subject) || a.version - b.version);
   }
 
-  /** The live version of `subject` holding this content, if any. */
-  findInSubject(subject: string, content: SchemaContent): SubjectVersion | undefined {
+  /** The live version of `subject` holding this content (the oldest, soft-deleted ones too with `withDeleted`), if any. */
+  findInSubject(subject: string, content: SchemaContent, withDeleted = false): SubjectVersion | undefined {
     const wanted = identity(content);
-    return [...(this.subjectVersions.get(subject)?.values() ?? [])].find((v) => !v.deleted && identity(v) === wanted);
+    return this.allVersions(subject).find((v) => (withDeleted || !v.deleted) && identity(v) === wanted);
+  }
+
+  /** Whether schema `id` is held by something other than `content`. */
+  idHeldByOther(id: number, content: SchemaContent): boolean {
+    const held = this.contents.get(id);
+    return held !== undefined && identity(held) !== identity(content);
   }
 
   /** The id this content has anywhere in the registry, or the next free one: one schema, one id, across subjects. */

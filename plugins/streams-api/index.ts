@@ -17,6 +17,7 @@ import {
 } from "sluice";
 import { registerDeploymentRoutes } from "./deployment-routes";
 import { registerLifecycleRoutes } from "./lifecycle-routes";
+import { registerThreadRoutes } from "./thread-routes";
 import { registerMetricsRoutes } from "./metrics-routes";
 import { registerReadRoutes } from "./read-routes";
 
@@ -39,6 +40,7 @@ export class StreamsApiPlugin implements Plugin {
     registerMetricsRoutes(routes, lookup, await loadFormatters(services.load.bind(services)));
     const lifecycle = { headless: kernel.headless(), timeoutMs: config.of(OPERATION_CONFIG).get("timeout.ms") };
     registerLifecycleRoutes(routes, lookup, lifecycle);
+    registerThreadRoutes(routes, lookup, lifecycle);
     registerDeploymentRoutes(routes, lookup, components, lifecycle);
   }
 }

@@ -239,6 +239,34 @@ export const DEPLOYMENT_SPECS = {
   resume: changing("Resume a paused instance", "It fetches and punctuates again from where it stopped.", false),
 } satisfies Record<string, RouteSpec>;
 
+export const THREAD_BODY_SCHEMA = objectSchema({ thread: { type: "string", minLength: 1, description: "The name of the stream thread to remove", examples: ["wordcount-StreamThread-2"] } }, { optional: ["thread"] });
+
+const THREAD_ANSWER = objectSchema({ thread: { type: "string", examples: ["wordcount-StreamThread-2"] } });
+
+const ADD_THREAD = changing(
+  "Add a stream thread",
+  "As KafkaStreams#addStreamThread: a new member of the application's group with its own consumer, producer and tasks, named <id>-StreamThread-N with the lowest free N; answers once it is joining the group.",
+  false,
+);
+
+export const THREAD_SPECS = {
+  add: { ...ADD_THREAD, responses: { ...ADD_THREAD.responses, 200: { description: "The new thread's name", schema: THREAD_ANSWER }, 409: "The instance is not RUNNING or REBALANCING" } },
+  remove: {
+    summary: "Remove a stream thread",
+    description: "As KafkaStreams#removeStreamThread: the thread named in the body (or the first) leaves the group and its tasks move to the other members. The last thread is not removed: stop the instance instead.",
+    tags: TAGS,
+    pathParameters: { id: APPLICATION_ID },
+    body: { description: 'optional: {"thread": name}', schema: THREAD_BODY_SCHEMA, required: false },
+    responses: {
+      200: { description: "The removed thread's name", schema: THREAD_ANSWER },
+      400: "The body is not {\"thread\": name}",
+      403: HEADLESS,
+      404: "Unknown application, or the instance has no stream thread of that name",
+      409: "The instance is not RUNNING or REBALANCING, or the thread is its last",
+    },
+  },
+} satisfies Record<string, RouteSpec>;
+
 export const LIFECYCLE_SPECS = {
   restart: changing("Restart an application", "Stops the instance, keeping its local state, and starts it again; answers once the new run has started.", true),
   stop: {

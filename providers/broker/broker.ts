@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { DefaultGroupCoordinator } from "./group/default-group-coordinator";
 import { ConsumerProtocolCoordinator } from "./group/consumer-protocol-coordinator";
+import { offsetCommitAdmission } from "./group/offset-commit-admission";
 import { TransactionCoordinator } from "./transactions/transaction-coordinator";
 import { AppendSignal } from "./handlers/append-signal";
 import { buildHandlerTable } from "./handlers/handler-table";
@@ -160,11 +161,12 @@ export class Broker implements RunningBroker {
     });
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs, consumerGroups });
     coordinator.loadGroups(store.offsets.groups());
+    const admitOffsetCommit = offsetCommitAdmission(coordinator, consumerGroups);
     let transactions: TransactionCoordinator;
     try {
       transactions = await TransactionCoordinator.start({
         store,
-        groups: coordinator,
+        groups: { validateOffsetCommit: (member) => admitOffsetCommit(member, null) },
         logger: options.logger,
         maxTimeoutMs: options.transactionMaxTimeoutMs,
         timeoutCheckIntervalMs: options.transactionTimeoutCheckIntervalMs,

@@ -284,6 +284,28 @@ test("the AdminClient authenticates with SCRAM-SHA-512 on a SASL listener, and a
   }
 });
 
+test("a consumer protocol group (KIP-848): listed as Consumer, described with its assignor, epochs and members", async () => {
+  const admin = Admin.start(broker.bootstrap);
+  await admin.result("createTopics", { topics: [{ name: "invoices", partitions: 2 }] });
+  const invoices = Array.from({ length: 6 }, (_, i) => JSON.stringify({ value: `invoice-${i}`, partition: i % 2 }));
+  assert.is((await runJava(PRODUCER, [broker.bootstrap, "invoices"], invoices.join("\n"))).code, 0);
+  const member = java.start(CONSUMER, [broker.bootstrap, "invoicing", "invoices", "client.id=invoicing-1", "group.protocol=consumer"], { jvmFlags: LOG_REQUESTS });
+  await eventually(() => member.lines().filter((line) => line.event === "committed").reduce((sum, line) => sum + (line.records as number), 0) === 6, {
+    timeoutMs: 60_000,
+    what: "the member to read and commit the invoices",
+  });
+  assert.equal(await admin.result("listConsumerGroups"), [{ groupId: "invoicing", type: "Consumer", state: "Stable", simple: false }]);
+  assert.equal(await admin.result("describeConsumerGroups", { groups: ["invoicing"] }), [
+    { groupId: "invoicing", state: "Stable", type: "Consumer", partitionAssignor: "uniform", coordinator: 0, members: [{ clientId: "invoicing-1", host: "/127.0.0.1", partitions: ["invoices-0", "invoices-1"] }] },
+  ]);
+  assert.equal(await admin.result("listConsumerGroupOffsets", { group: "invoicing" }), { "invoices-0": 3, "invoices-1": 3 });
+  await stopRecorded(member);
+  const [stopped] = (await admin.result("describeConsumerGroups", { groups: ["invoicing"] })) as { state: string; members: unknown[] }[];
+  assert.equal([stopped.state, stopped.members], ["Empty", []]);
+  assert.is(await admin.result("deleteConsumerGroups", { groups: ["invoicing"] }), "ok");
+  await admin.close();
+});
+
 /** Kafka's names of the APIs (JOIN_GROUP) from the broker's (JoinGroup). */
 const kafkaName = (name: string) => name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 

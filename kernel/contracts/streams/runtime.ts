@@ -217,6 +217,15 @@ export interface ApplicationHandle {
   /** Takes effect at once on the run in progress and holds for the runs that follow, until resume(). */
   pause(): void;
   resume(): void;
+  /** The names of its stream threads (`<id>-StreamThread-N`), while it runs; none otherwise. */
+  streamThreads(): string[];
+  /** KafkaStreams#addStreamThread: the new thread's name, or null when the instance is not RUNNING or REBALANCING. */
+  addStreamThread(): Promise<string | null>;
+  /**
+   * KafkaStreams#removeStreamThread: removes the thread named (or the first); it leaves the group and its tasks move.
+   * Its name, or null when the instance is not RUNNING or REBALANCING or has no such thread. Rejects for the last one.
+   */
+  removeStreamThread(name?: string): Promise<string | null>;
   onStateChange(listener: (change: StateChange) => void): () => void;
   instances(): Promise<readonly InstanceInfo[]>;
   ownerOf(storeName: string, keyJson: unknown): Promise<KeyOwner>;

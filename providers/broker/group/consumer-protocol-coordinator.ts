@@ -193,16 +193,17 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
 
   /**
    * Kafka's rule for commits to a consumer protocol group: a commit without a member (epoch < 0) only while the group
-   * is empty; a member's commit needs OffsetCommit v9+ (unless transactional) and the member's current epoch.
+   * is empty; a member's commit needs OffsetCommit v9+ (apiVersion; null for a transactional commit, which has no such
+   * rule) and the member's current epoch.
    */
-  validateOffsetCommit(ref: MemberRef, apiVersion: number): ErrorCodeValue {
+  validateOffsetCommit(ref: MemberRef, apiVersion: number | null): ErrorCodeValue {
     if (this.closed) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     const group = this.groups.get(ref.groupId);
     if (group === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
     if (ref.generationId < 0 && group.members.size === 0) return ErrorCode.NONE;
     const member = group.members.get(ref.memberId);
     if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
-    if (apiVersion < 9) return ErrorCode.UNSUPPORTED_VERSION;
+    if (apiVersion !== null && apiVersion < 9) return ErrorCode.UNSUPPORTED_VERSION;
     if (ref.generationId !== member.memberEpoch) return ErrorCode.STALE_MEMBER_EPOCH;
     return ErrorCode.NONE;
   }

@@ -1,15 +1,17 @@
 import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
 import { OffsetCommit } from "../../kafka-protocol/messages/offset-commit";
 import type { OffsetCommitEntry } from "../storage/log-store";
+import { offsetCommitAdmission } from "../group/offset-commit-admission";
 import { defineHandler, type RegisteredHandler } from "./api-handler";
 import type { BrokerServices } from "./broker-services";
 import { errorCodeOf } from "./error-code-of";
 
 /** Commits the offsets of partitions that exist, durably, once the coordinator allows the member to commit. */
 export function offsetCommitHandler({ store, coordinator, consumerGroups, logger }: BrokerServices): RegisteredHandler {
+  const admit = offsetCommitAdmission(coordinator, consumerGroups);
   // v9: members of consumer protocol groups (KIP-848) commit with their member epoch as the generation.
   return defineHandler(OffsetCommit, async (request, { apiVersion }) => {
-    const allowed = consumerGroups.has(request.groupId) ? consumerGroups.validateOffsetCommit(request, apiVersion) : coordinator.validateOffsetCommit(request);
+    const allowed = admit(request, apiVersion);
     const codes = new Map<string, ErrorCodeValue>();
     const key = (topic: string, partition: number) => `${partition}:${topic}`;
     const entries: OffsetCommitEntry[] = [];

@@ -31,7 +31,8 @@ import {
 
 export interface TransactionCoordinatorOptions {
   store: LogStore;
-  groups: GroupCoordinator;
+  /** Admits the members that name themselves in TxnOffsetCommit, by the rules of their group's protocol. */
+  groups: Pick<GroupCoordinator, "validateOffsetCommit">;
   logger: ComponentLogger;
   /** The longest transaction timeout a producer may ask for (Kafka's transaction.max.timeout.ms); default 15 minutes. */
   maxTimeoutMs?: number;

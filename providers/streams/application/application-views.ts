@@ -69,14 +69,12 @@ export class ApplicationViews {
             .filter((topic) => (run.partitionCount(topic) ?? 0) > task.partition)
             .map((topic) => ({ topic, partition: task.partition })),
         }));
-    const activeTasks = statusOf(run.activeTasks());
-    const standbyTasks = statusOf(run.standbyTasks());
-    const { consumer, producer, admin } = run.clientIds;
-    return {
-      id,
-      state,
-      threads: [{ name: `${id}-StreamThread-1`, state, activeTasks, standbyTasks, clients: { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin } }],
-    };
+    const threads = run.threadViews().map((thread) => {
+      const { consumer, producer, admin } = thread.clientIds;
+      const clients = { consumerClientId: consumer, producerClientIds: [producer], adminClientId: admin };
+      return { name: thread.name, state: thread.state, activeTasks: statusOf(thread.activeTasks()), standbyTasks: statusOf(thread.standbyTasks()), clients };
+    });
+    return { id, state, threads };
   }
 
   async offsets(): Promise<ApplicationOffsets> {
@@ -85,18 +83,23 @@ export class ApplicationViews {
     const admin = run?.admin;
     if (!run || !admin || !running(this.app.state())) return { group: id, consumers: [] };
     // The positions are copied before the ends are asked: read after, they could pass the ends.
-    const consumed = run.positions();
+    const threads = run.threadViews().map((thread) => ({ thread, consumed: thread.positions() }));
     const ends = new TopicEnds(admin);
-    const positions = await Promise.all(
-      consumed.map(async ({ topic, partition, figures }) => {
-        const end = await ends.of(topic, partition);
-        const logEndOffset = end?.high ?? -1;
-        const lag = end === undefined ? -1 : figures.consumedOffset < 0 ? -1 : Math.max(logEndOffset - (figures.consumedOffset + 1), 0);
-        return { topic, partition, ...figures, logEndOffset, logStartOffset: end?.low ?? -1, lag };
+    const consumers = await Promise.all(
+      threads.map(async ({ thread, consumed }) => {
+        const positions = await Promise.all(
+          consumed.map(async ({ topic, partition, figures }) => {
+            const end = await ends.of(topic, partition);
+            const logEndOffset = end?.high ?? -1;
+            const lag = end === undefined ? -1 : figures.consumedOffset < 0 ? -1 : Math.max(logEndOffset - (figures.consumedOffset + 1), 0);
+            return { topic, partition, ...figures, logEndOffset, logStartOffset: end?.low ?? -1, lag };
+          }),
+        );
+        positions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+        return { clientId: thread.clientIds.consumer, streamThread: thread.name, positions };
       }),
     );
-    positions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-    return { group: id, consumers: [{ clientId: run.clientIds.consumer, streamThread: `${id}-StreamThread-1`, positions }] };
+    return { group: id, consumers };
   }
 
   async instances(): Promise<readonly InstanceInfo[]> {

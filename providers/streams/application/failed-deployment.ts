@@ -59,6 +59,16 @@ export class FailedDeployment implements ApplicationHandle {
   }
   pause(): void {}
   resume(): void {}
+  /** It never runs: no threads, none to add or remove. */
+  streamThreads(): string[] {
+    return [];
+  }
+  async addStreamThread(): Promise<string | null> {
+    return null;
+  }
+  async removeStreamThread(): Promise<string | null> {
+    return null;
+  }
   onStateChange(): () => void {
     return () => undefined;
   }

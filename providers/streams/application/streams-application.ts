@@ -1,7 +1,8 @@
 /**
  * One hosted application: its provider, effective configuration, compiled topology and lifecycle, and the
  * handle the REST plugins use (ApplicationHandle; what they read of the application comes from its views).
- * Each start creates a fresh stream thread; an error puts the application in ERROR with the error recorded and
+ * Each start creates a fresh run of `num.stream.threads` stream threads, to which threads can be added and from which
+ * they can be removed while it runs; an error puts the application in ERROR with the error recorded and
  * never escapes to the process.
  */
 import * as fs from "fs";
@@ -27,14 +28,13 @@ import type { CompiledTopology } from "../engine/compiled-topology";
 import { BrokerConnectionError, isFencedInstance, type KafkaEndpoint } from "../../kafka-client";
 import { backoffMs } from "../../kafka-client/backoff";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
-import { StreamThread } from "../kafka/processing/stream-thread";
+import { StreamThreads } from "../kafka/processing/stream-threads";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
 import { clusterSecurity } from "../kafka/cluster/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
-import { RunMetrics } from "../metrics/run-metrics";
 import { namedCode } from "../code/named-code-registry";
 import { buildTopology } from "../engine/build-topology";
 import { ApplicationViews } from "./application-views";
@@ -73,7 +73,7 @@ export class StreamsApplication implements ApplicationHandle {
   private readonly hub: LocalEventStreamHub;
   private readonly logger: ComponentLogger;
   private readonly configSetter?: LevelDbConfigSetter;
-  private run: StreamThread | undefined;
+  private run: StreamThreads | undefined;
   private registry = new MetricsRegistry();
   private startedAt = Date.now();
   private recordedError: string | null = null;
@@ -184,6 +184,42 @@ export class StreamsApplication implements ApplicationHandle {
     this.logger.info("application resumed", { applicationId: this.id });
   }
 
+  /**
+   * Adds a stream thread to the running instance (KafkaStreams#addStreamThread): its name, once it has started
+   * joining the group; null when the instance is not RUNNING or REBALANCING.
+   */
+  addStreamThread(): Promise<string | null> {
+    return this.serially(async () => {
+      const run = this.run;
+      if (!run || (this.state !== "RUNNING" && this.state !== "REBALANCING")) return null;
+      const name = await run.add();
+      this.logger.info("stream thread added", { applicationId: this.id, thread: name, threads: run.size });
+      return name;
+    });
+  }
+
+  /**
+   * Removes a stream thread (the one named, or the first) from the running instance (KafkaStreams#removeStreamThread):
+   * it leaves the group and its tasks move. Its name; null when the instance is not RUNNING or REBALANCING or has no
+   * such thread. The last thread is not removed: it rejects.
+   */
+  removeStreamThread(name?: string): Promise<string | null> {
+    return this.serially(async () => {
+      const run = this.run;
+      if (!run || (this.state !== "RUNNING" && this.state !== "REBALANCING")) return null;
+      if (name !== undefined && !run.names().includes(name)) return null;
+      if (run.size === 1) throw new Error(`'${run.names()[0]}' is the last stream thread of application '${this.id}': stop the application instead`);
+      const removed = (await run.remove(name)) ?? null;
+      this.logger.info("stream thread removed", { applicationId: this.id, thread: removed, threads: run.size });
+      return removed;
+    });
+  }
+
+  /** The names of the running instance's stream threads; none while it does not run. */
+  streamThreads(): string[] {
+    return this.run?.names() ?? [];
+  }
+
   onStateChange(listener: (change: StateChange) => void): () => void {
     return this.lifecycle.onChange(listener);
   }
@@ -263,8 +299,7 @@ export class StreamsApplication implements ApplicationHandle {
     this.recordedError = null;
     this.registry = new MetricsRegistry();
     this.registerAppInfo();
-    const clientIdPrefix = `${this.id}-${process.pid}`;
-    const run: StreamThread = new StreamThread({
+    const run: StreamThreads = new StreamThreads({
       endpoint: this.endpoint,
       topology: this.topologyCompiled,
       settings: this.options.config.settings,
@@ -272,9 +307,9 @@ export class StreamsApplication implements ApplicationHandle {
       stateDir: this.stateDir,
       configSetter: this.configSetter,
       hub: this.hub,
-      metrics: new RunMetrics(this.registry, `${this.id}-StreamThread-1`, `${clientIdPrefix}-StreamThread-1-consumer`, `${clientIdPrefix}-StreamThread-1-producer`),
+      registry: this.registry,
       logger: this.logger,
-      clientIdPrefix,
+      clientIdPrefix: `${this.id}-${process.pid}`,
       paused: this.pausedFlag,
       onRebalancing: () => {
         if (this.run === run) this.lifecycle.moveTo("REBALANCING");
@@ -288,7 +323,7 @@ export class StreamsApplication implements ApplicationHandle {
     });
     this.run = run;
     try {
-      await run.start();
+      await run.start(this.options.config.settings.get("num.stream.threads"));
     } catch (error) {
       if (error instanceof BrokerConnectionError && this.run === run) this.startAgainLater(run, attempt, error);
       else this.fail(error);
@@ -302,7 +337,7 @@ export class StreamsApplication implements ApplicationHandle {
    * application staying REBALANCING meanwhile, as a Kafka Streams application's clients keep reconnecting; a stop or
    * restart in between ends the retries. Refused credentials are not retried (they are no connection error).
    */
-  private startAgainLater(failed: StreamThread, attempt: number, error: BrokerConnectionError): void {
+  private startAgainLater(failed: StreamThreads, attempt: number, error: BrokerConnectionError): void {
     const waitMs = backoffMs(START_RETRY_FIRST_MS, attempt, START_RETRY_MAX_MS);
     const log = attempt === 1 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
     log("no broker answers; the application stays REBALANCING and starts again", { applicationId: this.id, error: error.message, attempt, inMs: waitMs });
@@ -331,13 +366,13 @@ export class StreamsApplication implements ApplicationHandle {
   }
 
   /** Restarts a failed run, unless someone stopped, restarted or closed the application meanwhile. */
-  private restartAfterFailure(failed: StreamThread | undefined): Promise<void> {
+  private restartAfterFailure(failed: StreamThreads | undefined): Promise<void> {
     return this.serially(async () => {
       if (this.state === "ERROR" && this.run === failed) await this.startRun();
     });
   }
 
-  private startStats(run: StreamThread): void {
+  private startStats(run: StreamThreads): void {
     const { settings } = this.options.config;
     if (!settings.get("stats.enable")) return;
     const periodMs = Math.max(1, settings.get("stats.dumpPeriodSec")) * 1000;
@@ -365,3 +400,4 @@ export class StreamsApplication implements ApplicationHandle {
     if (cleanup) fs.rmSync(path.join(this.stateDir, this.id), { recursive: true, force: true });
   }
 }
+

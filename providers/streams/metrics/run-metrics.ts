@@ -54,7 +54,7 @@ export class RunMetrics {
   constructor(
     private readonly registry: MetricsRegistry,
     threadId: string,
-    consumerClientId: string,
+    private readonly consumerClientId: string,
     private readonly producerClientId: string,
   ) {
     this.threadTags = { "thread-id": threadId };
@@ -128,7 +128,15 @@ export class RunMetrics {
 
   taskRemoved(taskId: string): void {
     this.tasks.delete(taskId);
-    this.registry.removeTagged({ "task-id": taskId });
+    // The thread's own metrics of the task: the task may be open on another thread of the instance by now.
+    this.registry.removeTagged({ ...this.threadTags, "task-id": taskId });
+  }
+
+  /** Forgets every metric of the thread and its clients (a thread removed from a running instance). */
+  removed(): void {
+    this.registry.removeTagged(this.threadTags);
+    this.registry.removeTagged({ "client-id": this.consumerClientId });
+    this.registry.removeTagged({ "client-id": this.producerClientId });
   }
 
   consumed(taskId: string, records: number, bytes: number): void {

@@ -28,6 +28,7 @@ import type { ChangelogRecord, StoreContext } from "./store-context";
 import { openStoreFaces, type StoreFaces } from "./store-openers";
 import { RecordCache, type CacheBudget } from "./record-cache";
 import { WriteCache, type StoreCounters, type TaskDatabase } from "./write-cache";
+import { holdDirectory } from "./directory-locks";
 
 export type StateLogger = Pick<Logger, "debug" | "info" | "warn" | "error">;
 
@@ -107,6 +108,8 @@ export class TaskState {
   private changelog: ChangelogRecord[] = [];
   private commitInFlight: Promise<void> | undefined;
   private closed = false;
+  /** Lets another thread of the process open the task's directory once this state is closed. */
+  private releaseDirectory: () => void = () => undefined;
 
   private constructor(
     readonly directory: string,
@@ -130,14 +133,21 @@ export class TaskState {
     await mkdir(directory, { recursive: true });
     const levelOptions: LevelDbOptions = { ...DEFAULT_LEVELDB_OPTIONS };
     options.configSetter?.(levelOptions, { applicationId, taskId, storeNames: names });
+    const release = await holdDirectory(directory, () => options.logger?.debug("waiting for another stream thread to close the task", { directory }));
     const db: TaskDatabase = new ClassicLevel<Buffer, Buffer>(directory, { ...levelOptions, keyEncoding: "buffer", valueEncoding: "buffer" });
-    await db.open();
+    try {
+      await db.open();
+    } catch (error) {
+      release();
+      throw error;
+    }
     try {
       const saved = decodeCheckpoint(await db.get(CHECKPOINT_KEY));
       const cache = new WriteCache(db, options.cleanCacheEntries);
       const budget = options.cacheBudget;
       const records = budget !== undefined && budget.maxBytes > 0 ? new RecordCache(budget) : undefined;
       const state = new TaskState(directory, taskId, db, cache, records, new Map(), saved, options.logger ?? silentLogger);
+      state.releaseDirectory = release;
       const context: StoreContext = {
         cache,
         records,
@@ -153,6 +163,7 @@ export class TaskState {
       return state;
     } catch (error) {
       await db.close();
+      release();
       throw error;
     }
   }
@@ -303,7 +314,7 @@ export class TaskState {
     this.cache.discard();
     this.changelog = [];
     for (const store of this.stores.values()) store.close?.();
-    await this.db.close();
+    await this.db.close().finally(this.releaseDirectory);
   }
 
   /** Closes and deletes the task's directory. */

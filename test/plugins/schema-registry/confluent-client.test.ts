@@ -5,61 +5,15 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { SchemaRegistryClient } from "@confluentinc/schemaregistry";
+import type { SchemaRegistryClient } from "@confluentinc/schemaregistry";
 import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP, type KafkaBootstrap } from "../../../kernel/contracts/kafka-bootstrap";
 import { readToEnd } from "../../helpers/read-to-end";
-import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
-
-const ORDER = { type: "record", name: "Order", namespace: "shop", fields: [{ name: "id", type: "string" }, { name: "amount", type: "double" }] };
-const ORDER_V2 = { ...ORDER, fields: [...ORDER.fields, { name: "note", type: ["null", "string"], default: null }] };
-const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema, null, 2) });
-const compact = (schema: object) => JSON.stringify(schema);
-const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
-
-/** Sluice with its broker's logs on disk under `dataDir`, so a second start finds what the first wrote. */
-const startOn = (dataDir: string, overrides: Record<string, string> = {}) =>
-  startSluice({ overrides: { "broker.storage": "file", "broker.data.dir": dataDir, ...overrides } });
-
-/** A client with empty caches: what it answers comes from the registry. */
-const clientOf = (sluice: RunningSluice) => new SchemaRegistryClient({ baseURLs: [`${sluice.url}/schema-registry`] });
-
-async function withBrokerDir(run: (dataDir: string) => Promise<void>): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-registry-"));
-  try {
-    await run(dataDir);
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** One Sluice on a fresh broker data dir, closed whatever `run` does. */
-const withSluice = (run: (sluice: RunningSluice) => Promise<void>) =>
-  withBrokerDir(async (dataDir) => {
-    const sluice = await startOn(dataDir);
-    try {
-      await run(sluice);
-    } finally {
-      await sluice.close();
-    }
-  });
-
-/** `before` on a Sluice, then `after` on another started on the same broker data: what the first wrote must last. */
-const acrossRestart = (before: (sluice: RunningSluice) => Promise<void>, after: (sluice: RunningSluice) => Promise<void>) =>
-  withBrokerDir(async (dataDir) => {
-    for (const run of [before, after]) {
-      const sluice = await startOn(dataDir);
-      try {
-        await run(sluice);
-      } finally {
-        await sluice.close();
-      }
-    }
-  });
+import { http, startSluice } from "../../helpers/sluice";
+import { acrossRestart, avro, clientOf, compact, MEDIA_TYPE, ORDER, ORDER_V2, startOn, withBrokerDir, withSluice } from "./registry-test-bed";
 
 test("Confluent's client registers Avro schemas and reads them back by id, subject and version; a restart keeps them", () =>
   withBrokerDir(async (dataDir) => {
@@ -228,7 +182,8 @@ test("compatibility: BACKWARD refuses an incompatible schema with 409 and takes 
     await expectError(put(`${registry}/config`, { compatibility: "SIDEWAYS" }), 422, 42203);
     await expectError(http(`${registry}/config/returns-value`), 404, 40408);
     assert.equal((await http(`${registry}/config/returns-value?defaultToGlobal=true`)).json(), { compatibilityLevel: "BACKWARD" });
-    await expectError(post(`${registry}/compatibility/subjects/nobody-value/versions/latest`, { schema: compact(ORDER) }), 404, 40401);
+    // As Confluent's registry: `latest` of a subject with no version has nothing to be incompatible with.
+    assert.equal((await post(`${registry}/compatibility/subjects/nobody-value/versions/latest`, { schema: compact(ORDER) })).json(), { is_compatible: true });
     await expectError(post(`${registry}/compatibility/subjects/orders-value/versions/9`, { schema: compact(ORDER) }), 404, 40402);
     await expectError(http(`${registry}/config/nobody-value`, { method: "DELETE" }), 404, 40401);
     assert.equal((await http(`${registry}/config/orders-value`, { method: "DELETE" })).json(), { compatibilityLevel: "NONE" });
@@ -294,7 +249,7 @@ test("deletes: soft, then permanent with permanent=true, with Confluent's codes;
     },
   ));
 
-test("roles: viewers read levels and check compatibility, operators register, admins set and remove levels", () =>
+test("roles: viewers read levels and modes and check compatibility, operators register, admins set and remove levels and modes", () =>
   withBrokerDir(async (dataDir) => {
     const tokens = path.join(dataDir, "tokens");
     const line = (role: string) => `${createHash("sha256").update(`${role}-token`).digest("hex")}:${role}:${role}`;
@@ -312,6 +267,11 @@ test("roles: viewers read levels and check compatibility, operators register, ad
       assert.equal((await as("viewer", "POST", "/compatibility/subjects/orders-value/versions/latest", { schema: compact(ORDER_V2) })).json(), { is_compatible: true });
       assert.is((await as("operator", "DELETE", "/config/orders-value")).status, 403, "operators do not remove levels");
       assert.equal((await as("admin", "DELETE", "/config/orders-value")).json(), { compatibilityLevel: "FULL" });
+      assert.is((await as("operator", "PUT", "/mode", { mode: "READONLY" })).status, 403, "operators do not set modes");
+      assert.is((await as("admin", "PUT", "/mode/orders-value", { mode: "READWRITE" })).status, 200);
+      assert.equal((await as("viewer", "GET", "/mode/orders-value")).json(), { mode: "READWRITE" });
+      assert.is((await as("operator", "DELETE", "/mode/orders-value")).status, 403, "operators do not remove modes");
+      assert.equal((await as("admin", "DELETE", "/mode/orders-value")).json(), { mode: "READWRITE" });
       assert.is((await as("operator", "DELETE", "/subjects/orders-value")).status, 403, "operators do not delete");
       assert.equal((await as("admin", "DELETE", "/subjects/orders-value")).json(), [1]);
     } finally {

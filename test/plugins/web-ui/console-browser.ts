@@ -105,6 +105,13 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
 }
 
+/** Fills the console's login form with a user and password and submits it. */
+export async function logIn({ page }: WatchedPage, user: string, password: string): Promise<void> {
+  await page.getByLabel("User").fill(user);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+}
+
 /** Saves `plugins/web-ui/screenshots/<name>.png` when SLUICE_SCREENSHOTS is set (npm run screenshots); otherwise nothing. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (!process.env.SLUICE_SCREENSHOTS) return;

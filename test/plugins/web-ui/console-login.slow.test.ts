@@ -9,7 +9,7 @@ import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
-import { launchConsoleBrowser, screenshot, type ConsoleBrowser, type WatchedPage } from "./console-browser";
+import { launchConsoleBrowser, logIn, screenshot, type ConsoleBrowser, type WatchedPage } from "./console-browser";
 
 /*
  * The console of a Sluice with authentication on: its page loads without credentials and shows a login form,
@@ -46,12 +46,6 @@ async function openLoggedOut(browser: ConsoleBrowser, url: string): Promise<Watc
   const watched = await browser.open(url);
   watched.expect({ status: 401, url: "/api/v1" });
   return watched;
-}
-
-async function logIn({ page }: WatchedPage, user: string, password: string): Promise<void> {
-  await page.getByLabel("User").fill(user);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
 }
 
 const challenges = (watched: WatchedPage) => Promise.all(watched.responses.map((response) => response.headerValue("www-authenticate")));

@@ -2,8 +2,9 @@
  * The embedded broker's consumer group protocol (KIP-848), with Sluice's group consumer (`group.protocol=consumer`):
  * three members join and one leaves without a record lost or a partition owned twice, with every offset committed; a
  * static member comes back to its partitions; a member fenced for holding partitions past its rebalance timeout joins
- * again; the assignor named reaches the coordinator and an unknown one is refused; a group is classic or consumer.
- * Topic ids are kept across a restart.
+ * again; a silent one is removed after the session timeout; the assignor named reaches the coordinator and an unknown
+ * one is refused; a group is classic or consumer; the broker.group.consumer.* settings apply. Topic ids are kept across
+ * a restart.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,11 +18,16 @@ import { DescribeGroups } from "../../../providers/kafka-protocol/messages/descr
 import { ListGroups } from "../../../providers/kafka-protocol/messages/list-groups";
 import { Metadata } from "../../../providers/kafka-protocol/messages/metadata";
 import { OffsetCommit } from "../../../providers/kafka-protocol/messages/offset-commit";
+import { AddOffsetsToTxn } from "../../../providers/kafka-protocol/messages/add-offsets-to-txn";
+import { InitProducerId } from "../../../providers/kafka-protocol/messages/init-producer-id";
+import { TxnOffsetCommit } from "../../../providers/kafka-protocol/messages/txn-offset-commit";
 import { eventually } from "../../helpers/eventually";
 import { fencedMemberRejoins, PARTITIONS, Scenario, split, staticMemberComesBack, type ConsumerProtocolBed } from "../../helpers/consumer-protocol-members";
 import { roundRobinAssignor } from "../kafka-client/round-robin-assignor";
 import { startTestBroker, type TestBroker } from "./broker-test-kit";
 import { RawKafkaClient } from "./raw-kafka-client";
+import { brokerPort, runSluice } from "../../helpers/sluice-process";
+import { stopProcess } from "../streams/wordcount-processes";
 
 const test = suite<{ broker: TestBroker; bed: ConsumerProtocolBed; scenarios: Scenario[] }>("broker: the consumer group protocol (KIP-848) with Sluice's group consumer");
 
@@ -145,6 +151,15 @@ test("on the wire: Kafka's errors for bad heartbeats, epochs and commits; the gr
     assert.is((await commit(0)).topics[0].partitions[0].errorCode, ErrorCode.STALE_MEMBER_EPOCH);
     assert.is((await commit(1, 7)).topics[0].partitions[0].errorCode, ErrorCode.UNSUPPORTED_VERSION, "a member of the consumer group protocol commits with v9+");
 
+    // A transactional commit names the member the same way, in any version.
+    const producer = await raw.request(InitProducerId, 4, { transactionalId: "kip848-tx", transactionTimeoutMs: 60_000 });
+    const transaction = { transactionalId: "kip848-tx", producerId: producer.producerId, producerEpoch: producer.producerEpoch };
+    assert.is((await raw.request(AddOffsetsToTxn, 3, { ...transaction, groupId: scenario.group })).errorCode, ErrorCode.NONE);
+    const txnCommit = async (generationId: number) =>
+      (await raw.request(TxnOffsetCommit, 3, { ...transaction, groupId: scenario.group, generationId, memberId: "member-one", groupInstanceId: null, topics: [{ name: scenario.topic, partitions: [{ partitionIndex: 1, committedOffset: 0n, committedMetadata: null }] }] })).topics[0].partitions[0].errorCode;
+    assert.is(await txnCommit(1), ErrorCode.NONE);
+    assert.is(await txnCommit(0), ErrorCode.STALE_MEMBER_EPOCH);
+
     const [described] = (await raw.request(ConsumerGroupDescribe, 0, { groupIds: [scenario.group], includeAuthorizedOperations: false })).groups;
     assert.equal(
       { ...described, members: described.members.map(({ memberId, memberEpoch, subscribedTopicNames, assignment }) => ({ memberId, memberEpoch, subscribedTopicNames, assignment })) },
@@ -173,6 +188,47 @@ test("on the wire: Kafka's errors for bad heartbeats, epochs and commits; the gr
     assert.equal(empty.groups.map(({ groupId, groupType }) => [groupId, groupType]), [[scenario.group, "consumer"]]);
   } finally {
     raw.close();
+  }
+});
+
+/** A member of `groupId` joining with a raw heartbeat, subscribed to `topic`. */
+async function rawJoin(client: RawKafkaClient, groupId: string, topic: string, serverAssignor: string | null = null) {
+  return client.request(ConsumerGroupHeartbeat, 1, { groupId, memberId: "raw-member", memberEpoch: 0, rebalanceTimeoutMs: 10_000, subscribedTopicNames: [topic], serverAssignor, topicPartitions: [] });
+}
+
+test("a member silent past the session timeout is removed: its next heartbeat answers UNKNOWN_MEMBER_ID and the group is Empty", async () => {
+  const broker = await startTestBroker({ consumerGroupSessionTimeoutMs: 300, consumerGroupHeartbeatIntervalMs: 100 });
+  const raw = await RawKafkaClient.connect(broker.broker.port);
+  try {
+    assert.is((await rawJoin(raw, "silent-group", "silent-topic")).errorCode, ErrorCode.NONE);
+    const stateOf = async () => (await raw.request(ConsumerGroupDescribe, 0, { groupIds: ["silent-group"], includeAuthorizedOperations: false })).groups[0].groupState;
+    await eventually(async () => (await stateOf()) === "Empty", { timeoutMs: 10_000, what: "the silent member removed" });
+    const late = await raw.request(ConsumerGroupHeartbeat, 1, { groupId: "silent-group", memberId: "raw-member", memberEpoch: 1, rebalanceTimeoutMs: -1, subscribedTopicNames: null, serverAssignor: null, topicPartitions: null });
+    assert.is(late.errorCode, ErrorCode.UNKNOWN_MEMBER_ID);
+  } finally {
+    raw.close();
+    await broker.close();
+  }
+});
+
+test("sluice broker: broker.group.consumer.* settings reach the coordinator; an unknown assignor name stops the start", async () => {
+  const refused = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.group.consumer.assignors=nonesuch"]);
+  assert.not.equal((await refused.exited).code, 0);
+  assert.match(refused.stderr(), /broker\.group\.consumer\.assignors: nonesuch unknown; choose among uniform, range/);
+
+  const broker = runSluice(["broker", "--broker.port=0", "--broker.storage=memory", "--broker.group.consumer.assignors=range", "--broker.group.consumer.heartbeat.interval.ms=321"]);
+  try {
+    const raw = await RawKafkaClient.connect(await brokerPort(broker));
+    try {
+      const joined = await rawJoin(raw, "configured-group", "configured-topic");
+      assert.equal([joined.errorCode, joined.heartbeatIntervalMs], [ErrorCode.NONE, 321]);
+      const uniform = await rawJoin(raw, "other-group", "configured-topic", "uniform");
+      assert.equal([uniform.errorCode, uniform.errorMessage], [ErrorCode.UNSUPPORTED_ASSIGNOR, "ServerAssignor uniform is not supported. Supported assignors: range."]);
+    } finally {
+      raw.close();
+    }
+  } finally {
+    await stopProcess(broker, "SIGTERM");
   }
 });
 

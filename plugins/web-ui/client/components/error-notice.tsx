@@ -18,3 +18,8 @@ export function Loading({ what }: { what: string }) {
     </p>
   );
 }
+
+/** A table row's cells before its first answer: the failure if the load failed, else that it is loading. */
+export function PendingCells({ error, what, span }: { error: ApiError | undefined; what: string; span: number }) {
+  return <td colSpan={span}>{error ? <ErrorNotice error={error} /> : <Loading what={what} />}</td>;
+}

@@ -20,6 +20,8 @@ export type Route =
   | { view: "overview" }
   | { view: "applications" }
   | { view: "application"; id: string; tab: ApplicationTab }
+  | { view: "schemas" }
+  | { view: "subject"; subject: string }
   | { view: "not-found"; path: string };
 
 const isTab = (name: string): name is ApplicationTab => APPLICATION_TABS.some((tab) => tab.id === name);
@@ -34,6 +36,11 @@ export function routeOf(pathname: string): Route {
     const tab = parts[2] ?? "description";
     if (id !== undefined && parts.length <= 3 && isTab(tab)) return { view: "application", id, tab };
   }
+  if (parts[0] === "schemas") {
+    if (parts.length === 1) return { view: "schemas" };
+    const subject = safeDecode(parts[1]);
+    if (subject !== undefined && parts.length === 2) return { view: "subject", subject };
+  }
   return { view: "not-found", path: pathname };
 }
 
@@ -45,6 +52,10 @@ export function pathOf(route: Route): string {
       return `${BASE}applications`;
     case "application":
       return `${BASE}applications/${encodeURIComponent(route.id)}/${route.tab}`;
+    case "schemas":
+      return `${BASE}schemas`;
+    case "subject":
+      return `${BASE}schemas/${encodeURIComponent(route.subject)}`;
     case "not-found":
       return route.path;
   }

@@ -1,6 +1,6 @@
 /** Applications: every application of this instance with its state, since when, version, total lag and records/s. */
 import type { InstanceDescription, MetricGroup, Offsets } from "../api/sluice-types";
-import { ErrorNotice, Loading } from "../components/error-notice";
+import { ErrorNotice, Loading, PendingCells } from "../components/error-notice";
 import { formatNumber } from "../components/formatting";
 import { Since } from "../components/since";
 import { StateBadge } from "../components/state-badge";
@@ -62,14 +62,8 @@ function ApplicationRow({ id }: { id: string }) {
         <Link href={pathOf({ view: "application", id, tab: "description" })}>{id}</Link>
         {data && data.description.name !== id && <span class="muted"> {data.description.name}</span>}
       </th>
-      {row.error && !data ? (
-        <td colSpan={5}>
-          <ErrorNotice error={row.error} />
-        </td>
-      ) : !data ? (
-        <td colSpan={5}>
-          <Loading what={id} />
-        </td>
+      {!data ? (
+        <PendingCells error={row.error} what={id} span={5} />
       ) : (
         <>
           <td>

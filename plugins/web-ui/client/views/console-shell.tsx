@@ -6,12 +6,14 @@ import { useSession } from "../session";
 import { ApplicationView } from "./application-view";
 import { ApplicationsView } from "./applications-view";
 import { OverviewView } from "./overview-view";
+import { SchemasView } from "./schemas-view";
+import { SubjectView } from "./subject-view";
 
 export function ConsoleShell() {
   const { server, credentials, logOut } = useSession();
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  const page = route.view === "application" ? `application:${route.id}` : route.view;
+  const page = route.view === "application" ? `application:${route.id}` : route.view === "subject" ? `subject:${route.subject}` : route.view;
   const first = useRef(true);
   useEffect(() => {
     document.title = `${titleOf(route)} · Sluice`;
@@ -60,6 +62,11 @@ export function ConsoleShell() {
                 Applications
               </Link>
             </li>
+            <li>
+              <Link href="/ui/schemas" aria-current={route.view === "schemas" || route.view === "subject" ? "page" : undefined}>
+                Schemas
+              </Link>
+            </li>
           </ul>
         </nav>
         <main id="main" tabIndex={-1} ref={main}>
@@ -78,6 +85,10 @@ function Page({ route }: { route: Route }) {
       return <ApplicationsView />;
     case "application":
       return <ApplicationView id={route.id} tab={route.tab} />;
+    case "schemas":
+      return <SchemasView />;
+    case "subject":
+      return <SubjectView subject={route.subject} />;
     case "not-found":
       return (
         <>
@@ -98,6 +109,10 @@ function titleOf(route: Route): string {
       return "Applications";
     case "application":
       return `${route.id} · ${route.tab}`;
+    case "schemas":
+      return "Schemas";
+    case "subject":
+      return `${route.subject} · Schemas`;
     case "not-found":
       return "No such page";
   }

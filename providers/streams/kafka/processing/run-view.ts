@@ -23,7 +23,8 @@ export interface StorePartitionFigures {
   standby: boolean;
 }
 
-export interface RunView extends GroupMember {
+/** What one stream thread answers the views. */
+export interface ThreadRunView extends GroupMember {
   readonly clientIds: { consumer: string; producer: string; admin: string };
   /** The run's admin client (log ends, the group's members); undefined until it has connected. */
   readonly admin: ClusterAdmin | undefined;
@@ -46,4 +47,20 @@ export interface RunView extends GroupMember {
   storePartitions(): StorePartitionFigures[];
   /** The statistics of the stores of the restored tasks, by task. */
   storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]>;
+}
+
+/** One stream thread of a run, as `/status` and `/offsets` list it. */
+export interface ThreadView {
+  readonly name: string;
+  /** RUNNING once it has its assignment; REBALANCING before, and while it rebalances. */
+  readonly state: "RUNNING" | "REBALANCING";
+  readonly clientIds: ThreadRunView["clientIds"];
+  activeTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
+  standbyTasks(): readonly { id: string; subTopologyId: number; partition: number }[];
+  positions(): { topic: string; partition: number; figures: PositionFigures }[];
+}
+
+/** What the views ask of an instance's run: its threads' answers put together, and each thread. */
+export interface RunView extends ThreadRunView {
+  threadViews(): readonly ThreadView[];
 }

@@ -17,13 +17,13 @@
 import { checkClusterAccess, ClusterAdmin, GroupConsumer, MembershipLostError, type FetchedBatch, type KafkaEndpoint, type PartitionLag, type TopicPartitionOffset } from "../../../kafka-client";
 import type { LevelDbConfigSetter, ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
 import type { ComponentLogger } from "../../../../kernel/logger";
-import type { PositionFigures, RunView, StorePartitionFigures } from "./run-view";
+import type { PositionFigures, StorePartitionFigures, ThreadRunView } from "./run-view";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import { isDeadLetterPolicy } from "../../engine/error-policy";
 import type { LocalEventStreamHub } from "../../events/event-stream-hub";
 import type { RunMetrics } from "../../metrics/run-metrics";
 import { rebalanceProtocolOf, type StreamsSettings } from "../../streams-config";
-import { CacheBudget } from "../../state/record-cache";
+import type { CacheBudget } from "../../state/record-cache";
 import { CommitSequence } from "./commit-sequence";
 import { DeadLetterTopic, deadLetterTopic } from "../topics/dead-letters";
 import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../topics/internal-topics";
@@ -35,13 +35,8 @@ import { TaskManager } from "./task-manager";
 import { StandbyTasks } from "./standby-tasks";
 import { TopicPartitionMap } from "../topics/topic-partition";
 import { isTransactionLost, StreamsProducer, transactionLost } from "./streams-producer";
-import { processIdOf } from "../../state/process-id";
 import { encodeOffsetMetadata } from "./offset-metadata";
-import { GlobalStreamThread } from "./global-stream-thread";
-import { GlobalStores } from "../../state/global-store";
-import { taskStateDirectory } from "../../state/task-state";
-import { GLOBAL_TASK_ID } from "../../engine/global-store-updates";
-import type { RecordingLevel } from "../../../../kernel/contracts/streams/processor";
+import type { InstanceGlobals } from "./instance-globals";
 
 export interface StreamThreadOptions {
   /** Where the cluster is and how its clients reach it (security.protocol, metadata.max.age.ms). */
@@ -55,6 +50,14 @@ export interface StreamThreadOptions {
   metrics: RunMetrics;
   logger: ComponentLogger;
   clientIdPrefix: string;
+  /** The thread's index N: it is `<application.id>-StreamThread-N`, its clients `<prefix>-StreamThread-N-consumer|producer`. */
+  index: number;
+  /** The instance's process id (the state dir's): members with the same one share a process, which the assignor knows. */
+  processId: string;
+  /** The instance's global stores, which all its threads share. */
+  globals: InstanceGlobals;
+  /** The instance's record cache budget (`statestore.cache.max.bytes`), which all its threads share. */
+  cacheBudget: CacheBudget;
   /** Starts paused: it joins its group and opens its tasks, but fetches nothing until resumed. */
   paused: boolean;
   onRebalancing(): void;
@@ -62,8 +65,11 @@ export interface StreamThreadOptions {
   onFatal(error: unknown): void;
 }
 
-export class StreamThread implements RunView {
-  readonly clientIds: RunView["clientIds"];
+export class StreamThread implements ThreadRunView {
+  /** `<application.id>-StreamThread-N`. */
+  readonly name: string;
+  readonly index: number;
+  readonly clientIds: ThreadRunView["clientIds"];
   private partitionCounts = new Map<string, number>();
   private readonly figures = new TopicPartitionMap<PositionFigures>();
   private readonly collector: RecordCollector;
@@ -95,39 +101,18 @@ export class StreamThread implements RunView {
   private readonly queueing = new Set<RunTask>();
   /** The dead-letter topic, when `processing.error.policy` is `dead_letter`. */
   private readonly deadLetters: DeadLetterTopic | undefined;
-  /** The instance's global stores (every partition of their topics), and what keeps them; none without global tables. */
-  private readonly globalStores: GlobalStores;
-  private readonly globalThread: GlobalStreamThread | undefined;
 
   constructor(private readonly options: StreamThreadOptions) {
-    const { topology, settings, metrics, logger, clientIdPrefix } = options;
-    this.clientIds = { consumer: `${clientIdPrefix}-StreamThread-1-consumer`, producer: `${clientIdPrefix}-StreamThread-1-producer`, admin: `${clientIdPrefix}-admin` };
+    const { topology, settings, metrics, logger, clientIdPrefix, index } = options;
+    this.index = index;
+    this.name = `${topology.applicationId}-StreamThread-${index}`;
+    this.clientIds = { consumer: `${clientIdPrefix}-StreamThread-${index}-consumer`, producer: `${clientIdPrefix}-StreamThread-${index}-producer`, admin: `${clientIdPrefix}-admin` };
     const partitionCount = (topic: string) => this.partitionCounts.get(topic);
     this.exactlyOnce = settings.get("processing.guarantee") === "exactly_once_v2";
     if (isDeadLetterPolicy(settings)) {
       const name = deadLetterTopic(settings, topology.applicationId);
       this.deadLetters = new DeadLetterTopic(name, () => partitionCount(name));
     }
-    this.globalStores = new GlobalStores(topology.globalStoreSpecs());
-    this.globalThread =
-      this.globalStores.topics.length === 0
-        ? undefined
-        : new GlobalStreamThread({
-            endpoint: options.endpoint,
-            clientId: `${clientIdPrefix}-GlobalStreamThread`,
-            stores: this.globalStores,
-            processing: {
-              applicationId: topology.applicationId,
-              appConfigs: Object.freeze(settings.all()),
-              stateDir: () => taskStateDirectory(options.stateDir, topology.applicationId, GLOBAL_TASK_ID),
-              metrics: () => metrics.processorMetrics(GLOBAL_TASK_ID, settings.get("metrics.recording.level") as RecordingLevel),
-              now: Date.now,
-              defaultSerdes: topology.defaultSerdes,
-            },
-            isolationLevel: this.exactlyOnce ? "read_committed" : "read_uncommitted",
-            logger,
-            onFatal: (error) => this.fail(error),
-          });
     const learnTopics = topology.hasTopicNameExtractor() ? (topics: string[]) => this.learnNamedTopics(topics) : undefined;
     this.collector = new RecordCollector({ send: (partitions) => this.producer!.send(partitions) }, partitionCount, (records) => metrics.sent(records), learnTopics);
     this.tasks = new TaskManager({
@@ -141,10 +126,10 @@ export class StreamThread implements RunView {
       exactlyOnce: this.exactlyOnce,
       settings,
       sendEvent: (type, key, value, timestamp) => options.hub.send(type, key, value, timestamp),
-      cacheBudget: new CacheBudget(settings.get("statestore.cache.max.bytes")),
+      cacheBudget: options.cacheBudget,
       metrics,
       logger,
-      globalStores: this.globalStores,
+      globalStores: options.globals.stores,
     });
     this.standbys = new StandbyTasks({
       topology,
@@ -189,7 +174,7 @@ export class StreamThread implements RunView {
       compression: settings.get("compression.type"),
       idempotence: settings.get("enable.idempotence"),
       deliveryTimeoutMs: settings.get("delivery.timeout.ms"),
-      transaction: this.exactlyOnce ? { transactionalId: await this.transactionalId(), transactionTimeoutMs: settings.get("transaction.timeout.ms") } : undefined,
+      transaction: this.exactlyOnce ? { transactionalId: this.transactionalId(), transactionTimeoutMs: settings.get("transaction.timeout.ms") } : undefined,
       metrics,
     });
     this.producer = producer;
@@ -197,13 +182,13 @@ export class StreamThread implements RunView {
     const [counts] = await Promise.all([ensureTopics(admin, topology, this.topicCreation()), producer.start()]);
     this.partitionCounts = counts;
     // As Kafka Streams' GlobalStreamThread: the global stores are caught up before any task processes a record.
-    await this.globalThread?.start(admin);
+    await this.options.globals.start(admin);
     const consumer = new GroupConsumer(
       {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
-        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.tasks.held()),
+        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.tasks.held(), this.options.processId),
         groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
@@ -276,7 +261,6 @@ export class StreamThread implements RunView {
       await this.standbys.release();
       await this.tasks.close();
     });
-    await this.globalThread?.stop();
     await this.producer?.close();
     await this.purge?.close();
     this.adminClient?.close();
@@ -314,7 +298,7 @@ export class StreamThread implements RunView {
   }
 
   globalStore(store: string): ReadOnlyStore | undefined {
-    return this.globalThread?.caughtUp ? this.globalStores.store(store)?.queryable() : undefined;
+    return this.options.globals.store(store);
   }
 
   readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined {
@@ -372,15 +356,14 @@ export class StreamThread implements RunView {
   }
 
   /** The thread's transactional id, as Kafka Streams names it under exactly_once_v2: `<application.id>-<process id>-<thread>`. */
-  private async transactionalId(): Promise<string> {
-    const { applicationId } = this.options.topology;
-    return `${applicationId}-${await processIdOf(this.options.stateDir, applicationId)}-1`;
+  private transactionalId(): string {
+    return `${this.options.topology.applicationId}-${this.options.processId}-${this.options.index}`;
   }
 
   /** Static membership (KIP-345): the instance's `group.instance.id` with the thread's index, as Kafka Streams names it. */
   private groupInstanceId(): string | undefined {
     const id = this.options.settings.get("group.instance.id");
-    return id === "" ? undefined : `${id}-1`;
+    return id === "" ? undefined : `${id}-${this.options.index}`;
   }
 
   /** The metadata committed with a partition's offset: its partition time, as Kafka Streams commits it. */

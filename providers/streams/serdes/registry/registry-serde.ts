@@ -71,6 +71,13 @@ export class RegistrySerde<Codec> implements Serde<unknown> {
   }
 
   deserialize(bytes: Buffer): unknown {
+    // The common case without an allocation: magic byte 0 and a 4-byte id already fetched.
+    if (bytes[0] === 0 && bytes.length >= 5) {
+      const known = this.readers.get(bytes.readInt32BE(1));
+      if (known instanceof Reader) return this.format.decode(known.codec, bytes.subarray(5));
+    }
+    const unframed = framingProblem(bytes);
+    if (unframed !== undefined) throw new Error(unframed);
     const schemaId = this.pkg.schemaId(this.format.schemaType);
     const start = schemaId.fromBytes(bytes);
     const key = schemaId.id ?? schemaId.guid!;
@@ -132,6 +139,21 @@ export class RegistrySerde<Codec> implements Serde<unknown> {
     if (schemaType !== this.format.schemaType) throw new Error(`it is a ${schemaType} schema, not ${this.format.schemaType}`);
     return this.format.compile(info, this.client);
   }
+}
+
+/** The frame's first byte: 0 before a 4-byte schema id, or 1 before a 16-byte schema guid (Confluent's newer frame). */
+const FRAME_LENGTHS = new Map([
+  [0, 5],
+  [1, 17],
+]);
+
+/** Why `bytes` is not a registry frame, in words that point at the cause (a topic written without the registry); none when it is one. */
+function framingProblem(bytes: Buffer): string | undefined {
+  if (bytes.length === 0) return "not Confluent-framed (an empty record, expected magic byte 0 and a schema id)";
+  const length = FRAME_LENGTHS.get(bytes[0]);
+  if (length === undefined) return `not Confluent-framed (magic byte ${bytes[0]}, expected 0)`;
+  if (bytes.length < length) return `not Confluent-framed (${bytes.length} bytes, shorter than the ${length}-byte frame of magic byte ${bytes[0]})`;
+  return undefined;
 }
 
 function describe(key: number | string): string {

@@ -101,23 +101,27 @@ test("records the avro serde cannot read go to the dead-letter topic with topic,
   const unknownId = Buffer.from(good);
   unknownId.writeInt32BE(987_654, 1);
   const misfit = Buffer.concat([good.subarray(0, 5), Buffer.from([0x09])]); // a string length past the end
-  const values = [Buffer.from("plain text"), unknownId, misfit, await serializer.serialize("js-bad-in", { text: "also fine" })];
+  const cutShort = Buffer.from([0, 0, 1]); // magic byte 0, but the schema id cut short
+  const values = [Buffer.from("plain text"), unknownId, misfit, cutShort, await serializer.serialize("js-bad-in", { text: "also fine" })];
   await harness.producer.send({ topic: "js-bad-in", messages: values.map((value, i) => ({ key: `k${i}`, value })) });
 
   const runtime = harness.runtime([registryWordCount("js-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" })]);
   await runtime.start();
   const reader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {});
   await countsOf(harness, "js-bad-out", reader, { also: 1, fine: 1 });
-  const headers = await headersOf(harness, "js-bad-dlq", 3);
+  const headers = await headersOf(harness, "js-bad-dlq", 4);
   assert.equal(headers.map((named) => [named["sluice.dlq.phase"], named["sluice.dlq.topic"], named["sluice.dlq.partition"], named["sluice.dlq.offset"]]), [
     ["deserialization", "js-bad-in", "0", "0"],
     ["deserialization", "js-bad-in", "0", "1"],
     ["deserialization", "js-bad-in", "0", "2"],
+    ["deserialization", "js-bad-in", "0", "3"],
   ]);
   const errors = headers.map((named) => named["sluice.dlq.error"]);
-  assert.match(errors[0], /^cannot deserialize the record of js-bad-in partition 0 at offset 0: .*magic byte/);
+  // "plain text" starts with 'p', byte 112: a record written without the registry.
+  assert.is(errors[0], "cannot deserialize the record of js-bad-in partition 0 at offset 0: not Confluent-framed (magic byte 112, expected 0)");
   assert.match(errors[1], /offset 1: schema id 987654: cannot be read from the registry/);
   assert.match(errors[2], /offset 2: .*(truncated|invalid)/i);
+  assert.is(errors[3], "cannot deserialize the record of js-bad-in partition 0 at offset 3: not Confluent-framed (3 bytes, shorter than the 5-byte frame of magic byte 0)");
   await eventually(() => runtime.application("js-bad")?.state === "RUNNING", { what: "still RUNNING" });
 });
 

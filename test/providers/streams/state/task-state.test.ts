@@ -185,4 +185,21 @@ test("stats give entries, approximate size and uncommitted writes per store", as
   assert.is(changelogTopic("wordcount", "counts"), "wordcount-counts-changelog");
 });
 
+test("a task opened while another stream thread of the process still has it open waits for that one to close it", async () => {
+  // A task moving between two threads of one instance: the new owner opens it while the old one is closing it.
+  const owner = await dir.open([keyValueSpec()]);
+  owner.keyValueStore<string, number>("counts").put("a", 1);
+  await owner.commit({ inputPositions: { "words:0": "1" }, changelogPositions: { counts: "0" } });
+  let opened = false;
+  const next = dir.open([keyValueSpec()]).then((state) => {
+    opened = true;
+    return state;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.not.ok(opened, "opened while the owner still holds it");
+  await owner.close();
+  const taker = await next;
+  assert.equal(await countsOf(taker), [{ key: "a", value: 1 }]);
+});
+
 test.run();

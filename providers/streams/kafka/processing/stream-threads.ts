@@ -1,0 +1,246 @@
+/**
+ * One run of an application instance with its stream threads (Kafka Streams' `num.stream.threads`): each thread is a
+ * member of the group with its own consumer, producer and tasks (see stream-thread); they share the instance's
+ * process id, global stores and record cache budget. Threads are added and removed while the run goes on
+ * (KafkaStreams#addStreamThread, #removeStreamThread), named `<application.id>-StreamThread-N` with the lowest free N.
+ * The run is RUNNING once every thread has its assignment, REBALANCING while any thread rebalances. It answers the
+ * views for all its threads at once (RunView): a partition's store is read from the thread whose task owns it.
+ *
+ * The threads share the process's one event loop: they are more group members and transactions, not more cores.
+ */
+import type { ClusterAdmin } from "../../../kafka-client";
+import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
+import type { MetricsRegistry } from "../../metrics/metrics-registry";
+import { RunMetrics } from "../../metrics/run-metrics";
+import { CacheBudget } from "../../state/record-cache";
+import { processIdOf } from "../../state/process-id";
+import { InstanceGlobals } from "./instance-globals";
+import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
+import { StreamThread, type StreamThreadOptions } from "./stream-thread";
+
+/** A thread's options, but for what the run gives each thread itself: its metrics, index, process id and shared parts. */
+export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget"> & {
+  /** The application's metrics registry: each thread records its metrics there, tagged with its name. */
+  registry: MetricsRegistry;
+};
+
+type Task = { id: string; subTopologyId: number; partition: number };
+
+export class StreamThreads implements RunView {
+  private readonly threads: StreamThread[] = [];
+  /** Threads that have their assignment and are not rebalancing. */
+  private readonly running = new Set<StreamThread>();
+  private readonly metrics = new Map<StreamThread, RunMetrics>();
+  private readonly cacheBudget: CacheBudget;
+  private globals?: InstanceGlobals;
+  private process?: string;
+  private paused: boolean;
+  private stopped = false;
+
+  constructor(private readonly options: StreamThreadsOptions) {
+    this.cacheBudget = new CacheBudget(options.settings.get("statestore.cache.max.bytes"));
+    this.paused = options.paused;
+  }
+
+  /** Starts `count` threads together; resolves once each is under way (joining the group). */
+  async start(count: number): Promise<void> {
+    const { options } = this;
+    this.process = await processIdOf(options.stateDir, options.topology.applicationId);
+    const created = Array.from({ length: count }, () => this.create());
+    await Promise.all(created.map((thread) => thread.start()));
+  }
+
+  /** A new thread, started; its name. */
+  async add(): Promise<string> {
+    const thread = this.create();
+    try {
+      await thread.start();
+    } catch (error) {
+      await this.discard(thread);
+      throw error;
+    }
+    return thread.name;
+  }
+
+  /**
+   * Stops a thread (the one named, or the first) and forgets it: it leaves the group, its tasks move to the other
+   * members. Undefined when there is no such thread.
+   */
+  async remove(name?: string): Promise<string | undefined> {
+    const thread = name === undefined ? this.threads[0] : this.threads.find((candidate) => candidate.name === name);
+    if (!thread) return undefined;
+    await this.discard(thread);
+    return thread.name;
+  }
+
+  /** The thread names, in index order. */
+  names(): string[] {
+    return this.threads.map((thread) => thread.name);
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.threads.map((thread) => thread.stop()));
+    await this.globals?.stop();
+  }
+
+  pause(): void {
+    this.paused = true;
+    for (const thread of this.threads) thread.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const thread of this.threads) thread.resume();
+  }
+
+  private create(): StreamThread {
+    const { options } = this;
+    const index = this.freeIndex();
+    const prefix = options.clientIdPrefix;
+    const metrics = new RunMetrics(options.registry, `${options.topology.applicationId}-StreamThread-${index}`, `${prefix}-StreamThread-${index}-consumer`, `${prefix}-StreamThread-${index}-producer`);
+    this.globals ??= new InstanceGlobals({ ...options, metrics, onFatal: (error) => this.fatal(error) });
+    const thread: StreamThread = new StreamThread({
+      ...options,
+      metrics,
+      index,
+      processId: this.process!,
+      globals: this.globals,
+      cacheBudget: this.cacheBudget,
+      paused: this.paused,
+      onRebalancing: () => {
+        this.running.delete(thread);
+        if (this.threads.includes(thread)) options.onRebalancing();
+      },
+      onRunning: () => {
+        if (!this.threads.includes(thread)) return;
+        this.running.add(thread);
+        if (this.threads.every((member) => this.running.has(member))) options.onRunning();
+      },
+      onFatal: (error) => {
+        if (this.threads.includes(thread)) this.fatal(error);
+      },
+    });
+    this.threads.push(thread);
+    this.threads.sort((a, b) => a.index - b.index);
+    this.metrics.set(thread, metrics);
+    return thread;
+  }
+
+  /** Stops a thread and forgets it and its metrics; the others may be RUNNING then. */
+  private async discard(thread: StreamThread): Promise<void> {
+    this.threads.splice(this.threads.indexOf(thread), 1);
+    this.running.delete(thread);
+    await thread.stop();
+    this.metrics.get(thread)?.removed();
+    this.metrics.delete(thread);
+    if (this.threads.length > 0 && this.threads.every((member) => this.running.has(member))) this.options.onRunning();
+  }
+
+  private fatal(error: unknown): void {
+    if (!this.stopped) this.options.onFatal(error);
+  }
+
+  /** The lowest N no thread has. */
+  private freeIndex(): number {
+    const taken = new Set(this.threads.map((thread) => thread.index));
+    let index = 1;
+    while (taken.has(index)) index++;
+    return index;
+  }
+
+  // RunView: the threads' answers put together.
+
+  threadViews(): ThreadView[] {
+    return this.threads.map((thread) => ({
+      name: thread.name,
+      state: this.running.has(thread) ? "RUNNING" : "REBALANCING",
+      clientIds: thread.clientIds,
+      activeTasks: () => thread.activeTasks(),
+      standbyTasks: () => thread.standbyTasks(),
+      positions: () => thread.positions(),
+    }));
+  }
+
+  /** The first thread's: it is the instance's member for the views' questions about the group. */
+  private get first(): StreamThread | undefined {
+    return this.threads[0];
+  }
+
+  get clientIds(): RunView["clientIds"] {
+    return this.first?.clientIds ?? { consumer: "", producer: "", admin: `${this.options.clientIdPrefix}-admin` };
+  }
+
+  get admin(): ClusterAdmin | undefined {
+    return this.threads.find((thread) => thread.admin !== undefined)?.admin;
+  }
+
+  get memberId(): string | null {
+    return this.first?.memberId ?? null;
+  }
+
+  get generationId(): number {
+    return this.first?.generationId ?? -1;
+  }
+
+  get processId(): string | undefined {
+    return this.process;
+  }
+
+  partitionCount(topic: string): number | undefined {
+    for (const thread of this.threads) {
+      const count = thread.partitionCount(topic);
+      if (count !== undefined) return count;
+    }
+    return undefined;
+  }
+
+  activeTasks(): Task[] {
+    return this.threads.flatMap((thread) => thread.activeTasks());
+  }
+
+  standbyTasks(): Task[] {
+    return this.threads.flatMap((thread) => thread.standbyTasks());
+  }
+
+  positions(): { topic: string; partition: number; figures: PositionFigures }[] {
+    return this.threads.flatMap((thread) => thread.positions());
+  }
+
+  queryablePartitions(subTopologyId: number): readonly number[] {
+    if (this.threads.length === 1) return this.threads[0].queryablePartitions(subTopologyId);
+    return this.threads.flatMap((thread) => thread.queryablePartitions(subTopologyId)).sort((a, b) => a - b);
+  }
+
+  readOnlyStore(subTopologyId: number, partition: number, store: string): ReadOnlyStore | undefined {
+    for (const thread of this.threads) {
+      const found = thread.readOnlyStore(subTopologyId, partition, store);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  standbyStore(subTopologyId: number, partition: number, store: string): { store: ReadOnlyStore; lag: number } | undefined {
+    for (const thread of this.threads) {
+      const found = thread.standbyStore(subTopologyId, partition, store);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  globalStore(store: string): ReadOnlyStore | undefined {
+    return this.globals?.store(store);
+  }
+
+  storePartitions(): StorePartitionFigures[] {
+    return this.threads.flatMap((thread) => thread.storePartitions());
+  }
+
+  async storeStatistics(): Promise<{ task: string; stores: StoreStats[] }[]> {
+    return (await Promise.all(this.threads.map((thread) => thread.storeStatistics()))).flat();
+  }
+}
