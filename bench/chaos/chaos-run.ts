@@ -61,6 +61,15 @@ export const DEFAULT_OPTIONS: ChaosOptions = {
 const APPLICATIONS = ["wordcount", "pageviews"];
 const SETTLE_TIMEOUT_MS = 180_000;
 
+export interface FaultRecovery {
+  atMs: number;
+  kind: string;
+  /** The down time the harness chose for a killed process before its restart (instance and broker kills). */
+  downMs?: number;
+  /** Until every application of every instance was RUNNING again; undefined if the run ended first. */
+  recoveryMs?: number;
+}
+
 export interface ChaosReport {
   seed: number;
   guarantee: "at_least_once" | "exactly_once_v2";
@@ -70,6 +79,8 @@ export interface ChaosReport {
   retriedSends: number;
   faults: Record<string, number>;
   recoveryMs: number[];
+  /** Each fault, in order: when (ms into the faults), its kind, how long the harness kept its process down, and its recovery. */
+  recoveries: FaultRecovery[];
   queries: QueryFigures;
   sse: SseFigures[];
   rss: { name: string; warmBytes: number; endBytes: number }[];
@@ -135,8 +146,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sluice-chaos-"));
   fs.mkdirSync(dir, { recursive: true });
   const faults: Record<string, number> = { "instance kill": 0, "broker kill": 0, "rest stop/restart": 0, "proxy stall": 0, "proxy reset": 0 };
-  const faultTimes: number[] = [];
   const recoveryMs: number[] = [];
+  const recoveries: FaultRecovery[] = [];
+  /** Faults injected since every application was last seen RUNNING everywhere. */
+  const unrecovered: { at: number; recovery: FaultRecovery }[] = [];
   const brokerPort = await freePort();
   const bootstrap = `127.0.0.1:${brokerPort}`;
   const broker = new SluiceChild("broker", ["broker", `--broker.port=${brokerPort}`, `--broker.data.dir=${path.join(dir, "broker")}`, "--broker.storage=file"], path.join(dir, "broker.log"), () => accepts(brokerPort));
@@ -213,9 +226,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let monitoring = true;
     const monitor = (async () => {
       while (monitoring) {
-        if (faultTimes.length > 0 && (await allRunning())) {
+        if (unrecovered.length > 0 && (await allRunning())) {
           const now = Date.now();
-          for (const at of faultTimes.splice(0)) recoveryMs.push(now - at);
+          for (const { at, recovery } of unrecovered.splice(0)) {
+            recovery.recoveryMs = now - at;
+            recoveryMs.push(now - at);
+          }
         }
         await sleep(500);
       }
@@ -232,9 +248,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextRest = at(between(random, options.restEveryMs));
     let nextProxy = at(between(random, options.proxyEveryMs));
     const restarts: Promise<void>[] = [];
-    const fault = (kind: string) => {
+    const fault = (kind: string, downMs?: number) => {
       faults[kind]++;
-      faultTimes.push(Date.now());
+      const recovery: FaultRecovery = { atMs: Date.now() - start, kind, downMs };
+      recoveries.push(recovery);
+      unrecovered.push({ at: Date.now(), recovery });
       progress(`chaos: +${Math.round((Date.now() - start) / 1000)}s ${kind}`);
     };
     const restartLater = (child: SluiceChild, downMs: number) => {
@@ -256,8 +274,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (brokerKillTimes.length > 0 && now >= brokerKillTimes[0] && broker.alive) {
         brokerKillTimes.shift();
         await broker.kill("SIGKILL");
-        fault("broker kill");
-        restartLater(broker, between(random, options.brokerDownMs));
+        const downMs = between(random, options.brokerDownMs);
+        fault("broker kill", downMs);
+        restartLater(broker, downMs);
       }
       if (now >= nextInstanceKill) {
         nextInstanceKill = now + between(random, options.instanceKillEveryMs);
@@ -265,8 +284,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const victim = random.pick(slots.filter((slot) => slot.child.serving));
         if (victim) {
           await victim.child.kill("SIGKILL");
-          fault("instance kill");
-          restartLater(victim.child, between(random, options.instanceDownMs));
+          const downMs = between(random, options.instanceDownMs);
+          fault("instance kill", downMs);
+          restartLater(victim.child, downMs);
         }
       }
       if (now >= nextRest) {
@@ -322,6 +342,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       retriedSends: feederFigures.retriedSends,
       faults,
       recoveryMs,
+      recoveries,
       queries: queryFigures,
       sse,
       rss,

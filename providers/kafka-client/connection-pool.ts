@@ -54,6 +54,11 @@ export class ConnectionPool {
 
   close(): void {
     this.closed = true;
+    this.dropConnections();
+  }
+
+  /** Closes every connection (the requests in flight on them fail); the next `get` opens a new one. */
+  dropConnections(): void {
     for (const connection of this.retired) connection.close();
     this.retired.clear();
     for (const entry of this.entries.values()) {

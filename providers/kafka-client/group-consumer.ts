@@ -344,8 +344,10 @@ export class GroupConsumer {
     if (this.stopped) return;
     this.stopped = true;
     this.wake?.();
-    // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now.
-    if (this.joining) this.groupPool.close();
+    // A JoinGroup in flight may wait for a whole rebalance: closing its connection ends it now. The pool stays open
+    // for the LeaveGroup below: a member that did not leave would hold the group's next rebalance up until its
+    // session ended (an instance's application stopped, or restarted, in the middle of a rebalance).
+    if (this.joining) this.groupPool.dropConnections();
     await this.loop;
     await this.backgroundJoin;
     await this.settledCommit().catch((error) => this.logger.warn("committing the last positions failed", { groupId: this.options.groupId, error: String(error) }));

@@ -364,6 +364,32 @@ for (const rebalanceProtocol of ["eager", "cooperative"] as const) {
   });
 }
 
+test("a member stopped while its JoinGroup waits for a rebalance leaves the group: the others' rebalance ends without waiting for its session", async (context) => {
+  // Long timeouts: a member that did not leave would hold the rebalance up for 30 s.
+  const patient: Partial<GroupConsumerOptions> = { sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 30_000 };
+  const stopping = await startMember(context, "stop-joining", {}, patient);
+  // A member that heartbeats seldom keeps the next rebalance open for a while after the first member joined it.
+  const slow = await startMember(context, "stop-joining", {}, { ...patient, heartbeatIntervalMs: 3_000 });
+  await eventually(() => lastAssignment(stopping).length + lastAssignment(slow).length === PARTITIONS, { what: "two members holding every partition", timeoutMs: 15_000 });
+  const rebalances = stopping.rebalances;
+  const third = await startMember(context, "stop-joining", {}, patient);
+  await eventually(() => stopping.rebalances > rebalances, { what: "the first member joining the rebalance the third one started" });
+  await stopping.consumer.stop();
+  await eventually(() => lastAssignment(slow).length + lastAssignment(third).length === PARTITIONS && lastAssignment(third).length > 0, {
+    what: "the two members left holding every partition",
+    timeoutMs: 10_000,
+  });
+  const admin = context.broker.kafka().admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups(["stop-joining"]);
+    assert.equal(groups[0].members.map((member) => member.memberId).sort(), [slow.consumer.memberId, third.consumer.memberId].sort());
+  } finally {
+    await admin.disconnect();
+  }
+  assert.equal([stopping.failures, slow.failures, third.failures], [[], [], []]);
+});
+
 test("partitions of a topic another member is still creating are waited for, not a failure", async (context) => {
   const logger = recordingLogger();
   const member = await startMember(context, "early", {}, { assignor: roundRobinAssignor(["later"]), knownPartitionCount: (topic) => (topic === "later" ? 2 : undefined), logger });
