@@ -40,6 +40,12 @@ export interface ChaosOptions {
   guarantee?: "at_least_once" | "exactly_once_v2";
   /** streams.num.standby.replicas of the instances (0 by default); with standbys, keyed queries allow stale reads. */
   standbyReplicas?: number;
+  /**
+   * Static membership (KIP-345): each instance joins with its own stable `streams.group.instance.id`, kept across its
+   * restarts, and a session timeout longer than a restart, so a killed or stopped instance's tasks wait for it
+   * instead of moving away and back.
+   */
+  staticMembership?: boolean;
   /** log.level of the Sluice processes; their logs go to files in `dir`. */
   logLevel?: string;
   /** Progress lines (stderr by default). */
@@ -59,6 +65,8 @@ export const DEFAULT_OPTIONS: ChaosOptions = {
 };
 
 const APPLICATIONS = ["wordcount", "pageviews"];
+/** How long a restarted instance may take to start and join again, on top of its down time, before its static session ends. */
+const RESTART_MARGIN_MS = 20_000;
 const SETTLE_TIMEOUT_MS = 180_000;
 
 export interface FaultRecovery {
@@ -74,6 +82,8 @@ export interface ChaosReport {
   seed: number;
   guarantee: "at_least_once" | "exactly_once_v2";
   standbyReplicas: number;
+  /** The instances' session timeout under static membership; undefined with dynamic members. */
+  staticSessionTimeoutMs?: number;
   fedRecords: number;
   ackedRecords: number;
   retriedSends: number;
@@ -170,6 +180,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await admin.disconnect();
     proxy = await KafkaProxy.start("127.0.0.1", brokerPort);
 
+    const staticSessionTimeoutMs = options.staticMembership ? options.instanceDownMs[1] + RESTART_MARGIN_MS : undefined;
+    const membership = (i: number) =>
+      staticSessionTimeoutMs === undefined ? [] : [`--streams.group.instance.id=chaos-sluice-${i}`, `--streams.session.timeout.ms=${staticSessionTimeoutMs}`];
     const slots: { child: SluiceChild; url: string }[] = [];
     for (let i = 0; i < options.instances; i++) {
       const port = await freePort();
@@ -186,6 +199,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           "--streams.num.partitions=4",
           `--streams.processing.guarantee=${options.guarantee ?? "at_least_once"}`,
           `--streams.num.standby.replicas=${options.standbyReplicas ?? 0}`,
+          ...membership(i),
           `--log.level=${options.logLevel ?? "warn"}`,
         ],
         path.join(dir, `sluice-${i}.log`),
@@ -337,6 +351,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       seed: options.seed,
       guarantee: options.guarantee ?? "at_least_once",
       standbyReplicas: options.standbyReplicas ?? 0,
+      staticSessionTimeoutMs,
       fedRecords: feederFigures.generated,
       ackedRecords: feederFigures.acknowledged,
       retriedSends: feederFigures.retriedSends,
