@@ -76,6 +76,11 @@ export interface FaultRecovery {
   downMs?: number;
   /** Until every application of every instance was RUNNING again; undefined if the run ended first. */
   recoveryMs?: number;
+  /**
+   * For a killed process, from its restarted process serving again to every application RUNNING: the recovery
+   * without the down time the harness chose and the process's own start.
+   */
+  afterRestartMs?: number;
 }
 
 export interface ChaosReport {
@@ -159,7 +164,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const recoveryMs: number[] = [];
   const recoveries: FaultRecovery[] = [];
   /** Faults injected since every application was last seen RUNNING everywhere. */
-  const unrecovered: { at: number; recovery: FaultRecovery }[] = [];
+  const unrecovered: { at: number; recovery: FaultRecovery; killed?: SluiceChild }[] = [];
   const brokerPort = await freePort();
   const bootstrap = `127.0.0.1:${brokerPort}`;
   const broker = new SluiceChild("broker", ["broker", `--broker.port=${brokerPort}`, `--broker.data.dir=${path.join(dir, "broker")}`, "--broker.storage=file"], path.join(dir, "broker.log"), () => accepts(brokerPort));
@@ -242,8 +247,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       while (monitoring) {
         if (unrecovered.length > 0 && (await allRunning())) {
           const now = Date.now();
-          for (const { at, recovery } of unrecovered.splice(0)) {
+          for (const { at, recovery, killed } of unrecovered.splice(0)) {
             recovery.recoveryMs = now - at;
+            // Ready before this check saw it RUNNING; a readiness poll not yet returned counts as ready now.
+            if (killed) recovery.afterRestartMs = killed.readyAt > at ? now - killed.readyAt : 0;
             recoveryMs.push(now - at);
           }
         }
@@ -262,11 +269,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextRest = at(between(random, options.restEveryMs));
     let nextProxy = at(between(random, options.proxyEveryMs));
     const restarts: Promise<void>[] = [];
-    const fault = (kind: string, downMs?: number) => {
+    const fault = (kind: string, downMs?: number, killed?: SluiceChild) => {
       faults[kind]++;
       const recovery: FaultRecovery = { atMs: Date.now() - start, kind, downMs };
       recoveries.push(recovery);
-      unrecovered.push({ at: Date.now(), recovery });
+      unrecovered.push({ at: Date.now(), recovery, killed });
       progress(`chaos: +${Math.round((Date.now() - start) / 1000)}s ${kind}`);
     };
     const restartLater = (child: SluiceChild, downMs: number) => {
@@ -289,7 +296,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         brokerKillTimes.shift();
         await broker.kill("SIGKILL");
         const downMs = between(random, options.brokerDownMs);
-        fault("broker kill", downMs);
+        fault("broker kill", downMs, broker);
         restartLater(broker, downMs);
       }
       if (now >= nextInstanceKill) {
@@ -299,7 +306,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (victim) {
           await victim.child.kill("SIGKILL");
           const downMs = between(random, options.instanceDownMs);
-          fault("instance kill", downMs);
+          fault("instance kill", downMs, victim.child);
           restartLater(victim.child, downMs);
         }
       }

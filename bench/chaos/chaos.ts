@@ -30,9 +30,12 @@ export function printReport(report: ChaosReport): void {
   lines.push(`records fed: ${report.fedRecords}, acknowledged: ${report.ackedRecords} (sends retried: ${report.retriedSends})`);
   lines.push(`input records in the topics: ${report.check.inputRecords} (stored twice by producer retries: ${report.check.duplicatedInputs})`);
   lines.push(`recovery to all RUNNING after a fault: p50 ${percentile(report.recoveryMs, 50)} ms, p99 ${percentile(report.recoveryMs, 99)} ms (${report.recoveryMs.length} faults)`);
-  for (const { atMs, kind, downMs, recoveryMs } of report.recoveries) {
+  const afterRestart = report.recoveries.flatMap((recovery) => (recovery.afterRestartMs === undefined ? [] : [recovery.afterRestartMs]));
+  lines.push(`  after a killed process served again: p50 ${percentile(afterRestart, 50)} ms, p99 ${percentile(afterRestart, 99)} ms (${afterRestart.length} kills)`);
+  for (const { atMs, kind, downMs, recoveryMs, afterRestartMs } of report.recoveries) {
     const down = downMs === undefined ? "" : ` (down ${(downMs / 1000).toFixed(1)} s before its restart)`;
-    lines.push(`  +${(atMs / 1000).toFixed(0)}s ${kind}${down}: ${recoveryMs === undefined ? "not recovered before the faults ended" : `all RUNNING ${(recoveryMs / 1000).toFixed(1)} s later`}`);
+    const back = afterRestartMs === undefined ? "" : `, ${(afterRestartMs / 1000).toFixed(1)} s after it served again`;
+    lines.push(`  +${(atMs / 1000).toFixed(0)}s ${kind}${down}: ${recoveryMs === undefined ? "not recovered before the faults ended" : `all RUNNING ${(recoveryMs / 1000).toFixed(1)} s later${back}`}`);
   }
   lines.push(`settled (caught up, all RUNNING) ${report.settleMs} ms after the faults`);
   lines.push(`queries: ${totalQueries} answered; ${Object.entries(report.queries.byStatus).sort().map(([status, n]) => `${status} ${n} (${share(n)})`).join(", ")}`);

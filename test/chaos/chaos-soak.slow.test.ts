@@ -37,6 +37,9 @@ async function minuteOfFaults(guarantee: "at_least_once" | "exactly_once_v2", st
   assert.is(report.queries.malformed, 0, "query answers that are not JSON");
   assert.is(report.queries.hangs, 0, "queries with no answer within their timeout");
   for (const sse of report.sse) assert.is(sse.backwards, 0, "SSE ids going backwards");
+  for (const { kind, recoveryMs, afterRestartMs } of report.recoveries.filter((recovery) => recovery.kind.endsWith("kill") && recovery.recoveryMs !== undefined)) {
+    assert.ok(afterRestartMs !== undefined && afterRestartMs <= recoveryMs!, `${kind}: recovery after the restart ${afterRestartMs} ms, from the kill ${recoveryMs} ms`);
+  }
   return report;
 }
 
