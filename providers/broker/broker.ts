@@ -18,7 +18,7 @@ import { defaultMaxConnections } from "./server/open-file-limit";
 import { RequestDispatcher } from "./server/request-dispatcher";
 import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
 import { FileLogStore } from "./storage/file-log-store";
-import type { LogStore, LogStoreOptions } from "./storage/log-store";
+import type { LogStore, LogStoreOptions, StoredGroup } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
 import { ReadBuffers } from "./storage/read-buffers";
 
@@ -159,8 +159,10 @@ export class Broker implements RunningBroker {
       assignors: options.consumerGroupAssignors,
       logger: options.logger,
     });
-    const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs, consumerGroups });
-    coordinator.loadGroups(store.offsets.groups());
+    const saveGroup = (group: StoredGroup) =>
+      void store.offsets.saveGroup(group).catch((error: unknown) => options.logger.warn("could not store a group's membership", { groupId: group.groupId, error: String(error) }));
+    const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs, consumerGroups, saveGroup });
+    coordinator.loadGroups(store.offsets.groups(), store.offsets.storedGroups());
     const admitOffsetCommit = offsetCommitAdmission(coordinator, consumerGroups);
     let transactions: TransactionCoordinator;
     try {

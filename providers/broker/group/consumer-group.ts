@@ -48,6 +48,20 @@ export class ConsumerGroup {
     this.currentState = next;
   }
 
+  /**
+   * Takes the generation a broker stored before it stopped: Stable with its members, or Empty. Used only on a
+   * fresh group, when the coordinator loads.
+   */
+  restore(generationId: number, protocolType: string, protocolName: string | null, members: GroupMember[], leaderId: string | null): void {
+    this.generationId = generationId;
+    this.protocolType = protocolType;
+    for (const member of members) this.add(member);
+    if (members.length === 0) return;
+    this.protocolName = protocolName;
+    if (leaderId !== null && this.members.has(leaderId)) this.leaderId = leaderId;
+    this.currentState = "Stable";
+  }
+
   get(memberId: string): GroupMember | undefined {
     return this.members.get(memberId);
   }

@@ -21,6 +21,7 @@ import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { metadataFor, sameProtocols, type GroupMember, type JoinAnswer, type SyncAnswer } from "./group-member";
 import { KeyedTimers } from "./keyed-timers";
 import { selectProtocol } from "./protocol-selection";
+import type { StoredGroup } from "../storage/log-store";
 
 export interface DefaultGroupCoordinatorOptions {
   logger?: ComponentLogger;
@@ -32,6 +33,11 @@ export interface DefaultGroupCoordinatorOptions {
   newMemberJoinTimeoutMs?: number;
   /** The consumer group protocol's groups (KIP-848), which share the group ids: a group is of one type. */
   consumerGroups?: ForeignGroups;
+  /**
+   * Keeps a group's membership durably, as Kafka writes GroupMetadata to its offsets topic: called when a
+   * generation becomes Stable and when the group empties. What it stored comes back through loadGroups.
+   */
+  saveGroup?: (group: StoredGroup) => void;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -61,6 +67,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
   private readonly maxSessionTimeoutMs: number;
   private readonly newMemberJoinTimeoutMs: number;
   private readonly consumerGroups?: ForeignGroups;
+  private readonly saveGroup: (group: StoredGroup) => void;
   private closed = false;
 
   constructor(options: DefaultGroupCoordinatorOptions = {}) {
@@ -70,6 +77,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
     this.maxSessionTimeoutMs = options.maxSessionTimeoutMs ?? 300_000;
     this.newMemberJoinTimeoutMs = options.newMemberJoinTimeoutMs ?? 300_000;
     this.consumerGroups = options.consumerGroups;
+    this.saveGroup = options.saveGroup ?? (() => undefined);
   }
 
   join(request: JoinGroupRequest): Promise<JoinGroupResult> {
@@ -143,8 +151,52 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
     this.groups.delete(groupId);
   }
 
-  loadGroups(groupIds: readonly string[]): void {
+  loadGroups(groupIds: readonly string[], stored: readonly StoredGroup[] = []): void {
+    for (const saved of stored) this.restoreGroup(saved);
     for (const groupId of groupIds) if (!this.groups.has(groupId)) this.groups.set(groupId, new ConsumerGroup(groupId));
+  }
+
+  private restoreGroup(saved: StoredGroup): void {
+    const group = new ConsumerGroup(saved.groupId);
+    const members = saved.members.map(
+      (m): GroupMember => ({
+        ...m,
+        protocolType: saved.protocolType,
+        protocols: saved.protocolName === null ? [] : [{ name: saved.protocolName, metadata: m.subscription }],
+        awaitingJoin: null,
+        awaitingSync: null,
+        isNew: false,
+      }),
+    );
+    group.restore(saved.generationId, saved.protocolType, saved.protocolName, members, saved.leaderId);
+    this.groups.set(group.groupId, group);
+    // Kafka restarts every loaded member's session: one that never comes back is removed and the rest rebalance.
+    for (const member of group.members.values()) this.scheduleSession(group, member);
+  }
+
+  /** Kafka's GroupMetadata record: the chosen protocol's metadata and the assignment of each member. */
+  private storeGroup(group: ConsumerGroup): void {
+    const protocolName = group.is("Stable") ? group.requireProtocolName() : null;
+    this.saveGroup({
+      groupId: group.groupId,
+      protocolType: group.protocolType ?? "",
+      protocolName,
+      generationId: group.generationId,
+      leaderId: protocolName === null ? null : group.leaderId,
+      members:
+        protocolName === null
+          ? []
+          : [...group.members.values()].map((m) => ({
+              memberId: m.memberId,
+              groupInstanceId: m.groupInstanceId,
+              clientId: m.clientId,
+              clientHost: m.clientHost,
+              sessionTimeoutMs: m.sessionTimeoutMs,
+              rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+              subscription: metadataFor(m, protocolName),
+              assignment: m.assignment,
+            })),
+    });
   }
 
   /**
@@ -394,7 +446,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
       protocolName: group.protocolName,
       members: group.members.size,
     });
-    if (group.is("Empty")) return;
+    if (group.is("Empty")) return this.storeGroup(group);
     for (const member of group.members.values()) {
       member.isNew = false;
       this.answerJoin(member, this.joinResult(group, member));
@@ -446,6 +498,7 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
       member.assignment = assignment === undefined ? EMPTY : Buffer.from(assignment);
     }
     group.transitionTo("Stable");
+    this.storeGroup(group);
     this.logger.debug("group is stable", { groupId: group.groupId, generationId: group.generationId });
     for (const member of group.members.values()) {
       if (this.answerSync(member, { errorCode: ErrorCode.NONE, assignment: member.assignment })) {

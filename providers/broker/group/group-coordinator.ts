@@ -4,6 +4,7 @@
  * messages to these calls; the coordinator knows nothing of the wire.
  */
 import type { ErrorCodeValue } from "../../kafka-protocol/error-codes";
+import type { StoredGroup } from "../storage/log-store";
 
 export interface GroupProtocol {
   name: string;
@@ -120,8 +121,10 @@ export interface GroupCoordinator {
   /**
    * The groups the offset store holds committed offsets of when the broker starts, as Kafka loads them from its
    * offsets topic: each is an Empty group until members join it, so it is listed, described, reset and deleted.
+   * A group with stored membership takes up its stored generation, Stable with its members, whose sessions start
+   * now: a member that comes back heartbeats on in that generation; one that does not expires after its session.
    */
-  loadGroups(groupIds: readonly string[]): void;
+  loadGroups(groupIds: readonly string[], stored?: readonly StoredGroup[]): void;
   /**
    * May this member commit offsets now? generationId -1 with memberId "" is a simple (non-group) commit
    * and is allowed when the group has no members. Returns NONE or the error code a real broker returns.

@@ -1,26 +1,33 @@
-/** Committed consumer-group offsets in memory: group → topic → partition → offset. */
-import type { CommittedOffset, OffsetCommitEntry, TopicPartitionRef } from "./log-store";
+/** Committed consumer-group offsets in memory (group → topic → partition → offset), and classic groups' membership. */
+import type { CommittedOffset, OffsetCommitEntry, StoredGroup, TopicPartitionRef } from "./log-store";
 
 /** A change to the table, as the offset journal records it. */
 export type OffsetChange =
   | { kind: "commit"; groupId: string; entries: OffsetCommitEntry[]; commitTimestamp: bigint }
   | { kind: "deleteTopic"; topic: string }
   | { kind: "deleteGroup"; groupId: string }
-  | { kind: "deleteOffsets"; groupId: string; partitions: TopicPartitionRef[] };
+  | { kind: "deleteOffsets"; groupId: string; partitions: TopicPartitionRef[] }
+  | { kind: "group"; group: StoredGroup };
 
 export class CommittedOffsetTable {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
+  /** Kept apart from the offsets: a group's membership outlives its last offset, as in Kafka. */
+  private readonly membership = new Map<string, StoredGroup>();
 
   applyChange(change: OffsetChange): void {
     if (change.kind === "commit") this.apply(change.groupId, change.entries, change.commitTimestamp);
     else if (change.kind === "deleteTopic") this.deleteTopic(change.topic);
     else if (change.kind === "deleteOffsets") this.deleteOffsets(change.groupId, change.partitions);
-    else this.byGroup.delete(change.groupId);
+    else if (change.kind === "group") this.membership.set(change.group.groupId, change.group);
+    else {
+      this.byGroup.delete(change.groupId);
+      this.membership.delete(change.groupId);
+    }
   }
 
-  /** The whole table as commit changes, one per entry: replaying them rebuilds it. */
+  /** The whole table as changes, one per group membership and one per offset: replaying them rebuilds it. */
   snapshot(): OffsetChange[] {
-    const changes: OffsetChange[] = [];
+    const changes: OffsetChange[] = [...this.membership.values()].map((group) => ({ kind: "group", group }));
     for (const [groupId, topics] of this.byGroup) {
       for (const [topic, partitions] of topics) {
         for (const [partition, { offset, metadata, commitTimestamp }] of partitions) {
@@ -52,7 +59,11 @@ export class CommittedOffsetTable {
   }
 
   groups(): string[] {
-    return [...this.byGroup.keys()];
+    return [...new Set([...this.byGroup.keys(), ...this.membership.keys()])];
+  }
+
+  storedGroups(): StoredGroup[] {
+    return [...this.membership.values()];
   }
 
   /** A group left without offsets is forgotten, as when its last topic is deleted. */

@@ -1,10 +1,11 @@
 /**
- * The committed-offsets journal of the file store: one JSON line per change, appended through a coalescing
- * write queue (durable once the write completes), replayed on open, tolerant of a torn last line, and
- * compacted into a snapshot (temp file + rename) when it has grown well past the live data.
+ * The committed-offsets journal of the file store, which also keeps classic groups' membership: one JSON line per
+ * change, appended through a coalescing write queue (durable once the write completes), replayed on open, tolerant
+ * of a torn last line, and compacted into a snapshot (temp file + rename) when it has grown well past the live data.
  */
 import { promises as fs } from "node:fs";
 import type { CommittedOffsetTable, OffsetChange } from "./committed-offset-table";
+import type { StoredGroup } from "./log-store";
 import type { OffsetJournal } from "./journaled-offset-store";
 import { PositionalFile } from "./positional-file";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
@@ -16,7 +17,25 @@ type JournalLine =
   | { commit: { group: string; ts: string; entries: [string, number, string, string | null][] } }
   | { deleteTopic: string }
   | { deleteGroup: string }
-  | { deleteOffsets: { group: string; partitions: [string, number][] } };
+  | { deleteOffsets: { group: string; partitions: [string, number][] } }
+  | { groupMetadata: GroupLine };
+
+/** A StoredGroup with its byte fields in base64. */
+type GroupLine = Omit<StoredGroup, "members"> & { members: (Omit<StoredGroup["members"][number], "subscription" | "assignment"> & { subscription: string; assignment: string })[] };
+
+function groupLineOf(group: StoredGroup): GroupLine {
+  return {
+    ...group,
+    members: group.members.map((m) => ({ ...m, subscription: m.subscription.toString("base64"), assignment: m.assignment.toString("base64") })),
+  };
+}
+
+function storedGroupOf(line: GroupLine): StoredGroup {
+  return {
+    ...line,
+    members: line.members.map((m) => ({ ...m, subscription: Buffer.from(m.subscription, "base64"), assignment: Buffer.from(m.assignment, "base64") })),
+  };
+}
 
 function encodeLine(change: OffsetChange): string {
   return `${JSON.stringify(lineOf(change))}\n`;
@@ -38,6 +57,8 @@ function lineOf(change: OffsetChange): JournalLine {
       return { deleteGroup: change.groupId };
     case "deleteOffsets":
       return { deleteOffsets: { group: change.groupId, partitions: change.partitions.map(({ topic, partition }) => [topic, partition]) } };
+    case "group":
+      return { groupMetadata: groupLineOf(change.group) };
   }
 }
 
@@ -45,6 +66,7 @@ function decodeLine(text: string): OffsetChange {
   const line = JSON.parse(text) as JournalLine;
   if ("deleteTopic" in line) return { kind: "deleteTopic", topic: line.deleteTopic };
   if ("deleteGroup" in line) return { kind: "deleteGroup", groupId: line.deleteGroup };
+  if ("groupMetadata" in line) return { kind: "group", group: storedGroupOf(line.groupMetadata) };
   if ("deleteOffsets" in line) {
     return { kind: "deleteOffsets", groupId: line.deleteOffsets.group, partitions: line.deleteOffsets.partitions.map(([topic, partition]) => ({ topic, partition })) };
   }

@@ -1,6 +1,6 @@
 /** The OffsetStore: a table of committed offsets whose changes are first recorded by a journal. */
 import { CommittedOffsetTable, type OffsetChange } from "./committed-offset-table";
-import type { CommittedOffset, OffsetCommitEntry, OffsetStore, TopicPartitionRef } from "./log-store";
+import type { CommittedOffset, OffsetCommitEntry, OffsetStore, StoredGroup, TopicPartitionRef } from "./log-store";
 
 /** Records a change durably (file store) or not at all (memory store) before it is applied. */
 export interface OffsetJournal {
@@ -33,6 +33,15 @@ export class JournaledOffsetStore implements OffsetStore {
   groups(): string[] {
     this.assertOpen();
     return this.table.groups();
+  }
+
+  saveGroup(group: StoredGroup): Promise<void> {
+    return this.change({ kind: "group", group });
+  }
+
+  storedGroups(): StoredGroup[] {
+    this.assertOpen();
+    return this.table.storedGroups();
   }
 
   deleteTopic(topic: string): Promise<void> {

@@ -97,16 +97,46 @@ export interface TopicPartitionRef {
   partition: number;
 }
 
+/** A classic group's member as the offsets journal keeps it (Kafka's GroupMetadata member record). */
+export interface StoredGroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+  /** The member's metadata for the group's chosen protocol. */
+  subscription: Buffer;
+  assignment: Buffer;
+}
+
+/**
+ * A classic group's membership as of its last completed generation, or of its emptying (then no members), kept
+ * beside its committed offsets so that a restarted broker lets the members go on in the same generation.
+ */
+export interface StoredGroup {
+  groupId: string;
+  protocolType: string;
+  protocolName: string | null;
+  generationId: number;
+  leaderId: string | null;
+  members: StoredGroupMember[];
+}
+
 export interface OffsetStore {
   /** Durable once resolved. */
   commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void>;
   fetch(groupId: string, topic: string, partition: number): CommittedOffset | undefined;
   /** Every committed offset of a group: topic → partition → offset. */
   groupOffsets(groupId: string): Map<string, Map<number, CommittedOffset>>;
+  /** The groups with committed offsets or stored membership. */
   groups(): string[];
+  /** Durable once resolved; replaces the group's earlier membership. */
+  saveGroup(group: StoredGroup): Promise<void>;
+  storedGroups(): StoredGroup[];
   /** Forgets the offsets of a deleted topic in every group. */
   deleteTopic(topic: string): Promise<void>;
-  /** Forgets every offset of a deleted group. */
+  /** Forgets every offset and the membership of a deleted group. */
   deleteGroup(groupId: string): Promise<void>;
   /** Forgets a group's offsets of these partitions (OffsetDelete); the group goes with its last offset. */
   deleteOffsets(groupId: string, partitions: TopicPartitionRef[]): Promise<void>;
