@@ -40,6 +40,12 @@ export interface ChaosOptions {
   guarantee?: "at_least_once" | "exactly_once_v2";
   /** streams.num.standby.replicas of the instances (0 by default); with standbys, keyed queries allow stale reads. */
   standbyReplicas?: number;
+  /**
+   * Static membership (KIP-345): each instance joins with its own stable `streams.group.instance.id`, kept across its
+   * restarts, and a session timeout longer than a restart, so a killed or stopped instance's tasks wait for it
+   * instead of moving away and back.
+   */
+  staticMembership?: boolean;
   /** log.level of the Sluice processes; their logs go to files in `dir`. */
   logLevel?: string;
   /** Progress lines (stderr by default). */
@@ -59,6 +65,8 @@ export const DEFAULT_OPTIONS: ChaosOptions = {
 };
 
 const APPLICATIONS = ["wordcount", "pageviews"];
+/** How long a restarted instance may take to start and join again, on top of its down time, before its static session ends. */
+const RESTART_MARGIN_MS = 20_000;
 const SETTLE_TIMEOUT_MS = 180_000;
 
 export interface FaultRecovery {
@@ -68,12 +76,19 @@ export interface FaultRecovery {
   downMs?: number;
   /** Until every application of every instance was RUNNING again; undefined if the run ended first. */
   recoveryMs?: number;
+  /**
+   * For a killed process, from its restarted process serving again to every application RUNNING: the recovery
+   * without the down time the harness chose and the process's own start.
+   */
+  afterRestartMs?: number;
 }
 
 export interface ChaosReport {
   seed: number;
   guarantee: "at_least_once" | "exactly_once_v2";
   standbyReplicas: number;
+  /** The instances' session timeout under static membership; undefined with dynamic members. */
+  staticSessionTimeoutMs?: number;
   fedRecords: number;
   ackedRecords: number;
   retriedSends: number;
@@ -149,7 +164,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const recoveryMs: number[] = [];
   const recoveries: FaultRecovery[] = [];
   /** Faults injected since every application was last seen RUNNING everywhere. */
-  const unrecovered: { at: number; recovery: FaultRecovery }[] = [];
+  const unrecovered: { at: number; recovery: FaultRecovery; killed?: SluiceChild }[] = [];
   const brokerPort = await freePort();
   const bootstrap = `127.0.0.1:${brokerPort}`;
   const broker = new SluiceChild("broker", ["broker", `--broker.port=${brokerPort}`, `--broker.data.dir=${path.join(dir, "broker")}`, "--broker.storage=file"], path.join(dir, "broker.log"), () => accepts(brokerPort));
@@ -170,6 +185,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await admin.disconnect();
     proxy = await KafkaProxy.start("127.0.0.1", brokerPort);
 
+    const staticSessionTimeoutMs = options.staticMembership ? options.instanceDownMs[1] + RESTART_MARGIN_MS : undefined;
+    const membership = (i: number) =>
+      staticSessionTimeoutMs === undefined ? [] : [`--streams.group.instance.id=chaos-sluice-${i}`, `--streams.session.timeout.ms=${staticSessionTimeoutMs}`];
     const slots: { child: SluiceChild; url: string }[] = [];
     for (let i = 0; i < options.instances; i++) {
       const port = await freePort();
@@ -186,6 +204,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           "--streams.num.partitions=4",
           `--streams.processing.guarantee=${options.guarantee ?? "at_least_once"}`,
           `--streams.num.standby.replicas=${options.standbyReplicas ?? 0}`,
+          ...membership(i),
           `--log.level=${options.logLevel ?? "warn"}`,
         ],
         path.join(dir, `sluice-${i}.log`),
@@ -228,8 +247,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       while (monitoring) {
         if (unrecovered.length > 0 && (await allRunning())) {
           const now = Date.now();
-          for (const { at, recovery } of unrecovered.splice(0)) {
+          for (const { at, recovery, killed } of unrecovered.splice(0)) {
             recovery.recoveryMs = now - at;
+            // Ready before this check saw it RUNNING; a readiness poll not yet returned counts as ready now.
+            if (killed) recovery.afterRestartMs = killed.readyAt > at ? now - killed.readyAt : 0;
             recoveryMs.push(now - at);
           }
         }
@@ -248,11 +269,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextRest = at(between(random, options.restEveryMs));
     let nextProxy = at(between(random, options.proxyEveryMs));
     const restarts: Promise<void>[] = [];
-    const fault = (kind: string, downMs?: number) => {
+    const fault = (kind: string, downMs?: number, killed?: SluiceChild) => {
       faults[kind]++;
       const recovery: FaultRecovery = { atMs: Date.now() - start, kind, downMs };
       recoveries.push(recovery);
-      unrecovered.push({ at: Date.now(), recovery });
+      unrecovered.push({ at: Date.now(), recovery, killed });
       progress(`chaos: +${Math.round((Date.now() - start) / 1000)}s ${kind}`);
     };
     const restartLater = (child: SluiceChild, downMs: number) => {
@@ -275,7 +296,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         brokerKillTimes.shift();
         await broker.kill("SIGKILL");
         const downMs = between(random, options.brokerDownMs);
-        fault("broker kill", downMs);
+        fault("broker kill", downMs, broker);
         restartLater(broker, downMs);
       }
       if (now >= nextInstanceKill) {
@@ -285,7 +306,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (victim) {
           await victim.child.kill("SIGKILL");
           const downMs = between(random, options.instanceDownMs);
-          fault("instance kill", downMs);
+          fault("instance kill", downMs, victim.child);
           restartLater(victim.child, downMs);
         }
       }
@@ -337,6 +358,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       seed: options.seed,
       guarantee: options.guarantee ?? "at_least_once",
       standbyReplicas: options.standbyReplicas ?? 0,
+      staticSessionTimeoutMs,
       fedRecords: feederFigures.generated,
       ackedRecords: feederFigures.acknowledged,
       retriedSends: feederFigures.retriedSends,

@@ -1,7 +1,9 @@
 /**
- * The chaos soak: `node dist/bench/chaos/chaos.js [--minutes=10] [--seed=1] [--keep] [--eos] [--standbys=N] [--log-level=warn]`
+ * The chaos soak: `node dist/bench/chaos/chaos.js [--minutes=10] [--seed=1] [--keep] [--eos] [--standbys=N] [--static] [--log-level=warn]`
  * (after `npm run build`); `--standbys=N` runs the applications with N standby replicas and asks keyed queries with
- * allow_stale; `--log-level` is the Sluice processes' (their logs are kept in the run's folder with `--keep`).
+ * allow_stale; `--static` gives each instance a stable streams.group.instance.id (static membership, KIP-345) and a
+ * session timeout longer than its restart; `--log-level` is the Sluice processes' (their logs are kept in the run's
+ * folder with `--keep`).
  * Prints what was fed, the faults injected, recovery times, query outcomes, SSE continuity, RSS and the check
  * against the acknowledged input; exits non-zero when a record is lost or a key miscounted, and with `--eos` (the
  * applications under processing.guarantee=exactly_once_v2) when an output record is a duplicate.
@@ -23,13 +25,17 @@ export function printReport(report: ChaosReport): void {
   const totalQueries = Object.values(report.queries.byStatus).reduce((a, b) => a + b, 0);
   const share = (n: number) => `${((100 * n) / Math.max(1, totalQueries)).toFixed(1)} %`;
   lines.push(`seed: ${report.seed}`);
-  lines.push(`processing.guarantee: ${report.guarantee}; standby replicas: ${report.standbyReplicas}`);
+  const membership = report.staticSessionTimeoutMs === undefined ? "dynamic" : `static (session timeout ${report.staticSessionTimeoutMs} ms)`;
+  lines.push(`processing.guarantee: ${report.guarantee}; standby replicas: ${report.standbyReplicas}; membership: ${membership}`);
   lines.push(`records fed: ${report.fedRecords}, acknowledged: ${report.ackedRecords} (sends retried: ${report.retriedSends})`);
   lines.push(`input records in the topics: ${report.check.inputRecords} (stored twice by producer retries: ${report.check.duplicatedInputs})`);
   lines.push(`recovery to all RUNNING after a fault: p50 ${percentile(report.recoveryMs, 50)} ms, p99 ${percentile(report.recoveryMs, 99)} ms (${report.recoveryMs.length} faults)`);
-  for (const { atMs, kind, downMs, recoveryMs } of report.recoveries) {
+  const afterRestart = report.recoveries.flatMap((recovery) => (recovery.afterRestartMs === undefined ? [] : [recovery.afterRestartMs]));
+  lines.push(`  after a killed process served again: p50 ${percentile(afterRestart, 50)} ms, p99 ${percentile(afterRestart, 99)} ms (${afterRestart.length} kills)`);
+  for (const { atMs, kind, downMs, recoveryMs, afterRestartMs } of report.recoveries) {
     const down = downMs === undefined ? "" : ` (down ${(downMs / 1000).toFixed(1)} s before its restart)`;
-    lines.push(`  +${(atMs / 1000).toFixed(0)}s ${kind}${down}: ${recoveryMs === undefined ? "not recovered before the faults ended" : `all RUNNING ${(recoveryMs / 1000).toFixed(1)} s later`}`);
+    const back = afterRestartMs === undefined ? "" : `, ${(afterRestartMs / 1000).toFixed(1)} s after it served again`;
+    lines.push(`  +${(atMs / 1000).toFixed(0)}s ${kind}${down}: ${recoveryMs === undefined ? "not recovered before the faults ended" : `all RUNNING ${(recoveryMs / 1000).toFixed(1)} s later${back}`}`);
   }
   lines.push(`settled (caught up, all RUNNING) ${report.settleMs} ms after the faults`);
   lines.push(`queries: ${totalQueries} answered; ${Object.entries(report.queries.byStatus).sort().map(([status, n]) => `${status} ${n} (${share(n)})`).join(", ")}`);
@@ -52,14 +58,14 @@ export function printReport(report: ChaosReport): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: "string" }, seed: { type: "string" }, keep: { type: "boolean" }, eos: { type: "boolean" }, standbys: { type: "string" }, "log-level": { type: "string" } } });
+  const { values } = parseArgs({ options: { minutes: { type: "string" }, seed: { type: "string" }, keep: { type: "boolean" }, eos: { type: "boolean" }, standbys: { type: "string" }, static: { type: "boolean" }, "log-level": { type: "string" } } });
   const minutes = Number(values.minutes ?? 10);
   const seed = Number(values.seed ?? Date.now() % 100_000);
   const standbyReplicas = Number(values.standbys ?? 0);
   if (!(minutes > 0) || !Number.isInteger(seed)) throw new Error("--minutes must be a positive number and --seed an integer");
   if (!Number.isInteger(standbyReplicas) || standbyReplicas < 0) throw new Error("--standbys must be a whole number, 0 or more");
   const guarantee = values.eos === true ? "exactly_once_v2" : "at_least_once";
-  const report = await runChaos({ ...DEFAULT_OPTIONS, seed, durationMs: minutes * 60_000, keepDir: values.keep === true, guarantee, standbyReplicas, logLevel: values["log-level"] });
+  const report = await runChaos({ ...DEFAULT_OPTIONS, seed, durationMs: minutes * 60_000, keepDir: values.keep === true, guarantee, standbyReplicas, staticMembership: values.static === true, logLevel: values["log-level"] });
   printReport(report);
   if (report.check.lostRecords !== 0 || report.check.miscountedKeys !== 0 || (guarantee === "exactly_once_v2" && report.check.duplicateOutputs !== 0)) process.exitCode = 1;
 }

@@ -14,6 +14,8 @@ export class SluiceChild {
   private exited: Promise<void> = Promise.resolve();
   /** Starts of this child, the first included. */
   starts = 0;
+  /** When the child last became ready (its port answered), ms since the epoch; 0 before its first start. */
+  readyAt = 0;
   /** A start is under way: the process runs but does not serve yet. */
   private starting = false;
 
@@ -63,6 +65,7 @@ export class SluiceChild {
       if (Date.now() > deadline) throw new Error(`${this.name} was not ready within ${timeoutMs} ms (log: ${this.logFile})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    this.readyAt = Date.now();
   }
 
   async kill(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
