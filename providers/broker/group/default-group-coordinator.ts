@@ -329,7 +329,9 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
     if (!group.is("Stable")) return;
     const nextProtocol = selectProtocol([...group.members.values()].map((m) => m.protocols));
     if (nextProtocol !== group.protocolName) return this.prepareRebalance(group, "static member changed the group protocol");
-    // Its assignment is unchanged: it only needs its new id, so no one else is disturbed.
+    // Its assignment is unchanged: it only needs its new id, so no one else is disturbed. The stored group takes the
+    // new id too (Kafka writes it before answering): after a broker restart the old one would fence this member.
+    this.storeGroup(group);
     this.answerJoin(member, this.joinResult(group, member, false));
   }
 

@@ -159,6 +159,26 @@ for (const absent of [0, 1]) {
   });
 }
 
+test("a static member that rejoined with a new member id (a restart within its session) keeps that id across a broker restart", async (context) => {
+  const first = await start(context);
+  const [dynamic, staticClient] = [await connect(context, first), await connect(context, first)];
+  const before = await formGroup([dynamic, staticClient], [null, "static-b"]);
+  // The static member's process restarted: it joins again without its member id and takes its instance's membership.
+  const replaced = await joinGroup(staticClient, "static-b");
+  assert.is.not(replaced.memberId, before[1].memberId, "a new member id");
+  assert.is(replaced.generationId, before[1].generationId, "no rebalance");
+  const port = first.port;
+  await first.close();
+
+  const second = await start(context, port);
+  const client = await connect(context, second);
+  assert.is(await heartbeat(client, { ...before[1], memberId: replaced.memberId }), ErrorCode.NONE, "the new member id is the instance's after the restart");
+  assert.is(await heartbeat(client, before[0]), ErrorCode.NONE, "the dynamic member goes on");
+  const rejoined = await client.request(JoinGroup, 5, joinBody(replaced.memberId, "static-b"));
+  // Not FENCED_INSTANCE_ID (a leader's rejoin may start a rebalance, as in Kafka: the generation is not asserted).
+  assert.equal([rejoined.errorCode, rejoined.memberId], [ErrorCode.NONE, replaced.memberId], "its rejoin is not fenced");
+});
+
 test("a group its members left comes back Empty in its generation; once deleted it does not come back", async (context) => {
   const first = await start(context);
   const client = await connect(context, first);
