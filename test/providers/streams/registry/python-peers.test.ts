@@ -82,7 +82,7 @@ for (const [name, format] of Object.entries(FORMATS)) {
     const bootstrap = harness.bootstrap.join(",");
     const python = pythonWithConfluentKafka();
     const sentences = ["to be or not to be", "that is the question", "to be"];
-    const producer = JsonLinesProgram.start(python, [SCRIPT, format.script, "produce", bootstrap, registryUrl, `${id}-in`, JSON.stringify(format.sentence)], `python ${name} producer`);
+    const producer = JsonLinesProgram.start(python, [SCRIPT, format.script, "produce", bootstrap, registryUrl, `${id}-in`, format.sentence], `python ${name} producer`);
     programs.push(producer);
     // One line per record, then the empty line that flushes them.
     const lines = sentences.map((text, i) => JSON.stringify({ key: `s${i}`, value: { text } }));
