@@ -3,7 +3,7 @@
  * into Sluice: records that ProtobufSerializer writes are counted exactly by a Sluice topology reading them with
  * `protobuf`, and ProtobufDeserializer reads its output back; a schema importing another subject's file round-trips,
  * written with the .proto text the topology gives (the registry parses it, the serde reads it back serialized), its
- * second message's index in the frame; records it cannot read (an unknown schema id, bytes that are not the message,
+ * second message's index in the frame; with use.latest.version=false the given text's own id is written; records it cannot read (an unknown schema id, bytes that are not the message,
  * a message index out of range) and values that do not fit the message go to the dead-letter topic naming the schema
  * id or the field; a query of a store of Protobuf values answers them as JSON.
  */
@@ -130,6 +130,33 @@ test("records the protobuf serde cannot read, and values that do not fit the mes
   assert.match(errors[2], new RegExp(`offset 3: schema id ${id}: message index 5 out of range, schema has 1 top-level message\\(s\\)`));
   assert.match(errors[3], /cannot decode message test\.WordCount from JSON: key "colour" is unknown/);
   await eventually(() => runtime.application("pb-bad")?.state === "RUNNING", { what: "still RUNNING" });
+});
+
+test("with use.latest.version=false the given .proto text is looked up under the subject and its id written, not the latest's", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  const given = await client.register("pb-given-out-value", proto(WORD_COUNT_PROTO));
+  const latest = await client.register("pb-given-out-value", proto(WORD_COUNT_PROTO.replace("int64 count = 2;", "int64 count = 2;\n  string language = 3;")));
+  await harness.producer.send({ topic: "pb-given-in", messages: [{ key: "k", value: "hello" }] });
+  const provider: TopologyProvider = {
+    name: "pb-given",
+    version: "1.0.0",
+    config: { "application.id": "pb-given", "schema.registry.url": registryUrl, "use.latest.version": false },
+    topology(builder: StreamsBuilder) {
+      builder
+        .stream<string, string>("pb-given-in", { keySerde: "string", valueSerde: "string" })
+        .mapValues((word) => ({ word, count: 1 }))
+        .to("pb-given-out", { keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const read: [number, unknown][] = [];
+  const reader = protobufReader(registryUrl);
+  await readUntil(harness, "pb-given-out", async (message) => {
+    read.push([message.value!.readInt32BE(1), await reader.deserialize("pb-given-out", message.value!)]);
+    return true;
+  });
+  assert.ok(latest !== given, "the subject's latest is another schema");
+  assert.equal(read, [[given, { word: "hello", count: 1 }]]);
 });
 
 test("a query of a store of protobuf values answers them as JSON (the Protobuf JSON mapping)", async () => {
