@@ -38,7 +38,7 @@ export interface RegistryClient {
   getLatestSchemaMetadata(subject: string, format?: string): Promise<RegisteredSchema & { id?: number }>;
   getBySubjectAndId(subject: string, id: number, format?: string): Promise<RegisteredSchema>;
   getByGuid(guid: string, format?: string): Promise<RegisteredSchema>;
-  getSchemaMetadata(subject: string, version: number): Promise<RegisteredSchema>;
+  getSchemaMetadata(subject: string, version: number, deleted?: boolean, format?: string): Promise<RegisteredSchema>;
   /** Registers `schema` under `subject` (POST /subjects/{subject}/versions): its id. */
   register(subject: string, schema: RegisteredSchema): Promise<number>;
   /** The id of `schema` registered under `subject` (POST /subjects/{subject}). */
@@ -128,13 +128,19 @@ export function confluentPackage(serdeName: string): ConfluentPackage {
       const es = requireEs("@bufbuild/protobuf") as typeof ProtobufEs;
       const { protoCamelCase } = requireEs("@bufbuild/protobuf/reflect") as typeof ProtobufReflect;
       const registryClient = client as unknown as RegistryClientModule.Client;
-      const deserializer = new protobuf.ProtobufDeserializer(registryClient, serdes.SerdeType.VALUE, {});
+      // The deserializer asks for the references of a reference without format=serialized, getting .proto text it
+      // cannot read (an import of an import fails): it is given a client that asks for every reference serialized.
+      const serializedReferences = {
+        getSchemaMetadata: (subject: string, version: number, deleted?: boolean) => client.getSchemaMetadata(subject, version, deleted, "serialized"),
+        config: () => registryClient.config(),
+      } as unknown as RegistryClientModule.Client;
+      const deserializer = new protobuf.ProtobufDeserializer(serializedReferences, serdes.SerdeType.VALUE, {});
       const serializer = new protobuf.ProtobufSerializer(registryClient, serdes.SerdeType.VALUE, {});
       const frame = new serdes.SchemaId(protobuf.PROTOBUF_TYPE);
       return {
         es,
         camelCase: protoCamelCase,
-        file: (schema) => deserializer.toFileDesc(registryClient, schema as RegistryClientModule.SchemaInfo),
+        file: (schema) => deserializer.toFileDesc(serializedReferences, schema as RegistryClientModule.SchemaInfo),
         messageAt: (file, indexes) => deserializer.toMessageDescFromIndexes(file, indexes),
         indexesOf: (message) => serializer.toMessageIndexArray(message),
         readIndexes: (afterId) => frame.readMessageIndexes(afterId),

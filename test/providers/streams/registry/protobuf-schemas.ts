@@ -40,6 +40,36 @@ message Customer {
 }
 `;
 
+/** A chain of imports: TRIP_PROTO imports CITY_PROTO, which imports COUNTRY_PROTO. */
+export const COUNTRY_PROTO = `syntax = "proto3";
+package test;
+
+message Country {
+  string code = 1;
+}
+`;
+
+export const CITY_PROTO = `syntax = "proto3";
+package test;
+
+import "test/country.proto";
+
+message City {
+  string name = 1;
+  test.Country country = 2;
+}
+`;
+
+export const TRIP_PROTO = `syntax = "proto3";
+package test;
+
+import "test/city.proto";
+
+message Trip {
+  test.City to = 1;
+}
+`;
+
 export const proto = (schema: string, references?: { name: string; subject: string; version: number }[]) => ({ schemaType: "PROTOBUF", schema, ...(references === undefined ? {} : { references }) });
 
 const field = (name: string, number: number, type: string, jsonName: string) => ({ name, number, type, label: "LABEL_OPTIONAL", jsonName });

@@ -3,7 +3,7 @@
  * into Sluice: records that ProtobufSerializer writes are counted exactly by a Sluice topology reading them with
  * `protobuf`, and ProtobufDeserializer reads its output back; a schema importing another subject's file round-trips,
  * written with the .proto text the topology gives (the registry parses it, the serde reads it back serialized), its
- * second message's index in the frame; with use.latest.version=false the given text's own id is written; records it cannot read (an unknown schema id, bytes that are not the message,
+ * second message's index in the frame; an import of an import is read; with use.latest.version=false the given text's own id is written; records it cannot read (an unknown schema id, bytes that are not the message,
  * a message index out of range) and values that do not fit the message go to the dead-letter topic naming the schema
  * id or the field; a query of a store of Protobuf values answers them as JSON.
  */
@@ -18,7 +18,7 @@ import { eventually } from "../../../helpers/eventually";
 import { startSluice } from "../../../helpers/sluice";
 import { query, recordsOf } from "../../../plugins/applications-api/query-client";
 import type { Harness } from "../streams-harness";
-import { ADDRESS_PROTO, CUSTOMER_PROTO, messageOf, proto, SENTENCE_FILE, WORD_COUNT_PROTO } from "./protobuf-schemas";
+import { ADDRESS_PROTO, CITY_PROTO, COUNTRY_PROTO, CUSTOMER_PROTO, messageOf, proto, SENTENCE_FILE, TRIP_PROTO, WORD_COUNT_PROTO } from "./protobuf-schemas";
 import { countsOf, headersOf, readUntil, registrySuite, type RecordReader } from "./registry-topics";
 import { registryWordCount } from "./registry-word-count";
 
@@ -94,6 +94,32 @@ test("a schema importing another subject's file round-trips: read through the re
   const registered = await client.getLatestSchemaMetadata("pb-ref-out-value");
   assert.equal(registered.references, references, "the given schema was registered with its reference");
   assert.equal([frame![0], frame!.readInt32BE(1), [...frame!.subarray(5, 7)]], [0, registered.id, [2, 2]], "magic byte, the registered id, then the indexes [1] (zigzag varints: count 1, index 1)");
+});
+
+test("an import of an import is fetched serialized too: a topology writes Trip records (importing City, importing Country) and reads them back", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  await client.register("test-country", proto(COUNTRY_PROTO));
+  await client.register("test-city", proto(CITY_PROTO, [{ name: "test/country.proto", subject: "test-country", version: 1 }]));
+  await harness.producer.send({ topic: "pb-chain-in", messages: [{ key: "t1", value: "Lyon" }] });
+  const provider: TopologyProvider = {
+    name: "pb-chain",
+    version: "1.0.0",
+    config: { "application.id": "pb-chain", "schema.registry.url": registryUrl, "auto.register.schemas": true },
+    topology(builder: StreamsBuilder) {
+      const trip = { serde: "protobuf", schema: TRIP_PROTO, references: [{ name: "test/city.proto", subject: "test-city", version: 1 }] } as const;
+      builder
+        .stream<string, string>("pb-chain-in", { keySerde: "string", valueSerde: "string" })
+        .mapValues((city) => ({ to: { name: city, country: { code: "FR" } } }))
+        .to("pb-chain-trips", { keySerde: "string", valueSerde: trip });
+      builder
+        .stream<string, { to: { name: string; country: { code: string } } }>("pb-chain-trips", { keySerde: "string", valueSerde: "protobuf" })
+        .mapValues((read) => `${read.to.name}, ${read.to.country.code}`)
+        .to("pb-chain-out", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const out = await harness.readTopic("pb-chain-out", (records) => records.length > 0);
+  assert.equal(out.map((record) => record.value?.toString()), ["Lyon, FR"]);
 });
 
 test("records the protobuf serde cannot read, and values that do not fit the message, go to the dead-letter topic naming the schema id or the field", async ({ harness, registryUrl }) => {
