@@ -391,7 +391,7 @@ export class StreamTask {
           stamp: origins === undefined ? undefined : this.originOfOutput(origins),
         };
         if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
-        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key);
+        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key, topic);
         this.env.emit(output);
       },
     };
