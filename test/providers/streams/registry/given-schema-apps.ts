@@ -1,5 +1,5 @@
 /** What the tests of registry serdes given their schema share: the sentences application, and reading what it writes or why it stopped. */
-import { AvroDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { AvroDeserializer, JsonDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl";
 import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../../../helpers/eventually";
@@ -32,6 +32,18 @@ export async function framedValues(harness: Harness, registryUrl: string, topic:
     return read.length >= count;
   });
   return read;
+}
+
+/**
+ * Application `id` writing `text` with `json_schema` given `schema`: what JsonDeserializer (validating) reads of the
+ * record, with its schema id, and the latest schema of `subject`, where the serde should have registered it.
+ */
+export async function jsonSentence(harness: Harness, registryUrl: string, id: string, schema: object, config: Record<string, ConfigValue>, subject: string, text: string) {
+  await send(harness, `${id}-in`, [text]);
+  await harness.runtime([sentences(id, { serde: "json_schema", schema }, { "schema.registry.url": registryUrl, "auto.register.schemas": true, ...config })]).start();
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  const read = await framedValues(harness, registryUrl, `${id}-out`, 1, new JsonDeserializer(client, SerdeType.VALUE, { validate: true }));
+  return { read, registered: await client.getLatestSchemaMetadata(subject) };
 }
 
 /** The exception of `provider`'s application once it is in ERROR. */

@@ -7,10 +7,10 @@
  * `json_schema` alike. Reading, `avro` reads records of other schemas as the given one (Avro's schema resolution), as
  * SpecificAvroSerde does.
  */
-import { AvroSerializer, Compatibility, JsonDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { AvroSerializer, Compatibility, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
 import type { TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
-import { failure, framedValues, send, sentences } from "./given-schema-apps";
+import { failure, framedValues, jsonSentence, send, sentences } from "./given-schema-apps";
 import { registrySuite } from "./registry-topics";
 import { SENTENCE } from "./registry-word-count";
 
@@ -33,13 +33,7 @@ test("with auto.register.schemas=true the given schema is registered under a new
 
 test("json_schema given its JSON schema registers it under a new subject, and JsonDeserializer (validating) reads the records", async ({ harness, registryUrl }) => {
   const TEXT = { type: "object", properties: { text: { type: "string" }, language: { type: "string" } }, required: ["text"] };
-  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
-  await send(harness, "gs-json-in", ["one"]);
-  const config = { "schema.registry.url": registryUrl, "auto.register.schemas": true, "json.fail.invalid.schema": true };
-  await harness.runtime([sentences("gs-json", { serde: "json_schema", schema: TEXT }, config)]).start();
-  const reader = new JsonDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, { validate: true });
-  const read = await framedValues(harness, registryUrl, "gs-json-out", 1, reader);
-  const registered = await client.getLatestSchemaMetadata("gs-json-out-value");
+  const { read, registered } = await jsonSentence(harness, registryUrl, "gs-json", TEXT, { "json.fail.invalid.schema": true }, "gs-json-out-value", "one");
   assert.equal(read, [[registered.id, { text: "one", language: "en" }]]);
   assert.equal([registered.schemaType, JSON.parse(registered.schema)], ["JSON", TEXT]);
 });

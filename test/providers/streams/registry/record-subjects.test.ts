@@ -5,9 +5,9 @@
  * deserializers read the records. Without a given schema, or with one that names no record, writing is refused with
  * an error naming the key.
  */
-import { Compatibility, JsonDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { Compatibility, SchemaRegistryClient } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
-import { failure, framedValues, send, sentences } from "./given-schema-apps";
+import { failure, framedValues, jsonSentence, send, sentences } from "./given-schema-apps";
 import { registrySuite } from "./registry-topics";
 import { SENTENCE } from "./registry-word-count";
 
@@ -41,13 +41,7 @@ test("topic-record (by Confluent's class name): the records carry the latest sch
 });
 
 test("record: a JSON schema given to the serde is registered under its title, and JsonDeserializer (validating) reads the records", async ({ harness, registryUrl }) => {
-  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
-  await send(harness, "rs-json-in", ["un"]);
-  const config = { "schema.registry.url": registryUrl, "auto.register.schemas": true, "value.subject.name.strategy": "record" };
-  await harness.runtime([sentences("rs-json", { serde: "json_schema", schema: JSON_SENTENCE }, config)]).start();
-  const reader = new JsonDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, { validate: true });
-  const read = await framedValues(harness, registryUrl, "rs-json-out", 1, reader);
-  const registered = await client.getLatestSchemaMetadata("rs.JsonSentence");
+  const { read, registered } = await jsonSentence(harness, registryUrl, "rs-json", JSON_SENTENCE, { "value.subject.name.strategy": "record" }, "rs.JsonSentence", "un");
   assert.equal(read, [[registered.id, { text: "un", language: "en" }]]);
   assert.equal([registered.schemaType, JSON.parse(registered.schema)], ["JSON", JSON_SENTENCE]);
 });
