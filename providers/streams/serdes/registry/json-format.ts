@@ -19,7 +19,7 @@ export function jsonFormat(validator?: (schema: RegisteredSchema, client: Regist
     },
     // Confluent's JSON Schema serdes name a schema by its `title`.
     recordName(_validate, schema) {
-      const title: unknown = (JSON.parse(schema.schema) as { title?: unknown }).title;
+      const title: unknown = (JSON.parse(schema.schema) as { title?: unknown } | null)?.title;
       return typeof title === "string" ? title : undefined;
     },
     decode(validate, body) {
