@@ -2,11 +2,14 @@
  * A global table of a registry-encoded topic: the global thread reads its records outside the tasks, which fetch a
  * record's schema before reading it (prepareDeserialize), so it fetches the schemas of the records it stores itself,
  * and a stream joining the table (a GlobalKTable join) reads every row, those of schemas registered after the start
- * too.
+ * too. A global store kept by a processor (addGlobalStore) reading the topic with `avro` gets its records alike.
  */
 import { AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
+import type { ProcessorContext } from "../../../../kernel/contracts/streams/processor";
+import type { KeyValueStore } from "../../../../kernel/contracts/streams/stores";
 import type { TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
+import { Stores } from "../../../../providers/streams/processor/stores";
 import { eventually } from "../../../helpers/eventually";
 import { registrySuite } from "./registry-topics";
 
@@ -64,6 +67,43 @@ test("a stream joins the global table of an Avro topic: every row is read, those
   } finally {
     await reader.disconnect();
   }
+});
+
+test("a global store's processor reading an Avro topic gets every record decoded, at restore", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  const id = await client.register("gs-names-value", { schemaType: "AVRO", schema: JSON.stringify(CUSTOMER) });
+  const serializer = new AvroSerializer(client, SerdeType.VALUE, { useSchemaId: id });
+  const customers = [{ key: "c1", value: await serializer.serialize("gs-names", { name: "Ada" }) }, { key: "c2", value: await serializer.serialize("gs-names", { name: "Grace" }) }];
+  await harness.producer.send({ topic: "gs-names", messages: customers });
+  await harness.producer.send({ topic: "gs-asks", messages: [{ key: "c1", value: "?" }, { key: "c2", value: "?" }] });
+  const provider: TopologyProvider = {
+    name: "gs",
+    version: "1.0.0",
+    config: { "application.id": "gs", "schema.registry.url": registryUrl },
+    topology(builder) {
+      const names = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("names"), "string", "string").withLoggingDisabled();
+      builder.addGlobalStore<string, { name: string }>(names, "gs-names", { keySerde: "string", valueSerde: "avro" }, () => {
+        let store!: KeyValueStore<string, string>;
+        return {
+          init: (context) => void (store = context.getStateStore("names")),
+          process: (record) => store.put(record.key, record.value.name),
+        };
+      });
+      builder
+        .stream<string, string>("gs-asks", { keySerde: "string", valueSerde: "string" })
+        .process<string, string>(() => {
+          let context!: ProcessorContext<string, string>;
+          return {
+            init: (given) => void (context = given),
+            process: (record) => context.forward({ key: record.key, value: String(context.getStateStore<KeyValueStore<string, string>>("names").get(record.key)), timestamp: record.timestamp }),
+          };
+        })
+        .to("gs-answers", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const answers = await harness.readTopic("gs-answers", (records) => records.length >= 2);
+  assert.equal(answers.map((record) => `${record.key}=${record.value}`).sort(), ["c1=Ada", "c2=Grace"]);
 });
 
 test.run();
