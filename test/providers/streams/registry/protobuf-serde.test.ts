@@ -44,6 +44,9 @@ async function writeSentences(harness: Harness, registryUrl: string, topic: stri
   return serializer;
 }
 
+/** Application `id` of `topology`, with `config`. */
+const app = (id: string, config: TopologyProvider["config"], topology: (builder: StreamsBuilder) => void): TopologyProvider => ({ name: id, version: "1.0.0", config: { "application.id": id, ...config }, topology });
+
 const test = registrySuite("protobuf serde with Confluent's JavaScript serializers");
 
 test("ProtobufSerializer's records are counted exactly, and ProtobufDeserializer reads the Protobuf counts back", async ({ harness, registryUrl }) => {
@@ -70,17 +73,12 @@ test("a schema importing another subject's file round-trips: read through the re
   const value = await serializer.serialize("pb-ref-in", create(customer, { fullName: "Ada", address: { city: "London" }, visits: 3n }));
   await harness.producer.send({ topic: "pb-ref-in", messages: [{ key: "c1", value }] });
 
-  const provider: TopologyProvider = {
-    name: "pb-ref",
-    version: "1.0.0",
-    config: { "application.id": "pb-ref", "schema.registry.url": registryUrl, "auto.register.schemas": true },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { fullName: string; address: { city: string }; visits: string }>("pb-ref-in", { keySerde: "string", valueSerde: "protobuf" })
-        .mapValues((read) => ({ fullName: read.fullName.toUpperCase(), address: read.address, visits: Number(read.visits) + 1 }))
-        .to("pb-ref-out", { keySerde: "string", valueSerde: { serde: "protobuf", schema: CUSTOMER_PROTO, references, message: "test.Customer" } });
-    },
-  };
+  const provider = app("pb-ref", { "schema.registry.url": registryUrl, "auto.register.schemas": true }, (builder) => {
+    builder
+      .stream<string, { fullName: string; address: { city: string }; visits: string }>("pb-ref-in", { keySerde: "string", valueSerde: "protobuf" })
+      .mapValues((read) => ({ fullName: read.fullName.toUpperCase(), address: read.address, visits: Number(read.visits) + 1 }))
+      .to("pb-ref-out", { keySerde: "string", valueSerde: { serde: "protobuf", schema: CUSTOMER_PROTO, references, message: "test.Customer" } });
+  });
   await harness.runtime([provider]).start();
   const reader = protobufReader(registryUrl);
   const read: unknown[] = [];
@@ -101,22 +99,17 @@ test("an import of an import is fetched serialized too: a topology writes Trip r
   await client.register("test-country", proto(COUNTRY_PROTO));
   await client.register("test-city", proto(CITY_PROTO, [{ name: "test/country.proto", subject: "test-country", version: 1 }]));
   await harness.producer.send({ topic: "pb-chain-in", messages: [{ key: "t1", value: "Lyon" }] });
-  const provider: TopologyProvider = {
-    name: "pb-chain",
-    version: "1.0.0",
-    config: { "application.id": "pb-chain", "schema.registry.url": registryUrl, "auto.register.schemas": true },
-    topology(builder: StreamsBuilder) {
-      const trip = { serde: "protobuf", schema: TRIP_PROTO, references: [{ name: "test/city.proto", subject: "test-city", version: 1 }] } as const;
-      builder
-        .stream<string, string>("pb-chain-in", { keySerde: "string", valueSerde: "string" })
-        .mapValues((city) => ({ to: { name: city, country: { code: "FR" } } }))
-        .to("pb-chain-trips", { keySerde: "string", valueSerde: trip });
-      builder
-        .stream<string, { to: { name: string; country: { code: string } } }>("pb-chain-trips", { keySerde: "string", valueSerde: "protobuf" })
-        .mapValues((read) => `${read.to.name}, ${read.to.country.code}`)
-        .to("pb-chain-out", { keySerde: "string", valueSerde: "string" });
-    },
-  };
+  const provider = app("pb-chain", { "schema.registry.url": registryUrl, "auto.register.schemas": true }, (builder) => {
+    const trip = { serde: "protobuf", schema: TRIP_PROTO, references: [{ name: "test/city.proto", subject: "test-city", version: 1 }] } as const;
+    builder
+      .stream<string, string>("pb-chain-in", { keySerde: "string", valueSerde: "string" })
+      .mapValues((city) => ({ to: { name: city, country: { code: "FR" } } }))
+      .to("pb-chain-trips", { keySerde: "string", valueSerde: trip });
+    builder
+      .stream<string, { to: { name: string; country: { code: string } } }>("pb-chain-trips", { keySerde: "string", valueSerde: "protobuf" })
+      .mapValues((read) => `${read.to.name}, ${read.to.country.code}`)
+      .to("pb-chain-out", { keySerde: "string", valueSerde: "string" });
+  });
   await harness.runtime([provider]).start();
   const out = await harness.readTopic("pb-chain-out", (records) => records.length > 0);
   assert.equal(out.map((record) => record.value?.toString()), ["Lyon, FR"]);
@@ -134,17 +127,12 @@ test("records the protobuf serde cannot read, and values that do not fit the mes
   const outOfRange = Buffer.concat([good.subarray(0, 5), Buffer.from([0x02, 0x0a]), good.subarray(6)]); // indexes [5]
   await harness.producer.send({ topic: "pb-bad-in", messages: [unknownId, notTheMessage, outOfRange, good].map((value, i) => ({ key: `k${i}`, value })) });
 
-  const provider: TopologyProvider = {
-    name: "pb-bad",
-    version: "1.0.0",
-    config: { "application.id": "pb-bad", "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { text: string }>("pb-bad-in", { keySerde: "string", valueSerde: "protobuf" })
-        .mapValues((sentence) => (sentence.text === "fine" ? { word: sentence.text, count: 1 } : { word: sentence.text, count: 1, colour: "red" }))
-        .to("pb-bad-out", { keySerde: "string", valueSerde: "protobuf" });
-    },
-  };
+  const provider = app("pb-bad", { "schema.registry.url": registryUrl, "processing.error.policy": "dead_letter" }, (builder) => {
+    builder
+      .stream<string, { text: string }>("pb-bad-in", { keySerde: "string", valueSerde: "protobuf" })
+      .mapValues((sentence) => (sentence.text === "fine" ? { word: sentence.text, count: 1 } : { word: sentence.text, count: 1, colour: "red" }))
+      .to("pb-bad-out", { keySerde: "string", valueSerde: "protobuf" });
+  });
   const runtime = harness.runtime([provider]);
   await runtime.start();
   assert.equal(await countsOf(harness, "pb-bad-out", protobufReader(registryUrl), { s0: 1 }), new Map([["s0", { word: "fine", count: 1 }]]));
@@ -163,17 +151,12 @@ test("with use.latest.version=false the given .proto text is looked up under the
   const given = await client.register("pb-given-out-value", proto(WORD_COUNT_PROTO));
   const latest = await client.register("pb-given-out-value", proto(WORD_COUNT_PROTO.replace("int64 count = 2;", "int64 count = 2;\n  string language = 3;")));
   await harness.producer.send({ topic: "pb-given-in", messages: [{ key: "k", value: "hello" }] });
-  const provider: TopologyProvider = {
-    name: "pb-given",
-    version: "1.0.0",
-    config: { "application.id": "pb-given", "schema.registry.url": registryUrl, "use.latest.version": false },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, string>("pb-given-in", { keySerde: "string", valueSerde: "string" })
-        .mapValues((word) => ({ word, count: 1 }))
-        .to("pb-given-out", { keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } });
-    },
-  };
+  const provider = app("pb-given", { "schema.registry.url": registryUrl, "use.latest.version": false }, (builder) => {
+    builder
+      .stream<string, string>("pb-given-in", { keySerde: "string", valueSerde: "string" })
+      .mapValues((word) => ({ word, count: 1 }))
+      .to("pb-given-out", { keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } });
+  });
   await harness.runtime([provider]).start();
   const read: [number, unknown][] = [];
   const reader = protobufReader(registryUrl);
@@ -186,18 +169,13 @@ test("with use.latest.version=false the given .proto text is looked up under the
 });
 
 test("a query of a store of protobuf values answers them as JSON (the Protobuf JSON mapping)", async () => {
-  const provider: TopologyProvider = {
-    name: "ProtobufLatest",
-    version: "1.0.0",
-    config: { "application.id": "pb-query", "auto.register.schemas": true },
-    topology(builder: StreamsBuilder) {
-      builder
-        .stream<string, { text: string }>("pb-query-in", { keySerde: "string", valueSerde: "protobuf" })
-        .mapValues((sentence) => ({ word: sentence.text, count: sentence.text.length }))
-        .groupByKey({ keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } })
-        .reduce((_old, latest) => latest, { storeName: "latest", keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } });
-    },
-  };
+  const provider = app("pb-query", { "auto.register.schemas": true }, (builder) => {
+    builder
+      .stream<string, { text: string }>("pb-query-in", { keySerde: "string", valueSerde: "protobuf" })
+      .mapValues((sentence) => ({ word: sentence.text, count: sentence.text.length }))
+      .groupByKey({ keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } })
+      .reduce((_old, latest) => latest, { storeName: "latest", keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO } });
+  });
   const sluice = await startSluice({ services: { [TOPOLOGY_PROVIDER_CONTRACT]: [provider] } });
   try {
     const registryUrl = `${sluice.url}/schema-registry`;
