@@ -2,19 +2,21 @@
  * The built-in registry's PROTOBUF type with Confluent's own JavaScript client and serde as the peers: `.proto` text
  * and the base64 of a serialized FileDescriptorProto (what Confluent's serializers send) are one schema, read back as
  * text or with `format=serialized`; an import is a reference, a well-known type needs none; Confluent's
- * ProtobufSerializer and ProtobufDeserializer round-trip a message through the registry; a text that is not a schema
- * is 42201 naming the problem.
+ * ProtobufSerializer and ProtobufDeserializer round-trip a message through the registry, and so do Python
+ * confluent-kafka's (test/fixtures/python/protobuf_registry_client.py); a text that is not a schema is 42201 naming
+ * the problem; the compatibility levels refuse what Confluent's Protobuf rules refuse.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { create, createFileRegistry, createMutableRegistry, fromBinary, toBinary, type DescMessage, type FileRegistry } from "@bufbuild/protobuf";
 import { type FileDescriptorProto, FileDescriptorProtoSchema, FileDescriptorSetSchema, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { ProtobufDeserializer, ProtobufSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { fixturePath } from "../../helpers/json-lines-program";
+import { fixturePath, pythonWithConfluentKafka } from "../../helpers/json-lines-program";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 
 const test = suite<{ sluice: RunningSluice; registry: string; client: SchemaRegistryClient }>("the built-in registry's PROTOBUF type");
@@ -153,6 +155,31 @@ test("a schema that is not one is 42201 naming the problem; an import needs a re
   const wkt = 'syntax = "proto3";\nimport "google/protobuf/duration.proto";\nimport "google/protobuf/struct.proto";\nmessage Timer { google.protobuf.Duration every = 1; google.protobuf.Struct labels = 2; }\n';
   const id = await client.register("timers-value", protobuf(wkt));
   assert.match((await client.getBySubjectAndId("timers-value", id)).schema, /\.google\.protobuf\.Duration every = 1;/);
+});
+
+test("Python confluent-kafka registers and looks up Protobuf schemas and round-trips a message with its Protobuf serde", async ({ registry }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-protoc-"));
+  try {
+    const set = path.join(dir, "order.pb");
+    execFileSync("protoc", [`-I${FIXTURES}`, "--include_imports", `--descriptor_set_out=${set}`, path.join(FIXTURES, "shop/order.proto")], { stdio: ["ignore", "ignore", "pipe"] });
+    const script = fixturePath("python", "protobuf_registry_client.py");
+    // Not execFileSync: Sluice answers the peer from this process.
+    const { stdout } = await promisify(execFile)(pythonWithConfluentKafka(), [script, registry, set, "py-orders", path.join(FIXTURES, "shop/common.proto"), path.join(FIXTURES, "shop/order.proto")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    const answer = JSON.parse(stdout.trim().split("\n").pop()!);
+    assert.is(answer.common_type, "PROTOBUF");
+    assert.match(answer.common_schema, /^syntax = "proto3";\npackage shop\.common;/);
+    assert.is(answer.magic, 0);
+    assert.equal(answer.read, { id: "py-1", note: "from python", voucher: "AUTUMN", units: 7, labels: { channel: "python" } });
+    assert.is(answer.lookup.version, 1, "the text finds the version Python's serializer registered in serialized form");
+    const registered = (await http(`${registry}/subjects/py-orders-value/versions/1`)).json();
+    assert.equal(registered.references, [COMMON_REFERENCE]);
+    assert.is(registered.id, answer.lookup.id);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const put = (url: string, body: unknown) => http(url, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
