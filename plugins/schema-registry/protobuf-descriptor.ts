@@ -61,9 +61,9 @@ export function descriptorOfText(text: string, name: string, known: TypeNames): 
   const parsed = parse(text, { keepCase: true });
   const packageName = parsed.package ?? "";
   const scope = packageName === "" ? parsed.root : (parsed.root.lookup(packageName) as Namespace);
-  learnTypes(scope, packageName === "" ? "" : `.${packageName}`, known);
-  const context: Context = { known, syntax, nestedOrder: nestedDeclarationOrder(text), packagePrefix: packageName === "" ? "" : `.${packageName}` };
   const prefix = packageName === "" ? "" : `.${packageName}`;
+  const context: Context = { known, syntax, nestedOrder: nestedDeclarationOrder(text), packagePrefix: prefix };
+  learnTypes(scope, prefix, known);
   const members = scope.nestedArray;
   return create(FileDescriptorProtoSchema, {
     name,
@@ -87,22 +87,27 @@ interface Context {
   packagePrefix: string;
 }
 
-/**
- * The file's `syntax` statement; editions are refused, as are string escapes protobufjs would lose (it keeps only
- * `\\`, `\n`, `\r`, `\t` and `\0`, and drops the others). Comments are stripped first.
- */
+/** The file's `syntax` statement; editions are refused. Comments are stripped first. */
 function syntaxOf(text: string): "proto2" | "proto3" {
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
-  for (const literal of code.match(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g) ?? []) {
-    for (const [escape, character, digit] of literal.matchAll(/\\([\s\S])([0-7]?)/g)) {
-      if (!"\\nrt0".includes(character) || (character === "0" && digit !== "")) throw new Error(`the escape '${escape}' in ${literal} is not supported`);
-    }
-  }
+  refuseLostEscapes(code);
   if (/^\s*edition\s*=/.test(code)) throw new Error("protobuf editions are not supported; use syntax proto2 or proto3");
   const declared = /^\s*syntax\s*=\s*["']([^"']*)["']/.exec(code)?.[1];
   if (declared === undefined || declared === "proto2") return "proto2";
   if (declared === "proto3") return "proto3";
   throw new Error(`unknown syntax '${declared}'`);
+}
+
+/**
+ * Throws for a string escape protobufjs would lose: it keeps only `\\`, `\n`, `\r`, `\t` and `\0`, and drops the
+ * others, which would change the schema unseen.
+ */
+function refuseLostEscapes(code: string): void {
+  for (const literal of code.match(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g) ?? []) {
+    for (const [escape, character, digit] of literal.matchAll(/\\([\s\S])([0-7]?)/g)) {
+      if (!"\\nrt0".includes(character) || (character === "0" && digit !== "")) throw new Error(`the escape '${escape}' in ${literal} is not supported`);
+    }
+  }
 }
 
 const isMessage = (member: ReflectionObject): member is Type => member instanceof Type;

@@ -152,6 +152,7 @@ test("a schema that is not one is 42201 naming the problem; an import needs a re
   assert.match(await expectError(post(versions, protobuf('edition = "2023"; message A {}')), 422, 42201), /editions are not supported/);
   assert.match(await expectError(post(versions, protobuf('syntax = "proto3"; message A { int32 x = 1 [(my.opt) = 1]; }')), 422, 42201), /option '\(my\.opt\)'/);
   assert.match(await expectError(post(versions, protobuf("AAAA////")), 422, 42201), /not a serialized FileDescriptorProto/);
+  assert.match(await expectError(post(versions, protobuf('syntax = "proto3"; option java_package = "a\\"b"; message A {}')), 422, 42201), /the escape '\\"'/);
   const wkt = 'syntax = "proto3";\nimport "google/protobuf/duration.proto";\nimport "google/protobuf/struct.proto";\nmessage Timer { google.protobuf.Duration every = 1; google.protobuf.Struct labels = 2; }\n';
   const id = await client.register("timers-value", protobuf(wkt));
   assert.match((await client.getBySubjectAndId("timers-value", id)).schema, /\.google\.protobuf\.Duration every = 1;/);
