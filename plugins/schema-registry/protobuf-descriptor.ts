@@ -26,7 +26,7 @@ import {
   ServiceOptionsSchema,
 } from "@bufbuild/protobuf/wkt";
 import { Enum, Field, MapField, Namespace, parse, type ReflectionObject, Service, Type } from "protobufjs";
-import { nestedDeclarationOrder } from "./protobuf-declaration-order";
+import { type Import, importsOf, nestedDeclarationOrder } from "./protobuf-declaration-order";
 import { jsonNameOf, mapEntryNameOf, TypeNames } from "./protobuf-names";
 
 type FieldInit = MessageInitShape<typeof FieldDescriptorProtoSchema>;
@@ -65,11 +65,13 @@ export function descriptorOfText(text: string, name: string, known: TypeNames): 
   const context: Context = { known, syntax, nestedOrder: nestedDeclarationOrder(text), packagePrefix: prefix };
   learnTypes(scope, prefix, known);
   const members = scope.nestedArray;
+  const imports = importsOf(text);
   return create(FileDescriptorProtoSchema, {
     name,
     package: packageName === "" ? undefined : packageName,
-    dependency: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
-    weakDependency: (parsed.weakImports ?? []).map((_, i) => (parsed.imports ?? []).length + i),
+    dependency: imports.map((i) => i.path),
+    publicDependency: indexesOf(imports, "public"),
+    weakDependency: indexesOf(imports, "weak"),
     messageType: members.filter(isMessage).map((type) => messageOf(type, prefix, context)),
     enumType: members.filter(isEnum).map((type) => enumOf(type)),
     service: members.filter((member): member is Service => member instanceof Service).map((service) => serviceOf(service, prefix, context)),
@@ -78,6 +80,8 @@ export function descriptorOfText(text: string, name: string, known: TypeNames): 
     syntax: syntax === "proto3" ? "proto3" : undefined,
   });
 }
+
+const indexesOf = (imports: Import[], kind: Import["kind"]) => imports.flatMap((i, index) => (i.kind === kind ? [index] : []));
 
 interface Context {
   known: TypeNames;
