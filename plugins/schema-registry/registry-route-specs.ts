@@ -22,10 +22,15 @@ const SCHEMA_REQUEST =
 const ok = (description: string, schema: JsonSchema) => ({ description, contentType: CONTENT_TYPE, schema });
 const SUBJECT_NOT_FOUND = "40401: the subject has no version";
 const ID_NOT_FOUND = "40403: no schema has the id";
-const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON)", contentType: CONTENT_TYPE };
+const RAW_SCHEMA = { description: "The schema's text as the whole body (an Avro schema's JSON, a Protobuf schema's .proto text)", contentType: CONTENT_TYPE };
 
 const LEVEL: JsonSchema = { type: "string", enum: ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE"] };
 const DELETED = { description: "`true`: soft-deleted ones too", schema: { type: "boolean" } } satisfies ParameterSpec;
+const FORMAT = {
+  description:
+    "How the schema is answered: for PROTOBUF, `serialized` (the base64 of its FileDescriptorProto) or `ignore_extensions` (the text without extend blocks and extension ranges); left out, or any other value, the canonical text",
+  schema: { type: "string", examples: ["serialized"] },
+} satisfies ParameterSpec;
 const LISTING_FILTERS = { deleted: DELETED, deletedOnly: { description: "`true`: soft-deleted ones only", schema: { type: "boolean" } } } satisfies Record<string, ParameterSpec>;
 const PERMANENT = { description: "`true`: remove for good what was soft-deleted", schema: { type: "boolean" } } satisfies ParameterSpec;
 const LEVEL_ANSWER = ok("The compatibility level", objectSchema({ compatibilityLevel: LEVEL }));
@@ -62,7 +67,7 @@ export const REGISTRY_SPECS = {
     summary: "One version of a subject",
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
-    queryParameters: { deleted: DELETED },
+    queryParameters: { deleted: DELETED, format: FORMAT },
     responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
   lookup: {
@@ -70,13 +75,14 @@ export const REGISTRY_SPECS = {
     description: SCHEMA_REQUEST,
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
-    queryParameters: { deleted: DELETED },
+    queryParameters: { deleted: DELETED, format: FORMAT },
     responses: { 200: ok("The version", SUBJECT_VERSION), 404: `${SUBJECT_NOT_FOUND}; 40403: the subject has no such schema`, 422: "42201: the schema does not parse" },
   },
   schemaById: {
     summary: "A schema by its id",
     tags: TAGS,
     pathParameters: { id: ID },
+    queryParameters: { format: FORMAT },
     responses: { 200: ok("The schema", SCHEMA), 404: ID_NOT_FOUND },
   },
   types: { summary: "The schema types this registry takes", tags: TAGS, responses: { 200: ok("Schema types", arrayOf(string)) } },
@@ -84,7 +90,7 @@ export const REGISTRY_SPECS = {
     summary: "One version's schema text alone",
     tags: TAGS,
     pathParameters: { subject: SUBJECT, version: VERSION },
-    queryParameters: { deleted: DELETED },
+    queryParameters: { deleted: DELETED, format: FORMAT },
     responses: { 200: RAW_SCHEMA, 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
   referencedBy: {
@@ -93,7 +99,7 @@ export const REGISTRY_SPECS = {
     pathParameters: { subject: SUBJECT, version: VERSION },
     responses: { 200: ok("Schema ids, ascending", arrayOf(integer)), 404: `${SUBJECT_NOT_FOUND}; 40402: no such version`, 422: "42202: not a version" },
   },
-  schemaTextById: { summary: "A schema's text alone, by its id", tags: TAGS, pathParameters: { id: ID }, responses: { 200: RAW_SCHEMA, 404: ID_NOT_FOUND } },
+  schemaTextById: { summary: "A schema's text alone, by its id", tags: TAGS, pathParameters: { id: ID }, queryParameters: { format: FORMAT }, responses: { 200: RAW_SCHEMA, 404: ID_NOT_FOUND } },
   subjectsById: { summary: "The subjects that hold a schema", tags: TAGS, pathParameters: { id: ID }, responses: { 200: ok("Subjects, sorted", arrayOf(string)), 404: ID_NOT_FOUND } },
   versionsById: {
     summary: "The subject versions that hold a schema",

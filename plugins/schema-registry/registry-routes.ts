@@ -37,19 +37,19 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
   routes.get(`${REGISTRY_PATH}/subjects`, answer((req) => state.subjects(deletedFilterOf(req))), { spec: REGISTRY_SPECS.subjects });
   routes.get(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => state.versions(req.params.subject, deletedFilterOf(req)).map((v) => v.version)), { spec: REGISTRY_SPECS.versions });
   routes.post(`${REGISTRY_PATH}/subjects/:subject/versions`, answer((req) => registry.register(req.params.subject, requestOf(req))), { spec: REGISTRY_SPECS.register });
-  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => versionJson(state.version(req.params.subject, versionOf(req.params.version), withDeleted(req)))), {
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version`, answer((req) => versionJson(registry.formatted(state.version(req.params.subject, versionOf(req.params.version), withDeleted(req)), formatOf(req)))), {
     spec: REGISTRY_SPECS.version,
   });
   // A lookup changes nothing: readers may make it, though it is a POST.
-  routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.lookup(req.params.subject, requestOf(req), withDeleted(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
-  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => state.version(req.params.subject, versionOf(req.params.version), withDeleted(req))), {
+  routes.post(`${REGISTRY_PATH}/subjects/:subject`, answer((req) => versionJson(registry.formatted(registry.lookup(req.params.subject, requestOf(req), withDeleted(req)), formatOf(req)))), { role: "viewer", spec: REGISTRY_SPECS.lookup });
+  routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/schema`, schemaText((req) => registry.formatted(state.version(req.params.subject, versionOf(req.params.version), withDeleted(req)), formatOf(req))), {
     spec: REGISTRY_SPECS.versionSchema,
   });
   routes.get(`${REGISTRY_PATH}/subjects/:subject/versions/:version/referencedby`, answer((req) => referencedBy(state, state.version(req.params.subject, versionOf(req.params.version)))), {
     spec: REGISTRY_SPECS.referencedBy,
   });
-  routes.get(`${REGISTRY_PATH}/schemas/ids/:id`, answer((req) => schemaJson(state.schemaById(idOf(req.params.id)))), { spec: REGISTRY_SPECS.schemaById });
-  routes.get(`${REGISTRY_PATH}/schemas/ids/:id/schema`, schemaText((req) => state.schemaById(idOf(req.params.id))), { spec: REGISTRY_SPECS.schemaTextById });
+  routes.get(`${REGISTRY_PATH}/schemas/ids/:id`, answer((req) => schemaJson(registry.formatted(state.schemaById(idOf(req.params.id)), formatOf(req)))), { spec: REGISTRY_SPECS.schemaById });
+  routes.get(`${REGISTRY_PATH}/schemas/ids/:id/schema`, schemaText((req) => registry.formatted(state.schemaById(idOf(req.params.id)), formatOf(req))), { spec: REGISTRY_SPECS.schemaTextById });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/subjects`, answer((req) => [...new Set(state.usesOf(idOf(req.params.id)).map((use) => use.subject))]), { spec: REGISTRY_SPECS.subjectsById });
   routes.get(`${REGISTRY_PATH}/schemas/ids/:id/versions`, answer((req) => state.usesOf(idOf(req.params.id))), { spec: REGISTRY_SPECS.versionsById });
 
@@ -98,6 +98,9 @@ const withDeleted = (req: SluiceRequest) => req.query.deleted === "true";
 
 /** Confluent's `deleted` and `deletedOnly` parameters (both: deleted only). */
 const deletedFilterOf = (req: SluiceRequest): DeletedFilter => (req.query.deletedOnly === "true" ? "deletedOnly" : withDeleted(req) ? "withDeleted" : "live");
+
+/** Confluent's `format` parameter: how a schema's text is answered (a Protobuf schema's `serialized` descriptor). */
+const formatOf = (req: SluiceRequest) => (typeof req.query.format === "string" ? req.query.format : undefined);
 
 const isPermanent = (req: SluiceRequest) => req.query.permanent === "true";
 

@@ -35,7 +35,7 @@ export function resolveSchema(state: RegistryState, content: SchemaContent): Res
     }
   };
   visit(content.references);
-  return { schema: content.schema, dependencies };
+  return { schema: content.schema, dependencies, referenceNames: content.references.map((reference) => reference.name) };
 }
 
 /** The ids of the schemas that reference `version`, ascending: the live ones, or with `deleted` the soft-deleted too. */

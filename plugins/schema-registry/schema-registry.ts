@@ -286,6 +286,17 @@ export class SchemaRegistry {
     return found;
   }
 
+  /**
+   * `content` with its schema in the answer format Confluent's `format` parameter names (a Protobuf schema's
+   * `serialized` descriptor, say); as it is without one, or for a type or format that has none, as Confluent's
+   * registry answers an unknown format.
+   */
+  formatted<T extends SchemaContent>(content: T, format: string | undefined): T {
+    const type = schemaTypeOf(content.schemaType);
+    if (format === undefined || format.trim() === "" || type.formatted === undefined) return content;
+    return { ...content, schema: type.formatted(resolveSchema(this.state, content), format.trim().toLowerCase()) };
+  }
+
   /** The request's schema, checked (its references resolved) and in its canonical text: 42201 when it is missing or does not parse. */
   private contentOf(request: SchemaRequest): SchemaContent {
     if (typeof request !== "object" || request === null) throw invalidSchema("the request body must be a JSON object");

@@ -5,12 +5,17 @@
  */
 import { AVRO_TYPE } from "./avro-type";
 import { JSON_TYPE } from "./json-schema-type";
+import { PROTOBUF_TYPE } from "./protobuf-type";
 import { invalidSchema } from "./registry-errors";
 
-/** A schema's text with the texts of the schemas it references, transitively, dependencies first. */
+/**
+ * A schema's text with the texts of the schemas it references, transitively, dependencies first, and the names its
+ * own references give them (a Protobuf import's path).
+ */
 export interface ResolvedSchema {
   schema: string;
   dependencies: string[];
+  referenceNames: string[];
 }
 
 export interface SchemaType {
@@ -18,9 +23,11 @@ export interface SchemaType {
   canonical(schema: ResolvedSchema): string;
   /** Why data written with `writer` cannot be read with `reader` (both canonical); empty when it can. */
   unreadable(reader: ResolvedSchema, writer: ResolvedSchema): string[];
+  /** The canonical `schema` in the answer format `format` asks for, where the type has such formats. */
+  formatted?(schema: ResolvedSchema, format: string): string;
 }
 
-const TYPES: Readonly<Record<string, SchemaType>> = { AVRO: AVRO_TYPE, JSON: JSON_TYPE };
+const TYPES: Readonly<Record<string, SchemaType>> = { AVRO: AVRO_TYPE, JSON: JSON_TYPE, PROTOBUF: PROTOBUF_TYPE };
 
 export const SCHEMA_TYPES = Object.keys(TYPES);
 

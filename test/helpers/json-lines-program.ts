@@ -94,7 +94,7 @@ export function pythonWithConfluentKafka(): string {
   if (probe.status !== 0) {
     throw new Error(
       `no Python with confluent-kafka at ${python} (${probe.error?.message ?? probe.stderr.trim()}): ` +
-        "run `python3 -m venv .venv && .venv/bin/pip install confluent-kafka fastavro requests attrs cachetools httpx authlib jsonschema` in the repository (.ci/run does, pinned), or set SLUICE_PYTHON",
+        "run `python3 -m venv .venv && .venv/bin/pip install confluent-kafka fastavro requests attrs cachetools httpx authlib jsonschema protobuf googleapis-common-protos` in the repository (.ci/run does, pinned), or set SLUICE_PYTHON",
     );
   }
   return python;

@@ -87,7 +87,7 @@ test("errors are Confluent's codes with its statuses, in its media type", () =>
     assert.equal((await post(`${registry}/subjects/admins-value/versions`, { schema: compact(ORDER) })).json(), { id });
     assert.equal((await http(`${registry}/schemas/ids/${id}/subjects`)).json(), ["admins-value", "users-value"]);
     assert.equal((await http(`${registry}/schemas/ids/${id}/versions`)).json(), [{ subject: "admins-value", version: 1 }, { subject: "users-value", version: 1 }]);
-    assert.equal((await http(`${registry}/schemas/types`)).json(), ["AVRO", "JSON"]);
+    assert.equal((await http(`${registry}/schemas/types`)).json(), ["AVRO", "JSON", "PROTOBUF"]);
     await expectError(http(`${registry}/subjects/users-value/versions/3/schema`), 404, 40402);
     await expectError(http(`${registry}/schemas/ids/${id + 100}/schema`), 404, 40403);
     await expectError(http(`${registry}/schemas/ids/${id + 100}/subjects`), 404, 40403);
