@@ -56,8 +56,8 @@ interface AssignmentInfo {
 export interface HighAvailability extends WarmupSettings {
   /** `probing.rebalance.interval.ms`: how long after an assignment with warm-ups the members join again. */
   readonly probingRebalanceIntervalMs: number;
-  /** Leader only: each stateful task's changelog end offsets summed, by task id. */
-  changelogEnds(tasks: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Leader only: each stateful task's changelog end offsets summed, by task id; undefined when they cannot be read now. */
+  changelogEnds(tasks: readonly string[]): Promise<ReadonlyMap<string, number> | undefined>;
   /** Hears, with every assignment this member learns, when it is to join again for a probing rebalance (undefined: never). */
   probingRebalance?(at: number | undefined): void;
 }
@@ -157,6 +157,8 @@ async function withWarmups(
   settings: HighAvailability,
 ): Promise<{ active: Map<string, string[]>; warmups: Map<string, string[]> }> {
   const ends = await settings.changelogEnds(statefulTasks);
+  // Without the ends no lag is known: the sticky placement stands, as for a group with older members.
+  if (ends === undefined) return { active: new Map([...desired].map(([client, tasks]) => [client, [...tasks]])), warmups: new Map() };
   const sums = new Map<string, Map<string, number>>();
   for (const [client, threads] of clients) {
     const best = new Map<string, number>();

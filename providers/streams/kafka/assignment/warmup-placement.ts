@@ -41,11 +41,13 @@ export function offsetSumOf(stores: readonly string[], positions: ReadonlyMap<st
 
 /**
  * How many changelog records a client lacks of a task: 0 for a task it runs (LATEST_OFFSET), the whole changelog for
- * one it has no state of. `endSum`: the task's changelogs' end offsets summed.
+ * one it has no state of, and for one whose state is past the changelogs' ends (they were truncated or recreated: the
+ * state is dropped and restored from scratch, as Kafka Streams counts it). `endSum`: the task's changelogs' end offsets summed.
  */
 export function lagOf(offsetSum: number | undefined, endSum: number): number {
   if (offsetSum === LATEST_OFFSET) return 0;
-  return Math.max(0, endSum - Math.max(0, offsetSum ?? 0));
+  const sum = offsetSum ?? 0;
+  return sum > endSum ? endSum : endSum - sum;
 }
 
 /**

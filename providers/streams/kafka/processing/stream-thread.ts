@@ -256,7 +256,11 @@ export class StreamThread implements ThreadRunView {
       maxWarmupReplicas: settings.get("max.warmup.replicas"),
       acceptableRecoveryLag: settings.get("acceptable.recovery.lag"),
       probingRebalanceIntervalMs: settings.get("probing.rebalance.interval.ms"),
-      changelogEnds: (tasks) => changelogEndSums(topology, admin, tasks),
+      changelogEnds: (tasks) =>
+        changelogEndSums(topology, admin, tasks).catch((error: unknown) => {
+          logger.warn("the changelogs' end offsets cannot be read: tasks are placed without warm-up replicas this time", { error: String(error) });
+          return undefined;
+        }),
       probingRebalance: (at) => {
         clearTimeout(this.probingTimer);
         this.probingTimer = undefined;

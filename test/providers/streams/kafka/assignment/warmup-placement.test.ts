@@ -15,13 +15,13 @@ const settings = { maxWarmupReplicas: 2, acceptableRecoveryLag: 100 };
 /** Lags by client, then task; a task a client is not listed for is stateless. */
 const lags = (table: Record<string, Record<string, number>>) => (client: string, task: string) => table[client]?.[task];
 
-test("offset sums and lags: LATEST_OFFSET has none, no state lacks the whole changelog, a sum past the end lacks nothing", () => {
+test("offset sums and lags: LATEST_OFFSET has none; no state, or state past the changelogs' ends, lacks the whole changelog", () => {
   assert.is(offsetSumOf(["a", "b"], new Map([["a", 9], ["b", 19]])), 30);
   assert.is(offsetSumOf(["a", "b"], new Map([["a", 9]])), 10);
   assert.is(lagOf(LATEST_OFFSET, 5000), 0);
   assert.is(lagOf(undefined, 5000), 5000);
   assert.is(lagOf(4000, 5000), 1000);
-  assert.is(lagOf(6000, 5000), 0);
+  assert.is(lagOf(6000, 5000), 5000);
 });
 
 test("a caught-up owner keeps its task where the balance wants it elsewhere; the lagging client gets a warm-up", () => {
@@ -129,7 +129,7 @@ test("the assignor: a new empty instance gets half the stateless tasks at once a
   assert.is(probe, undefined, "no warm-ups, no probing rebalance");
 });
 
-test("the assignor: small changelogs (within acceptable.recovery.lag) move at once; a member without offset sums is assigned as before", async () => {
+test("the assignor: small changelogs (within acceptable.recovery.lag) move at once; without offset sums, or ends, tasks are placed as before", async () => {
   const small = streamsAssignor(topology, null, 0, undefined, undefined, "a", highAvailability(5_000));
   const moved = layoutOf(await small.assign([memberOf("a", ALL, running), memberOf("b", [], {})], () => 4));
   assert.is(moved.b.active.length, 4);
@@ -138,6 +138,10 @@ test("the assignor: small changelogs (within acceptable.recovery.lag) move at on
   const old = layoutOf(await mixed.assign([memberOf("a", ALL, running), memberOf("b", [])], () => 4));
   assert.is(old.b.active.length, 4);
   assert.equal(old.b.standby, []);
+  const unreadable = streamsAssignor(topology, null, 0, undefined, undefined, "a", { ...highAvailability(50_000), changelogEnds: async () => undefined });
+  const blind = layoutOf(await unreadable.assign([memberOf("a", ALL, running), memberOf("b", [], {})], () => 4));
+  assert.is(blind.b.active.length, 4);
+  assert.equal(blind.b.standby, []);
 });
 
 test.run();
