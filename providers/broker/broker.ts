@@ -18,7 +18,7 @@ import { defaultMaxConnections } from "./server/open-file-limit";
 import { RequestDispatcher } from "./server/request-dispatcher";
 import { SaslServer, type BrokerSasl } from "./sasl/sasl-server";
 import { FileLogStore } from "./storage/file-log-store";
-import type { LogStore, LogStoreOptions, StoredGroup } from "./storage/log-store";
+import { isStoredConsumerGroup, type LogStore, type LogStoreOptions, type StoredGroup, type StoredMembership } from "./storage/log-store";
 import { MemoryLogStore } from "./storage/memory-log-store";
 import { ReadBuffers } from "./storage/read-buffers";
 
@@ -150,6 +150,8 @@ export class Broker implements RunningBroker {
     const readBuffers = new ReadBuffers(READ_BUFFERS_FREE_BYTES);
     const store = createStore(options, readBuffers);
     await store.open();
+    const saveGroup = (group: StoredMembership) =>
+      void store.offsets.saveGroup(group).catch((error: unknown) => options.logger.warn("could not store a group's membership", { groupId: group.groupId, error: String(error) }));
     // The two protocols' coordinators share the group ids: each asks the other before it makes a group.
     const consumerGroups: ConsumerProtocolCoordinator = new ConsumerProtocolCoordinator({
       topics: () => store.topics(),
@@ -157,12 +159,16 @@ export class Broker implements RunningBroker {
       sessionTimeoutMs: options.consumerGroupSessionTimeoutMs,
       heartbeatIntervalMs: options.consumerGroupHeartbeatIntervalMs,
       assignors: options.consumerGroupAssignors,
+      saveGroup,
       logger: options.logger,
     });
-    const saveGroup = (group: StoredGroup) =>
-      void store.offsets.saveGroup(group).catch((error: unknown) => options.logger.warn("could not store a group's membership", { groupId: group.groupId, error: String(error) }));
     const coordinator = new DefaultGroupCoordinator({ logger: options.logger, initialRebalanceDelayMs: options.initialRebalanceDelayMs, consumerGroups, saveGroup });
-    coordinator.loadGroups(store.offsets.groups(), store.offsets.storedGroups());
+    const stored = store.offsets.storedGroups();
+    consumerGroups.load(stored.filter(isStoredConsumerGroup));
+    coordinator.loadGroups(
+      store.offsets.groups(),
+      stored.filter((group): group is StoredGroup => !isStoredConsumerGroup(group)),
+    );
     const admitOffsetCommit = offsetCommitAdmission(coordinator, consumerGroups);
     let transactions: TransactionCoordinator;
     try {

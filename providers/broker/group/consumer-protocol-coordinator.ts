@@ -4,13 +4,15 @@
  * member and group epochs, fencing, session and rebalance timeouts, and offset-commit admission of its groups. Groups
  * share their ids with the classic coordinator's: a group is of one type, and an empty group of the other type gives
  * way to a new member (Kafka's conversion of an empty group); a non-empty one answers GROUP_ID_NOT_FOUND, as Kafka does
- * when it does not migrate groups online (`group.consumer.migration.policy=disabled`). No I/O.
+ * when it does not migrate groups online (`group.consumer.migration.policy=disabled`). No I/O: each change of a group
+ * is handed to `saveGroup`, and what was saved comes back through `load` when the broker restarts.
  */
 import { randomBytes } from "node:crypto";
 import { ErrorCode, type ErrorCodeValue } from "../../kafka-protocol/error-codes";
 import { silentLogger, type ComponentLogger } from "../../../kernel/logger";
 import { ConsumerProtocolGroup, STATIC_LEFT_EPOCH, type ConsumerGroupState, type ConsumerProtocolMember } from "./consumer-protocol-group";
 import type { ForeignGroups, MemberRef } from "./group-coordinator";
+import type { StoredConsumerGroup } from "../storage/log-store";
 import { KeyedTimers } from "./keyed-timers";
 import { parsePartitionKey, partitionKey, SERVER_ASSIGNORS, type ServerAssignor } from "./server-assignors";
 
@@ -33,6 +35,11 @@ export interface ConsumerProtocolCoordinatorOptions {
   heartbeatIntervalMs?: number;
   /** Kafka's group.consumer.assignors: names among `uniform` and `range`; the first is the default. */
   assignors?: readonly string[];
+  /**
+   * Keeps a group durably, as Kafka writes a consumer group's metadata, members and assignments to its offsets topic:
+   * called after every change of membership, epochs or assignments.
+   */
+  saveGroup?: (group: StoredConsumerGroup) => void;
   logger?: ComponentLogger;
 }
 
@@ -116,6 +123,32 @@ export function byTopicId(keys: Iterable<string>): TopicPartitionsById {
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((key) => b.has(key));
 
+function storedGroupOf(group: ConsumerProtocolGroup): StoredConsumerGroup {
+  return {
+    protocol: "consumer",
+    groupId: group.groupId,
+    groupEpoch: group.groupEpoch,
+    targetEpoch: group.targetEpoch,
+    assignorName: group.assignorName,
+    members: [...group.members.values()].map((member) => ({
+      memberId: member.memberId,
+      instanceId: member.instanceId,
+      rackId: member.rackId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      memberEpoch: member.memberEpoch,
+      previousMemberEpoch: member.previousMemberEpoch,
+      state: member.state,
+      assigned: [...member.assigned],
+      revoking: [...member.revoking],
+      target: [...(group.target.get(member.memberId) ?? [])],
+      subscribedTopicNames: [...member.subscribedTopicNames],
+      serverAssignor: member.serverAssignor,
+      rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+    })),
+  };
+}
+
 export class ConsumerProtocolCoordinator implements ForeignGroups {
   private readonly groups = new Map<string, ConsumerProtocolGroup>();
   private readonly timers = new KeyedTimers();
@@ -123,6 +156,8 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
   private readonly sessionTimeoutMs: number;
   private readonly heartbeatIntervalMs: number;
   private readonly assignors: readonly ServerAssignor[];
+  /** Each group as last saved (its JSON), so that a heartbeat that changes nothing writes nothing. */
+  private readonly saved = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly options: ConsumerProtocolCoordinatorOptions) {
@@ -147,6 +182,32 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       return { errorCode: error.errorCode, errorMessage: error.message, memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null };
+    } finally {
+      this.save(request.groupId);
+    }
+  }
+
+  /**
+   * Takes up the groups a broker saved before it stopped, as a Kafka coordinator loads its offsets topic: each member
+   * goes on with its epoch and assignment, and its session starts now, so one that does not come back is removed.
+   */
+  load(stored: readonly StoredConsumerGroup[]): void {
+    for (const saved of stored) {
+      const group = new ConsumerProtocolGroup(saved.groupId);
+      group.groupEpoch = saved.groupEpoch;
+      group.targetEpoch = saved.targetEpoch;
+      group.assignorName = saved.assignorName;
+      for (const { target, assigned, revoking, ...member } of saved.members) {
+        group.add({ ...member, subscribedTopicNames: [...member.subscribedTopicNames], assigned: new Set(assigned), revoking: new Set(revoking) });
+        group.target.set(member.memberId, new Set(target));
+      }
+      group.topicsSignature = this.topicsSignature(group);
+      this.groups.set(group.groupId, group);
+      this.saved.set(group.groupId, JSON.stringify(storedGroupOf(group)));
+      for (const member of group.members.values()) {
+        this.scheduleSession(group, member);
+        this.watchRevocation(group, member, member.memberEpoch);
+      }
     }
   }
 
@@ -188,6 +249,7 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
     if (group === undefined) return ErrorCode.GROUP_ID_NOT_FOUND;
     if (group.members.size > 0) return ErrorCode.NON_EMPTY_GROUP;
     this.groups.delete(groupId);
+    this.saved.delete(groupId);
     return ErrorCode.NONE;
   }
 
@@ -215,7 +277,9 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
   }
 
   remove(groupId: string): void {
-    if (this.stateOf(groupId) === "empty") this.groups.delete(groupId);
+    if (this.stateOf(groupId) !== "empty") return;
+    this.groups.delete(groupId);
+    this.saved.delete(groupId);
   }
 
   close(): void {
@@ -388,6 +452,18 @@ export class ConsumerProtocolCoordinator implements ForeignGroups {
     group.remove(member.memberId);
     this.logger.info(`consumer group member ${reason}`, { groupId: group.groupId, memberId: member.memberId });
     this.refreshTarget(group, true);
+    this.save(group.groupId);
+  }
+
+  /** Hands the group to `saveGroup` when it changed since it was last saved. */
+  private save(groupId: string): void {
+    const group = this.groups.get(groupId);
+    if (group === undefined || this.closed) return;
+    const stored = storedGroupOf(group);
+    const text = JSON.stringify(stored);
+    if (this.saved.get(groupId) === text) return;
+    this.saved.set(groupId, text);
+    this.options.saveGroup?.(stored);
   }
 
   // --- Assignment ---

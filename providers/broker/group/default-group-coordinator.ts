@@ -153,7 +153,10 @@ export class DefaultGroupCoordinator implements GroupCoordinator, ForeignGroups 
 
   loadGroups(groupIds: readonly string[], stored: readonly StoredGroup[] = []): void {
     for (const saved of stored) this.restoreGroup(saved);
-    for (const groupId of groupIds) if (!this.groups.has(groupId)) this.groups.set(groupId, new ConsumerGroup(groupId));
+    for (const groupId of groupIds) {
+      const isConsumerGroup = (this.consumerGroups?.stateOf(groupId) ?? "none") !== "none";
+      if (!this.groups.has(groupId) && !isConsumerGroup) this.groups.set(groupId, new ConsumerGroup(groupId));
+    }
   }
 
   private restoreGroup(saved: StoredGroup): void {

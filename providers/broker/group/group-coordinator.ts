@@ -123,6 +123,7 @@ export interface GroupCoordinator {
    * offsets topic: each is an Empty group until members join it, so it is listed, described, reset and deleted.
    * A group with stored membership takes up its stored generation, Stable with its members, whose sessions start
    * now: a member that comes back heartbeats on in that generation; one that does not expires after its session.
+   * A group the consumer group protocol's coordinator took up is left to it.
    */
   loadGroups(groupIds: readonly string[], stored?: readonly StoredGroup[]): void;
   /**

@@ -1,5 +1,5 @@
-/** Committed consumer-group offsets in memory (group → topic → partition → offset), and classic groups' membership. */
-import type { CommittedOffset, OffsetCommitEntry, StoredGroup, TopicPartitionRef } from "./log-store";
+/** Committed consumer-group offsets in memory (group → topic → partition → offset), and groups' membership. */
+import type { CommittedOffset, OffsetCommitEntry, StoredMembership, TopicPartitionRef } from "./log-store";
 
 /** A change to the table, as the offset journal records it. */
 export type OffsetChange =
@@ -7,12 +7,12 @@ export type OffsetChange =
   | { kind: "deleteTopic"; topic: string }
   | { kind: "deleteGroup"; groupId: string }
   | { kind: "deleteOffsets"; groupId: string; partitions: TopicPartitionRef[] }
-  | { kind: "group"; group: StoredGroup };
+  | { kind: "group"; group: StoredMembership };
 
 export class CommittedOffsetTable {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
   /** Kept apart from the offsets: a group's membership outlives its last offset, as in Kafka. */
-  private readonly membership = new Map<string, StoredGroup>();
+  private readonly membership = new Map<string, StoredMembership>();
 
   applyChange(change: OffsetChange): void {
     if (change.kind === "commit") this.apply(change.groupId, change.entries, change.commitTimestamp);
@@ -62,7 +62,7 @@ export class CommittedOffsetTable {
     return [...new Set([...this.byGroup.keys(), ...this.membership.keys()])];
   }
 
-  storedGroups(): StoredGroup[] {
+  storedGroups(): StoredMembership[] {
     return [...this.membership.values()];
   }
 

@@ -1,11 +1,11 @@
 /**
- * The committed-offsets journal of the file store, which also keeps classic groups' membership: one JSON line per
+ * The committed-offsets journal of the file store, which also keeps groups' membership: one JSON line per
  * change, appended through a coalescing write queue (durable once the write completes), replayed on open, tolerant
  * of a torn last line, and compacted into a snapshot (temp file + rename) when it has grown well past the live data.
  */
 import { promises as fs } from "node:fs";
 import type { CommittedOffsetTable, OffsetChange } from "./committed-offset-table";
-import type { StoredGroup } from "./log-store";
+import { isStoredConsumerGroup, type StoredConsumerGroup, type StoredGroup } from "./log-store";
 import type { OffsetJournal } from "./journaled-offset-store";
 import { PositionalFile } from "./positional-file";
 import { SerialWriteQueue, type WriteOutcome } from "./serial-write-queue";
@@ -18,7 +18,8 @@ type JournalLine =
   | { deleteTopic: string }
   | { deleteGroup: string }
   | { deleteOffsets: { group: string; partitions: [string, number][] } }
-  | { groupMetadata: GroupLine };
+  | { groupMetadata: GroupLine }
+  | { consumerGroup: StoredConsumerGroup };
 
 /** A StoredGroup with its byte fields in base64. */
 type GroupLine = Omit<StoredGroup, "members"> & { members: (Omit<StoredGroup["members"][number], "subscription" | "assignment"> & { subscription: string; assignment: string })[] };
@@ -58,7 +59,7 @@ function lineOf(change: OffsetChange): JournalLine {
     case "deleteOffsets":
       return { deleteOffsets: { group: change.groupId, partitions: change.partitions.map(({ topic, partition }) => [topic, partition]) } };
     case "group":
-      return { groupMetadata: groupLineOf(change.group) };
+      return isStoredConsumerGroup(change.group) ? { consumerGroup: change.group } : { groupMetadata: groupLineOf(change.group) };
   }
 }
 
@@ -67,6 +68,7 @@ function decodeLine(text: string): OffsetChange {
   if ("deleteTopic" in line) return { kind: "deleteTopic", topic: line.deleteTopic };
   if ("deleteGroup" in line) return { kind: "deleteGroup", groupId: line.deleteGroup };
   if ("groupMetadata" in line) return { kind: "group", group: storedGroupOf(line.groupMetadata) };
+  if ("consumerGroup" in line) return { kind: "group", group: line.consumerGroup };
   if ("deleteOffsets" in line) {
     return { kind: "deleteOffsets", groupId: line.deleteOffsets.group, partitions: line.deleteOffsets.partitions.map(([topic, partition]) => ({ topic, partition })) };
   }

@@ -1,6 +1,6 @@
 /** The OffsetStore: a table of committed offsets whose changes are first recorded by a journal. */
 import { CommittedOffsetTable, type OffsetChange } from "./committed-offset-table";
-import type { CommittedOffset, OffsetCommitEntry, OffsetStore, StoredGroup, TopicPartitionRef } from "./log-store";
+import type { CommittedOffset, OffsetCommitEntry, OffsetStore, StoredMembership, TopicPartitionRef } from "./log-store";
 
 /** Records a change durably (file store) or not at all (memory store) before it is applied. */
 export interface OffsetJournal {
@@ -35,11 +35,11 @@ export class JournaledOffsetStore implements OffsetStore {
     return this.table.groups();
   }
 
-  saveGroup(group: StoredGroup): Promise<void> {
+  saveGroup(group: StoredMembership): Promise<void> {
     return this.change({ kind: "group", group });
   }
 
-  storedGroups(): StoredGroup[] {
+  storedGroups(): StoredMembership[] {
     this.assertOpen();
     return this.table.storedGroups();
   }

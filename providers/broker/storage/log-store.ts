@@ -123,6 +123,43 @@ export interface StoredGroup {
   members: StoredGroupMember[];
 }
 
+/** A consumer protocol group's member as the offsets journal keeps it (Kafka's ConsumerGroupMemberMetadata, current and target assignment records). */
+export interface StoredConsumerGroupMember {
+  memberId: string;
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  state: "stable" | "unrevoked" | "unreleased";
+  /** Partition keys (topic id and partition) it owns, those it must give up, and its target. */
+  assigned: string[];
+  revoking: string[];
+  target: string[];
+  subscribedTopicNames: string[];
+  serverAssignor: string | null;
+  rebalanceTimeoutMs: number;
+}
+
+/**
+ * A consumer protocol (KIP-848) group as of its last change of membership, epochs or assignments: a restarted broker
+ * takes it up, so the members heartbeat on with their epochs, as after a Kafka coordinator failover.
+ */
+export interface StoredConsumerGroup {
+  protocol: "consumer";
+  groupId: string;
+  groupEpoch: number;
+  targetEpoch: number;
+  assignorName: string | null;
+  members: StoredConsumerGroupMember[];
+}
+
+/** What the offsets journal keeps of a group's membership, under either protocol: a group is of one type. */
+export type StoredMembership = StoredGroup | StoredConsumerGroup;
+
+export const isStoredConsumerGroup = (stored: StoredMembership): stored is StoredConsumerGroup => "protocol" in stored && stored.protocol === "consumer";
+
 export interface OffsetStore {
   /** Durable once resolved. */
   commit(groupId: string, entries: OffsetCommitEntry[], commitTimestamp: bigint): Promise<void>;
@@ -132,8 +169,8 @@ export interface OffsetStore {
   /** The groups with committed offsets or stored membership. */
   groups(): string[];
   /** Durable once resolved; replaces the group's earlier membership. */
-  saveGroup(group: StoredGroup): Promise<void>;
-  storedGroups(): StoredGroup[];
+  saveGroup(group: StoredMembership): Promise<void>;
+  storedGroups(): StoredMembership[];
   /** Forgets the offsets of a deleted topic in every group. */
   deleteTopic(topic: string): Promise<void>;
   /** Forgets every offset and the membership of a deleted group. */

@@ -3,12 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { FIXTURES, http, startSluice, type RunningSluice } from "../../helpers/sluice";
 import { EXAMPLES_PACKAGE } from "../../helpers/streams";
 import { request } from "../../helpers/tls-client";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * Basic authentication and roles over every route family (built-in, query, event stream, REST extension):
@@ -23,8 +22,7 @@ const basic = (user: string, password = PASSWORD) => ({ Authorization: `Basic ${
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-auth-"));
-  const users = path.join(context.dir, "users");
-  for (const [name, role] of Object.entries(USERS)) writeUser(users, name, await hashPassword(PASSWORD), role);
+  const users = await writeUsersFile(context.dir, PASSWORD, USERS);
   context.logged = [];
   context.sluice = await startSluice({
     root: path.join(FIXTURES, "extension-app"),
@@ -141,8 +139,7 @@ test("an extension's route sees the principal of the request", async ({ sluice }
 
 test("failed logins from one address are slowed, more with each failure", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-throttle-"));
-  const users = path.join(dir, "users");
-  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
+  const users = await writeUsersFile(dir, PASSWORD, { vera: "viewer" });
   const slowed = await startSluice({ overrides: { "server.auth.mechanism": "basic", "server.auth.users.file": users, "server.auth.failure.delay.ms": "150" } });
   try {
     const waits: number[] = [];

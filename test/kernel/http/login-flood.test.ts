@@ -5,10 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * Password hashing cannot be turned against the process: hashes run through a bounded queue (503 with Retry-After
@@ -41,8 +40,7 @@ function get(sluice: RunningSluice, authorization: string, localAddress = "127.0
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-login-flood-"));
-  context.users = path.join(context.dir, "users");
-  writeUser(context.users, "vera", await hashPassword(PASSWORD), "viewer");
+  context.users = await writeUsersFile(context.dir, PASSWORD, { vera: "viewer" });
 });
 test.after(({ dir }) => fs.rmSync(dir, { recursive: true, force: true }));
 

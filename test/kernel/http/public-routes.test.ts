@@ -5,10 +5,9 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { PLUGIN_CONTRACT, type Plugin } from "../../../kernel/contracts/plugin";
 import { REST_EXTENSION_CONTRACT, type RestExtension } from "../../../kernel/contracts/rest-extension";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import type { RouteRegistrar } from "../../../kernel/http/route-registry";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * Public routes (RouteOptions.public): a built-in plugin serves static files to anyone for GET and HEAD while
@@ -20,8 +19,7 @@ const plugin = (register: (routes: RouteRegistrar) => void): Plugin => ({ config
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-public-"));
-  context.users = path.join(context.dir, "users");
-  writeUser(context.users, "vera", await hashPassword("secret"), "viewer");
+  context.users = await writeUsersFile(context.dir, "secret", { vera: "viewer" });
 });
 test.after(({ dir }) => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * The smaller rules of a secured Sluice: public paths are public for reads only; /health tells the anonymous UP or
@@ -22,10 +23,7 @@ const basic = (user: string, password = PASSWORD) => ({ Authorization: `Basic ${
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-security-settings-"));
-  context.users = path.join(context.dir, "users");
-  writeUser(context.users, "vera", await hashPassword(PASSWORD), "viewer");
-  writeUser(context.users, "otto", await hashPassword(PASSWORD), "operator");
-  writeUser(context.users, "ada", await hashPassword(PASSWORD), "admin");
+  context.users = await writeUsersFile(context.dir, PASSWORD, { vera: "viewer", otto: "operator", ada: "admin" });
   context.logged = [];
   context.sluice = await startSluiceWithExamples(
     {

@@ -6,12 +6,11 @@ import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { RunningBroker } from "../../../providers/broker";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
 import { PEER_ANSWER_HEADER, PEER_HEADER, PeerSecret } from "../../../kernel/http/auth/peer-proof";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { http as fetchHttp } from "../../helpers/sluice";
 import { startBrokerWithTopics, startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * Who gets a forwarded query, and whose answer counts. An instance with authentication and the instance secret
@@ -42,8 +41,7 @@ const queryOn = (sluice: SluiceWithExamples, body: unknown, headers: Record<stri
 
 test.before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-peer-proof-"));
-  const users = path.join(dir, "users");
-  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
+  const users = await writeUsersFile(dir, PASSWORD, { vera: "viewer" });
   const secretFile = path.join(dir, "secret");
   fs.writeFileSync(secretFile, `${SECRET}\n`);
   // Answers every forwarded query with records nobody wrote.

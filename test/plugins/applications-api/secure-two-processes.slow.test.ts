@@ -4,13 +4,12 @@ import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { createPki, type TestPki } from "../../helpers/certificates";
 import { eventually } from "../../helpers/eventually";
 import { runSluice, type SluiceProcess } from "../../helpers/sluice-process";
 import { EXAMPLES_PACKAGE } from "../../helpers/streams";
 import { request } from "../../helpers/tls-client";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * Two `sluice start` processes with TLS and authentication, forwarding queries to each other over HTTPS, proven
@@ -50,8 +49,7 @@ function secureInstances(name: string, mode: Mode): void {
     const server = pki.issue("server", "sluice-instance", { server: true });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-secure-two-"));
     dirs.push(dir);
-    const users = path.join(dir, "users");
-    writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
+    const users = await writeUsersFile(dir, PASSWORD, { vera: "viewer" });
     const peerSecret = path.join(dir, "peer-secret");
     fs.writeFileSync(peerSecret, `${PEER_SECRET}\n`);
     if (mode === "mtls") clientCertificate = pki.issue("vera", "vera");

@@ -8,8 +8,6 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { KAFKA_BOOTSTRAP } from "../../../kernel/contracts/kafka-bootstrap";
 import { ROUTE_CATALOG } from "../../../kernel/contracts/route-catalog";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { ERROR_BODY_SCHEMA } from "../../../kernel/http/http-error";
 import { schemaViolation, type JsonSchema } from "../../../kernel/http/json-schema";
 import type { RouteListing } from "../../../kernel/http/route-registry";
@@ -17,6 +15,7 @@ import { openApiPath } from "../../../plugins/openapi/openapi-document";
 import { eventually } from "../../helpers/eventually";
 import { FIXTURES, http, startSluice, type RunningSluice } from "../../helpers/sluice";
 import { EXAMPLES_PACKAGE, startSluiceWithExamples } from "../../helpers/streams";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * GET /api/v1/openapi.json against a Sluice serving everything at once — the examples, both fixture REST
@@ -41,9 +40,7 @@ const test = suite<Context>("the OpenAPI document");
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-openapi-"));
-  const users = path.join(context.dir, "users");
-  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
-  writeUser(users, "otto", await hashPassword(PASSWORD), "operator");
+  const users = await writeUsersFile(context.dir, PASSWORD, { vera: "viewer", otto: "operator" });
   context.sluice = await startSluice({
     root: path.join(FIXTURES, "extension-app"),
     overrides: {

@@ -3,13 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { sampleValue, samples } from "../../helpers/prometheus-text";
 import { http, startSluice } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { promtoolCheck } from "../metrics-prometheus/promtool";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * GET /metrics on Sluice running the examples: promtool-clean, the Node.js runtime, HTTP and query durations by
@@ -119,8 +118,7 @@ test("the applications' metrics, as their prometheus format renders them, labell
 
 test("with authentication /metrics needs a viewer, unless server.auth.public.paths lists it", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-metrics-auth-"));
-  const users = path.join(dir, "users");
-  writeUser(users, "vera", await hashPassword("pw of vera"), "viewer");
+  const users = await writeUsersFile(dir, "pw of vera", { vera: "viewer" });
   const auth = { "server.auth.mechanism": "basic", "server.auth.users.file": users };
   const closed = await startSluice({ overrides: auth });
   const open = await startSluice({ overrides: { ...auth, "server.auth.public.paths": "/health,/metrics" } });

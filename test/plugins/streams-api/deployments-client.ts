@@ -1,9 +1,8 @@
 /** Deploy, terminate, pause and resume calls of the deployment tests, and a deployed wordcount on topics of its own. */
 import fs from "node:fs";
 import path from "node:path";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { http, type HttpResult } from "../../helpers/sluice";
+import { writeUsersFile } from "../../helpers/users-file";
 
 const json = (method: string, body: unknown) => ({
   method,
@@ -35,9 +34,7 @@ export const basicAs = (user: string) => ({ Authorization: `Basic ${Buffer.from(
  * Sluice that takes deploys over basic authentication and seals the secrets they carry.
  */
 export async function deployersOn(dir: string): Promise<Record<string, string>> {
-  const users = path.join(dir, "users");
-  writeUser(users, "otto", await hashPassword(DEPLOYER_PASSWORD), "operator");
-  writeUser(users, "ada", await hashPassword(DEPLOYER_PASSWORD), "admin");
+  const users = await writeUsersFile(dir, DEPLOYER_PASSWORD, { otto: "operator", ada: "admin" });
   const key = path.join(dir, "deployments.key");
   fs.writeFileSync(key, "a key of the trusted configuration\n");
   return {

@@ -3,12 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { http, type HttpResult } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { basicAs, DEPLOYER_PASSWORD } from "./deployments-client";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * wordcount with streams.num.stream.threads=2 behind basic authentication: /status, /offsets and /metrics show each
@@ -33,9 +32,7 @@ const threads = suite<Context>("stream threads of wordcount over REST");
 
 threads.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-threads-"));
-  const users = path.join(context.dir, "users");
-  writeUser(users, "otto", await hashPassword(DEPLOYER_PASSWORD), "operator");
-  writeUser(users, "vera", await hashPassword(DEPLOYER_PASSWORD), "viewer");
+  const users = await writeUsersFile(context.dir, DEPLOYER_PASSWORD, { otto: "operator", vera: "viewer" });
   context.sluice = await startSluiceWithExamples({
     "server.auth.mechanism": "basic",
     "server.auth.users.file": users,

@@ -5,9 +5,8 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * The console's files over HTTP: the redirect, index.html for the console's own pages, precompressed gzip with
@@ -124,8 +123,7 @@ test("the console's own pages are index.html; a missing file is a 404 in the API
 
 test("with authentication on, the console's files need no credentials, other methods and the API do", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-console-files-"));
-  const users = path.join(dir, "users");
-  writeUser(users, "vera", await hashPassword("secret"), "viewer");
+  const users = await writeUsersFile(dir, "secret", { vera: "viewer" });
   const sluice = await startSluice({ overrides: { "server.auth.mechanism": "basic", "server.auth.users.file": users, "server.auth.failure.delay.ms": "0" } });
   try {
     const page = await get(`${sluice.url}/ui/applications`);

@@ -4,12 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { startSluice, type RunningSluice } from "../../helpers/sluice";
 import { startSluiceWithExamples, type SluiceWithExamples } from "../../helpers/streams";
 import { launchConsoleBrowser, logIn, screenshot, type ConsoleBrowser, type WatchedPage } from "./console-browser";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * The console of a Sluice with authentication on: its page loads without credentials and shows a login form,
@@ -23,9 +22,7 @@ const TOKEN = "s3cret-operator-token";
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-console-auth-"));
-  const users = path.join(context.dir, "users");
-  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
-  writeUser(users, "otto", await hashPassword(PASSWORD), "operator");
+  const users = await writeUsersFile(context.dir, PASSWORD, { vera: "viewer", otto: "operator" });
   const tokens = path.join(context.dir, "tokens");
   fs.writeFileSync(tokens, `${createHash("sha256").update(TOKEN).digest("hex")}:operator:robot\n`);
   const auth = { "server.auth.failure.delay.ms": "0" };

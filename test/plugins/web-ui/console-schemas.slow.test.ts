@@ -3,11 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { hashPassword } from "../../../kernel/http/auth/password-hash";
-import { writeUser } from "../../../kernel/http/auth/users-file";
 import { eventually } from "../../helpers/eventually";
 import { http, startSluice, type RunningSluice } from "../../helpers/sluice";
 import { launchConsoleBrowser, logIn, screenshot, seriousViolations, type ConsoleBrowser } from "./console-browser";
+import { writeUsersFile } from "../../helpers/users-file";
 
 /*
  * The console's Schemas view in Chromium, against the registry built into Sluice with authentication on: the subjects
@@ -25,9 +24,7 @@ const asAdmin = { authorization: `Basic ${Buffer.from(`ada:${PASSWORD}`).toStrin
 
 test.before(async (context) => {
   context.dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-console-schemas-"));
-  const users = path.join(context.dir, "users");
-  writeUser(users, "vera", await hashPassword(PASSWORD), "viewer");
-  writeUser(users, "ada", await hashPassword(PASSWORD), "admin");
+  const users = await writeUsersFile(context.dir, PASSWORD, { vera: "viewer", ada: "admin" });
   context.sluice = await startSluice({ overrides: { "server.auth.failure.delay.ms": "0", "server.auth.mechanism": "basic", "server.auth.users.file": users } });
   const registry = `${context.sluice.url}/schema-registry`;
   const send = (method: string, route: string, body: unknown) => http(`${registry}${route}`, { method, headers: asAdmin, body: JSON.stringify(body) });
