@@ -136,7 +136,7 @@ export class StreamThread implements ThreadRunView {
       logger,
       globalStores: options.globals.stores,
     });
-    this.offsetSums = new TaskOffsetSums(topology);
+    this.offsetSums = new TaskOffsetSums(topology, options.stateDir);
     this.standbys = new StandbyTasks({
       topology,
       stateDir: options.stateDir,
@@ -448,7 +448,6 @@ export class StreamThread implements ThreadRunView {
     // changelog tail past its checkpoint. The placement never makes a task both active and standby on one member.
     const standbys = this.assignedStandbys;
     this.assignedStandbys = [];
-    this.offsetSums.remember([...this.tasks.all(), ...this.standbyProgress()]);
     await this.standbys.release(new Set(standbys));
     await this.tasks.reconcile(assignment, admin, { generation: this.generationId, memberId: this.memberId ?? this.clientIds.consumer }, committed);
     await this.standbys.assign(standbys, admin);

@@ -1,15 +1,16 @@
 /**
  * The changelog offset sums a member reports as it joins (Kafka Streams' SubscriptionInfo taskOffsetSums, see
  * assignment/warmup-placement), and the changelog ends the leader measures them against. A running active task reports
- * LATEST_OFFSET; a restoring one and a standby what their state has applied. A task whose state is on disk but not
- * open reports the sum its state had when this run last held it open; one this run never held reports nothing (its
- * offsets live in its database, which another thread may hold): the leader counts it as not caught up.
+ * LATEST_OFFSET; a restoring one and a standby what their state has applied; a task whose state is on disk but not
+ * open what its state left when it was closed (see state/task-state closedChangelogPositions). One whose state was not
+ * closed cleanly (a crash) reports nothing: the leader counts it as not caught up.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import { parseTaskId } from "../../engine/compiled-topology";
 import { LATEST_OFFSET, offsetSumOf } from "../assignment/warmup-placement";
 import { TopicEnds } from "../topics/topic-ends";
+import { closedChangelogPositions } from "../../state/task-state";
 
 /** A task's state as the sums need it: its sub-topology, and store → offset of the last changelog record it applied. */
 export interface ChangelogProgress {
@@ -21,22 +22,18 @@ export interface ChangelogProgress {
 }
 
 export class TaskOffsetSums {
-  /** The sums of tasks this run held open, as they were when it last looked. */
-  private readonly lastKnown = new Map<string, number>();
-
-  constructor(private readonly topology: CompiledTopology) {}
-
-  /** Notes the sums of tasks about to close (or to change from active to standby), so they can be reported once closed. */
-  remember(tasks: readonly ChangelogProgress[]): void {
-    for (const task of tasks) this.lastKnown.set(task.id, this.sumOf(task));
-  }
+  constructor(
+    private readonly topology: CompiledTopology,
+    private readonly stateDir: string,
+  ) {}
 
   /** Task id → offset sum for every stateful task this member has state of: `active`, `standbys`, and `onDisk` ones. */
   report(active: readonly ChangelogProgress[], standbys: readonly ChangelogProgress[], onDisk: readonly string[]): Record<string, number> {
     const sums: Record<string, number> = {};
     for (const id of onDisk) {
-      const known = this.lastKnown.get(id);
-      if (known !== undefined) sums[id] = known;
+      const { subTopologyId } = parseTaskId(id);
+      const changelogPositions = this.stateful(subTopologyId) ? closedChangelogPositions(this.stateDir, this.topology.applicationId, id) : undefined;
+      if (changelogPositions !== undefined) sums[id] = this.sumOf({ id, subTopologyId, changelogPositions });
     }
     for (const task of standbys) sums[task.id] = this.sumOf(task);
     for (const task of active) if (this.stateful(task.subTopologyId)) sums[task.id] = task.restoring ? this.sumOf(task) : LATEST_OFFSET;
