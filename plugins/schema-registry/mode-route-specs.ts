@@ -26,10 +26,17 @@ export const MODE_SPECS = {
     responses: { 200: MODE_ANSWER, 404: "40409: the subject has no mode of its own" },
   },
   setSubjectMode: { summary: "Set a subject's mode", pathParameters: { subject: SUBJECT }, ...SET_MODE },
+  deleteGlobalMode: {
+    summary: "Remove the global mode (READWRITE applies again)",
+    tags: TAGS,
+    queryParameters: { recursive: { description: "`true`: remove every subject's own mode too", schema: { type: "boolean" } } },
+    responses: { 200: { ...MODE_ANSWER, description: "The global mode it had (READWRITE when none was set)" } },
+  },
   deleteSubjectMode: {
     summary: "Remove a subject's own mode (the global one applies again)",
     tags: TAGS,
     pathParameters: { subject: SUBJECT },
+    queryParameters: { recursive: { description: "`true`: answer 200 with a null mode when the subject has none, as Confluent's registry does", schema: { type: "boolean" } } },
     responses: { 200: { ...MODE_ANSWER, description: "The mode it had" }, 404: "40401: the subject has no mode of its own" },
   },
 } satisfies Record<string, RouteSpec>;

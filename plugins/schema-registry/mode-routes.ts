@@ -1,5 +1,5 @@
 /**
- * The registry's `mode` routes, as Confluent's registry serves them: GET/PUT /mode, GET/PUT/DELETE /mode/{subject}.
+ * The registry's `mode` routes, as Confluent's registry serves them: GET/PUT/DELETE /mode, GET/PUT/DELETE /mode/{subject}.
  * Anyone who reads may see a mode; only an admin sets or removes one (shared/API.md §8).
  */
 import { jsonBody, type RouteRegistrar, type SluiceRequest } from "sluice";
@@ -17,7 +17,9 @@ export function registerModeRoutes(routes: RouteRegistrar, registry: SchemaRegis
     spec: MODE_SPECS.subjectMode,
   });
   routes.put(`${REGISTRY_PATH}/mode/:subject`, set((req) => req.params.subject), { role: "admin", spec: MODE_SPECS.setSubjectMode });
-  routes.delete(`${REGISTRY_PATH}/mode/:subject`, answer(async (req) => ({ mode: await registry.deleteMode(req.params.subject) })), {
+  const remove = (subject: (req: SluiceRequest) => string | null) => answer(async (req) => ({ mode: await registry.deleteMode(subject(req), req.query.recursive === "true") }));
+  routes.delete(`${REGISTRY_PATH}/mode`, remove(() => null), { role: "admin", spec: MODE_SPECS.deleteGlobalMode });
+  routes.delete(`${REGISTRY_PATH}/mode/:subject`, remove((req) => req.params.subject), {
     role: "admin",
     spec: MODE_SPECS.deleteSubjectMode,
   });

@@ -46,6 +46,11 @@ export class RegistryModes {
     return this.modes.get(subject);
   }
 
+  /** The subjects that have a mode of their own. */
+  subjects(): string[] {
+    return [...this.modes.keys()].filter((subject): subject is string => subject !== null);
+  }
+
   /** The mode that applies to `subject`: its own, else the global one, else READWRITE. */
   inScope(subject: string | null): Mode {
     return (subject === null ? undefined : this.modes.get(subject)) ?? this.modes.get(null) ?? DEFAULT_MODE;

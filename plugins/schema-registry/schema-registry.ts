@@ -148,14 +148,21 @@ export class SchemaRegistry {
     });
   }
 
-  /** Removes the mode of `subject`, answering the one it had: 40401 when it had none. */
-  deleteMode(subject: string): Promise<Mode> {
+  /**
+   * Removes the mode of `subject`, answering the one it had, as Confluent's registry does: 40401 when a subject has
+   * none, unless `recursive` (then null). The global one (null) is always answered, READWRITE when none was set;
+   * `recursive` removes every subject's own mode with it.
+   */
+  deleteMode(subject: string | null, recursive: boolean): Promise<Mode | null> {
     return this.serialized(async () => {
-      const own = this.state.modes.own(subject);
-      if (own === undefined) throw subjectNotFound(subject);
-      const { key, value } = modeRecord(subject, null);
-      await this.topic.append(key, value);
-      return own;
+      const own = subject === null ? this.modeOf(null) : this.state.modes.own(subject);
+      if (subject !== null && own === undefined && !recursive) throw subjectNotFound(subject);
+      const removed = subject === null && recursive ? [null, ...this.state.modes.subjects()] : [subject];
+      for (const each of removed) {
+        const { key, value } = modeRecord(each, null);
+        await this.topic.append(key, value);
+      }
+      return own ?? null;
     });
   }
 

@@ -12,7 +12,7 @@ import { COMPRESSION_TYPES } from "../kafka-client";
 const EAGER_REBALANCE_VERSIONS = ["0.10.0", "0.10.1", "0.10.2", "0.11.0", "1.0", "1.1", "2.0", "2.1", "2.2", "2.3"] as const;
 const COOPERATIVE_REBALANCE_VERSIONS = ["2.4", "2.5", "2.6", "2.7", "2.8", "3.0", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "4.0", "4.1", "4.2", "4.3"] as const;
 
-const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's full name) or `topic-record` (`<topic>-<full name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too.";
+const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's name: an Avro record's full name, a JSON schema's `title`) or `topic-record` (`<topic>-<record name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too. `record` and `topic-record` take the name from the schema the topology gives the serde (`{ serde: \"avro\", schema }`): a serde named alone, or given a schema that names no record, stops the task where it writes, naming this key.";
 
 /** The settings of the schema registry serdes (serdes/registry), under Kafka's names. */
 const REGISTRY_SERDE_KEYS = configKeys({
@@ -22,8 +22,8 @@ const REGISTRY_SERDE_KEYS = configKeys({
   "bearer.auth.token": { type: "string", default: "", doc: "A static bearer token sent to the registry (hidden in `/config`, logs and errors; `${env:NAME}` or `${file:PATH}`)." },
   "auto.register.schemas": { type: "boolean", default: false, doc: "A registry serde (`avro`, `json_schema`) given the schema it writes (`{ serde: \"avro\", schema }`) registers it under the topic's subject before a task's first record, once; a refusal (an incompatible schema) stops the task naming the subject and the registry's reason. A serde given no schema has none to register (a JavaScript value carries none): `true` then stops the task where it writes, naming this key. Kafka's serializers default to `true`; Sluice keeps `false`, so that a topology without schemas writes with the registered ones." },
   "use.latest.version": { type: "boolean", default: true, doc: "Without auto-registration, the registry serdes (`avro`, `json_schema`) write with the latest version of the subject's schema, fetched once before a task's first record (a subject with none stops the task with an error naming it), and read with the schema each record names. `false`: a serde given its schema writes with that schema's id, looked up under the subject (POST /subjects/{subject}); one given no schema stops the task where it writes, naming this key." },
-  "key.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of keys written by the \`avro\` serde: ${STRATEGY_DOC}` },
-  "value.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of values written by the \`avro\` serde: ${STRATEGY_DOC}` },
+  "key.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of keys written by the registry serdes (\`avro\`, \`json_schema\`): ${STRATEGY_DOC}` },
+  "value.subject.name.strategy": { type: "string", default: "topic", doc: `Subject of values written by the registry serdes (\`avro\`, \`json_schema\`): ${STRATEGY_DOC}` },
   "json.fail.invalid.schema": { type: "boolean", default: false, doc: "The `json_schema` serde checks each value it writes and each record it reads against its JSON schema (as Confluent's JSON Schema serdes do with this key; off by default there too): a value that does not fit stops the record with the reason, a record that does not fit follows the deserialization error policy." },
 });
 

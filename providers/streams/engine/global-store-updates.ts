@@ -11,6 +11,7 @@ import type { Cancellable, ProcessorContext, Processor, StreamsMetrics } from ".
 import type { Serde } from "../../../kernel/contracts/streams/serde";
 import { StreamsRecord, type EncodedHeaders } from "../processor/record";
 import type { GlobalKeyValueStore, GlobalStores } from "../state/global-store";
+import { bothReady } from "./read-preparation";
 import { configsWithPrefix } from "./stream-task";
 
 /** The task id a global store's processor sees, as Kafka Streams' global task has it. */
@@ -61,7 +62,19 @@ export class GlobalStoreUpdates {
     }
   }
 
-  /** Feeds one record of a global topic to its store; `restoring`: while the run catches its stores up. */
+  /**
+   * What must be awaited before `record` is fed (its serdes fetching the schemas its bytes name from a registry), or
+   * undefined. A global table's store keeps the bytes and reads them when asked, without a chance to wait: the
+   * schemas are fetched here, before the record goes into the store, as a task fetches them before a record.
+   */
+  prepare(record: GlobalTopicRecord): Promise<void> | undefined {
+    const store = this.stores.ofTopic(record.topic)!;
+    const { keySerde, valueSerde } = store.spec.processor ?? store.spec;
+    const { key, value } = record;
+    return bothReady(key === null ? undefined : keySerde.prepareDeserialize?.(key, 0, key.length), value === null ? undefined : valueSerde.prepareDeserialize?.(value, 0, value.length));
+  }
+
+  /** Feeds one record of a global topic to its store (after `prepare`); `restoring`: while the run catches its stores up. */
   update(record: GlobalTopicRecord, restoring: boolean): void {
     const running = this.processors.get(record.topic);
     if (running === undefined) return this.stores.ofTopic(record.topic)!.apply(record.key, record.value, record.timestamp);

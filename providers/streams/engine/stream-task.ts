@@ -31,6 +31,7 @@ import { stringSerde } from "../serdes/builtin-serdes";
 import { rangeDeserializer, type RangeDeserializer } from "../serdes/range-deserializer";
 import { type CompiledTopology, taskIdOf } from "./compiled-topology";
 import { PartitionGroup } from "./partition-group";
+import { bothReady } from "./read-preparation";
 import type { GlobalStores } from "../state/global-store";
 
 export interface RawRecord {
@@ -247,12 +248,8 @@ export class StreamTask {
     const prepareKey = key.prepareDeserialize?.bind(key);
     const prepareValue = value.prepareDeserialize?.bind(value);
     if (prepareKey === undefined && prepareValue === undefined) return undefined;
-    return ({ bytes, keyStart, keySize, valueStart, valueSize }) => {
-      const keyReady = keySize < 0 ? undefined : prepareKey?.(bytes, keyStart, keyStart + keySize);
-      const valueReady = valueSize < 0 ? undefined : prepareValue?.(bytes, valueStart, valueStart + valueSize);
-      if (keyReady === undefined) return valueReady;
-      return valueReady === undefined ? keyReady : Promise.all([keyReady, valueReady]).then(() => undefined);
-    };
+    return ({ bytes, keyStart, keySize, valueStart, valueSize }) =>
+      bothReady(keySize < 0 ? undefined : prepareKey?.(bytes, keyStart, keyStart + keySize), valueSize < 0 ? undefined : prepareValue?.(bytes, valueStart, valueStart + valueSize));
   }
 
   /** Processes one consumed record of `topic`; errors go through the environment's policy. */
@@ -394,7 +391,7 @@ export class StreamTask {
           stamp: origins === undefined ? undefined : this.originOfOutput(origins),
         };
         if (partitioner !== undefined) output.partitioner = (count) => this.partitionsOf(name, partitioner, topic, record, count);
-        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key);
+        else if (windowedKeys !== undefined && output.key !== null) output.partitionKey = windowedKeys.serialize((record.key as Windowed<unknown>).key, topic);
         this.env.emit(output);
       },
     };

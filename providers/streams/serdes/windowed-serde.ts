@@ -34,13 +34,29 @@ export function isWindowedSerde(serde: Serde<unknown>): serde is WindowedSerde<u
   return typeof (serde as Partial<WindowedSerde<unknown>>).inner?.serialize === "function";
 }
 
+/**
+ * What a windowed serde passes on to its inner one, as Kafka Streams' windowed serializers pass the topic: where the
+ * bytes go (a registry serde's subject comes from it), and what the inner serde must fetch before it writes to a
+ * topic or reads the inner key of `bytes[start, end)`, the window's `timeCount` times taken off the end.
+ */
+function passedOn<K>(inner: Serde<K>, timeCount: number): Pick<Serde<Windowed<K>>, "prepareSerialize" | "prepareDeserialize"> {
+  const { prepareSerialize, prepareDeserialize } = inner;
+  return {
+    ...(prepareSerialize === undefined ? {} : { prepareSerialize: (topic: string) => prepareSerialize.call(inner, topic) }),
+    ...(prepareDeserialize === undefined
+      ? {}
+      : { prepareDeserialize: (bytes: Buffer, start: number, end: number) => (end - start < TIME_BYTES * timeCount ? undefined : prepareDeserialize.call(inner, bytes, start, end - TIME_BYTES * timeCount)) }),
+  };
+}
+
 /** Kafka Streams' TimeWindowedSerde: the window's size is not in the bytes, so the reader is told it. */
 export function timeWindowedSerde<K>(inner: Serde<K>, windowSizeMs: number): WindowedSerde<K> {
   const name = `time-windowed(${inner.name})`;
   return {
     name,
     inner,
-    serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowStart)]),
+    ...passedOn(inner, 1),
+    serialize: (windowed, topic) => Buffer.concat([inner.serialize(windowed.key, topic), timeBytes(windowed.windowStart)]),
     deserialize: (bytes) => {
       const key = inner.deserialize(innerBytes(bytes, 1, name));
       const windowStart = readTime(bytes, bytes.length - TIME_BYTES);
@@ -55,7 +71,8 @@ export function sessionWindowedSerde<K>(inner: Serde<K>): WindowedSerde<K> {
   return {
     name,
     inner,
-    serialize: (windowed) => Buffer.concat([inner.serialize(windowed.key), timeBytes(windowed.windowEnd, windowed.windowStart)]),
+    ...passedOn(inner, 2),
+    serialize: (windowed, topic) => Buffer.concat([inner.serialize(windowed.key, topic), timeBytes(windowed.windowEnd, windowed.windowStart)]),
     deserialize: (bytes) => {
       const key = inner.deserialize(innerBytes(bytes, 2, name));
       return { key, windowStart: readTime(bytes, bytes.length - TIME_BYTES), windowEnd: readTime(bytes, bytes.length - 2 * TIME_BYTES) };

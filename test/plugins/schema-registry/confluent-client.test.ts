@@ -272,6 +272,8 @@ test("roles: viewers read levels and modes and check compatibility, operators re
       assert.equal((await as("viewer", "GET", "/mode/orders-value")).json(), { mode: "READWRITE" });
       assert.is((await as("operator", "DELETE", "/mode/orders-value")).status, 403, "operators do not remove modes");
       assert.equal((await as("admin", "DELETE", "/mode/orders-value")).json(), { mode: "READWRITE" });
+      assert.is((await as("operator", "DELETE", "/mode")).status, 403, "operators do not remove the global mode");
+      assert.equal((await as("admin", "DELETE", "/mode")).json(), { mode: "READWRITE" });
       assert.is((await as("operator", "DELETE", "/subjects/orders-value")).status, 403, "operators do not delete");
       assert.equal((await as("admin", "DELETE", "/subjects/orders-value")).json(), [1]);
     } finally {

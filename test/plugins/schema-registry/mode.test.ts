@@ -85,6 +85,32 @@ test("IMPORT: registrations give their id and version and skip the compatibility
     assert.equal((await put("/mode?force=true", { mode: "IMPORT" })).json(), { mode: "IMPORT" }, "force enters IMPORT with subjects");
   }));
 
+test("DELETE /mode removes the global mode, answering the one it had (READWRITE when none); recursive removes every subject's own mode too", () =>
+  acrossRestart(
+    async (sluice) => {
+      const { get, put, remove } = registryCalls(sluice);
+      assert.equal((await remove("/mode")).json(), { mode: "READWRITE" }, "none set: the default, as Confluent answers");
+      await put("/mode", { mode: "READONLY" });
+      await put("/mode/orders-value", { mode: "IMPORT" });
+      await put("/mode/payments-value", { mode: "READONLY_OVERRIDE" });
+      assert.equal((await remove("/mode")).json(), { mode: "READONLY" });
+      assert.equal((await get("/mode")).json(), { mode: "READWRITE" }, "the default applies again");
+      assert.equal((await get("/mode/orders-value")).json(), { mode: "IMPORT" }, "without recursive, subjects keep their own");
+      await put("/mode", { mode: "READONLY" });
+    },
+    async (sluice) => {
+      const { get, post, remove } = registryCalls(sluice);
+      assert.equal((await get("/mode/payments-value")).json(), { mode: "READONLY_OVERRIDE" }, "kept across the restart");
+      assert.equal((await remove("/mode?recursive=true")).json(), { mode: "READONLY" });
+      assert.equal((await get("/mode")).json(), { mode: "READWRITE" });
+      await expectError(get("/mode/orders-value"), 404, 40409);
+      await expectError(get("/mode/payments-value"), 404, 40409);
+      assert.is((await post("/subjects/payments-value/versions", { schema: compact(PAYMENT) })).status, 200, "registrations go on");
+      await expectError(remove("/mode/payments-value"), 404, 40401);
+      assert.equal((await remove("/mode/payments-value?recursive=true")).json(), { mode: null }, "recursive: no 404, a null mode, as Confluent answers");
+    },
+  ));
+
 test("a mode set through one instance holds on another sharing the broker", () =>
   withSluice(async (first) => {
     const [bootstrap] = first.kernel.components.resolve<KafkaBootstrap>(KAFKA_BOOTSTRAP).servers();

@@ -4,6 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { partitionOfKey } from "../../../providers/kafka-client";
 import { longSerde, sessionWindowedSerde, stringSerde, timeWindowedSerde, TimeWindows, TopologyTestDriver } from "../../../providers/streams";
+import type { Serde } from "../../../kernel/contracts/streams/serde";
 import { REPO_ROOT } from "../../helpers/sluice";
 
 const test = suite("windowed serdes: Kafka Streams' byte layouts");
@@ -38,6 +39,27 @@ test("a session-windowed key is the key's bytes, the session end, then its start
 test("bytes too short for a windowed key are an error naming the serde", () => {
   assert.throws(() => timeWindowedSerde(stringSerde, 10).deserialize(Buffer.alloc(7)), /time-windowed\(string\): expected at least 8 bytes, got 7/);
   assert.throws(() => sessionWindowedSerde(stringSerde).deserialize(Buffer.alloc(15)), /session-windowed\(string\): expected at least 16 bytes, got 15/);
+});
+
+test("a windowed serde passes the topic and the preparations on to the serde it wraps (a registry serde's subject and schemas), the window taken off", async () => {
+  const calls: unknown[][] = [];
+  const fetching: Serde<string> = {
+    name: "fetching",
+    serialize: (value, topic) => (calls.push(["serialize", value, topic]), Buffer.from(value)),
+    deserialize: (bytes) => bytes.toString(),
+    prepareSerialize: async (topic) => void calls.push(["prepareSerialize", topic]),
+    prepareDeserialize: (bytes, start, end) => (calls.push(["prepareDeserialize", bytes.subarray(start, end).toString()]), Promise.resolve()),
+  };
+  for (const serde of [timeWindowedSerde(fetching, 10), sessionWindowedSerde(fetching)]) {
+    calls.length = 0;
+    await serde.prepareSerialize!("out");
+    const bytes = Buffer.concat([Buffer.from("before"), serde.serialize({ key: "k", windowStart: 0, windowEnd: 10 }, "out"), Buffer.from("after")]);
+    await serde.prepareDeserialize!(bytes, "before".length, bytes.length - "after".length);
+    assert.equal(calls, [["prepareSerialize", "out"], ["serialize", "k", "out"], ["prepareDeserialize", "k"]], serde.name);
+    assert.is(serde.prepareDeserialize!(bytes, 0, 7), undefined, "too short for a window: deserialize says so");
+  }
+  assert.is(timeWindowedSerde(stringSerde, 10).prepareDeserialize, undefined, "nothing to await around a serde that fetches nothing");
+  assert.is(sessionWindowedSerde(stringSerde).prepareSerialize, undefined);
 });
 
 test("a sink writes every window of a key to the partition of the key's own bytes, as Kafka Streams' WindowedStreamPartitioner", async () => {

@@ -89,7 +89,10 @@ export class GlobalStreamThread {
       const from = this.positions.get(batch.topic, batch.partition)!;
       for (let record = batch.records.read(); record !== undefined; record = batch.records.read()) {
         if (record.offset < from) continue;
-        this.updates!.update({ topic: batch.topic, partition: batch.partition, offset: record.offset, key: record.key, value: record.value, timestamp: record.timestamp, headers: record }, restoring);
+        const read = { topic: batch.topic, partition: batch.partition, offset: record.offset, key: record.key, value: record.value, timestamp: record.timestamp, headers: record };
+        const ready = this.updates!.prepare(read);
+        if (ready !== undefined) await ready;
+        this.updates!.update(read, restoring);
         this.applied++;
       }
       if (batch.nextOffset > from) this.positions.set(batch.topic, batch.partition, batch.nextOffset);

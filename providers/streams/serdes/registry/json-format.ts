@@ -17,6 +17,11 @@ export function jsonFormat(validator?: (schema: RegisteredSchema, client: Regist
       if (invalid !== undefined) throw new Error(`the value ${invalid}`);
       return Buffer.from(JSON.stringify(value));
     },
+    // Confluent's JSON Schema serdes name a schema by its `title`.
+    recordName(_validate, schema) {
+      const title: unknown = (JSON.parse(schema.schema) as { title?: unknown } | null)?.title;
+      return typeof title === "string" ? title : undefined;
+    },
     decode(validate, body) {
       const value: unknown = JSON.parse(body.toString("utf8"));
       const invalid = validate?.(value);

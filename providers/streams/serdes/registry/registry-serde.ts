@@ -9,12 +9,13 @@
  * record, and only then), and `prepareSerialize` fetches the writer schema of a topic's subject before a task's first
  * record. Records are then read and written from the caches without waiting. A topology may give the serde the schema
  * it writes (`withSchema`), which it registers or looks up under the subject as `auto.register.schemas` and
- * `use.latest.version` say.
+ * `use.latest.version` say; its record name names the subject under the record strategies (subject-names).
  */
 import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl/serde-ref";
 import type { SchemaSerde } from "../serde-resolver";
 import type { ConfluentPackage, RegisteredSchema, RegistryClient } from "./confluent-package";
 import type { SubjectStrategy, WritingSettings } from "./registry-settings";
+import { writingSubject } from "./subject-names";
 
 export type SerdeRole = "key" | "value";
 
@@ -30,6 +31,8 @@ export interface SchemaFormat<Codec> {
   decode(codec: Codec, body: Buffer): unknown;
   /** The codec reading bodies written with `writer` as values of `reader`'s schema; absent: read as written. Throws when they do not match. */
   readAs?(reader: Codec, writer: Codec): Codec;
+  /** The name the record subject name strategies give `schema` (Confluent's ParsedSchema.name()), or undefined when it has none; absent: those strategies are refused. */
+  recordName?(codec: Codec, schema: RegisteredSchema): string | undefined;
 }
 
 interface Writer<Codec> {
@@ -59,7 +62,7 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
   private readonly writers = new Map<string, Writer<Codec>>();
   /** This serde given each schema a topology gives it, by the schema's text and references. */
   private readonly withSchemas = new Map<string, RegistrySerde<Codec>>();
-  private givenCodec: Promise<Codec> | undefined;
+  private compiledGiven: Promise<Codec> | undefined;
 
   constructor(
     private readonly format: SchemaFormat<Codec>,
@@ -140,10 +143,13 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
 
   async prepareSerialize(topic: string): Promise<void> {
     if (this.writers.has(topic)) return;
-    if (this.strategy !== "topic") {
-      throw new Error(`the ${this.name} serde writes a ${this.role} to '${topic}' with ${this.role}.subject.name.strategy=topic only: with '${this.strategy}' its subject comes from the record's schema, which a JavaScript value does not carry`);
-    }
-    const subject = await this.pkg.topicSubject(topic, this.role);
+    const given = this.given;
+    const subject = await writingSubject(this.pkg, this.strategy, topic, this.role, {
+      serdeName: this.name,
+      schemaType: this.format.schemaType,
+      hasSchema: given !== undefined,
+      recordName: async () => given && this.format.recordName?.(await this.givenCodec(given), given),
+    });
     const { id, schema } = await this.writerSchema(topic, subject);
     const schemaType = schema.schemaType ?? "AVRO";
     if (schemaType !== this.format.schemaType) throw new Error(`subject '${subject}' holds a ${schemaType} schema, not ${this.format.schemaType}`);
@@ -197,7 +203,12 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
   /** How records written with `writer` are read: as the given schema, where the format resolves one schema to another. */
   private async readerOf(writer: Codec): Promise<Codec> {
     if (this.given === undefined || this.format.readAs === undefined) return writer;
-    return this.format.readAs(await (this.givenCodec ??= this.format.compile(this.given, this.client)), writer);
+    return this.format.readAs(await this.givenCodec(this.given), writer);
+  }
+
+  /** The codec of `given`, the schema the topology gives this serde, compiled once. */
+  private givenCodec(given: RegisteredSchema): Promise<Codec> {
+    return (this.compiledGiven ??= this.format.compile(given, this.client));
   }
 }
 

@@ -7,55 +7,15 @@
  * `json_schema` alike. Reading, `avro` reads records of other schemas as the given one (Avro's schema resolution), as
  * SpecificAvroSerde does.
  */
-import { AvroDeserializer, AvroSerializer, Compatibility, JsonDeserializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { AvroSerializer, Compatibility, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
-import type { RegistrySerdeRef } from "../../../../kernel/contracts/streams/dsl";
-import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
-import { eventually } from "../../../helpers/eventually";
-import type { Harness } from "../streams-harness";
-import { readUntil, registrySuite, type RecordReader } from "./registry-topics";
+import type { TopologyProvider } from "../../../../kernel/contracts/streams/topology-provider";
+import { failure, framedValues, jsonSentence, send, sentences } from "./given-schema-apps";
+import { registrySuite } from "./registry-topics";
 import { SENTENCE } from "./registry-word-count";
 
 const avro = (schema: object) => ({ schemaType: "AVRO", schema: JSON.stringify(schema) });
 const SENTENCE_IN_LANGUAGE = { ...SENTENCE, fields: [...SENTENCE.fields, { name: "language", type: "string" }] };
-
-/** Application `id`: the strings of `<id>-in` as Sentence records to `<id>-out`, written with `valueSerde`. */
-function sentences(id: string, valueSerde: RegistrySerdeRef | "avro", config: Record<string, ConfigValue>): TopologyProvider {
-  return {
-    name: id,
-    version: "1.0.0",
-    config: { "application.id": id, ...config },
-    topology: (builder) =>
-      builder
-        .stream<string, string>(`${id}-in`, { keySerde: "string", valueSerde: "string" })
-        .mapValues((text) => ({ text, language: "en" }))
-        .to(`${id}-out`, { keySerde: "string", valueSerde }),
-  };
-}
-
-async function send(harness: Harness, topic: string, texts: string[]): Promise<void> {
-  await harness.producer.send({ topic, messages: texts.map((text, i) => ({ key: `k${i}`, value: text })) });
-}
-
-/** The schema id and the value `reader` (AvroDeserializer by default) reads of each of the first `count` records of `topic`. */
-async function framedValues(harness: Harness, registryUrl: string, topic: string, count: number, reader: RecordReader = new AvroDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, {})): Promise<[number, unknown][]> {
-  const read: [number, unknown][] = [];
-  await readUntil(harness, topic, async (message) => {
-    read.push([message.value!.readInt32BE(1), { ...((await reader.deserialize(topic, message.value!)) as object) }]);
-    return read.length >= count;
-  });
-  return read;
-}
-
-async function failure(harness: Harness, provider: TopologyProvider): Promise<string> {
-  const runtime = harness.runtime([provider]);
-  await runtime.start();
-  const app = await eventually(() => {
-    const handle = runtime.application(String(provider.config["application.id"]));
-    return handle?.state === "ERROR" && handle;
-  }, { what: `${provider.name} in ERROR`, timeoutMs: 20_000 });
-  return String(app.exception);
-}
 
 const test = registrySuite("registry serdes given the schema they write");
 
@@ -73,13 +33,7 @@ test("with auto.register.schemas=true the given schema is registered under a new
 
 test("json_schema given its JSON schema registers it under a new subject, and JsonDeserializer (validating) reads the records", async ({ harness, registryUrl }) => {
   const TEXT = { type: "object", properties: { text: { type: "string" }, language: { type: "string" } }, required: ["text"] };
-  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
-  await send(harness, "gs-json-in", ["one"]);
-  const config = { "schema.registry.url": registryUrl, "auto.register.schemas": true, "json.fail.invalid.schema": true };
-  await harness.runtime([sentences("gs-json", { serde: "json_schema", schema: TEXT }, config)]).start();
-  const reader = new JsonDeserializer(new SchemaRegistryClient({ baseURLs: [registryUrl] }), SerdeType.VALUE, { validate: true });
-  const read = await framedValues(harness, registryUrl, "gs-json-out", 1, reader);
-  const registered = await client.getLatestSchemaMetadata("gs-json-out-value");
+  const { read, registered } = await jsonSentence(harness, registryUrl, "gs-json", TEXT, { "json.fail.invalid.schema": true }, "gs-json-out-value", "one");
   assert.equal(read, [[registered.id, { text: "one", language: "en" }]]);
   assert.equal([registered.schemaType, JSON.parse(registered.schema)], ["JSON", TEXT]);
 });
