@@ -3,8 +3,8 @@
  * between two schemas (its `protobuf.diff` Difference types), of which these refuse a schema: PACKAGE_CHANGED,
  * MESSAGE_REMOVED, FIELD_KIND_CHANGED (scalar or enum, message, map), FIELD_SCALAR_KIND_CHANGED (outside the
  * wire-compatible groups: int32/int64/uint32/uint64/bool/enum; sint32/sint64; string/bytes; fixed32/sfixed32;
- * fixed64/sfixed64; float; double), FIELD_NAMED_TYPE_CHANGED, FIELD_NUMERIC_LABEL_CHANGED (a number field turned
- * repeated or back), REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED, ONEOF_FIELD_REMOVED (a member dropped from a oneof
+ * fixed64/sfixed64; float; double), FIELD_NAMED_TYPE_CHANGED, FIELD_NUMERIC_LABEL_CHANGED (a number field's written
+ * label changed: optional, required, repeated), REQUIRED_FIELD_ADDED, REQUIRED_FIELD_REMOVED, ONEOF_FIELD_REMOVED (a member dropped from a oneof
  * that stays), MULTIPLE_FIELDS_MOVED_TO_ONEOF and FIELD_MOVED_TO_EXISTING_ONEOF (fields that were independent made
  * mutually exclusive). Adding or removing messages' fields, enums and their constants, renaming a field, adding a
  * oneof or removing a whole one, and moving a member out of its oneof are accepted, as there.
@@ -114,6 +114,17 @@ function compareMessages(original: DescriptorProto, update: DescriptorProto, pat
   }
 }
 
+/**
+ * A field's label as Confluent's parser reads the text: none for a proto3 field without one or a oneof member, so
+ * only a change between two written labels (optional, required, repeated) counts.
+ */
+function labelOf(field: FieldDescriptorProto, side: Side): string | undefined {
+  if (field.label === FieldDescriptorProto_Label.REPEATED) return "repeated";
+  if (field.label === FieldDescriptorProto_Label.REQUIRED) return "required";
+  if (field.proto3Optional) return "optional";
+  return side.schema.file.syntax === "proto3" || isFieldSet(field, FieldDescriptorProtoSchema.field.oneofIndex) ? undefined : "optional";
+}
+
 function kindOf(field: FieldDescriptorProto, side: Side): Kind {
   if (field.type !== T.MESSAGE) return "scalar";
   return side.messages.get(field.typeName)?.options?.mapEntry === true ? "map" : "message";
@@ -135,6 +146,6 @@ function compareFields(before: FieldDescriptorProto, after: FieldDescriptorProto
   }
   const group = SCALAR_GROUPS.find((g) => g.includes(before.type));
   if (group === undefined || !group.includes(after.type)) return refuse("FIELD_SCALAR_KIND_CHANGED", at, `field ${after.name} changed from ${T[before.type].toLowerCase()} to ${T[after.type].toLowerCase()}`);
-  const repeated = (field: FieldDescriptorProto) => field.label === FieldDescriptorProto_Label.REPEATED;
-  if (NUMERIC_GROUPS.includes(group) && repeated(before) !== repeated(after)) refuse("FIELD_NUMERIC_LABEL_CHANGED", at, `number field ${after.name} ${repeated(after) ? "became" : "is no longer"} repeated`);
+  const [was, is] = [labelOf(before, originalSide), labelOf(after, updateSide)];
+  if (NUMERIC_GROUPS.includes(group) && was !== undefined && is !== undefined && was !== is) refuse("FIELD_NUMERIC_LABEL_CHANGED", at, `number field ${after.name} changed from ${was} to ${is}`);
 }

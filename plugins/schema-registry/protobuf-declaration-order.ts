@@ -1,13 +1,35 @@
 /**
- * The order a `.proto` file declares each message's nested messages and map fields in. protoc lists a map field's
- * entry type among the nested messages where the map field is declared; protobufjs keeps fields and nested messages
- * apart, so the order between them is read from the file's tokens here. Only `message` and `map<…> name` declarations
- * are noted; any other block (enum, oneof, service, option values) is skipped over by its braces.
+ * What protobufjs's parse result does not keep of a `.proto` file's declaration order, read from its tokens: the
+ * order of its imports with their kinds (protobufjs lists weak imports apart and public ones as plain), and the order
+ * each message declares its nested messages and map fields in (protoc lists a map field's entry type among the nested
+ * messages where the map field is declared; protobufjs keeps fields and nested messages apart).
  */
 import { tokenize } from "protobufjs";
 import { mapEntryNameOf } from "./protobuf-names";
 
-/** By message path (`Outer.Inner`, without the package): the names of its nested messages and map entries, in order. */
+export interface Import {
+  path: string;
+  kind: "public" | "weak" | "plain";
+}
+
+/** The file's imports in the order it declares them. */
+export function importsOf(text: string): Import[] {
+  const tokens = tokensOf(text);
+  const imports: Import[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] !== "import") continue;
+    const kind = tokens[i + 1] === "public" || tokens[i + 1] === "weak" ? tokens[i + 1] : "plain";
+    const quote = kind === "plain" ? i + 1 : i + 2;
+    if (tokens[quote] === '"' || tokens[quote] === "'") imports.push({ path: tokens[quote + 1], kind: kind as Import["kind"] });
+  }
+  return imports;
+}
+
+/**
+ * By message path (`Outer.Inner`, without the package): the names of its nested messages and map entries, in order.
+ * Only `message` and `map<…> name` declarations are noted; any other block (enum, oneof, service, option values) is
+ * skipped over by its braces.
+ */
 export function nestedDeclarationOrder(text: string): Map<string, string[]> {
   const tokens = tokensOf(text);
   const order = new Map<string, string[]>();

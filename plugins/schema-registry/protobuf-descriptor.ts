@@ -26,7 +26,7 @@ import {
   ServiceOptionsSchema,
 } from "@bufbuild/protobuf/wkt";
 import { Enum, Field, MapField, Namespace, parse, type ReflectionObject, Service, Type } from "protobufjs";
-import { nestedDeclarationOrder } from "./protobuf-declaration-order";
+import { type Import, importsOf, nestedDeclarationOrder } from "./protobuf-declaration-order";
 import { jsonNameOf, mapEntryNameOf, TypeNames } from "./protobuf-names";
 
 type FieldInit = MessageInitShape<typeof FieldDescriptorProtoSchema>;
@@ -61,15 +61,17 @@ export function descriptorOfText(text: string, name: string, known: TypeNames): 
   const parsed = parse(text, { keepCase: true });
   const packageName = parsed.package ?? "";
   const scope = packageName === "" ? parsed.root : (parsed.root.lookup(packageName) as Namespace);
-  learnTypes(scope, packageName === "" ? "" : `.${packageName}`, known);
-  const context: Context = { known, syntax, nestedOrder: nestedDeclarationOrder(text), packagePrefix: packageName === "" ? "" : `.${packageName}` };
   const prefix = packageName === "" ? "" : `.${packageName}`;
+  const context: Context = { known, syntax, nestedOrder: nestedDeclarationOrder(text), packagePrefix: prefix };
+  learnTypes(scope, prefix, known);
   const members = scope.nestedArray;
+  const imports = importsOf(text);
   return create(FileDescriptorProtoSchema, {
     name,
     package: packageName === "" ? undefined : packageName,
-    dependency: [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])],
-    weakDependency: (parsed.weakImports ?? []).map((_, i) => (parsed.imports ?? []).length + i),
+    dependency: imports.map((i) => i.path),
+    publicDependency: indexesOf(imports, "public"),
+    weakDependency: indexesOf(imports, "weak"),
     messageType: members.filter(isMessage).map((type) => messageOf(type, prefix, context)),
     enumType: members.filter(isEnum).map((type) => enumOf(type)),
     service: members.filter((member): member is Service => member instanceof Service).map((service) => serviceOf(service, prefix, context)),
@@ -79,6 +81,8 @@ export function descriptorOfText(text: string, name: string, known: TypeNames): 
   });
 }
 
+const indexesOf = (imports: Import[], kind: Import["kind"]) => imports.flatMap((i, index) => (i.kind === kind ? [index] : []));
+
 interface Context {
   known: TypeNames;
   syntax: "proto2" | "proto3";
@@ -87,22 +91,27 @@ interface Context {
   packagePrefix: string;
 }
 
-/**
- * The file's `syntax` statement; editions are refused, as are string escapes protobufjs would lose (it keeps only
- * `\\`, `\n`, `\r`, `\t` and `\0`, and drops the others). Comments are stripped first.
- */
+/** The file's `syntax` statement; editions are refused. Comments are stripped first. */
 function syntaxOf(text: string): "proto2" | "proto3" {
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
-  for (const literal of code.match(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g) ?? []) {
-    for (const [escape, character, digit] of literal.matchAll(/\\([\s\S])([0-7]?)/g)) {
-      if (!"\\nrt0".includes(character) || (character === "0" && digit !== "")) throw new Error(`the escape '${escape}' in ${literal} is not supported`);
-    }
-  }
+  refuseLostEscapes(code);
   if (/^\s*edition\s*=/.test(code)) throw new Error("protobuf editions are not supported; use syntax proto2 or proto3");
   const declared = /^\s*syntax\s*=\s*["']([^"']*)["']/.exec(code)?.[1];
   if (declared === undefined || declared === "proto2") return "proto2";
   if (declared === "proto3") return "proto3";
   throw new Error(`unknown syntax '${declared}'`);
+}
+
+/**
+ * Throws for a string escape protobufjs would lose: it keeps only `\\`, `\n`, `\r`, `\t` and `\0`, and drops the
+ * others, which would change the schema unseen.
+ */
+function refuseLostEscapes(code: string): void {
+  for (const literal of code.match(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g) ?? []) {
+    for (const [escape, character, digit] of literal.matchAll(/\\([\s\S])([0-7]?)/g)) {
+      if (!"\\nrt0".includes(character) || (character === "0" && digit !== "")) throw new Error(`the escape '${escape}' in ${literal} is not supported`);
+    }
+  }
 }
 
 const isMessage = (member: ReflectionObject): member is Type => member instanceof Type;

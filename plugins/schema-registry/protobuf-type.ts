@@ -7,23 +7,9 @@
  * `format=ignore_extensions` the text without `extend` blocks and extension ranges. Other formats answer the text.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import {
-  type DescriptorProto,
-  type FieldDescriptorProto,
-  type FileDescriptorProto,
-  FileDescriptorProtoSchema,
-  file_google_protobuf_any,
-  file_google_protobuf_api,
-  file_google_protobuf_descriptor,
-  file_google_protobuf_duration,
-  file_google_protobuf_empty,
-  file_google_protobuf_field_mask,
-  file_google_protobuf_source_context,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-  file_google_protobuf_type,
-  file_google_protobuf_wrappers,
-} from "@bufbuild/protobuf/wkt";
+import type { GenFile } from "@bufbuild/protobuf/codegenv2";
+import * as wkt from "@bufbuild/protobuf/wkt";
+import { type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { descriptorOfText } from "./protobuf-descriptor";
 import { TypeNames } from "./protobuf-names";
 import { protoText } from "./protobuf-text";
@@ -33,20 +19,10 @@ import type { ResolvedSchema, SchemaType } from "./schema-types";
 /** The file name Confluent's registry gives a schema's descriptor. */
 const DESCRIPTOR_NAME = "default";
 
+/** Google's well-known types (`google/protobuf/<name>.proto`), which a schema imports without a reference. */
+const WELL_KNOWN_NAMES = ["any", "api", "descriptor", "duration", "empty", "field_mask", "source_context", "struct", "timestamp", "type", "wrappers"];
 const WELL_KNOWN = new Map(
-  [
-    file_google_protobuf_any,
-    file_google_protobuf_api,
-    file_google_protobuf_descriptor,
-    file_google_protobuf_duration,
-    file_google_protobuf_empty,
-    file_google_protobuf_field_mask,
-    file_google_protobuf_source_context,
-    file_google_protobuf_struct,
-    file_google_protobuf_timestamp,
-    file_google_protobuf_type,
-    file_google_protobuf_wrappers,
-  ].map((file) => [file.proto.name, file.proto]),
+  WELL_KNOWN_NAMES.map((name) => (wkt as unknown as Record<string, GenFile>)[`file_google_protobuf_${name}`].proto).map((file) => [file.name, file]),
 );
 
 /** A schema's descriptor, with every type it may name (its own, its references', the well-known ones). */

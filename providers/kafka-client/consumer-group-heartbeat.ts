@@ -163,6 +163,9 @@ export class ConsumerGroupMembership implements GroupMember {
     this.pending ??= this.owned;
   }
 
+  /** Nothing to do: under the consumer protocol the coordinator assigns, and rebalances when it sees a reason to. */
+  enforceRebalance(): void {}
+
   stopHeartbeats(): void {
     clearTimeout(this.heartbeatTimer);
     this.heartbeatTimer = undefined;

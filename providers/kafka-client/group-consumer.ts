@@ -319,6 +319,17 @@ export class GroupConsumer {
     this.wake?.();
   }
 
+  /**
+   * Has the group rebalance (Kafka's Consumer.enforceRebalance): the member joins again after the batch in process.
+   * Under the cooperative protocol it keeps processing its partitions through the join and gives up only those that
+   * move; under eager it gives them all up first. Nothing under the consumer protocol, whose coordinator assigns.
+   */
+  enforceRebalance(): void {
+    if (this.stopped) return;
+    this.membership.enforceRebalance();
+    this.wake?.();
+  }
+
   /** Fetches no more of one partition until resumed; the others go on (Kafka's consumer's pause of partitions). */
   pausePartition(topic: string, partition: number): void {
     this.pausedPartitions.add(key(topic, partition));

@@ -97,6 +97,8 @@ export interface GroupMember {
   commit(offsets: TopicPartitionOffset[]): Promise<boolean>;
   leave(): Promise<void>;
   requestRejoin(): void;
+  /** Joins again to have the group rebalance (Kafka's Consumer.enforceRebalance), owning what it owns. */
+  enforceRebalance(): void;
   stopHeartbeats(): void;
   forgetCoordinator(): void;
 }
@@ -231,6 +233,15 @@ export class GroupMembership implements GroupMember {
   requestRejoin(): void {
     this.partitionsLost = true;
     this.rejoinKeepingPartitions();
+  }
+
+  /**
+   * A JoinGroup from this member starts a rebalance once the group is stable (from its leader always, from another
+   * member when its subscription changed, as Kafka's coordinator decides): eager, the consumer gives its partitions up
+   * first; cooperative, it keeps them through the join.
+   */
+  enforceRebalance(): void {
+    if (!this.rejoinNeeded) this.rejoinKeepingPartitions();
   }
 
   /** Marks the member to join again with the partitions it owns (a cooperative member that revoked some). */

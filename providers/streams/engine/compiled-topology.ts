@@ -203,3 +203,9 @@ export function parseTaskId(taskId: string): { subTopologyId: number; partition:
   const [sub, partition] = taskId.split("_").map(Number);
   return { subTopologyId: sub, partition };
 }
+
+/** Task ids (`<sub-topology>_<partition>`) in numeric order, so that placements do not depend on string order. */
+export function byTaskId(a: string, b: string): number {
+  const [taskA, taskB] = [parseTaskId(a), parseTaskId(b)];
+  return taskA.subTopologyId - taskB.subTopologyId || taskA.partition - taskB.partition;
+}

@@ -1,7 +1,7 @@
 /** One task's state: its classic-level database, its stores, the write cache, changelog buffer and checkpoint. */
 
-import { rm, mkdir } from "node:fs/promises";
-import { readdirSync } from "node:fs";
+import { rm, mkdir, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import type { Logger } from "../../../kernel/logger";
@@ -104,6 +104,24 @@ export function tasksWithState(stateDir: string, applicationId: string): string[
 
 const TASK_ID = /^\d+_\d+$/;
 
+/**
+ * The file a closed task's state leaves beside its database: the changelog positions of its checkpoint, which a member
+ * reports as it joins (see kafka/processing/task-offset-sums) without opening the database, as Kafka Streams reads
+ * its .checkpoint files. Removed while the state is open, so a crash leaves none; not written for a task with in-memory
+ * stores, whose contents do not outlive the process.
+ */
+const CLOSED_POSITIONS_FILE = "changelog-positions.json";
+
+/** Store → offset of the last changelog record a closed task's state holds; undefined when it left none. */
+export function closedChangelogPositions(stateDir: string, applicationId: string, taskId: string): Map<string, number> | undefined {
+  try {
+    const positions = JSON.parse(readFileSync(join(taskStateDirectory(stateDir, applicationId, taskId), CLOSED_POSITIONS_FILE), "utf8")) as Record<string, string>;
+    return new Map(Object.entries(positions).map(([store, offset]) => [store, Number(offset)]));
+  } catch {
+    return undefined;
+  }
+}
+
 export class TaskState {
   private changelog: ChangelogRecord[] = [];
   private commitInFlight: Promise<void> | undefined;
@@ -134,6 +152,7 @@ export class TaskState {
     const levelOptions: LevelDbOptions = { ...DEFAULT_LEVELDB_OPTIONS };
     options.configSetter?.(levelOptions, { applicationId, taskId, storeNames: names });
     const release = await holdDirectory(directory, () => options.logger?.debug("waiting for another stream thread to close the task", { directory }));
+    await rm(join(directory, CLOSED_POSITIONS_FILE), { force: true });
     const db: TaskDatabase = new ClassicLevel<Buffer, Buffer>(directory, { ...levelOptions, keyEncoding: "buffer", valueEncoding: "buffer" });
     try {
       await db.open();
@@ -314,6 +333,8 @@ export class TaskState {
     this.cache.discard();
     this.changelog = [];
     for (const store of this.stores.values()) store.close?.();
+    const persistent = [...this.stores.values()].every(({ spec }) => spec.inMemory !== true);
+    if (persistent) await writeFile(join(this.directory, CLOSED_POSITIONS_FILE), JSON.stringify(this.saved.changelogPositions)).catch(() => undefined);
     await this.db.close().finally(this.releaseDirectory);
   }
 

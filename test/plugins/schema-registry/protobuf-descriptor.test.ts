@@ -27,6 +27,7 @@ const CASES: [string, string[]][] = [
   ["shop/order.proto", ["shop/common.proto"]],
   ["legacy.proto", []],
   ["plain.proto", []],
+  ["reexport.proto", ["shop/common.proto"]],
 ];
 
 const read = (file: string) => fs.readFileSync(path.join(FIXTURES, file), "utf8");

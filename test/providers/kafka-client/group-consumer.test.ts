@@ -364,6 +364,32 @@ for (const rebalanceProtocol of ["eager", "cooperative"] as const) {
   });
 }
 
+for (const rebalanceProtocol of ["eager", "cooperative"] as const) {
+  test(`${rebalanceProtocol}: enforceRebalance has the group rebalance (a new generation for every member); cooperative members give nothing up`, async (context) => {
+    const groupId = `enforced-${rebalanceProtocol}`;
+    await produce(context.producer, 0, 30);
+    const [first, second] = [await startMember(context, groupId, {}, { rebalanceProtocol }), await startMember(context, groupId, {}, { rebalanceProtocol })];
+    await eventually(() => lastAssignment(first).length + lastAssignment(second).length === PARTITIONS && first.consumer.generationId === second.consumer.generationId, {
+      what: "the partitions split between the two members",
+      timeoutMs: 10_000,
+    });
+    const generation = first.consumer.generationId;
+    const before = { first: [...lastAssignment(first)], second: [...lastAssignment(second)], revoked: first.revoked + second.revoked };
+    // The leader's JoinGroup always starts a rebalance (another member's only with a changed subscription, as in Kafka).
+    first.consumer.enforceRebalance();
+    await eventually(() => first.consumer.generationId > generation && second.consumer.generationId === first.consumer.generationId && !first.consumer.rejoinPending && !second.consumer.rejoinPending, {
+      what: "both members in a new generation",
+      timeoutMs: 10_000,
+    });
+    assert.equal({ first: lastAssignment(first), second: lastAssignment(second) }, { first: before.first, second: before.second }, "nothing had to move");
+    // Eager members give every partition up before they join; cooperative ones keep theirs, and process on meanwhile.
+    assert.is(first.revoked + second.revoked - before.revoked, rebalanceProtocol === "eager" ? 2 : 0);
+    assert.equal({ lost: first.lost + second.lost, failures: [...first.failures, ...second.failures] }, { lost: 0, failures: [] });
+    await produce(context.producer, 30, 30);
+    await eventually(() => new Set([...first.read, ...second.read].map((record) => record.value)).size === 60, { what: "every record read after the rebalance" });
+  });
+}
+
 test("a member stopped while its JoinGroup waits for a rebalance leaves the group: the others' rebalance ends without waiting for its session", async (context) => {
   // Long timeouts: a member that did not leave would hold the rebalance up for 30 s.
   const patient: Partial<GroupConsumerOptions> = { sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 30_000 };

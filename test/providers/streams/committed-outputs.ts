@@ -26,10 +26,17 @@ export function keyCounts(records: readonly ReadBack[]): Map<string, number> {
   return counts;
 }
 
-/** Each key's long values (a count topic's), in the order they were written. */
+/**
+ * Each key's long values (a count topic's), in the order they were written. Appended in place: an uncached count topic
+ * holds hundreds of thousands of records, and copying a key's values for each one took a minute of CPU.
+ */
 export function longsByKey(records: readonly ReadBack[]): Map<string, number[]> {
   const byKey = new Map<string, number[]>();
-  for (const { key, valueBytes } of records) byKey.set(key ?? "", [...(byKey.get(key ?? "") ?? []), Number(valueBytes!.readBigInt64BE())]);
+  for (const { key, valueBytes } of records) {
+    const values = byKey.get(key ?? "") ?? [];
+    values.push(Number(valueBytes!.readBigInt64BE()));
+    byKey.set(key ?? "", values);
+  }
   return byKey;
 }
 

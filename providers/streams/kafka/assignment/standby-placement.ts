@@ -6,7 +6,7 @@
  * member cannot hold its own tasks' standbys, so placing one member's tasks in a row would leave it short at the end.
  * With fewer members than replicas + 1, a task gets as many standbys as there are other members.
  */
-import { parseTaskId } from "../../engine/compiled-topology";
+import { byTaskId } from "../../engine/compiled-topology";
 
 /**
  * Member id → its standby task ids, for every member of `active` (an empty list for a member with none). Only the
@@ -34,10 +34,4 @@ function interleaved(members: readonly string[], active: ReadonlyMap<string, rea
   const lists = members.map((owner) => active.get(owner)!.filter(stateful).sort(byTaskId).map((task) => ({ task, owner })));
   const rounds = Math.max(0, ...lists.map((list) => list.length));
   return Array.from({ length: rounds }, (_, rank) => lists.flatMap((list) => list.slice(rank, rank + 1))).flat();
-}
-
-/** Task ids (`<sub-topology>_<partition>`) in numeric order, so that placement does not depend on string order. */
-function byTaskId(a: string, b: string): number {
-  const [taskA, taskB] = [parseTaskId(a), parseTaskId(b)];
-  return taskA.subTopologyId - taskB.subTopologyId || taskA.partition - taskB.partition;
 }

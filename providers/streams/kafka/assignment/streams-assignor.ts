@@ -10,6 +10,13 @@
  * A member learns only its own assignment, so the group's layout is read back from DescribeGroups (see
  * `decodeGroupMembers`). Both are encoded as every Kafka consumer encodes them (the consumer protocol). Each member's
  * standby tasks (see standby-placement) travel in its assignment's user data, as Kafka Streams carries them.
+ *
+ * With high availability (Kafka Streams' HighAvailabilityTaskAssignor, KIP-441) each subscription also carries the
+ * member's changelog offset sum of every task it has state for; the leader turns them into lags against the
+ * changelogs' ends and moves a stateful task only to an instance that has caught up on it, giving a lagging one a
+ * warm-up replica instead (see warmup-placement). When it gave any, the assignment names the time of a probing
+ * rebalance, at which the members join again so that caught-up warm-ups take their tasks over. A group with a member
+ * whose subscription has no offset sums (an older Sluice) is assigned without warm-ups.
  */
 import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-client";
 import { decodeAssignment, decodeAssignmentUserData, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
@@ -17,6 +24,7 @@ import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compi
 import { placeStandbys } from "./standby-placement";
 import { placeTasks, withholdOwned } from "./sticky-placement";
 import { clientsOf, placeOverThreads } from "./process-placement";
+import { lagOf, LATEST_OFFSET, placeWarmups, type WarmupSettings } from "./warmup-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 
@@ -28,12 +36,30 @@ export interface MemberInfo {
   previousTasks?: string[];
   /** The other tasks whose state it has on disk. */
   localTasks?: string[];
+  /**
+   * Task id → the offset sum of its stores' changelogs as the member's state of it holds them (LATEST_OFFSET for a
+   * task it runs), for every task it has state for (Kafka Streams' SubscriptionInfo taskOffsetSums); absent from
+   * older members.
+   */
+  taskOffsetSums?: Record<string, number>;
 }
 
 /** What an assignment's user data holds for its member. */
 interface AssignmentInfo {
   /** Task ids. */
   standby: string[];
+  /** When the members are to join again, a probing rebalance (epoch ms, Kafka Streams' nextScheduledRebalanceMs). */
+  probingRebalanceAt?: number;
+}
+
+/** What the high-availability assignment needs beyond the sticky one (see warmup-placement). */
+export interface HighAvailability extends WarmupSettings {
+  /** `probing.rebalance.interval.ms`: how long after an assignment with warm-ups the members join again. */
+  readonly probingRebalanceIntervalMs: number;
+  /** Leader only: each stateful task's changelog end offsets summed, by task id; undefined when they cannot be read now. */
+  changelogEnds(tasks: readonly string[]): Promise<ReadonlyMap<string, number> | undefined>;
+  /** Hears, with every assignment this member learns, when it is to join again for a probing rebalance (undefined: never). */
+  probingRebalance?(at: number | undefined): void;
 }
 
 export interface DecodedMember {
@@ -50,15 +76,17 @@ export interface DecodedMember {
 /**
  * `standbyReplicas`: `num.standby.replicas`; `standbyAssigned` hears this member's standby task ids whenever it learns
  * an assignment. `held`: the tasks this member holds as it joins, which the leader keeps with it where it can, and the
- * other tasks whose state it has on disk, which the leader prefers it for.
+ * other tasks whose state it has on disk, which the leader prefers it for, and its offset sums. `highAvailability`:
+ * warm-up replicas and probing rebalances; absent: the sticky placement alone.
  */
 export function streamsAssignor(
   topology: CompiledTopology,
   server: string | null,
   standbyReplicas = 0,
   standbyAssigned?: (tasks: string[]) => void,
-  held: () => { previousTasks: string[]; localTasks?: string[] } = () => ({ previousTasks: [] }),
+  held: () => Pick<MemberInfo, "previousTasks" | "localTasks" | "taskOffsetSums"> = () => ({ previousTasks: [] }),
   processId?: string,
+  highAvailability?: HighAvailability,
 ): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
@@ -73,26 +101,33 @@ export function streamsAssignor(
       const placementMember = (memberId: string) => ({ memberId, previousTasks: infos.get(memberId)!.previousTasks ?? [], localTasks: infos.get(memberId)!.localTasks });
       const clients = clientsOf(members.map(({ memberId }) => ({ memberId, processId: infos.get(memberId)!.processId })));
       // An instance claims what any of its threads held.
-      const byClient = placeTasks(
-        tasks,
-        [...clients].map(([client, threads]) => ({
-          memberId: client,
-          previousTasks: threads.flatMap((thread) => placementMember(thread).previousTasks),
-          localTasks: threads.flatMap((thread) => placementMember(thread).localTasks ?? []),
-        })),
-      );
+      const clientMembers = [...clients].map(([client, threads]) => ({
+        memberId: client,
+        previousTasks: threads.flatMap((thread) => placementMember(thread).previousTasks),
+        localTasks: threads.flatMap((thread) => placementMember(thread).localTasks ?? []),
+      }));
+      const desired = placeTasks(tasks, clientMembers);
+      const stateful = (task: string) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0;
+      const lagsKnown = highAvailability !== undefined && [...infos.values()].every((info) => info.taskOffsetSums !== undefined);
+      const { active: byClient, warmups } = lagsKnown
+        ? await withWarmups(desired, clients, infos, clientMembers, tasks.filter(stateful), highAvailability)
+        : { active: desired, warmups: new Map<string, string[]>() };
       const placement = withholdOwned(
         placeOverThreads(clients, byClient, placementMember),
         new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
       );
       // Standbys go to instances (never the active task's), then to their threads.
       const placedOnClients = new Map([...clients].map(([client, threads]) => [client, threads.flatMap((thread) => placement.get(thread)!)]));
-      const clientStandbys = placeStandbys(placedOnClients, standbyReplicas, (task) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0);
+      const clientStandbys = placeStandbys(placedOnClients, standbyReplicas, stateful);
+      for (const [client, tasks] of warmups) clientStandbys.set(client, [...new Set([...clientStandbys.get(client)!, ...tasks])]);
       const standbys = placeOverThreads(clients, clientStandbys, (memberId) => ({ memberId, previousTasks: [] }));
-      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount), encodeAssignmentInfo(standbys.get(memberId)!))]));
+      const probingRebalanceAt = [...warmups.values()].some((tasks) => tasks.length > 0) ? Date.now() + highAvailability!.probingRebalanceIntervalMs : undefined;
+      return new Map([...placement].map(([memberId, ids]) => [memberId, encodeAssignment(partitionsOfTasks(ids, partitionCount), encodeAssignmentInfo({ standby: standbys.get(memberId)!, probingRebalanceAt }))]));
     },
     partitionsOf: (assignment) => {
-      standbyAssigned?.(standbyTasksOf(assignment));
+      const info = assignmentInfoOf(assignment);
+      standbyAssigned?.(info.standby);
+      highAvailability?.probingRebalance?.(info.probingRebalanceAt);
       return decodeAssignment(assignment);
     },
   };
@@ -107,6 +142,39 @@ export function streamsAssignor(
     for (const list of Object.values(partitions)) list.sort((a, b) => a - b);
     return partitions;
   }
+}
+
+/**
+ * The clients' tasks with warm-ups: `desired` (the sticky placement, client → tasks) with every stateful task kept on a
+ * client caught up on it. A client's offset sum of a task is its threads' best: LATEST_OFFSET when one runs it.
+ */
+async function withWarmups(
+  desired: ReadonlyMap<string, readonly string[]>,
+  clients: ReadonlyMap<string, readonly string[]>,
+  infos: ReadonlyMap<string, MemberInfo>,
+  clientMembers: readonly { memberId: string; previousTasks: readonly string[] }[],
+  statefulTasks: readonly string[],
+  settings: HighAvailability,
+): Promise<{ active: Map<string, string[]>; warmups: Map<string, string[]> }> {
+  const ends = await settings.changelogEnds(statefulTasks);
+  // Without the ends no lag is known: the sticky placement stands, as for a group with older members.
+  if (ends === undefined) return { active: new Map([...desired].map(([client, tasks]) => [client, [...tasks]])), warmups: new Map() };
+  const sums = new Map<string, Map<string, number>>();
+  for (const [client, threads] of clients) {
+    const best = new Map<string, number>();
+    for (const [task, sum] of threads.flatMap((thread) => Object.entries(infos.get(thread)!.taskOffsetSums ?? {}))) best.set(task, furthest(best.get(task), sum));
+    sums.set(client, best);
+  }
+  const previousOwner = new Map<string, string>();
+  for (const { memberId, previousTasks } of clientMembers) for (const task of previousTasks) if (!previousOwner.has(task)) previousOwner.set(task, memberId);
+  const lag = (client: string, task: string) => (ends.has(task) ? lagOf(sums.get(client)!.get(task), ends.get(task)!) : undefined);
+  return placeWarmups(desired, lag, previousOwner, settings);
+}
+
+/** Of two offset sums of one task, the one further along: LATEST_OFFSET is as far as a sum goes. */
+function furthest(seen: number | undefined, sum: number): number {
+  if (seen === undefined) return sum;
+  return seen === LATEST_OFFSET || sum === LATEST_OFFSET ? LATEST_OFFSET : Math.max(seen, sum);
 }
 
 /** The tasks whose partitions a cooperative member's subscription says it keeps through the rebalance. */
@@ -133,14 +201,19 @@ function memberInfoOf(metadata: Buffer): MemberInfo {
   }
 }
 
-function encodeAssignmentInfo(standby: string[]): Buffer | null {
-  return standby.length === 0 ? null : Buffer.from(JSON.stringify({ standby } satisfies AssignmentInfo));
+function encodeAssignmentInfo(info: AssignmentInfo): Buffer | null {
+  return info.standby.length === 0 && info.probingRebalanceAt === undefined ? null : Buffer.from(JSON.stringify(info));
 }
 
-/** The standby task ids an assignment gives its member; none in an assignment without user data. */
-export function standbyTasksOf(assignment: Buffer): string[] {
+/** What an assignment's user data tells its member; no standbys and no probing rebalance in one without. */
+function assignmentInfoOf(assignment: Buffer): AssignmentInfo {
   const userData = decodeAssignmentUserData(assignment);
-  return userData?.length ? (JSON.parse(userData.toString()) as AssignmentInfo).standby : [];
+  return userData?.length ? (JSON.parse(userData.toString()) as AssignmentInfo) : { standby: [] };
+}
+
+/** The standby task ids (warm-ups among them) an assignment gives its member. */
+export function standbyTasksOf(assignment: Buffer): string[] {
+  return assignmentInfoOf(assignment).standby;
 }
 
 /** Reads each member's server and assignment from a DescribeGroups answer. */

@@ -30,7 +30,8 @@ import { ensureNamedOutputTopics, ensureTopics, type TopicCreation } from "../to
 import { RepartitionPurge } from "../topics/repartition-purge";
 import { RecordCollector } from "./record-collector";
 import { committedPositions, type RunTask } from "./run-task";
-import { streamsAssignor } from "../assignment/streams-assignor";
+import { streamsAssignor, type HighAvailability } from "../assignment/streams-assignor";
+import { changelogEndSums, TaskOffsetSums, type ChangelogProgress } from "./task-offset-sums";
 import { TaskManager } from "./task-manager";
 import { StandbyTasks } from "./standby-tasks";
 import { TopicPartitionMap } from "../topics/topic-partition";
@@ -78,6 +79,10 @@ export class StreamThread implements ThreadRunView {
   private readonly standbys: StandbyTasks;
   /** The standby task ids of the assignment the consumer learnt last, until the run takes them. */
   private assignedStandbys: string[] = [];
+  /** The changelog offset sums this member reports as it joins (see task-offset-sums). */
+  private readonly offsetSums: TaskOffsetSums;
+  /** The probing rebalance the last assignment asked for (warm-ups were given), until it starts. */
+  private probingTimer?: NodeJS.Timeout;
   private readonly sequence: CommitSequence;
   private consumer?: GroupConsumer;
   private producer?: StreamsProducer;
@@ -131,6 +136,7 @@ export class StreamThread implements ThreadRunView {
       logger,
       globalStores: options.globals.stores,
     });
+    this.offsetSums = new TaskOffsetSums(topology, options.stateDir);
     this.standbys = new StandbyTasks({
       topology,
       stateDir: options.stateDir,
@@ -188,7 +194,7 @@ export class StreamThread implements ThreadRunView {
         ...this.endpoint,
         clientId: this.clientIds.consumer,
         groupId: topology.applicationId,
-        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.tasks.held(), this.options.processId),
+        assignor: streamsAssignor(topology, this.options.server, settings.get("num.standby.replicas"), (tasks) => (this.assignedStandbys = tasks), () => this.held(), this.options.processId, this.highAvailability(admin)),
         groupInstanceId: this.groupInstanceId(),
         sessionTimeoutMs: settings.get("session.timeout.ms"),
         heartbeatIntervalMs: settings.get("heartbeat.interval.ms"),
@@ -233,6 +239,42 @@ export class StreamThread implements ThreadRunView {
     this.wallClockTimer.unref();
   }
 
+  /** What this member tells the assignor as it joins: its tasks, the others it has state of, and their offset sums. */
+  private held(): { previousTasks: string[]; localTasks: string[]; taskOffsetSums: Record<string, number> } {
+    const held = this.tasks.held();
+    return { ...held, taskOffsetSums: this.offsetSums.report(this.tasks.all(), this.standbyProgress(), held.localTasks) };
+  }
+
+  private standbyProgress(): ChangelogProgress[] {
+    return this.standbys.all().map(({ id, subTopologyId, state }) => ({ id, subTopologyId, changelogPositions: committedPositions(state).changelogPositions }));
+  }
+
+  /** Warm-up replicas and probing rebalances (KIP-441): the leader measures lags with `admin`; every member probes when told. */
+  private highAvailability(admin: ClusterAdmin): HighAvailability {
+    const { topology, settings, logger } = this.options;
+    return {
+      maxWarmupReplicas: settings.get("max.warmup.replicas"),
+      acceptableRecoveryLag: settings.get("acceptable.recovery.lag"),
+      probingRebalanceIntervalMs: settings.get("probing.rebalance.interval.ms"),
+      changelogEnds: (tasks) =>
+        changelogEndSums(topology, admin, tasks).catch((error: unknown) => {
+          logger.warn("the changelogs' end offsets cannot be read: tasks are placed without warm-up replicas this time", { error: String(error) });
+          return undefined;
+        }),
+      probingRebalance: (at) => {
+        clearTimeout(this.probingTimer);
+        this.probingTimer = undefined;
+        if (at === undefined) return;
+        this.probingTimer = setTimeout(() => {
+          this.probingTimer = undefined;
+          logger.info("probing rebalance: joining the group again so that caught-up warm-up replicas take their tasks over");
+          this.consumer?.enforceRebalance();
+        }, Math.max(0, at - Date.now()));
+        this.probingTimer.unref();
+      },
+    };
+  }
+
   private topicCreation(): TopicCreation {
     const { settings } = this.options;
     return {
@@ -256,6 +298,7 @@ export class StreamThread implements ThreadRunView {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.wallClockTimer);
+    clearTimeout(this.probingTimer);
     await this.consumer?.stop().catch((error) => this.options.logger.warn("consumer stop failed", { error: String(error) }));
     await this.serially(async () => {
       await this.standbys.release();

@@ -11,6 +11,7 @@ import type {
   StoreSpec,
 } from "../../../../kernel/contracts/streams/stores";
 import { changelogTopic, DEFAULT_LEVELDB_OPTIONS, type ChangelogRecord, type TaskState } from "../../../../providers/streams/state";
+import { closedChangelogPositions } from "../../../../providers/streams/state/task-state";
 import { collect, jsonSerde, keyValueSpec, stateSuite, stringSerde } from "./state-fixture";
 
 const { test, dir } = stateSuite("task state");
@@ -30,6 +31,22 @@ test("a commit stores data and both positions together; closing without one keep
   assert.equal(second.checkpoint(), { inputPositions: { "words:0": "10" }, changelogPositions: { counts: "0" }, changelogWriters: {} });
   assert.equal(await countsOf(second), [{ key: "a", value: 1 }]);
   assert.is(second.keyValueStore<string, number>("counts").get("b"), undefined);
+});
+
+test("a closed state leaves its changelog positions readable without opening it; open, or with in-memory stores, it leaves none", async () => {
+  const first = await dir.open([keyValueSpec()]);
+  assert.is(closedChangelogPositions(dir.path, "app", "0_0"), undefined);
+  first.keyValueStore<string, number>("counts").put("a", 1);
+  await first.commit({ changelogPositions: { counts: "41" } });
+  assert.is(closedChangelogPositions(dir.path, "app", "0_0"), undefined, "not while it is open");
+  await first.close();
+  assert.equal(closedChangelogPositions(dir.path, "app", "0_0"), new Map([["counts", 41]]));
+  const second = await dir.open([keyValueSpec()]);
+  assert.is(closedChangelogPositions(dir.path, "app", "0_0"), undefined, "reopened, its state may move on (or be lost in a crash)");
+  await second.close();
+  const inMemory = await dir.open([{ ...keyValueSpec(), inMemory: true }]);
+  await inMemory.close();
+  assert.is(closedChangelogPositions(dir.path, "app", "0_0"), undefined, "in-memory contents do not outlive the process");
 });
 
 test("reopening returns the checkpoint, the data and the entry counts", async () => {
