@@ -1,11 +1,12 @@
 /**
- * What the `avro` serde costs beside `json`: words/s of the same wordcount (sentences in, counts out as
- * `{word, count}` records; the count store and repartition topic as strings and longs in both) reading and writing
- * Avro through the schema registry built into Sluice, and reading and writing JSON. The broker runs in a worker
+ * What the `avro` and `protobuf` serdes cost beside `json`: words/s of the same wordcount (sentences in, counts out as
+ * `{word, count}` records; the count store and repartition topic as strings and longs in all) reading and writing
+ * Avro, and Protobuf, through the schema registry built into Sluice, and reading and writing JSON. The broker runs in a worker
  * thread and the registry in a Sluice without applications, as a deployment would have them; the runtime under test
  * is a StreamsRuntime of its own. Input: `lines` sentences of 10 words, the Avro ones framed by Confluent's own
- * AvroSerializer. The two run in turns, each round once, the order swapped every round (this machine's speed drifts);
- * the summary gives the medians and the ratio; an uncounted round first warms both up. Rates run from a run's start to its last record, so start-up (printed)
+ * AvroSerializer, the Protobuf ones by its ProtobufSerializer. The three run in turns, each round once, the order
+ * turned every round (this machine's speed drifts); the summary gives the medians and the ratios; an uncounted round
+ * first warms them up. Rates run from a run's start to its last record, so start-up (printed)
  * counts, as in runtime-bench. Beside the rates, the process's CPU time per run (the broker's worker thread included,
  * which does the same work for both but for the record sizes): on a machine shared with other work, wall-clock rates
  * swing from run to run, CPU time much less. The goal (issue #38): Avro costs no more than 20 % over JSON.
@@ -15,7 +16,8 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
+import { create, createMutableRegistry } from "@bufbuild/protobuf";
+import { AvroSerializer, ProtobufDeserializer, ProtobufSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import { Kafka, logLevel, type Producer } from "kafkajs";
 import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { startBrokerInWorker } from "../../providers/broker";
@@ -29,7 +31,10 @@ const ROUNDS = Number(process.argv[3] ?? 3);
 const PARTITIONS = 4;
 const SENTENCE = { type: "record", name: "Sentence", namespace: "bench", fields: [{ name: "text", type: "string" }] };
 const WORD_COUNT = { type: "record", name: "WordCount", namespace: "bench", fields: [{ name: "word", type: "string" }, { name: "count", type: "long" }] };
-type Format = "avro" | "json";
+const SENTENCE_PROTO = 'syntax = "proto3";\npackage bench;\n\nmessage Sentence {\n  string text = 1;\n}\n';
+const WORD_COUNT_PROTO = 'syntax = "proto3";\npackage bench;\n\nmessage WordCount {\n  string word = 1;\n  int64 count = 2;\n}\n';
+type Format = "avro" | "protobuf" | "json";
+const FORMATS: Format[] = ["avro", "protobuf", "json"];
 /** A run's timing and the CPU seconds the process spent in it. */
 type Run = Timing & { cpuSeconds: number };
 
@@ -58,13 +63,18 @@ async function main(): Promise<void> {
   const kafka = new Kafka({ clientId: "bench", brokers: bootstrap, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: ["bench-avro-in", "bench-json-in"].map((topic) => ({ topic, numPartitions: PARTITIONS })) });
+  await admin.createTopics({ topics: FORMATS.map((format) => ({ topic: `bench-${format}-in`, numPartitions: PARTITIONS })) });
   await admin.disconnect();
   await registry.register("bench-avro-in-value", { schemaType: "AVRO", schema: JSON.stringify(SENTENCE) });
   const serializer = new AvroSerializer(registry, SerdeType.VALUE, { useLatestVersion: true });
   const producer = kafka.producer();
   await producer.connect();
   await produceSentences(producer, "bench-avro-in", (text) => serializer.serialize("bench-avro-in", { text }));
+  // ProtobufSerializer's message class: the registry's serialized file, built by Confluent's own deserializer.
+  await registry.register("bench-protobuf-in-value", { schemaType: "PROTOBUF", schema: SENTENCE_PROTO });
+  const sentenceFile = await new ProtobufDeserializer(registry, SerdeType.VALUE, {}).toFileDesc(registry, await registry.getLatestSchemaMetadata("bench-protobuf-in-value", "serialized"));
+  const protobufSerializer = new ProtobufSerializer(registry, SerdeType.VALUE, { useLatestVersion: true, registry: createMutableRegistry(sentenceFile) });
+  await produceSentences(producer, "bench-protobuf-in", (text) => protobufSerializer.serialize("bench-protobuf-in", create(sentenceFile.messages[0], { text })));
   await produceSentences(producer, "bench-json-in", async (text) => Buffer.from(JSON.stringify({ text })));
   await producer.disconnect();
 
@@ -72,6 +82,7 @@ async function main(): Promise<void> {
     const applicationId = `bench-${format}-wordcount-${round}`;
     const output = `${applicationId}-out`;
     if (format === "avro") await registry.register(`${output}-value`, { schemaType: "AVRO", schema: JSON.stringify(WORD_COUNT) });
+    if (format === "protobuf") await registry.register(`${output}-value`, { schemaType: "PROTOBUF", schema: WORD_COUNT_PROTO });
     const runtime = new StreamsRuntime({ bootstrapServers: bootstrap, streamsConfig: { "state.dir": stateDir } });
     runtime.addProvider({
       name: applicationId,
@@ -100,7 +111,7 @@ async function main(): Promise<void> {
   // Round 0 warms both paths up (JIT, the registry's first answers) and is not counted: otherwise the first round's
   // first format pays for the process's start.
   for (let round = 0; round <= ROUNDS; round++) {
-    const order: Format[] = round % 2 === 1 ? ["avro", "json"] : ["json", "avro"];
+    const order = FORMATS.map((_, i) => FORMATS[(i + round) % FORMATS.length]);
     const timings = {} as Record<Format, Run>;
     for (const format of order) timings[format] = await run(format, round);
     if (round > 0) rounds.push(timings);
@@ -112,23 +123,21 @@ async function main(): Promise<void> {
 
   const words = lines * 10;
   const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+  const perRound = (format: Format, round: Record<Format, Run>) => `${format} ${Math.round(rate(words, round[format]))} words/s (${startup(round[format])}, CPU ${round[format].cpuSeconds.toFixed(2)} s)`;
+  const overJson = (format: Format, round: Record<Format, Run>) => `${format} time / json time ${percent(rate(words, round.json) / rate(words, round[format]))}, CPU ${percent(round[format].cpuSeconds / round.json.cpuSeconds)}`;
   for (const [index, round] of rounds.entries()) {
-    const avro = rate(words, round.avro);
-    const json = rate(words, round.json);
-    console.log(
-      `round ${index + 1}: avro ${Math.round(avro)} words/s (${startup(round.avro)}, CPU ${round.avro.cpuSeconds.toFixed(2)} s), ` +
-        `json ${Math.round(json)} words/s (${startup(round.json)}, CPU ${round.json.cpuSeconds.toFixed(2)} s); avro time / json time ${percent(json / avro)}, CPU ${percent(round.avro.cpuSeconds / round.json.cpuSeconds)}`,
-    );
+    console.log(`round ${index + 1}: ${FORMATS.map((format) => perRound(format, round)).join(", ")}; ${overJson("avro", round)}; ${overJson("protobuf", round)}`);
   }
-  const avro = median(rounds.map((round) => rate(words, round.avro)));
-  const json = median(rounds.map((round) => rate(words, round.json)));
-  const overhead = median(rounds.map((round) => rate(words, round.json) / rate(words, round.avro) - 1));
+  const wordsPerSecond = (format: Format) => Math.round(median(rounds.map((round) => rate(words, round[format]))));
   console.log(`medians of ${rounds.length} rounds, ${lines} lines of 10 words, ${PARTITIONS} partitions, broker in a worker thread (file store)`);
-  console.log(`avro wordcount: ${Math.round(avro)} words/s; json wordcount: ${Math.round(json)} words/s`);
-  const cpuOverhead = median(rounds.map((round) => round.avro.cpuSeconds / round.json.cpuSeconds - 1));
+  console.log(FORMATS.map((format) => `${format} wordcount: ${wordsPerSecond(format)} words/s`).join("; "));
   const cpuPerWord = (format: Format) => (median(rounds.map((round) => round[format].cpuSeconds)) / words) * 1e6;
-  console.log(`CPU per word: avro ${cpuPerWord("avro").toFixed(2)} µs, json ${cpuPerWord("json").toFixed(2)} µs`);
-  console.log(`avro costs ${percent(overhead)} over json in wall-clock time, ${percent(cpuOverhead)} in CPU time (medians of the rounds' ratios; goal: at most 20 %)`);
+  console.log(`CPU per word: ${FORMATS.map((format) => `${format} ${cpuPerWord(format).toFixed(2)} µs`).join(", ")}`);
+  for (const format of ["avro", "protobuf"] as const) {
+    const overhead = median(rounds.map((round) => rate(words, round.json) / rate(words, round[format]) - 1));
+    const cpuOverhead = median(rounds.map((round) => round[format].cpuSeconds / round.json.cpuSeconds - 1));
+    console.log(`${format} costs ${percent(overhead)} over json in wall-clock time, ${percent(cpuOverhead)} in CPU time (medians of the rounds' ratios; goal: at most 20 %)`);
+  }
 }
 
 main().catch((error) => {

@@ -47,7 +47,7 @@ export function resolveSerde(spec: SerdeSpec, fallback: SerdeSpec, what: string,
     if ("schema" in chosen && typeof chosen.serde === "string") {
       const base = named?.find("serde", chosen.serde) as Partial<SchemaSerde<unknown>> | undefined;
       if (typeof base?.withSchema === "function") return base.withSchema(chosen);
-      throw new Error(`the serde '${chosen.serde}' of ${what} takes no schema (avro and json_schema do)`);
+      throw new Error(`the serde '${chosen.serde}' of ${what} takes no schema (avro, json_schema and protobuf do)`);
     }
     throw new Error(`the serde of ${what} is not a serde (serialize/deserialize)`);
   }

@@ -7,7 +7,11 @@
  */
 import type * as RegistryClientModule from "@confluentinc/schemaregistry/dist/schemaregistry-client";
 import type * as JsonModule from "@confluentinc/schemaregistry/dist/serde/json";
+import type * as ProtobufModule from "@confluentinc/schemaregistry/dist/serde/protobuf";
 import type * as SerdeModule from "@confluentinc/schemaregistry/dist/serde/serde";
+import type * as ProtobufEs from "@bufbuild/protobuf";
+import type * as ProtobufReflect from "@bufbuild/protobuf/reflect";
+import { createRequire } from "node:module";
 
 export const CONFLUENT_PACKAGE = "@confluentinc/schemaregistry";
 
@@ -26,12 +30,15 @@ export interface RegisteredSchema {
 /** Why `value` does not fit a JSON schema, or undefined when it does. */
 export type JsonValidator = (value: unknown) => string | undefined;
 
-/** The calls the serdes make of Confluent's SchemaRegistryClient (which caches each answer). */
+/**
+ * The calls the serdes make of Confluent's SchemaRegistryClient (which caches each answer). `format` asks the registry
+ * for another form of the schema (Protobuf's `serialized`: the base64 FileDescriptorProto rather than the .proto text).
+ */
 export interface RegistryClient {
-  getLatestSchemaMetadata(subject: string): Promise<RegisteredSchema & { id?: number }>;
-  getBySubjectAndId(subject: string, id: number): Promise<RegisteredSchema>;
-  getByGuid(guid: string): Promise<RegisteredSchema>;
-  getSchemaMetadata(subject: string, version: number): Promise<RegisteredSchema>;
+  getLatestSchemaMetadata(subject: string, format?: string): Promise<RegisteredSchema & { id?: number }>;
+  getBySubjectAndId(subject: string, id: number, format?: string): Promise<RegisteredSchema>;
+  getByGuid(guid: string, format?: string): Promise<RegisteredSchema>;
+  getSchemaMetadata(subject: string, version: number, deleted?: boolean, format?: string): Promise<RegisteredSchema>;
   /** Registers `schema` under `subject` (POST /subjects/{subject}/versions): its id. */
   register(subject: string, schema: RegisteredSchema): Promise<number>;
   /** The id of `schema` registered under `subject` (POST /subjects/{subject}). */
@@ -44,7 +51,7 @@ export interface RegistryClientConfig {
   bearerAuthCredentials?: { credentialsSource: "STATIC_TOKEN"; token: string };
 }
 
-/** Confluent's SchemaId: the frame's magic byte and schema id (or guid). */
+/** Confluent's SchemaId: the frame's magic byte and schema id (or guid), and for Protobuf the message indexes after it. */
 export interface SchemaId {
   id?: number;
   guid?: string;
@@ -53,13 +60,33 @@ export interface SchemaId {
   idToBytes(): Buffer;
 }
 
+/** What the `protobuf` serde uses of Confluent's Protobuf serdes, and protobuf-es (the package's own) for the bodies. */
+export interface ProtobufTools {
+  /** protobuf-es: fromJson, toJson, toBinary, fromBinary. */
+  readonly es: typeof ProtobufEs;
+  /** protobuf-es's lowerCamelCase of a field name, as protoc derives a field's JSON name. */
+  readonly camelCase: (name: string) => string;
+  /** The file of a schema fetched with `format=serialized`, its references fetched so too (Confluent's ProtobufDeserializer builds it). */
+  file(schema: RegisteredSchema): Promise<ProtobufEs.DescFile>;
+  /** The message a frame's indexes name in `file`; throws when an index is out of range. */
+  messageAt(file: ProtobufEs.DescFile, indexes: number[]): ProtobufEs.DescMessage;
+  /** The indexes that name `message` in its file, as a frame carries them after the schema id. */
+  indexesOf(message: ProtobufEs.DescMessage): number[];
+  /** The message indexes at the start of `afterId` (what follows a frame's schema id), and how many bytes they take. */
+  readIndexes(afterId: Buffer): [number, number[]];
+}
+
 export interface ConfluentPackage {
   client(config: RegistryClientConfig): RegistryClient;
-  schemaId(schemaType: string, id?: number): SchemaId;
+  schemaId(schemaType: string, id?: number, messageIndexes?: number[]): SchemaId;
+  /** The schema id (or guid) of the frame at the start of `payload`, and where what follows it starts; throws on another magic byte. */
+  frameId(payload: Buffer): { key: number | string; end: number };
   /** Confluent's TopicNameStrategy: `<topic>-key` or `<topic>-value`. */
   topicSubject(topic: string, role: "key" | "value"): string | Promise<string>;
   /** The validation Confluent's JSON serdes make with `validate` (ajv, the schema's references resolved through `client`). */
   jsonValidator(client: RegistryClient, schema: RegisteredSchema): Promise<JsonValidator>;
+  /** The Protobuf pieces, fetching schemas through `client`. */
+  protobuf(client: RegistryClient): ProtobufTools;
 }
 
 let loaded: ConfluentPackage | undefined;
@@ -78,7 +105,13 @@ export function confluentPackage(serdeName: string): ConfluentPackage {
   }
   loaded = {
     client: (config) => new clients.SchemaRegistryClient(config),
-    schemaId: (schemaType, id) => new serdes.SchemaId(schemaType, id),
+    schemaId: (schemaType, id, messageIndexes) => new serdes.SchemaId(schemaType, id, undefined, messageIndexes),
+    frameId(payload) {
+      // SchemaId reads message indexes after the id for PROTOBUF only: with no type it reads the id alone.
+      const schemaId = new serdes.SchemaId("");
+      const end = schemaId.fromBytes(payload);
+      return { key: schemaId.id ?? schemaId.guid!, end };
+    },
     topicSubject: (topic, role) => serdes.TopicNameStrategy(topic, role === "key" ? serdes.SerdeType.KEY : serdes.SerdeType.VALUE),
     async jsonValidator(client, schema) {
       // Loaded only when asked for: it brings ajv and a JSON Schema dereferencer.
@@ -86,6 +119,32 @@ export function confluentPackage(serdeName: string): ConfluentPackage {
       const deserializer = new json.JsonDeserializer(client as unknown as RegistryClientModule.Client, serdes.SerdeType.VALUE, { validate: true });
       const validate = await deserializer.toValidateFunction(schema);
       return (value) => (validate === undefined || validate(value) ? undefined : `does not fit its JSON schema: ${JSON.stringify(validate.errors ?? [])}`);
+    },
+    protobuf(client) {
+      // Loaded only when asked for, with the protobuf-es the package itself uses (descriptors are shared between them).
+      const path = require.resolve(`${CONFLUENT_PACKAGE}/dist/serde/protobuf`);
+      const protobuf = require(path) as typeof ProtobufModule;
+      const requireEs = createRequire(path);
+      const es = requireEs("@bufbuild/protobuf") as typeof ProtobufEs;
+      const { protoCamelCase } = requireEs("@bufbuild/protobuf/reflect") as typeof ProtobufReflect;
+      const registryClient = client as unknown as RegistryClientModule.Client;
+      // The deserializer asks for the references of a reference without format=serialized, getting .proto text it
+      // cannot read (an import of an import fails): it is given a client that asks for every reference serialized.
+      const serializedReferences = {
+        getSchemaMetadata: (subject: string, version: number, deleted?: boolean) => client.getSchemaMetadata(subject, version, deleted, "serialized"),
+        config: () => registryClient.config(),
+      } as unknown as RegistryClientModule.Client;
+      const deserializer = new protobuf.ProtobufDeserializer(serializedReferences, serdes.SerdeType.VALUE, {});
+      const serializer = new protobuf.ProtobufSerializer(registryClient, serdes.SerdeType.VALUE, {});
+      const frame = new serdes.SchemaId(protobuf.PROTOBUF_TYPE);
+      return {
+        es,
+        camelCase: protoCamelCase,
+        file: (schema) => deserializer.toFileDesc(serializedReferences, schema as RegistryClientModule.SchemaInfo),
+        messageAt: (file, indexes) => deserializer.toMessageDescFromIndexes(file, indexes),
+        indexesOf: (message) => serializer.toMessageIndexArray(message),
+        readIndexes: (afterId) => frame.readMessageIndexes(afterId),
+      };
     },
   };
   return loaded;

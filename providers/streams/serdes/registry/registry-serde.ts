@@ -1,8 +1,8 @@
 /**
- * A schema registry serde: bytes framed as Confluent's serializers frame them (a magic byte, the schema's id, the
- * body), with the schemas kept in a schema registry. Confluent's own package reads and writes the frame, talks to the
- * registry and names subjects; a SchemaFormat (avro-format, json-format) turns a registered schema into the codec of
- * its bodies.
+ * A schema registry serde: bytes framed as Confluent's serializers frame them (a magic byte, the schema's id, what the
+ * format writes after it, the body), with the schemas kept in a schema registry. Confluent's own package reads and
+ * writes the frame, talks to the registry and names subjects; a SchemaFormat (avro-format, json-format,
+ * protobuf-format) turns a registered schema into the codec of its bodies.
  *
  * The serde contract is synchronous and a registry answers over HTTP, so the schemas are fetched ahead:
  * `prepareDeserialize` fetches the schema a record names when it is not cached yet (the runtime awaits it before the
@@ -25,18 +25,25 @@ export interface SchemaFormat<Codec> {
   readonly serdeName: string;
   /** The registry's name of the schema type (`AVRO`). */
   readonly schemaType: string;
+  /** The form the registry is asked to give this type's schemas in (`?format=`, Protobuf's `serialized`); absent: as registered. */
+  readonly fetchFormat?: string;
   /** The codec of `schema` (its references fetched through `client` when it has some). */
   compile(schema: RegisteredSchema, client: RegistryClient): Promise<Codec>;
+  /** What the frame carries after the schema id when `codec` writes (Protobuf's message indexes, which Confluent's SchemaId writes); absent: nothing. */
+  messageIndexes?(codec: Codec): number[];
   encode(codec: Codec, value: unknown): Buffer;
-  decode(codec: Codec, body: Buffer): unknown;
+  /** The value of `afterId`, all that follows the frame's schema id (message indexes included, for a format that writes them); `schema` (its id or guid) is for errors. */
+  decode(codec: Codec, afterId: Buffer, schema: number | string): unknown;
   /** The codec reading bodies written with `writer` as values of `reader`'s schema; absent: read as written. Throws when they do not match. */
   readAs?(reader: Codec, writer: Codec): Codec;
+  /** The format of a serde given `ref` when it says more than the schema (Protobuf's `message`); undefined: this one. */
+  withRef?(ref: RegistrySerdeRef): SchemaFormat<Codec> | undefined;
   /** The name the record subject name strategies give `schema` (Confluent's ParsedSchema.name()), or undefined when it has none; absent: those strategies are refused. */
   recordName?(codec: Codec, schema: RegisteredSchema): string | undefined;
 }
 
 interface Writer<Codec> {
-  /** The frame: magic byte and schema id. */
+  /** The frame: magic byte, schema id and what the format writes after it. */
   header: Buffer;
   codec: Codec;
 }
@@ -83,10 +90,10 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
       schema: typeof ref.schema === "string" ? ref.schema : JSON.stringify(ref.schema),
       ...(ref.references === undefined ? {} : { references: ref.references.map(({ name, subject, version }) => ({ name, subject, version })) }),
     };
-    const id = JSON.stringify([given.schema, given.references]);
+    const id = JSON.stringify({ ...ref, schema: given.schema });
     let serde = this.withSchemas.get(id);
     if (serde === undefined) {
-      serde = new RegistrySerde(this.format, this.pkg, this.client, this.role, this.strategy, this.writing, given);
+      serde = new RegistrySerde(this.format.withRef?.(ref) ?? this.format, this.pkg, this.client, this.role, this.strategy, this.writing, given);
       this.withSchemas.set(id, serde);
     }
     return serde;
@@ -102,16 +109,15 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
   deserialize(bytes: Buffer): unknown {
     // The common case without an allocation: magic byte 0 and a 4-byte id already fetched.
     if (bytes[0] === 0 && bytes.length >= 5) {
-      const known = this.readers.get(bytes.readInt32BE(1));
-      if (known instanceof Reader) return this.format.decode(known.codec, bytes.subarray(5));
+      const id = bytes.readInt32BE(1);
+      const known = this.readers.get(id);
+      if (known instanceof Reader) return this.format.decode(known.codec, bytes.subarray(5), id);
     }
     const unframed = framingProblem(bytes);
     if (unframed !== undefined) throw new Error(unframed);
-    const schemaId = this.pkg.schemaId(this.format.schemaType);
-    const start = schemaId.fromBytes(bytes);
-    const key = schemaId.id ?? schemaId.guid!;
+    const { key, end } = this.pkg.frameId(bytes);
     const reader = this.readers.get(key);
-    if (reader instanceof Reader) return this.format.decode(reader.codec, start === 0 ? bytes : bytes.subarray(start));
+    if (reader instanceof Reader) return this.format.decode(reader.codec, bytes.subarray(end), key);
     if (!(reader instanceof Failure)) throw new Error(`schema ${describe(key)} was not fetched from the registry`);
     // Asked again at the next record that names it: the registry may have been unreachable for a moment.
     this.readers.delete(key);
@@ -124,16 +130,15 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
       const known = this.readers.get(bytes.readInt32BE(start + 1));
       if (known !== undefined) return known instanceof Fetching ? known.done : undefined;
     }
-    const schemaId = this.pkg.schemaId(this.format.schemaType);
+    let key: number | string;
     try {
-      schemaId.fromBytes(bytes.subarray(start, end));
+      key = this.pkg.frameId(bytes.subarray(start, end)).key;
     } catch {
       return undefined; // not framed: deserialize says so
     }
-    const key = schemaId.id ?? schemaId.guid!;
     const known = this.readers.get(key);
     if (known !== undefined) return known instanceof Fetching ? known.done : undefined;
-    const fetching = this.fetchReader(schemaId).then(
+    const fetching = this.fetchReader(key).then(
       (codec) => void this.readers.set(key, new Reader(codec)),
       (error: Error) => void this.readers.set(key, new Failure(`cannot be read from the registry: ${error.message}`)),
     );
@@ -153,8 +158,8 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
     const { id, schema } = await this.writerSchema(topic, subject);
     const schemaType = schema.schemaType ?? "AVRO";
     if (schemaType !== this.format.schemaType) throw new Error(`subject '${subject}' holds a ${schemaType} schema, not ${this.format.schemaType}`);
-    const header = this.pkg.schemaId(this.format.schemaType, id).idToBytes();
     const codec = await this.format.compile(schema, this.client);
+    const header = this.pkg.schemaId(this.format.schemaType, id, this.format.messageIndexes?.(codec)).idToBytes();
     this.writers.set(topic, { header, codec });
     // What it writes, it reads back without asking (a store reads its own bytes, and a store has no prepareDeserialize).
     if (id !== undefined && !(this.readers.get(id) instanceof Reader)) this.readers.set(id, new Reader(await this.readerOf(codec)));
@@ -166,6 +171,14 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
    * looked up under the subject. A serde given no schema writes with the latest only.
    */
   private async writerSchema(topic: string, subject: string): Promise<{ id?: number; schema: RegisteredSchema }> {
+    const chosen = await this.chooseWriterSchema(topic, subject);
+    const { fetchFormat } = this.format;
+    // The given schema as registered, in the form the format reads (the registry parses what it is given, not the serde).
+    if (fetchFormat === undefined || chosen.id === undefined || chosen.schema !== this.given) return chosen;
+    return { id: chosen.id, schema: await this.client.getBySubjectAndId("", chosen.id, fetchFormat) };
+  }
+
+  private async chooseWriterSchema(topic: string, subject: string): Promise<{ id?: number; schema: RegisteredSchema }> {
     const { autoRegister, useLatestVersion } = this.writing;
     const given = this.given;
     const giveIt = `give the serde its schema ({ serde: "${this.name}", schema })`;
@@ -186,15 +199,16 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
       }
     }
     try {
-      const latest = await this.client.getLatestSchemaMetadata(subject);
+      const latest = await this.client.getLatestSchemaMetadata(subject, this.format.fetchFormat);
       return { id: latest.id, schema: latest };
     } catch (error) {
       throw new Error(`the ${this.name} serde cannot write to '${topic}': no schema of subject '${subject}' in the registry (${(error as Error).message}); register the ${this.role} schema first`);
     }
   }
 
-  private async fetchReader(schemaId: { id?: number; guid?: string }): Promise<Codec> {
-    const info = schemaId.id !== undefined ? await this.client.getBySubjectAndId("", schemaId.id) : await this.client.getByGuid(schemaId.guid!);
+  private async fetchReader(key: number | string): Promise<Codec> {
+    const { fetchFormat } = this.format;
+    const info = typeof key === "number" ? await this.client.getBySubjectAndId("", key, fetchFormat) : await this.client.getByGuid(key, fetchFormat);
     const schemaType = info.schemaType ?? "AVRO";
     if (schemaType !== this.format.schemaType) throw new Error(`it is a ${schemaType} schema, not ${this.format.schemaType}`);
     return this.readerOf(await this.format.compile(info, this.client));
@@ -227,6 +241,7 @@ function framingProblem(bytes: Buffer): string | undefined {
   return undefined;
 }
 
-function describe(key: number | string): string {
+/** A schema id or guid in words: `id 3`. */
+export function describe(key: number | string): string {
   return typeof key === "number" ? `id ${key}` : `guid ${key}`;
 }

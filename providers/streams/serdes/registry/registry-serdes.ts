@@ -1,5 +1,5 @@
 /**
- * The schema registry serdes of one application, named like builtins (`avro`, `json_schema`): one registry client per
+ * The schema registry serdes of one application, named like builtins (`avro`, `json_schema`, `protobuf`): one registry client per
  * application (its caches shared by every serde), and one serde per name and role, since a key's subject is not a
  * value's. Nothing is loaded until a registry serde is named, and `@confluentinc/schemaregistry` only then (see
  * confluent-package).
@@ -10,13 +10,15 @@ import type { Serde } from "../../../../kernel/contracts/streams/serde";
 import { AVRO_FORMAT } from "./avro-format";
 import { confluentPackage, type ConfluentPackage, type RegistryClient } from "./confluent-package";
 import { jsonFormat } from "./json-format";
+import { protobufFormat } from "./protobuf-format";
 import { RegistrySerde, type SchemaFormat, type SerdeRole } from "./registry-serde";
 import { registrySettings, type RegistrySettings } from "./registry-settings";
 
-/** The registry serdes by name, each its format given the package and the settings. */
-const FORMATS: Readonly<Record<string, (pkg: ConfluentPackage, settings: RegistrySettings) => SchemaFormat<unknown>>> = {
+/** The registry serdes by name, each its format given the package, the settings and the application's registry client. */
+const FORMATS: Readonly<Record<string, (pkg: ConfluentPackage, settings: RegistrySettings, client: RegistryClient) => SchemaFormat<unknown>>> = {
   avro: () => AVRO_FORMAT as unknown as SchemaFormat<unknown>,
   json_schema: (pkg, settings) => jsonFormat(settings.validateJson ? (schema, client) => pkg.jsonValidator(client, schema) : undefined) as SchemaFormat<unknown>,
+  protobuf: (pkg, _settings, client) => protobufFormat(pkg.protobuf(client)) as unknown as SchemaFormat<unknown>,
 };
 
 export const REGISTRY_SERDE_NAMES = Object.keys(FORMATS);
@@ -50,7 +52,7 @@ export class RegistrySerdes {
         basicAuthCredentials: settings.basicAuth,
         bearerAuthCredentials: settings.bearerToken === undefined ? undefined : { credentialsSource: "STATIC_TOKEN", token: settings.bearerToken },
       }));
-      serde = new RegistrySerde(FORMATS[name](pkg, settings), pkg, client, role, settings.strategies[role], settings.writing);
+      serde = new RegistrySerde(FORMATS[name](pkg, settings, client), pkg, client, role, settings.strategies[role], settings.writing);
       this.serdes.set(id, serde);
     }
     return serde;

@@ -32,7 +32,7 @@ test("the defaults and the other values of auto.register.schemas and use.latest.
   assert.is(build("avro", { "auto.register.schemas": true, "use.latest.version": false }), "built");
   assert.is(build({ serde: "avro", schema: { type: "string" } }, { "auto.register.schemas": true }), "built");
   assert.is(build({ serde: "json_schema", schema: '{"type":"object"}' }, { "json.fail.invalid.schema": true }), "built");
-  assert.match(build({ serde: "json", schema: {} } as never, {}), /^the serde 'json' of the value of .* takes no schema \(avro and json_schema do\)/);
+  assert.match(build({ serde: "json", schema: {} } as never, {}), /^the serde 'json' of the value of .* takes no schema \(avro, json_schema and protobuf do\)/);
   assert.is(build("json", { "auto.register.schemas": true, "use.latest.version": false }), "built");
 });
 

@@ -8,7 +8,7 @@ import type { ConfigValue, TopologyProvider } from "../../../../kernel/contracts
 export const SENTENCE = { type: "record", name: "Sentence", namespace: "test", fields: [{ name: "text", type: "string" }] };
 export const WORD_COUNT = { type: "record", name: "WordCount", namespace: "test", fields: [{ name: "word", type: "string" }, { name: "count", type: "long" }] };
 
-export function registryWordCount(id: string, config: Record<string, ConfigValue>, serde: "avro" | "json_schema" = "avro"): TopologyProvider {
+export function registryWordCount(id: string, config: Record<string, ConfigValue>, serde: "avro" | "json_schema" | "protobuf" = "avro"): TopologyProvider {
   return {
     name: "RegistryWordCount",
     version: "1.0.0",
