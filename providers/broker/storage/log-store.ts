@@ -1,5 +1,6 @@
 import type { ChunkedBytes } from "../../kafka-protocol/chunked-bytes";
 import type { ReadBuffers } from "./read-buffers";
+import type { ConsumerProtocolMember } from "../group/consumer-protocol-group";
 
 /**
  * The broker's storage contract: topics of partitioned logs of Kafka record batches (magic 2),
@@ -123,24 +124,12 @@ export interface StoredGroup {
   members: StoredGroupMember[];
 }
 
-/** A consumer protocol group's member as the offsets journal keeps it (Kafka's ConsumerGroupMemberMetadata, current and target assignment records). */
-export interface StoredConsumerGroupMember {
-  memberId: string;
-  instanceId: string | null;
-  rackId: string | null;
-  clientId: string;
-  clientHost: string;
-  memberEpoch: number;
-  previousMemberEpoch: number;
-  state: "stable" | "unrevoked" | "unreleased";
-  /** Partition keys (topic id and partition) it owns, those it must give up, and its target. */
-  assigned: string[];
-  revoking: string[];
-  target: string[];
-  subscribedTopicNames: string[];
-  serverAssignor: string | null;
-  rebalanceTimeoutMs: number;
-}
+/**
+ * A consumer protocol group's member as the offsets journal keeps it (Kafka's ConsumerGroupMemberMetadata, current and
+ * target assignment records): the coordinator's member with its partition keys (topic id and partition) as lists, and
+ * its target assignment.
+ */
+export type StoredConsumerGroupMember = Omit<ConsumerProtocolMember, "assigned" | "revoking"> & { assigned: string[]; revoking: string[]; target: string[] };
 
 /**
  * A consumer protocol (KIP-848) group as of its last change of membership, epochs or assignments: a restarted broker
