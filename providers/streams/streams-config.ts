@@ -12,7 +12,7 @@ import { COMPRESSION_TYPES } from "../kafka-client";
 const EAGER_REBALANCE_VERSIONS = ["0.10.0", "0.10.1", "0.10.2", "0.11.0", "1.0", "1.1", "2.0", "2.1", "2.2", "2.3"] as const;
 const COOPERATIVE_REBALANCE_VERSIONS = ["2.4", "2.5", "2.6", "2.7", "2.8", "3.0", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "4.0", "4.1", "4.2", "4.3"] as const;
 
-const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's name: an Avro record's full name, a JSON schema's `title`) or `topic-record` (`<topic>-<record name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too. `record` and `topic-record` take the name from the schema the topology gives the serde (`{ serde: \"avro\", schema }`): a serde named alone, or given a schema that names no record, stops the task where it writes, naming this key.";
+const STRATEGY_DOC = "`topic` (`<topic>-key` / `<topic>-value`, the default), `record` (the record's name: an Avro record's full name, a JSON schema's `title`, the full name of the Protobuf message written) or `topic-record` (`<topic>-<record name>`); Confluent's class names (`io.confluent.kafka.serializers.subject.TopicNameStrategy`, …) are taken too. `record` and `topic-record` take the name from the schema the topology gives the serde (`{ serde: \"avro\", schema }`): a serde named alone, or given a schema that names no record, stops the task where it writes, naming this key.";
 
 /** The settings of the schema registry serdes (serdes/registry), under Kafka's names. */
 const REGISTRY_SERDE_KEYS = configKeys({

@@ -31,6 +31,9 @@ export const AVRO_FORMAT: SchemaFormat<AvroCodec> = {
   encode: (codec, value) => codec.type.toBuffer(value),
   decode: (codec, body) => codec.type.fromBuffer(body, codec.resolver),
   // Confluent's Avro serdes name a record schema by its full name (namespace.name, as avsc names the type).
-  recordName: (codec) => (codec.type.typeName === "record" ? codec.type.name : undefined),
+  async recordName(_schema, codec) {
+    const { type } = await codec();
+    return type.typeName === "record" ? type.name : undefined;
+  },
   readAs: (reader, writer) => (reader.type.equals(writer.type) ? writer : { type: reader.type, resolver: reader.type.createResolver(writer.type) }),
 };

@@ -18,7 +18,7 @@ export function jsonFormat(validator?: (schema: RegisteredSchema, client: Regist
       return Buffer.from(JSON.stringify(value));
     },
     // Confluent's JSON Schema serdes name a schema by its `title`.
-    recordName(_validate, schema) {
+    async recordName(schema) {
       const title: unknown = (JSON.parse(schema.schema) as { title?: unknown } | null)?.title;
       return typeof title === "string" ? title : undefined;
     },

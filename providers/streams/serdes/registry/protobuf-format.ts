@@ -10,6 +10,10 @@
  * fields at their default value included, so that a topology, a query, an event and the console see plain JSON.
  * Writing takes such a plain object (`fromJson`: either field name, numbers or strings for 64-bit integers) as the
  * serde's message: the one named `message` when the topology gives its schema, else the file's first.
+ *
+ * Under the record subject name strategies a schema is named as Confluent's ProtobufSchema names itself: by the full
+ * name of the message written (`message`), else of the file's first. That name is needed before the schema is
+ * registered, so it is read from the given .proto text (protobufjs parses it; only the name is taken).
  */
 import type { DescFile, DescMessage, JsonValue } from "@bufbuild/protobuf";
 import type { ProtobufTools } from "./confluent-package";
@@ -57,8 +61,19 @@ export function protobufFormat(tools: ProtobufTools, messageName?: string): Sche
         throw new Error(`schema ${describe(schema)}: ${(error as Error).message}`);
       }
     },
+    recordName: async (schema) => messageName ?? (await firstMessageName(schema.schema)),
     withRef: (ref) => (ref.serde === "protobuf" && ref.message !== undefined ? protobufFormat(tools, ref.message) : undefined),
   };
+}
+
+/** The full name of the first message `text` declares at its top level, or undefined when it declares none. */
+async function firstMessageName(text: string): Promise<string | undefined> {
+  const { parse, Type } = await import("protobufjs");
+  const parsed = parse(text, { keepCase: true });
+  const scope = parsed.package === undefined ? parsed.root : parsed.root.lookup(parsed.package);
+  const first = scope && "nestedArray" in scope ? (scope.nestedArray as unknown[]).find((member): member is InstanceType<typeof Type> => member instanceof Type) : undefined;
+  if (first === undefined) return undefined;
+  return parsed.package === undefined ? first.name : `${parsed.package}.${first.name}`;
 }
 
 function allMessages(messages: readonly DescMessage[]): DescMessage[] {

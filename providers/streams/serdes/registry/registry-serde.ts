@@ -38,8 +38,11 @@ export interface SchemaFormat<Codec> {
   readAs?(reader: Codec, writer: Codec): Codec;
   /** The format of a serde given `ref` when it says more than the schema (Protobuf's `message`); undefined: this one. */
   withRef?(ref: RegistrySerdeRef): SchemaFormat<Codec> | undefined;
-  /** The name the record subject name strategies give `schema` (Confluent's ParsedSchema.name()), or undefined when it has none; absent: those strategies are refused. */
-  recordName?(codec: Codec, schema: RegisteredSchema): string | undefined;
+  /**
+   * The name the record subject name strategies give `schema` (Confluent's ParsedSchema.name()), or undefined when it
+   * has none; `codec` compiles it, for a format that reads the name there. Absent: those strategies are refused.
+   */
+  recordName?(schema: RegisteredSchema, codec: () => Promise<Codec>): Promise<string | undefined>;
 }
 
 interface Writer<Codec> {
@@ -153,7 +156,7 @@ export class RegistrySerde<Codec> implements SchemaSerde<unknown> {
       serdeName: this.name,
       schemaType: this.format.schemaType,
       hasSchema: given !== undefined,
-      recordName: async () => given && this.format.recordName?.(await this.givenCodec(given), given),
+      recordName: async () => given && this.format.recordName?.(given, () => this.givenCodec(given)),
     });
     const { id, schema } = await this.writerSchema(topic, subject);
     const schemaType = schema.schemaType ?? "AVRO";

@@ -27,7 +27,7 @@ export async function writingSubject(pkg: ConfluentPackage, strategy: SubjectStr
   }
   const name = await naming.recordName();
   if (name === undefined || name === "") {
-    throw new Error(`${setting}: the ${naming.serdeName} serde writing a ${role} to '${topic}' names its subject after the record, and its ${naming.schemaType} schema names none (an Avro record's full name, a JSON schema's "title")`);
+    throw new Error(`${setting}: the ${naming.serdeName} serde writing a ${role} to '${topic}' names its subject after the record, and its ${naming.schemaType} schema names none (an Avro record's full name, a JSON schema's "title", a Protobuf message's full name)`);
   }
   return strategy === "record" ? name : `${topic}-${name}`;
 }

@@ -5,7 +5,8 @@
  * written with the .proto text the topology gives (the registry parses it, the serde reads it back serialized), its
  * second message's index in the frame; an import of an import is read; with use.latest.version=false the given text's own id is written; records it cannot read (an unknown schema id, bytes that are not the message,
  * a message index out of range) and values that do not fit the message go to the dead-letter topic naming the schema
- * id or the field; a query of a store of Protobuf values answers them as JSON.
+ * id or the field; under the record strategies the subject is the message's full name; a query of a store of Protobuf
+ * values answers them as JSON.
  */
 import { create, createMutableRegistry } from "@bufbuild/protobuf";
 import { ProtobufDeserializer, ProtobufSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
@@ -166,6 +167,31 @@ test("with use.latest.version=false the given .proto text is looked up under the
   });
   assert.ok(latest !== given, "the subject's latest is another schema");
   assert.equal(read, [[given, { word: "hello", count: 1 }]]);
+});
+
+test("record and topic-record: the given .proto text is registered under its message's full name, and ProtobufDeserializer reads the records", async ({ harness, registryUrl }) => {
+  await harness.producer.send({ topic: "pb-record-in", messages: [{ key: "k", value: "hello" }] });
+  const written = (id: string, strategy: string, message?: string) =>
+    app(id, { "schema.registry.url": registryUrl, "auto.register.schemas": true, "value.subject.name.strategy": strategy }, (builder) => {
+      builder
+        .stream<string, string>("pb-record-in", { keySerde: "string", valueSerde: "string" })
+        .mapValues((word) => ({ word, count: 1 }))
+        .to(`${id}-out`, { keySerde: "string", valueSerde: { serde: "protobuf", schema: WORD_COUNT_PROTO, ...(message === undefined ? {} : { message }) } });
+    });
+  await harness.runtime([written("pb-record", "record"), written("pb-topic-record", "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy", "test.WordCount")]).start();
+  const reader = protobufReader(registryUrl);
+  for (const topic of ["pb-record-out", "pb-topic-record-out"]) {
+    const read: unknown[] = [];
+    await readUntil(harness, topic, async (message) => {
+      read.push(await reader.deserialize(topic, message.value!));
+      return true;
+    });
+    assert.equal(read, [{ word: "hello", count: 1 }], topic);
+  }
+  const subjects = await new SchemaRegistryClient({ baseURLs: [registryUrl] }).getAllSubjects();
+  assert.ok(subjects.includes("test.WordCount"), `record: the first message's full name (${subjects.join(", ")})`);
+  assert.ok(subjects.includes("pb-topic-record-out-test.WordCount"), "topic-record: the topic and the message named");
+  assert.not.ok(subjects.includes("pb-record-out-value") || subjects.includes("pb-topic-record-out-value"), "nothing under the topic strategy's subjects");
 });
 
 test("a query of a store of protobuf values answers them as JSON (the Protobuf JSON mapping)", async () => {
