@@ -109,6 +109,11 @@ export const REGISTRY_SPECS = {
   },
   globalConfig: { summary: "The global compatibility level (BACKWARD unless set)", tags: TAGS, responses: { 200: LEVEL_ANSWER } },
   setGlobalConfig: { summary: "Set the global compatibility level", ...SET_LEVEL },
+  deleteGlobalConfig: {
+    summary: "Remove the global compatibility level (BACKWARD applies again)",
+    tags: TAGS,
+    responses: { 200: ok("The global level it was (BACKWARD when none was set)", objectSchema({ compatibilityLevel: LEVEL })) },
+  },
   subjectConfig: {
     summary: "A subject's own compatibility level",
     tags: TAGS,

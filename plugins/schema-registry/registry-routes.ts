@@ -62,6 +62,7 @@ export function registerRegistryRoutes(routes: RouteRegistrar, registry: SchemaR
     role: "admin",
     spec: REGISTRY_SPECS.setSubjectConfig,
   });
+  routes.delete(`${REGISTRY_PATH}/config`, answer(async () => ({ compatibilityLevel: await registry.deleteLevel(null) })), { role: "admin", spec: REGISTRY_SPECS.deleteGlobalConfig });
   routes.delete(`${REGISTRY_PATH}/config/:subject`, answer(async (req) => ({ compatibilityLevel: await registry.deleteLevel(req.params.subject) })), {
     role: "admin",
     spec: REGISTRY_SPECS.deleteSubjectConfig,

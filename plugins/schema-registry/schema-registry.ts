@@ -193,12 +193,15 @@ export class SchemaRegistry {
     });
   }
 
-  /** Removes the level of `subject`, answering the one it had: 40401 for a subject with neither versions nor level. */
-  deleteLevel(subject: string): Promise<CompatibilityLevel> {
+  /**
+   * Removes the level of `subject`, answering the one that applied: 40401 for a subject with neither versions nor
+   * level. The global one (null) goes back to BACKWARD, answering the level it was, as Confluent's `DELETE /config`.
+   */
+  deleteLevel(subject: string | null): Promise<CompatibilityLevel> {
     return this.serialized(async () => {
       this.refuseReadOnly(subject);
       const own = this.state.compatibility(subject);
-      if (own === undefined) this.state.versions(subject, "live");
+      if (own === undefined && subject !== null) this.state.versions(subject, "live");
       const { key, value } = configRecord(subject, null);
       await this.topic.append(key, value);
       return own ?? this.levelOf(null);

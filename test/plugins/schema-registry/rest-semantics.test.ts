@@ -1,7 +1,7 @@
 /**
  * Where the built-in registry answers as Confluent's registry does in the corners: what a permanent delete takes
  * with it, compatibility checks without a version, listings and lookups of soft-deleted versions, and `latest` in a
- * permanent delete.
+ * permanent delete; `DELETE /config`.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -26,6 +26,18 @@ test("a soft delete of a subject keeps its compatibility level and mode; a perma
     await remove("/subjects/returns-value/versions/1?permanent=true");
     await expectError(get("/config/returns-value"), 404, 40408);
     await expectError(get("/mode/returns-value"), 404, 40409);
+  }));
+
+test("DELETE /config sets the global level back to BACKWARD, answering the level it was; subjects keep their own", () =>
+  withSluice(async (sluice) => {
+    const { get, put, remove } = registryCalls(sluice);
+    await put("/config", { compatibility: "FULL_TRANSITIVE" });
+    await put("/config/orders-value", { compatibility: "NONE" });
+    const removed = await remove("/config");
+    assert.equal([removed.status, removed.json()], [200, { compatibilityLevel: "FULL_TRANSITIVE" }]);
+    assert.equal((await get("/config")).json(), { compatibilityLevel: "BACKWARD" });
+    assert.equal((await get("/config/orders-value")).json(), { compatibilityLevel: "NONE" }, "a subject's own level stays");
+    assert.equal((await remove("/config")).json(), { compatibilityLevel: "BACKWARD" }, "with none set, the default it was");
   }));
 
 // Each adds a field to the one before; the third's has no default, so it cannot read the first's data.
