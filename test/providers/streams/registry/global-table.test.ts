@@ -2,7 +2,8 @@
  * A global table of a registry-encoded topic: the global thread reads its records outside the tasks, which fetch a
  * record's schema before reading it (prepareDeserialize), so it fetches the schemas of the records it stores itself,
  * and a stream joining the table (a GlobalKTable join) reads every row, those of schemas registered after the start
- * too. A global store kept by a processor (addGlobalStore) reading the topic with `avro` gets its records alike.
+ * too. A global store kept by a processor (addGlobalStore) reading the topic with `avro` gets its records alike. A
+ * KTable of an Avro topic (builder.table) is joined by a stream and streams its updates on.
  */
 import { AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
@@ -104,6 +105,39 @@ test("a global store's processor reading an Avro topic gets every record decoded
   await harness.runtime([provider]).start();
   const answers = await harness.readTopic("gs-answers", (records) => records.length >= 2);
   assert.equal(answers.map((record) => `${record.key}=${record.value}`).sort(), ["c1=Ada", "c2=Grace"]);
+});
+
+// The table's store writes its changelog (`kt-kt-customers-changelog`) with the serde, as Kafka Streams does: given its
+// schema and auto.register.schemas=true (SpecificAvroSerde with Kafka's defaults), the serde registers it under the
+// changelog's subject, which the test then finds there.
+test("a KTable of an Avro topic (builder.table): a stream joins its rows, its updates flow on decoded, its changelog's subject holds the schema", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  const id = await client.register("kt-customers-value", { schemaType: "AVRO", schema: JSON.stringify(CUSTOMER) });
+  const serializer = new AvroSerializer(client, SerdeType.VALUE, { useSchemaId: id });
+  const customers = [{ key: "c1", value: await serializer.serialize("kt-customers", { name: "Ada" }) }, { key: "c2", value: await serializer.serialize("kt-customers", { name: "Grace" }) }];
+  await harness.producer.send({ topic: "kt-customers", messages: customers });
+  await harness.producer.send({ topic: "kt-orders", messages: [{ key: "nobody", value: "o0" }] });
+  const provider: TopologyProvider = {
+    name: "kt",
+    version: "1.0.0",
+    config: { "application.id": "kt", "schema.registry.url": registryUrl, "auto.register.schemas": true },
+    topology(builder) {
+      const table = builder.table<string, { name: string }>("kt-customers", { keySerde: "string", valueSerde: { serde: "avro", schema: CUSTOMER } });
+      table.toStream().mapValues((customer) => customer.name).to("kt-names", { keySerde: "string", valueSerde: "string" });
+      builder
+        .stream<string, string>("kt-orders", { keySerde: "string", valueSerde: "string" })
+        .join(table, (order, customer) => `${order}:${customer.name}`)
+        .to("kt-joined", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const names = await harness.readTopic("kt-names", (records) => records.length >= 2);
+  assert.equal(names.map((record) => `${record.key}=${record.value}`).sort(), ["c1=Ada", "c2=Grace"]);
+  // The orders come once the table holds its rows (a stream-table join reads the table as it is when an order comes).
+  await harness.producer.send({ topic: "kt-orders", messages: [{ key: "c1", value: "o1" }, { key: "c2", value: "o2" }] });
+  const joined = await harness.readTopic("kt-joined", (records) => records.length >= 2);
+  assert.equal(joined.map((record) => `${record.key}=${record.value}`).sort(), ["c1=o1:Ada", "c2=o2:Grace"]);
+  assert.equal(JSON.parse((await client.getLatestSchemaMetadata("kt-kt-customers-changelog-value")).schema), CUSTOMER);
 });
 
 test.run();
