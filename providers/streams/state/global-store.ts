@@ -55,19 +55,49 @@ export class GlobalKeyValueStore implements StateStore {
   }
 
   /**
+   * What the key serde must have before the store takes records or lookups: a schema registry serde's writer schema
+   * for the topic's key subject (Serde.prepareSerialize). Rejects, naming the subject, when it cannot be had.
+   */
+  async prepare(): Promise<void> {
+    await this.spec.keySerde.prepareSerialize?.(this.spec.topic);
+  }
+
+  /**
    * Applies one record of the topic: a null value deletes the row; a null key is passed over, as Kafka Streams does.
    * The bytes are copied: a fetched record's are a view of its whole fetch answer.
    */
   apply(key: Buffer | null, value: Buffer | null, timestamp: number): void {
     if (key === null) return;
-    if (value === null) this.rows.delete(rowKey(key));
-    else this.rows.set(rowKey(key), { key: Buffer.from(key), value: Buffer.from(value), timestamp });
+    const stored = this.storedKey(key);
+    if (value === null) this.rows.delete(rowKey(stored));
+    else this.rows.set(rowKey(stored), { key: stored, value: Buffer.from(value), timestamp });
+  }
+
+  /**
+   * A record's key as the store keeps it. Kafka Streams writes a global table's rows through the key serde, so a key
+   * a lookup writes finds its row. The bytes are the same for a serde that writes a key one way only; a schema
+   * registry serde (one that prepares to write) may be read key bytes of another schema id than the one it writes, so
+   * its keys are read and written again. A key it cannot read is kept as it came: no lookup can make those bytes.
+   */
+  private storedKey(key: Buffer): Buffer {
+    const serde = this.spec.keySerde;
+    if (serde.prepareSerialize === undefined) return Buffer.from(key);
+    try {
+      return this.keyBytes(serde.deserialize(key));
+    } catch {
+      return Buffer.from(key);
+    }
+  }
+
+  /** A key as the store's rows are keyed: written by the key serde as for the store's topic. */
+  private keyBytes(key: unknown): Buffer {
+    return this.spec.keySerde.serialize(key, this.spec.topic);
   }
 
   /** What a processor reads: the value, with its timestamp when the store keeps them. */
   get(key: unknown): unknown {
     if (key === null || key === undefined) return undefined;
-    const entry = this.rows.get(rowKey(this.spec.keySerde.serialize(key)));
+    const entry = this.rows.get(rowKey(this.keyBytes(key)));
     return entry === undefined ? undefined : this.face(entry);
   }
 
@@ -120,7 +150,7 @@ export class GlobalKeyValueStore implements StateStore {
     const store = this;
     const write = (key: unknown, value: unknown, timestamp = recordTimestamp()) => {
       if (key === null || key === undefined) throw new Error(`global store '${store.name}': a key may not be null`);
-      const keyBytes = store.spec.keySerde.serialize(key);
+      const keyBytes = store.keyBytes(key);
       if (value === null || value === undefined) store.rows.delete(rowKey(keyBytes));
       else store.rows.set(rowKey(keyBytes), { key: keyBytes, value: store.spec.valueSerde.serialize(value), timestamp });
     };
@@ -186,7 +216,7 @@ export class GlobalKeyValueStore implements StateStore {
   }
 
   private bytesOf(key: unknown): Buffer | undefined {
-    return key === undefined || key === null ? undefined : this.spec.keySerde.serialize(key);
+    return key === undefined || key === null ? undefined : this.keyBytes(key);
   }
 
   /** Entries with from <= key <= to, in key byte order, as they are when the walk begins. */

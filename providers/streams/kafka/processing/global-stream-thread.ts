@@ -49,6 +49,7 @@ export class GlobalStreamThread {
     const fetcher = new PartitionFetcher({ ...endpoint, clientId, maxWaitMs: MAX_WAIT_MS, isolationLevel, logger });
     this.fetcher = fetcher;
     await fetcher.metadata.refresh(topics);
+    for (const topic of topics) await stores.ofTopic(topic)!.prepare();
     for (const { topic, partition, offset } of await fetcher.earliestOffsets(partitions)) this.positions.set(topic, partition, offset);
     const ends = await fetcher.latestOffsets(partitions);
     const startedAt = Date.now();

@@ -3,7 +3,8 @@
  * record's schema before reading it (prepareDeserialize), so it fetches the schemas of the records it stores itself,
  * and a stream joining the table (a GlobalKTable join) reads every row, those of schemas registered after the start
  * too. A global store kept by a processor (addGlobalStore) reading the topic with `avro` gets its records alike. A
- * KTable of an Avro topic (builder.table) is joined by a stream and streams its updates on.
+ * KTable of an Avro topic (builder.table) is joined by a stream and streams its updates on. A global table keyed by
+ * Avro keeps its rows under the keys its serde writes, as Kafka Streams' store does, so lookups find them.
  */
 import { AvroSerializer, SchemaRegistryClient, SerdeType } from "@confluentinc/schemaregistry";
 import * as assert from "uvu/assert";
@@ -68,6 +69,37 @@ test("a stream joins the global table of an Avro topic: every row is read, those
   } finally {
     await reader.disconnect();
   }
+});
+
+const CUSTOMER_KEY = { type: "record", name: "CustomerKey", namespace: "test", fields: [{ name: "id", type: "string" }] };
+const CUSTOMER_KEY_V2 = { ...CUSTOMER_KEY, fields: [...CUSTOMER_KEY.fields, { name: "region", type: "string", default: "eu" }] };
+
+test("a global table keyed by Avro: a join's lookup finds rows whose keys were written with an older schema than the one it writes", async ({ harness, registryUrl }) => {
+  const client = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+  const keyId = await client.register("gk-customers-key", { schemaType: "AVRO", schema: JSON.stringify(CUSTOMER_KEY) });
+  const valueId = await client.register("gk-customers-value", { schemaType: "AVRO", schema: JSON.stringify(CUSTOMER) });
+  const keys = new AvroSerializer(client, SerdeType.KEY, { useSchemaId: keyId });
+  const values = new AvroSerializer(client, SerdeType.VALUE, { useSchemaId: valueId });
+  const row = async (id: string, name: string) => ({ key: await keys.serialize("gk-customers", { id }), value: await values.serialize("gk-customers", { name }) });
+  await harness.producer.send({ topic: "gk-customers", messages: [await row("c1", "Ada"), await row("c2", "Grace")] });
+  // The key subject's latest is a newer schema: a lookup writes keys with it, not with the rows' own.
+  await client.register("gk-customers-key", { schemaType: "AVRO", schema: JSON.stringify(CUSTOMER_KEY_V2) });
+  await harness.producer.send({ topic: "gk-orders", messages: [{ key: "o1", value: "c1" }, { key: "o2", value: "c2" }, { key: "o3", value: "nobody" }] });
+  const provider: TopologyProvider = {
+    name: "gk",
+    version: "1.0.0",
+    config: { "application.id": "gk", "schema.registry.url": registryUrl },
+    topology(builder) {
+      const customers = builder.globalTable<{ id: string }, { name: string }>("gk-customers", { keySerde: "avro", valueSerde: "avro" });
+      builder
+        .stream<string, string>("gk-orders", { keySerde: "string", valueSerde: "string" })
+        .leftJoin(customers, (_order, id) => ({ id, region: "eu" }), (order, customer) => `${order}:${customer?.name ?? "-"}`)
+        .to("gk-out", { keySerde: "string", valueSerde: "string" });
+    },
+  };
+  await harness.runtime([provider]).start();
+  const joined = await harness.readTopic("gk-out", (records) => records.length >= 3);
+  assert.equal(joined.map((record) => `${record.key}=${record.value}`).sort(), ["o1=c1:Ada", "o2=c2:Grace", "o3=nobody:-"]);
 });
 
 test("a global store's processor reading an Avro topic gets every record decoded, at restore", async ({ harness, registryUrl }) => {
