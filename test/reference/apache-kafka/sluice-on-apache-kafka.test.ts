@@ -348,6 +348,8 @@ test("Sluice sends no request version Apache Kafka 4.x removed or deprecated (ev
   await http(`${instance.url}/api/v1/applications/wordcount`);
   await http(`${instance.url}/api/v1/streams/wordcount/restart`, { method: "POST" });
   await eventually(async () => (await stateOf(instance.url, "wordcount")) === "RUNNING", { timeoutMs: 30_000, what: "wordcount running again" });
+  // A member heartbeats once per heartbeat interval after it joined: on a quick run everything above can be over sooner.
+  await eventually(() => recorder.requests.slice(before).some((request) => accepted.get(request.apiKey)?.name === "Heartbeat"), { timeoutMs: 30_000, what: "a Heartbeat of a group member" });
   await stopped(instance);
   const sent = recorder.requests.slice(before);
   const used = new Map<string, Set<number>>();
