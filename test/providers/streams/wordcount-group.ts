@@ -113,7 +113,10 @@ export async function aThirdMemberJoinsCooperatively(group: WordcountGroup, prod
   const before = new Map(group.members.map((member) => [member.name, new Set(member.tasks)]));
   first.processedWhileJoining = 0;
   const balanced = group.join("b", "cooperative").then(async (second) => {
-    await eventually(() => second.tasks.size > 0 && group.members.every((member) => !member.consumer.rebalanceInProgress && !member.consumer.rejoinPending), { what: "b holding tasks, the group settled", timeoutMs: 30_000 });
+    // The share b gets comes in rounds (a cooperative member gives tasks up, then they are assigned), and the late
+    // member starts its round only when it hears of the rebalance: the group is settled once the tasks are spread.
+    const spread = () => group.members.map((member) => member.tasks.size).sort().join("/") === "2/3/3";
+    await eventually(() => spread() && group.members.every((member) => !member.consumer.rebalanceInProgress && !member.consumer.rejoinPending), { what: "b holding its share (2/3/3), the group settled", timeoutMs: 30_000 });
     return second;
   });
   await produceUntil(producer, balanced);
