@@ -6,7 +6,12 @@
  * The run is RUNNING once every thread has its assignment, REBALANCING while any thread rebalances. It answers the
  * views for all its threads at once (RunView): a partition's store is read from the thread whose task owns it.
  *
- * The threads share the process's one event loop: they are more group members and transactions, not more cores.
+ * Where threads run: an instance of more than one thread runs each in a worker thread of its own (WorkerStreamThread),
+ * so that its threads use as many cores, when a worker can build the topology again — its provider and the named code
+ * load from modules (see thread-source) — and the topology has no global stores (a worker cannot read the main
+ * thread's; one GlobalStreamThread per worker would read every global topic once per thread). Otherwise, and for a
+ * lone thread (a worker would only add copies and messages), threads run on the process's main event loop, as more
+ * group members and transactions but not more cores. A thread's kind is chosen as it is created and never changes.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
@@ -17,42 +22,61 @@ import { processIdOf } from "../../state/process-id";
 import { InstanceGlobals } from "./instance-globals";
 import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
 import { StreamThread, type StreamThreadOptions } from "./stream-thread";
+import type { ConfigValue } from "../../../../kernel/contracts/streams/topology-provider";
+import type { ThreadPlacement, ThreadSource } from "./worker/thread-source";
+import { WorkerStreamThread } from "./worker/worker-stream-thread";
 
 /** A thread's options, but for what the run gives each thread itself: its metrics, index, process id and shared parts. */
 export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget"> & {
   /** The application's metrics registry: each thread records its metrics there, tagged with its name. */
   registry: MetricsRegistry;
+  /** Where threads may run, and what a worker builds the topology from. */
+  workers: { placement: ThreadPlacement; bootstrapServers: string[]; values: Record<string, ConfigValue> };
 };
 
+/** A thread of the run: on the main event loop, or in a worker thread. */
+type RunThread = StreamThread | WorkerStreamThread;
+
 type Task = { id: string; subTopologyId: number; partition: number };
+type ThreadCallbacks = Pick<StreamThreadOptions, "onRebalancing" | "onRunning" | "onFatal">;
 
 export class StreamThreads implements RunView {
-  private readonly threads: StreamThread[] = [];
+  private readonly threads: RunThread[] = [];
   /** Threads that have their assignment and are not rebalancing. */
-  private readonly running = new Set<StreamThread>();
-  private readonly metrics = new Map<StreamThread, RunMetrics>();
+  private readonly running = new Set<RunThread>();
+  /** The main-loop threads' metrics (a worker's are mirrored into the registry by its WorkerStreamThread). */
+  private readonly metrics = new Map<RunThread, RunMetrics>();
+  /** What workers build the topology from; undefined: every thread runs on the main event loop. */
+  private readonly workerSource: ThreadSource | undefined;
+  private readonly mainLoopReason: string | undefined;
   private readonly cacheBudget: CacheBudget;
   private globals?: InstanceGlobals;
   private process?: string;
   private paused: boolean;
   private stopped = false;
+  /** Whether the run said why its threads share the main event loop. */
+  private explained = false;
 
   constructor(private readonly options: StreamThreadsOptions) {
     this.cacheBudget = new CacheBudget(options.settings.get("statestore.cache.max.bytes"));
     this.paused = options.paused;
+    const { placement } = options.workers;
+    if (options.topology.globalStoreSpecs().length > 0) this.mainLoopReason = "its topology has global stores, which a worker thread cannot read";
+    else if ("mainLoop" in placement) this.mainLoopReason = placement.mainLoop;
+    else this.workerSource = placement.source;
   }
 
   /** Starts `count` threads together; resolves once each is under way (joining the group). */
   async start(count: number): Promise<void> {
     const { options } = this;
     this.process = await processIdOf(options.stateDir, options.topology.applicationId);
-    const created = Array.from({ length: count }, () => this.create());
+    const created = Array.from({ length: count }, () => this.create(count));
     await Promise.all(created.map((thread) => thread.start()));
   }
 
   /** A new thread, started; its name. */
   async add(): Promise<string> {
-    const thread = this.create();
+    const thread = this.create(this.threads.length + 1);
     try {
       await thread.start();
     } catch (error) {
@@ -98,41 +122,69 @@ export class StreamThreads implements RunView {
     for (const thread of this.threads) thread.resume();
   }
 
-  private create(): StreamThread {
-    const { options } = this;
+  /** A new thread, of an instance that is to have `threads` threads: in a worker when that is more than one, and it can. */
+  private create(threads: number): RunThread {
     const index = this.freeIndex();
+    const callbacks = this.callbacks(() => thread);
+    if (threads > 1 && !this.workerSource && !this.explained) {
+      this.explained = true;
+      this.options.logger.info("the stream threads run on the main event loop, sharing one core", { applicationId: this.options.topology.applicationId, reason: this.mainLoopReason });
+    }
+    const thread: RunThread = threads > 1 && this.workerSource ? this.workerThread(index, this.workerSource, threads, callbacks) : this.mainLoopThread(index, callbacks);
+    this.threads.push(thread);
+    this.threads.sort((a, b) => a.index - b.index);
+    return thread;
+  }
+
+  private mainLoopThread(index: number, callbacks: ThreadCallbacks): StreamThread {
+    const { options } = this;
     const prefix = options.clientIdPrefix;
     const metrics = new RunMetrics(options.registry, `${options.topology.applicationId}-StreamThread-${index}`, `${prefix}-StreamThread-${index}-consumer`, `${prefix}-StreamThread-${index}-producer`);
     this.globals ??= new InstanceGlobals({ ...options, metrics, onFatal: (error) => this.fatal(error) });
-    const thread: StreamThread = new StreamThread({
-      ...options,
-      metrics,
-      index,
-      processId: this.process!,
-      globals: this.globals,
-      cacheBudget: this.cacheBudget,
-      paused: this.paused,
-      onRebalancing: () => {
-        this.running.delete(thread);
-        if (this.threads.includes(thread)) options.onRebalancing();
-      },
-      onRunning: () => {
-        if (!this.threads.includes(thread)) return;
-        this.running.add(thread);
-        if (this.threads.every((member) => this.running.has(member))) options.onRunning();
-      },
-      onFatal: (error) => {
-        if (this.threads.includes(thread)) this.fatal(error);
-      },
-    });
-    this.threads.push(thread);
-    this.threads.sort((a, b) => a.index - b.index);
+    const thread = new StreamThread({ ...options, ...callbacks, metrics, index, processId: this.process!, globals: this.globals, cacheBudget: this.cacheBudget, paused: this.paused });
     this.metrics.set(thread, metrics);
     return thread;
   }
 
+  /** A worker's record cache is its own: it gets its share of the instance's budget, as the instance has `threads` threads. */
+  private workerThread(index: number, source: ThreadSource, threads: number, callbacks: ThreadCallbacks): WorkerStreamThread {
+    const { options } = this;
+    const { bootstrapServers, values } = options.workers;
+    const data = {
+      source,
+      values,
+      bootstrapServers,
+      clientIdPrefix: options.clientIdPrefix,
+      index,
+      processId: this.process!,
+      cacheMaxBytes: Math.floor(this.cacheBudget.maxBytes / threads),
+      paused: this.paused,
+      debug: options.logger.isLevelEnabled?.("debug") ?? true,
+    };
+    return new WorkerStreamThread({ ...options, ...callbacks, data });
+  }
+
+  /** What a thread tells the run; nothing once the thread is no longer one of the run's. */
+  private callbacks(thread: () => RunThread): ThreadCallbacks {
+    const { options } = this;
+    return {
+      onRebalancing: () => {
+        this.running.delete(thread());
+        if (this.threads.includes(thread())) options.onRebalancing();
+      },
+      onRunning: () => {
+        if (!this.threads.includes(thread())) return;
+        this.running.add(thread());
+        if (this.threads.every((member) => this.running.has(member))) options.onRunning();
+      },
+      onFatal: (error) => {
+        if (this.threads.includes(thread())) this.fatal(error);
+      },
+    };
+  }
+
   /** Stops a thread and forgets it and its metrics; the others may be RUNNING then. */
-  private async discard(thread: StreamThread): Promise<void> {
+  private async discard(thread: RunThread): Promise<void> {
     this.threads.splice(this.threads.indexOf(thread), 1);
     this.running.delete(thread);
     await thread.stop();
@@ -167,7 +219,7 @@ export class StreamThreads implements RunView {
   }
 
   /** The first thread's: it is the instance's member for the views' questions about the group. */
-  private get first(): StreamThread | undefined {
+  private get first(): RunThread | undefined {
     return this.threads[0];
   }
 
