@@ -127,9 +127,10 @@ export class WorkerStreamThread implements ThreadRunView {
       case "started":
         this.adminClient = new ClusterAdmin({ ...options.endpoint, clientId: this.clientIds.admin, logger: options.logger });
         this.started?.resolve();
+        this.started = undefined;
         return;
       case "startFailed":
-        this.started?.reject(reviveError(message.error));
+        this.failed(reviveError(message.error));
         return;
       case "snapshot":
         this.snapshot = message.snapshot;
