@@ -23,11 +23,14 @@ import { InstanceGlobals } from "./instance-globals";
 import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
 import { StreamThread, type StreamThreadOptions } from "./stream-thread";
 import type { ConfigValue } from "../../../../kernel/contracts/streams/topology-provider";
+import type { LocalEventStreamHub } from "../../events/event-stream-hub";
 import type { ThreadPlacement, ThreadSource } from "./worker/thread-source";
 import { WorkerStreamThread } from "./worker/worker-stream-thread";
 
 /** A thread's options, but for what the run gives each thread itself: its metrics, index, process id and shared parts. */
-export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget"> & {
+export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget" | "hub"> & {
+  /** The application's event streams: a worker sends its events only while a type has subscribers. */
+  hub: LocalEventStreamHub;
   /** The application's metrics registry: each thread records its metrics there, tagged with its name. */
   registry: MetricsRegistry;
   /** Where threads may run, and what a worker builds the topology from. */

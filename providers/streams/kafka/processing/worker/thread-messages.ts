@@ -24,6 +24,8 @@ export interface ThreadWorkerData {
   paused: boolean;
   /** Debug lines are forwarded only when the main logger writes them. */
   debug: boolean;
+  /** The event stream types with subscribers: events of the others are not sent (see the `subscribed` message). */
+  subscribed: string[];
 }
 
 export type Task = { id: string; subTopologyId: number; partition: number };
@@ -57,6 +59,7 @@ export type MainToWorker =
   | { kind: "stop" }
   | { kind: "pause" }
   | { kind: "resume" }
+  | { kind: "subscribed"; types: string[] }
   | { kind: "call"; id: number; call: { store: StoreCall } | { next: number } | { close: number } | { statistics: true } };
 
 /** A page of an iteration: its entries, and the cursor to ask for the next page (undefined once it is done). */

@@ -45,9 +45,12 @@ class ThreadWorker {
   private readonly iterations = new Map<number, AsyncIterator<unknown>>();
   private nextCursor = 1;
   private events: [string, unknown, unknown, number][] = [];
+  /** The event stream types with subscribers on the main thread. */
+  private subscribed: Set<string>;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly port: MessagePort, data: ThreadWorkerData) {
+    this.subscribed = new Set(data.subscribed);
     const code = new NamedCodeRegistry(data.source.code.map((module) => ({ name: `${module.file}#${module.exportName}`, instance: loadModule<NamedCode>(module) })));
     const config = applicationConfig([{ values: data.values, source: "the application's configuration" }], code);
     const topology = buildTopology(loadModule<TopologyProvider>(data.source.provider), config);
@@ -99,6 +102,9 @@ class ThreadWorker {
         return;
       case "resume":
         this.thread.resume();
+        return;
+      case "subscribed":
+        this.subscribed = new Set(message.types);
         return;
       case "call":
         this.answer(message.id, message.call).then(
@@ -155,7 +161,9 @@ class ThreadWorker {
     return { entries, cursor };
   }
 
+  /** Events of a type nobody subscribes to go nowhere on the main thread either: they are not sent. */
   private event(type: string, key: unknown, value: unknown, timestamp: number): void {
+    if (!this.subscribed.has(type)) return;
     // A fetch's events leave together, once its batch is done.
     if (this.events.length === 0) setImmediate(() => this.flushEvents());
     this.events.push([type, key, value, timestamp]);

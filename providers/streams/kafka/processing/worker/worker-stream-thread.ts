@@ -23,10 +23,11 @@ import type { MainToWorker, Page, Task, ThreadSnapshot, ThreadWorkerData, Worker
 const WORKER_FILE = path.join(__dirname, "thread-worker.js");
 
 export interface WorkerStreamThreadOptions {
-  data: ThreadWorkerData;
+  /** What the worker starts with, but for the event types with subscribers, read as it starts. */
+  data: Omit<ThreadWorkerData, "subscribed">;
   topology: CompiledTopology;
   endpoint: KafkaEndpoint;
-  hub: Pick<LocalEventStreamHub, "send">;
+  hub: Pick<LocalEventStreamHub, "send" | "subscribedTypes" | "onSubscribersChange">;
   registry: MetricsRegistry;
   logger: ComponentLogger;
   onRebalancing(): void;
@@ -50,6 +51,7 @@ export class WorkerStreamThread implements ThreadRunView {
   private stopping?: Promise<void>;
   private exited = false;
   private readonly calls: StoreCalls;
+  private unsubscribe?: () => void;
 
   constructor(private readonly options: WorkerStreamThreadOptions) {
     const { data, topology } = options;
@@ -65,8 +67,10 @@ export class WorkerStreamThread implements ThreadRunView {
 
   /** Starts the worker; resolves once its thread is under way (joining the group), rejects with its thread's error. */
   start(): Promise<void> {
-    const worker = new Worker(WORKER_FILE, { workerData: this.options.data });
+    const { hub } = this.options;
+    const worker = new Worker(WORKER_FILE, { workerData: { ...this.options.data, subscribed: hub.subscribedTypes() } });
     this.worker = worker;
+    this.unsubscribe = hub.onSubscribersChange(() => this.send({ kind: "subscribed", types: hub.subscribedTypes() }));
     worker.on("message", (message: WorkerToMain) => this.receive(message));
     worker.on("error", (error) => this.failed(error));
     worker.on("exit", (code) => {
@@ -86,6 +90,7 @@ export class WorkerStreamThread implements ThreadRunView {
 
   private async stopWorker(): Promise<void> {
     const worker = this.worker;
+    this.unsubscribe?.();
     this.adminClient?.close();
     this.started?.reject(new Error(`stream thread ${this.name} was stopped as it started`));
     this.started = undefined;
@@ -153,7 +158,7 @@ export class WorkerStreamThread implements ThreadRunView {
         return;
       }
       case "event":
-        for (const [type, key, value, timestamp] of message.events) options.hub.send(type, reviveBuffers(key), reviveBuffers(value), timestamp);
+        this.deliver(message.events);
         return;
       case "metrics":
         if (!this.stopping) options.registry.mirror(this.name, message.groups);
@@ -163,6 +168,20 @@ export class WorkerStreamThread implements ThreadRunView {
         return;
       case "stopped":
         return;
+    }
+  }
+
+  /**
+   * A worker's events, to the subscribers. An event stream whose limit handler is `throw` cannot throw into the
+   * worker's topology any more once its queue is full here: the worker has moved on, and the event is dropped, logged.
+   */
+  private deliver(events: Extract<WorkerToMain, { kind: "event" }>["events"]): void {
+    for (const [type, key, value, timestamp] of events) {
+      try {
+        this.options.hub.send(type, reviveBuffers(key), reviveBuffers(value), timestamp);
+      } catch (error) {
+        this.options.logger.warn("an event of a worker thread is dropped", { thread: this.name, type, error: String(error) });
+      }
     }
   }
 
