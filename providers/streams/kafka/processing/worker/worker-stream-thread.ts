@@ -21,6 +21,8 @@ import { remoteStore, type StoreCalls } from "./remote-store";
 import type { MainToWorker, Page, Task, ThreadSnapshot, ThreadWorkerData, WorkerToMain } from "./thread-messages";
 
 const WORKER_FILE = path.join(__dirname, "thread-worker.js");
+/** A worker whose thread has not stopped by then is terminated anyway, so that no stop leaves a thread behind. */
+const STOP_TIMEOUT_MS = 60_000;
 
 export interface WorkerStreamThreadOptions {
   /** What the worker starts with, but for the event types with subscribers, read as it starts. */
@@ -100,7 +102,10 @@ export class WorkerStreamThread implements ThreadRunView {
       worker.once("exit", () => resolve());
     });
     this.send({ kind: "stop" });
-    await stopped;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), STOP_TIMEOUT_MS)));
+    if (await Promise.race([stopped.then(() => false), timedOut])) this.options.logger.warn("a stream thread did not stop in time: its worker is terminated", { thread: this.name, timeoutMs: STOP_TIMEOUT_MS });
+    clearTimeout(timer);
     await worker.terminate();
     this.options.registry.unmirror(this.name);
   }
