@@ -119,6 +119,18 @@ workers("/metrics and /status show every worker thread's figures and tasks", asy
   );
   assert.equal(processed.map(([thread]: [string]) => thread).sort(), ["thread-ids-StreamThread-1", "thread-ids-StreamThread-2"]);
   assert.is(processed.reduce((sum: number, [, value]: [string, number]) => sum + value, 0), KEYS.length);
+  // The servers record lists the instance once, with both worker threads' partitions (it reads the group through the
+  // main thread's admin client).
+  const servers = await eventually(
+    async () => {
+      const record = await getJson(`${sluice.url}/api/v1/applications/thread-ids`);
+      const local = record.instances.filter((instance: { is_local: boolean }) => instance.is_local);
+      const input = local[0]?.assignments.find((assignment: { topic: string }) => assignment.topic === "tid-in");
+      return record.instances.length === 1 && input?.partitions.length === 4 && record;
+    },
+    { timeoutMs: 10_000, what: "the instance with its four partitions" },
+  );
+  assert.equal(servers.instances[0].assignments.find((assignment: { topic: string }) => assignment.topic === "tid-in").partitions, [0, 1, 2, 3]);
   const prometheus = await http(`${sluice.url}/metrics`);
   assert.is(prometheus.status, 200);
   assert.match(prometheus.text, /thread_id="thread-ids-StreamThread-2"/);
