@@ -3,7 +3,6 @@
  * thread's start, callbacks and views one way, lifecycle orders and calls (store queries, statistics) the other.
  */
 import type { MetricGroup } from "../../../../../kernel/contracts/streams/runtime";
-import type { StoreStats } from "../../../../../kernel/contracts/streams/stores";
 import type { ConfigValue } from "../../../../../kernel/contracts/streams/topology-provider";
 import type { LineLevel } from "../../../../../kernel/logger";
 import type { PositionFigures, StorePartitionFigures } from "../run-view";
@@ -68,8 +67,6 @@ export interface Page {
   cursor?: number;
 }
 
-export type CallResult = unknown | Page | { task: string; stores: StoreStats[] }[];
-
 export type WorkerToMain =
   | { kind: "started" }
   | { kind: "startFailed"; error: ClonedError }
@@ -78,7 +75,8 @@ export type WorkerToMain =
   | { kind: "running" }
   | { kind: "fatal"; error: ClonedError }
   | { kind: "stopped" }
-  | { kind: "reply"; id: number; value?: CallResult; error?: ClonedError }
+  /** A call's answer: a store method's value, a Page of an iteration, or the store statistics. */
+  | { kind: "reply"; id: number; value?: unknown; error?: ClonedError }
   | { kind: "event"; events: [type: string, key: unknown, value: unknown, timestamp: number][] }
   | { kind: "metrics"; groups: MetricGroup[] }
   | { kind: "log"; level: LineLevel; message: string; fields?: Record<string, unknown> };

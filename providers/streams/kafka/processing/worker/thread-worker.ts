@@ -107,10 +107,19 @@ class ThreadWorker {
         this.subscribed = new Set(message.types);
         return;
       case "call":
-        this.answer(message.id, message.call).then(
-          (value) => this.post({ kind: "reply", id: message.id, value }),
+        this.answer(message.call).then(
+          (value) => this.reply(message.id, value),
           (error: unknown) => this.post({ kind: "reply", id: message.id, error: cloneError(error) }),
         );
+    }
+  }
+
+  /** An answer the structured clone cannot take (a value holding functions, say) is the call's error. */
+  private reply(id: number, value: unknown): void {
+    try {
+      this.post({ kind: "reply", id, value });
+    } catch (error) {
+      this.post({ kind: "reply", id, error: cloneError(error) });
     }
   }
 
@@ -122,7 +131,7 @@ class ThreadWorker {
     this.post({ kind: "stopped" });
   }
 
-  private async answer(id: number, call: Extract<MainToWorker, { kind: "call" }>["call"]): Promise<unknown> {
+  private async answer(call: Extract<MainToWorker, { kind: "call" }>["call"]): Promise<unknown> {
     if ("statistics" in call) return this.thread.storeStatistics();
     if ("next" in call) return this.page(call.next);
     if ("close" in call) {
@@ -173,7 +182,18 @@ class ThreadWorker {
     if (this.events.length === 0) return;
     const events = this.events;
     this.events = [];
-    this.post({ kind: "event", events });
+    try {
+      this.post({ kind: "event", events });
+    } catch {
+      // One event the structured clone cannot take: the others go one by one, and it is dropped, logged.
+      for (const event of events) {
+        try {
+          this.post({ kind: "event", events: [event] });
+        } catch (error) {
+          this.post({ kind: "log", level: "warn", message: "an event that cannot cross to the main thread is dropped", fields: { thread: this.thread.name, type: event[0], error: String(error) } });
+        }
+      }
+    }
   }
 
   /** A change of state, after the views as of it (messages arrive in order). */
