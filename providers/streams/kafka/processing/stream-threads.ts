@@ -48,7 +48,7 @@ export class StreamThreads implements RunView {
     const { options } = this;
     this.process = await processIdOf(options.stateDir, options.topology.applicationId);
     const recovered = await recoverCrashedTasks(options.topology, options.stateDir);
-    if (recovered.length > 0) options.logger.info("tasks a dead process left open report the changelog positions of their databases", { tasks: recovered });
+    if (recovered.length > 0) options.logger.info("tasks a dead process left open report the changelog positions of their databases", { applicationId: options.topology.applicationId, tasks: recovered });
     const created = Array.from({ length: count }, () => this.create());
     await Promise.all(created.map((thread) => thread.start()));
   }
