@@ -46,8 +46,13 @@ export class TaskOffsetSums {
   }
 
   private stateful(subTopologyId: number): boolean {
-    return this.topology.loggedStoresOf(subTopologyId).length > 0;
+    return stateful(this.topology, subTopologyId);
   }
+}
+
+/** Whether a sub-topology has logged stores; false for one the topology no longer has (state left by an older version). */
+function stateful(topology: CompiledTopology, subTopologyId: number): boolean {
+  return subTopologyId < topology.subTopologies.length && topology.loggedStoresOf(subTopologyId).length > 0;
 }
 
 /** Each task's changelog end offsets (high watermarks) summed over its logged stores, by task id: the leader's side. */
@@ -72,8 +77,7 @@ export async function recoverCrashedTasks(topology: CompiledTopology, stateDir: 
   const recovered: string[] = [];
   for (const id of tasksWithState(stateDir, topology.applicationId)) {
     const { subTopologyId } = parseTaskId(id);
-    if (subTopologyId >= topology.subTopologies.length || topology.loggedStoresOf(subTopologyId).length === 0) continue;
-    if (topology.storeSpecsOf(subTopologyId).some((spec) => spec.inMemory === true)) continue;
+    if (!stateful(topology, subTopologyId) || topology.storeSpecsOf(subTopologyId).some((spec) => spec.inMemory === true)) continue;
     if (await recoverClosedChangelogPositions(stateDir, topology.applicationId, id)) recovered.push(id);
   }
   return recovered;

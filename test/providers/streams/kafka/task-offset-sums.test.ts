@@ -14,7 +14,7 @@ const test = suite("streams: the changelog offset sums a member reports as it jo
 
 const [store] = topology.loggedStoresOf(1);
 
-test("running tasks report LATEST_OFFSET, restoring ones and standbys what they applied, closed ones what they left; open and stateless ones nothing", async () => {
+test("running tasks report LATEST_OFFSET, restoring ones and standbys what they applied, closed ones what they left; open, stateless and unknown ones nothing", async () => {
   const stateDir = await mkdtemp(join(tmpdir(), "sluice-offset-sums-"));
   try {
     const open = (taskId: string) => openTaskState({ stateDir, applicationId: topology.applicationId, taskId, stores: topology.storeSpecsOf(1) });
@@ -32,10 +32,16 @@ test("running tasks report LATEST_OFFSET, restoring ones and standbys what they 
         { id: "1_4", subTopologyId: 1, changelogPositions: positions(19), restoring: true },
       ],
       [{ id: "1_1", subTopologyId: 1, changelogPositions: positions(29) }],
-      ["1_1", "1_2", "1_3"],
+      ["1_1", "1_2", "1_3", "7_0"],
     );
     assert.equal(sums, { "1_0": LATEST_OFFSET, "1_4": 20, "1_1": 30, "1_2": 500 });
     await elsewhere.close();
+    // State of a sub-topology an older version of the application had is no task's: it is neither reported nor read.
+    const older = await openTaskState({ stateDir, applicationId: topology.applicationId, taskId: "7_0", stores: topology.storeSpecsOf(1) });
+    await older.commit({ changelogPositions: { [store]: "9" } });
+    await older.close();
+    assert.equal(new TaskOffsetSums(topology, stateDir).report([], [], ["7_0"]), {});
+    assert.equal(await recoverCrashedTasks(topology, stateDir), []);
   } finally {
     await rm(stateDir, { recursive: true, force: true });
   }
