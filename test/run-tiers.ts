@@ -49,6 +49,8 @@ interface FileResult {
   /** Whether the file ended without its summary (a crash, or an exit before its tests finished). */
   crashed: boolean;
   ms: number;
+  /** CPU the file used, its exited children's too; undefined where /proc cannot tell. */
+  cpuMs?: number;
 }
 
 /** Reads uvu's summary lines out of a file's output. */
@@ -119,7 +121,7 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
       let crashOutput = "";
       worker.stdout!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
       worker.stderr!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
-      const finish = (output: string, crashed: boolean) => {
+      const finish = (output: string, crashed: boolean, cpuMs?: number) => {
         if (current === undefined) return;
         const summary = summaryOf(output);
         onResult({
@@ -130,6 +132,7 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
           skipped: summary?.skipped ?? 0,
           crashed: crashed || summary === undefined,
           ms: Date.now() - current.started,
+          cpuMs,
         });
         current = undefined;
       };
@@ -143,9 +146,9 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
         crashOutput = "";
         worker.send({ type: "run", file: path.join(TEST_ROOT, file) });
       };
-      worker.on("message", (message: { type: string; output: string }) => {
+      worker.on("message", (message: { type: string; output: string; cpuMs?: number }) => {
         if (message.type !== "done") return;
-        finish(message.output, false);
+        finish(message.output, false, message.cpuMs);
         next();
       });
       // "close" comes after the pipes have delivered everything.
@@ -159,6 +162,20 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
     for (let i = 0; i < Math.max(1, Math.min(jobs, files.length)); i++) startWorker();
     if (files.length === 0) resolve();
   });
+}
+
+/**
+ * Milliseconds of CPU this process and its children that have exited have used (Linux's /proc/self/stat: utime,
+ * stime, cutime and cstime, in ticks of 10 ms); undefined elsewhere. A test file's Sluice processes, compilers and
+ * peers are its children, so a file whose wall time is far above its CPU spends it waiting on timers.
+ */
+function cpuMsSoFar(): number | undefined {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -191,22 +208,29 @@ function runWorker(): void {
     queue.length = 0;
     queue.push([path.relative(TEST_ROOT, message.file!)]);
     (globalThis as { UVU_INDEX?: number }).UVU_INDEX = 0;
+    const cpuBefore = cpuMsSoFar();
     require(message.file!);
     await uvu.exec();
+    const cpuAfter = cpuMsSoFar();
     const output = held;
     held = "";
-    process.send!({ type: "done", output });
+    process.send!({ type: "done", output, cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore });
   });
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The `count` files that took longest, with their times: where a slow run's time went, read from CI's output. */
+const cpuOf = (results: FileResult[]) => (results.every((result) => result.cpuMs !== undefined) ? ` (CPU ${seconds(results.reduce((sum, result) => sum + result.cpuMs!, 0))})` : "");
+
+/**
+ * The `count` files that took longest, with their times and CPU: where a slow run's time went, read from CI's output.
+ * A file far above its CPU waits on timers; a tier whose files' CPU nears its time on all the cores is bound by them.
+ */
 function longestFiles(results: FileResult[], count: number): string {
   return [...results]
     .sort((a, b) => b.ms - a.ms)
     .slice(0, count)
-    .map((result) => `${result.file} ${seconds(result.ms)}`)
+    .map((result) => `${result.file} ${seconds(result.ms)}${cpuOf([result])}`)
     .join(", ");
 }
 
@@ -244,7 +268,7 @@ async function main(): Promise<void> {
       totals.skipped += result.skipped;
       if (result.crashed || result.passed + result.skipped < result.total) failedFiles.push(result.crashed ? `${result.file} (ended before its tests finished)` : result.file);
     });
-    tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
+    tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${cpuOf(tierResults)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
   }
   writeDurations(results);
   const failed = totals.total - totals.passed - totals.skipped;
