@@ -7,7 +7,7 @@
  * - slow: `*.slow.test.js` — process-level suites (chaos, browser, packaging, several processes);
  * - default: every other `*.test.js`, quick enough to run on every change.
  *
- * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX]
+ * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX] [--seed]
  * Workers: the default tier has two a core (at most four) unless told: its files spend most of their time waiting on
  * timers, sockets and child processes (the whole tier: ~230 s of CPU in ~400 s of file time; the broker's files: about a
  * quarter of a core each), so one a core left the cores partly idle. The slow tier's process-level suites keep one a core
@@ -15,7 +15,8 @@
  * group and broker timers, and its wall time went from 1104 s on one worker to 684 s on two (machine shared, load 10-19).
  * A worker runs one file at a time and asks for the next, so long files do not hold short ones back; a file that
  * crashes its worker counts as failed and a new worker takes the rest. Durations of the last run order the files,
- * longest first (kept in node_modules/.cache, never committed); a fresh clone orders them by test/file-durations.json.
+ * longest first (kept in node_modules/.cache, never committed); a fresh clone orders them by test/file-durations.json,
+ * which `--seed` rewrites from a whole default-tier run (run it on an idle machine).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -28,7 +29,7 @@ const TIERS: Tier[] = ["default", "slow", "reference"];
 const TEST_ROOT = __dirname;
 const DURATIONS_FILE = path.join(TEST_ROOT, "..", "..", "node_modules", ".cache", "sluice-test-durations.json");
 /**
- * Seconds the default tier's longer files took in an idle run, committed: a fresh clone has no durations of its own,
+ * Seconds the default tier's longer files took in a whole run, committed: a fresh clone has no durations of its own,
  * and in name order its long files would start last and run on alone (141 s for the default tier instead of 114 s).
  * The slow and reference tiers keep name order there, as their files' load on each other was measured in it.
  */
@@ -95,6 +96,18 @@ const readDurations = (): Record<string, number> => readJson(DURATIONS_FILE);
 function expectedDurations(): Record<string, number> {
   const seed = Object.fromEntries(Object.entries(readJson(SEED_DURATIONS_FILE)).map(([file, seconds]) => [file, seconds * 1000]));
   return { ...seed, ...readDurations() };
+}
+
+/** Files shorter than this start after the seed's, in name order: their order hardly moves the tier's end. */
+const SEED_MIN_SECONDS = 3;
+
+/** Rewrites the seed from a run's default-tier files. */
+function writeSeed(results: FileResult[]): void {
+  const seconds = results
+    .filter((result) => tierOf(result.file) === "default" && result.ms >= SEED_MIN_SECONDS * 1000)
+    .sort((a, b) => a.file.localeCompare(b.file))
+    .map((result) => [result.file, Math.round(result.ms / 1000)]);
+  fs.writeFileSync(SEED_DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(seconds), null, 1)}\n`);
 }
 
 function writeDurations(results: FileResult[]): void {
@@ -244,6 +257,9 @@ async function main(): Promise<void> {
   const cores = os.availableParallelism();
   const jobsOf = (tier: Tier) => Number(givenJobs ?? Math.min(tier === "default" ? 2 * cores : cores, tier === "reference" ? 2 : 4));
   const filterText = option("--filter");
+  const seedAt = args.indexOf("--seed");
+  if (seedAt >= 0) args.splice(seedAt, 1);
+  if (seedAt >= 0 && filterText !== undefined) throw new Error("--seed needs the whole default tier: no --filter");
   const asked = args.length === 0 ? ["default"] : args;
   const unknown = asked.filter((tier) => tier !== "all" && !TIERS.includes(tier as Tier));
   if (unknown.length > 0) throw new Error(`unknown tier ${unknown.join(", ")}: the tiers are ${TIERS.join(", ")} and all`);
@@ -271,6 +287,7 @@ async function main(): Promise<void> {
     tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${cpuOf(tierResults)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
   }
   writeDurations(results);
+  if (seedAt >= 0 && tiers.includes("default")) writeSeed(results);
   const failed = totals.total - totals.passed - totals.skipped;
   process.stdout.write(`\n${tierTimes.map((line) => `  ${line}`).join("\n")}\n`);
   if (failedFiles.length > 0) process.stdout.write(`\n  Failed files:\n${failedFiles.map((file) => `    ${file}`).join("\n")}\n`);
