@@ -81,6 +81,12 @@ export interface FaultRecovery {
    * without the down time the harness chose and the process's own start.
    */
   afterRestartMs?: number;
+  /**
+   * From the fault's end to every application RUNNING: for a kill, its process serving again (afterRestartMs); for a
+   * REST stop, the restart request; for a proxy stall or reset, the end of the stall or of the refused connections.
+   * The recovery without the fault's length, which the harness chose.
+   */
+  afterFaultMs?: number;
 }
 
 export interface ChaosReport {
@@ -164,7 +170,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const recoveryMs: number[] = [];
   const recoveries: FaultRecovery[] = [];
   /** Faults injected since every application was last seen RUNNING everywhere. */
-  const unrecovered: { at: number; recovery: FaultRecovery; killed?: SluiceChild }[] = [];
+  const unrecovered: { at: number; recovery: FaultRecovery; killed?: SluiceChild; endedAt?: number }[] = [];
   const brokerPort = await freePort();
   const bootstrap = `127.0.0.1:${brokerPort}`;
   const broker = new SluiceChild("broker", ["broker", `--broker.port=${brokerPort}`, `--broker.data.dir=${path.join(dir, "broker")}`, "--broker.storage=file"], path.join(dir, "broker.log"), () => accepts(brokerPort));
@@ -247,10 +253,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       while (monitoring) {
         if (unrecovered.length > 0 && (await allRunning())) {
           const now = Date.now();
-          for (const { at, recovery, killed } of unrecovered.splice(0)) {
+          for (const { at, recovery, killed, endedAt } of unrecovered.splice(0)) {
             recovery.recoveryMs = now - at;
             // Ready before this check saw it RUNNING; a readiness poll not yet returned counts as ready now.
             if (killed) recovery.afterRestartMs = killed.readyAt > at ? now - killed.readyAt : 0;
+            recovery.afterFaultMs = recovery.afterRestartMs ?? Math.max(0, now - (endedAt ?? at));
             recoveryMs.push(now - at);
           }
         }
@@ -269,12 +276,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextRest = at(between(random, options.restEveryMs));
     let nextProxy = at(between(random, options.proxyEveryMs));
     const restarts: Promise<void>[] = [];
+    /** Records a fault; what it returns takes the time the fault ended when that is not a killed process's restart. */
     const fault = (kind: string, downMs?: number, killed?: SluiceChild) => {
       faults[kind]++;
       const recovery: FaultRecovery = { atMs: Date.now() - start, kind, downMs };
       recoveries.push(recovery);
-      unrecovered.push({ at: Date.now(), recovery, killed });
+      const entry: (typeof unrecovered)[number] = { at: Date.now(), recovery, killed };
+      unrecovered.push(entry);
       progress(`chaos: +${Math.round((Date.now() - start) / 1000)}s ${kind}`);
+      return { ended: (at: number) => (entry.endedAt = at) };
     };
     const restartLater = (child: SluiceChild, downMs: number) => {
       restarts.push(
@@ -315,18 +325,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const slot = random.pick(slots.filter((s) => s.child.serving));
         const application = random.pick(APPLICATIONS);
         if (slot) {
-          fault("rest stop/restart");
+          const restFault = fault("rest stop/restart");
           const stopped = await requestJson(`${slot.url}/api/v1/streams/${application}/stop`, { method: "POST", body: {}, timeoutMs: 35_000 }).catch(() => undefined);
           await sleep(random.int(500, 3_000));
+          restFault.ended(Date.now());
           if (stopped) await requestJson(`${slot.url}/api/v1/streams/${application}/restart`, { method: "POST", timeoutMs: 35_000 }).catch(() => undefined);
         }
       }
       if (now >= nextProxy) {
         nextProxy = now + between(random, options.proxyEveryMs);
         const stall = random.next() < 0.5;
-        if (stall) proxy.stall(random.int(2_000, 5_000));
-        else proxy.reset(random.int(2_000, 5_000));
-        fault(stall ? "proxy stall" : "proxy reset");
+        const lengthMs = random.int(2_000, 5_000);
+        if (stall) proxy.stall(lengthMs);
+        else proxy.reset(lengthMs);
+        fault(stall ? "proxy stall" : "proxy reset").ended(Date.now() + lengthMs);
       }
       await sleep(200);
     }

@@ -40,6 +40,9 @@ async function minuteOfFaults(guarantee: "at_least_once" | "exactly_once_v2", st
   for (const { kind, recoveryMs, afterRestartMs } of report.recoveries.filter((recovery) => recovery.kind.endsWith("kill") && recovery.recoveryMs !== undefined)) {
     assert.ok(afterRestartMs !== undefined && afterRestartMs <= recoveryMs!, `${kind}: recovery after the restart ${afterRestartMs} ms, from the kill ${recoveryMs} ms`);
   }
+  for (const { kind, recoveryMs, afterFaultMs } of report.recoveries.filter((recovery) => recovery.recoveryMs !== undefined)) {
+    assert.ok(afterFaultMs !== undefined && afterFaultMs <= recoveryMs!, `${kind}: recovery after the fault ended ${afterFaultMs} ms, from the fault ${recoveryMs} ms`);
+  }
   return report;
 }
 
