@@ -4,8 +4,8 @@ import type { Role } from "../../kernel/http/auth/principal";
 import { writeUser } from "../../kernel/http/auth/users-file";
 
 /**
- * One hash per password for the whole test file: at today's cost a hash is a scrypt of 128 MiB and most of a second of
- * a core, and what a test checks is the server's hashing, not the fixture's.
+ * One hash per password in a test process (a worker runs many files): at today's cost a hash is a scrypt of 128 MiB
+ * and most of a second of a core, and what a test checks is the server's hashing, not the fixture's.
  */
 const hashes = new Map<string, Promise<string>>();
 
