@@ -5,7 +5,6 @@ import * as assert from "uvu/assert";
 // By its name, as a user's package imports it (the build links dist/node_modules/sluice to this package).
 import * as sluice from "sluice";
 import type { CliCommand, MetricsFormatter, Plugin, QueryEngine, RestExtension, SerializerModule, TopologyProvider } from "sluice";
-import { readmeExample, withCompiledExample } from "./helpers/readme-example";
 import { REPO_ROOT } from "./helpers/sluice";
 
 /*
@@ -55,12 +54,6 @@ test("the helpers the built-in plugins answer with are exported", () => {
   for (const name of ["Sluice", "TopologyTestDriver", "stringSerde", "timeWindowedSerde", "sessionWindowedSerde", "UnrepresentableValueError", "resolveBootstrapServers"]) {
     assert.ok(name in sluice, `${name} is exported`);
   }
-});
-
-test("the README's plugin example compiles against 'sluice' alone", () => {
-  const source = readmeExample("### Writing a plugin");
-  assert.ok(source, "README has the example");
-  withCompiledExample(source, (dir) => assert.ok(fs.existsSync(path.join(dir, "example.js"))));
 });
 
 test("the streams runtime the kernel drives is not part of the surface, nor the kernel's configuration and classes", () => {

@@ -7,7 +7,7 @@
  * - slow: `*.slow.test.js` — process-level suites (chaos, browser, packaging, several processes);
  * - default: every other `*.test.js`, quick enough to run on every change.
  *
- * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX]
+ * Usage: node dist/test/run-tiers.js [default|slow|reference|all ...] [--jobs N] [--filter REGEX] [--seed]
  * Workers: the default tier has two a core (at most four) unless told: its files spend most of their time waiting on
  * timers, sockets and child processes (the whole tier: ~230 s of CPU in ~400 s of file time; the broker's files: about a
  * quarter of a core each), so one a core left the cores partly idle. The slow tier's process-level suites keep one a core
@@ -15,7 +15,8 @@
  * group and broker timers, and its wall time went from 1104 s on one worker to 684 s on two (machine shared, load 10-19).
  * A worker runs one file at a time and asks for the next, so long files do not hold short ones back; a file that
  * crashes its worker counts as failed and a new worker takes the rest. Durations of the last run order the files,
- * longest first (kept in node_modules/.cache, never committed); a fresh clone orders them by test/file-durations.json.
+ * longest first (kept in node_modules/.cache, never committed); a fresh clone orders them by test/file-durations.json,
+ * which `--seed` rewrites from a whole default-tier run (run it on an idle machine).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -28,7 +29,7 @@ const TIERS: Tier[] = ["default", "slow", "reference"];
 const TEST_ROOT = __dirname;
 const DURATIONS_FILE = path.join(TEST_ROOT, "..", "..", "node_modules", ".cache", "sluice-test-durations.json");
 /**
- * Seconds the default tier's longer files took in an idle run, committed: a fresh clone has no durations of its own,
+ * Seconds the default tier's longer files took in a whole run, committed: a fresh clone has no durations of its own,
  * and in name order its long files would start last and run on alone (141 s for the default tier instead of 114 s).
  * The slow and reference tiers keep name order there, as their files' load on each other was measured in it.
  */
@@ -49,6 +50,8 @@ interface FileResult {
   /** Whether the file ended without its summary (a crash, or an exit before its tests finished). */
   crashed: boolean;
   ms: number;
+  /** CPU the file used, its exited children's too; undefined where /proc cannot tell. */
+  cpuMs?: number;
 }
 
 /** Reads uvu's summary lines out of a file's output. */
@@ -95,6 +98,18 @@ function expectedDurations(): Record<string, number> {
   return { ...seed, ...readDurations() };
 }
 
+/** Files shorter than this start after the seed's, in name order: their order hardly moves the tier's end. */
+const SEED_MIN_SECONDS = 3;
+
+/** Rewrites the seed from a run's default-tier files. */
+function writeSeed(results: FileResult[]): void {
+  const seconds = results
+    .filter((result) => tierOf(result.file) === "default" && result.ms >= SEED_MIN_SECONDS * 1000)
+    .sort((a, b) => a.file.localeCompare(b.file))
+    .map((result) => [result.file, Math.round(result.ms / 1000)]);
+  fs.writeFileSync(SEED_DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(seconds), null, 1)}\n`);
+}
+
 function writeDurations(results: FileResult[]): void {
   const durations = readDurations();
   for (const result of results) durations[result.file] = result.ms;
@@ -119,7 +134,7 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
       let crashOutput = "";
       worker.stdout!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
       worker.stderr!.on("data", (chunk: Buffer) => void (crashOutput += chunk.toString()));
-      const finish = (output: string, crashed: boolean) => {
+      const finish = (output: string, crashed: boolean, cpuMs?: number) => {
         if (current === undefined) return;
         const summary = summaryOf(output);
         onResult({
@@ -130,6 +145,7 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
           skipped: summary?.skipped ?? 0,
           crashed: crashed || summary === undefined,
           ms: Date.now() - current.started,
+          cpuMs,
         });
         current = undefined;
       };
@@ -143,9 +159,9 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
         crashOutput = "";
         worker.send({ type: "run", file: path.join(TEST_ROOT, file) });
       };
-      worker.on("message", (message: { type: string; output: string }) => {
+      worker.on("message", (message: { type: string; output: string; cpuMs?: number }) => {
         if (message.type !== "done") return;
-        finish(message.output, false);
+        finish(message.output, false, message.cpuMs);
         next();
       });
       // "close" comes after the pipes have delivered everything.
@@ -159,6 +175,20 @@ function runFiles(files: string[], jobs: number, onResult: (result: FileResult) 
     for (let i = 0; i < Math.max(1, Math.min(jobs, files.length)); i++) startWorker();
     if (files.length === 0) resolve();
   });
+}
+
+/**
+ * Milliseconds of CPU this process and its children that have exited have used (Linux's /proc/self/stat: utime,
+ * stime, cutime and cstime, in ticks of 10 ms); undefined elsewhere. A test file's Sluice processes, compilers and
+ * peers are its children, so a file whose wall time is far above its CPU spends it waiting on timers.
+ */
+function cpuMsSoFar(): number | undefined {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -191,22 +221,29 @@ function runWorker(): void {
     queue.length = 0;
     queue.push([path.relative(TEST_ROOT, message.file!)]);
     (globalThis as { UVU_INDEX?: number }).UVU_INDEX = 0;
+    const cpuBefore = cpuMsSoFar();
     require(message.file!);
     await uvu.exec();
+    const cpuAfter = cpuMsSoFar();
     const output = held;
     held = "";
-    process.send!({ type: "done", output });
+    process.send!({ type: "done", output, cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore });
   });
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The `count` files that took longest, with their times: where a slow run's time went, read from CI's output. */
+const cpuOf = (results: FileResult[]) => (results.every((result) => result.cpuMs !== undefined) ? ` (CPU ${seconds(results.reduce((sum, result) => sum + result.cpuMs!, 0))})` : "");
+
+/**
+ * The `count` files that took longest, with their times and CPU: where a slow run's time went, read from CI's output.
+ * A file far above its CPU waits on timers; a tier whose files' CPU nears its time on all the cores is bound by them.
+ */
 function longestFiles(results: FileResult[], count: number): string {
   return [...results]
     .sort((a, b) => b.ms - a.ms)
     .slice(0, count)
-    .map((result) => `${result.file} ${seconds(result.ms)}`)
+    .map((result) => `${result.file} ${seconds(result.ms)}${cpuOf([result])}`)
     .join(", ");
 }
 
@@ -220,6 +257,9 @@ async function main(): Promise<void> {
   const cores = os.availableParallelism();
   const jobsOf = (tier: Tier) => Number(givenJobs ?? Math.min(tier === "default" ? 2 * cores : cores, tier === "reference" ? 2 : 4));
   const filterText = option("--filter");
+  const seedAt = args.indexOf("--seed");
+  if (seedAt >= 0) args.splice(seedAt, 1);
+  if (seedAt >= 0 && filterText !== undefined) throw new Error("--seed needs the whole default tier: no --filter");
   const asked = args.length === 0 ? ["default"] : args;
   const unknown = asked.filter((tier) => tier !== "all" && !TIERS.includes(tier as Tier));
   if (unknown.length > 0) throw new Error(`unknown tier ${unknown.join(", ")}: the tiers are ${TIERS.join(", ")} and all`);
@@ -244,9 +284,10 @@ async function main(): Promise<void> {
       totals.skipped += result.skipped;
       if (result.crashed || result.passed + result.skipped < result.total) failedFiles.push(result.crashed ? `${result.file} (ended before its tests finished)` : result.file);
     });
-    tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
+    tierTimes.push(`${tier} tier: ${files.length} files in ${seconds(Date.now() - tierStarted)}${cpuOf(tierResults)}${tierResults.length > 0 ? `; longest: ${longestFiles(tierResults, 3)}` : ""}`);
   }
   writeDurations(results);
+  if (seedAt >= 0 && tiers.includes("default")) writeSeed(results);
   const failed = totals.total - totals.passed - totals.skipped;
   process.stdout.write(`\n${tierTimes.map((line) => `  ${line}`).join("\n")}\n`);
   if (failedFiles.length > 0) process.stdout.write(`\n  Failed files:\n${failedFiles.map((file) => `    ${file}`).join("\n")}\n`);

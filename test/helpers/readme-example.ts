@@ -28,11 +28,13 @@ export function markdownSamples(file: string): Sample[] {
   return [...text.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => ({ name: `${base}-line-${text.slice(0, match.index).split("\n").length}`, source: match[1] }));
 }
 
-/** Compiles the samples together in a fresh folder and hands the folder to `use`; it is removed once `use` is done (its promise settled). */
-export function withCompiledSamples<T>(samples: readonly Sample[], use: (dir: string) => T): T {
+/**
+ * Compiles the samples together in a fresh folder and answers it (the caller removes it): `<dir>/<name>.js` for each.
+ * One compiler run for them all: it checks Sluice's declarations and Node.js's typings each time, several seconds of
+ * a core, where the samples themselves take a few milliseconds.
+ */
+export function compileSamples(samples: readonly Sample[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-samples-"));
-  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
-  let result: T;
   try {
     fs.mkdirSync(path.join(dir, "node_modules"));
     fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "sluice"));
@@ -45,17 +47,9 @@ export function withCompiledSamples<T>(samples: readonly Sample[], use: (dir: st
     } catch (error) {
       throw new Error(`the samples do not compile:\n${(error as { stdout: string }).stdout}`);
     }
-    result = use(dir);
+    return dir;
   } catch (error) {
-    remove();
+    fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  if (result instanceof Promise) return result.finally(remove) as T;
-  remove();
-  return result;
-}
-
-/** Compiles `source` as example.ts in a fresh folder and hands the folder (removed afterwards) to `use`. */
-export function withCompiledExample<T>(source: string, use: (dir: string) => T): T {
-  return withCompiledSamples([{ name: "example", source }], use);
 }

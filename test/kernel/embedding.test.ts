@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +10,6 @@ import type { StreamsBuilder } from "../../kernel/contracts/streams/dsl";
 import { STREAMS_RUNTIME_TOKEN } from "../../kernel/contracts/streams/runtime";
 import type { TopologyProvider } from "../../kernel/contracts/streams/topology-provider";
 import { eventually } from "../helpers/eventually";
-import { readmeExample, withCompiledExample } from "../helpers/readme-example";
 import { FIXTURES, http } from "../helpers/sluice";
 import { rowValue } from "../helpers/table-rows";
 
@@ -150,15 +148,6 @@ embedding("registering after start is refused", async ({ stateDir }) => {
   } finally {
     await app.close();
   }
-});
-
-embedding("the README's embedding example compiles against the package and runs", () => {
-  const source = readmeExample("## Use Sluice from your own program");
-  assert.ok(source, "README has the example");
-  withCompiledExample(source, (dir) => {
-    const output = execFileSync(process.execPath, [path.join(dir, "example.js")], { cwd: dir, env: { PATH: process.env.PATH }, timeout: 60_000 }).toString();
-    assert.is(output.trim(), "ada was greeted 2 times");
-  });
 });
 
 embedding.run();

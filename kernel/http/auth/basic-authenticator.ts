@@ -10,7 +10,7 @@ import type { IncomingMessage } from "node:http";
 import type { Logger } from "../../logger";
 import { badCredentials, credentialsOf, noCredentials, type AuthOutcome, type Authenticator } from "./authenticator";
 import { HashQueue, HashQueueFull } from "../../hash-queue";
-import { hashPassword, isOutdated, parsePasswordHash, verifyPassword } from "./password-hash";
+import { hashPassword, isOutdated, parsePasswordHash, unmatchableHash, verifyPassword } from "./password-hash";
 import type { Principal } from "./principal";
 import { UserLockout } from "./user-lockout";
 import { readUsersFile, replaceHash, type UserEntry } from "./users-file";
@@ -43,14 +43,16 @@ export class BasicAuthenticator implements Authenticator {
   /** Keys the cache: a memory dump shows no digest of a password that could be guessed offline without it. */
   private readonly cacheKey = randomBytes(32);
   private readonly lockout: UserLockout;
-  /** Unknown users cost a verification too, so that timing does not tell which names exist. */
-  private readonly decoy = hashPassword("decoy").then((stored) => parsePasswordHash(stored)!);
+  /**
+   * Unknown users cost a verification too, so that timing does not tell which names exist; against random bytes, so
+   * that starting costs no hash (a scrypt of 128 MiB at each start, when it hashed a decoy password).
+   */
+  private readonly decoy = unmatchableHash();
 
   constructor(private readonly settings: BasicSettings) {
     this.users = readUsersFile(settings.file, settings.key);
     this.files = [settings.file];
     this.lockout = new UserLockout(settings.userFailureLimit);
-    this.decoy.catch(() => undefined);
   }
 
   reload(): void {
@@ -80,7 +82,7 @@ export class BasicAuthenticator implements Authenticator {
 
   private async verify(name: string, password: string, digest: string, source: string): Promise<AuthOutcome> {
     const user = this.users.get(name);
-    const matches = await verifyPassword(password, user?.hash ?? (await this.decoy));
+    const matches = await verifyPassword(password, user?.hash ?? this.decoy);
     if (!user || !matches) {
       this.lockout.failed(name);
       return badCredentials(`wrong user name or password (user '${name.slice(0, 64)}')`);

@@ -25,6 +25,14 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", N, r, p, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
+/**
+ * A hash at today's cost that no password matches (random bytes, not derived from one): checking a password against
+ * it costs what checking a real one costs, and making it costs no hash.
+ */
+export function unmatchableHash(): PasswordHash {
+  return { ...PASSWORD_COST, salt: randomBytes(SALT_BYTES), hash: randomBytes(HASH_BYTES) };
+}
+
 /** A stored hash that is not of this format; the users file reader names the line. */
 export function parsePasswordHash(stored: string): { N: number; r: number; p: number; salt: Buffer; hash: Buffer } | undefined {
   const [kind, N, r, p, salt, hash] = stored.split("$");

@@ -107,8 +107,9 @@ const TASK_ID = /^\d+_\d+$/;
 /**
  * The file a closed task's state leaves beside its database: the changelog positions of its checkpoint, which a member
  * reports as it joins (see kafka/processing/task-offset-sums) without opening the database, as Kafka Streams reads
- * its .checkpoint files. Removed while the state is open, so a crash leaves none; not written for a task with in-memory
- * stores, whose contents do not outlive the process.
+ * its .checkpoint files. Removed while the state is open, so a crash leaves none until the next run of the application
+ * writes it from the database (recoverClosedChangelogPositions); not written for a task with in-memory stores, whose
+ * contents do not outlive the process.
  */
 const CLOSED_POSITIONS_FILE = "changelog-positions.json";
 
@@ -119,6 +120,36 @@ export function closedChangelogPositions(stateDir: string, applicationId: string
     return new Map(Object.entries(positions).map(([store, offset]) => [store, Number(offset)]));
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Writes the closed positions file of a task whose state was left open by a process that died (killed, crashed): from
+ * the checkpoint its database holds, which every commit writes atomically with the stores' data, so the file says what
+ * a clean close would have said. A run does this for its tasks on disk before it joins its group, since its tasks
+ * resume from that checkpoint under either processing.guarantee (see kafka/processing/run-task planRestore). Nothing
+ * for a task that has the file, or no database; answers whether it wrote one.
+ */
+export async function recoverClosedChangelogPositions(stateDir: string, applicationId: string, taskId: string): Promise<boolean> {
+  const directory = taskStateDirectory(stateDir, applicationId, taskId);
+  const release = await holdDirectory(directory);
+  try {
+    if (closedChangelogPositions(stateDir, applicationId, taskId) !== undefined) return false;
+    const db: TaskDatabase = new ClassicLevel<Buffer, Buffer>(directory, { createIfMissing: false, keyEncoding: "buffer", valueEncoding: "buffer" });
+    try {
+      await db.open();
+    } catch {
+      return false;
+    }
+    try {
+      const { changelogPositions } = decodeCheckpoint(await db.get(CHECKPOINT_KEY));
+      await writeFile(join(directory, CLOSED_POSITIONS_FILE), JSON.stringify(changelogPositions));
+      return true;
+    } finally {
+      await db.close();
+    }
+  } finally {
+    release();
   }
 }
 

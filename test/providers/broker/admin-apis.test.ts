@@ -80,7 +80,8 @@ async function finishedAndBusyGroups(context: { broker: TestBroker }): Promise<A
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: "events" }] });
   await commitOffset(context.broker, "finished", "events", 5n);
-  const consumer = kafka.consumer({ groupId: "busy" });
+  // Its fetches wait 100 ms for records, not kafkajs's 5 s: disconnecting at the end waits for the one under way.
+  const consumer = kafka.consumer({ groupId: "busy", maxWaitTimeInMs: 100 });
   await consumer.connect();
   await consumer.subscribe({ topic: "events" });
   await consumer.run({ eachMessage: async () => undefined });

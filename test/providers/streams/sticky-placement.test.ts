@@ -105,6 +105,16 @@ test("a task no member ran goes to a member with its state on disk, where there 
   assert.equal(owned, new Map([["a", ["0_0", "0_1"]], ["b", ["0_2"]], ["c", ["0_3"]]]));
 });
 
+test("a member that must give tasks up gives up first those another member has on disk, keeping sub-topologies spread", () => {
+  // a took over everything while b was down; b is back with the state of 1_0 and 1_1 (its counting tasks) on disk.
+  const tasks = tasksOf(2, 4);
+  const placement = placeTasks(tasks, [member("a", tasks), { memberId: "b", previousTasks: [], localTasks: ["1_1", "1_0"] }]);
+  assert.equal(placement.get("b"), ["0_2", "0_3", "1_0", "1_1"]);
+  assert.equal(placement.get("a"), ["0_0", "0_1", "1_2", "1_3"]);
+  // Without state on disk anywhere, a keeps each sub-topology's first partitions.
+  assert.equal(placeTasks(tasks, [member("a", tasks), member("b")]).get("b"), ["0_2", "0_3", "1_2", "1_3"]);
+});
+
 test("a task two members claim stays with one of them; more members than tasks leave some idle", () => {
   const placement = placeTasks(["0_0", "0_1"], [member("b", ["0_0"]), member("a", ["0_0"]), member("c")]);
   assert.equal(placement.get("a"), ["0_0"]);

@@ -2,7 +2,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { eventually } from "../../helpers/eventually";
 import { http } from "../../helpers/sluice";
-import { countsPartitions, startWordcountCluster, stopProcess, trueCounts, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
+import { countsPartitions, localCounts, startWordcountCluster, stopProcess, tasksOf, trueCounts, untilExactCounts, type WordcountCluster } from "./wordcount-processes";
 
 /*
  * Warm-up replicas and probing rebalances (KIP-441) as users run them: wordcount in `sluice start` processes against a
@@ -25,31 +25,6 @@ test.after(async () => {
 const COUNTING = ["1_0", "1_1", "1_2", "1_3"];
 const ACCEPTABLE_RECOVERY_LAG = 200;
 const FLAGS = [`--streams.acceptable.recovery.lag=${ACCEPTABLE_RECOVERY_LAG}`, "--streams.probing.rebalance.interval.ms=5000"];
-
-/** The instance's active and standby task ids, also while it rebalances; undefined unless `running` or it is RUNNING. */
-async function tasksOf(url: string, running = true): Promise<{ active: string[]; standby: string[] } | undefined> {
-  const response = await http(`${url}/api/v1/streams/wordcount/status`);
-  if (response.status !== 200) return undefined;
-  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[]; standby_tasks: { task_id: string }[] }[] };
-  if (running && status.state !== "RUNNING") return undefined;
-  const ids = (pick: (thread: (typeof status.threads)[number]) => { task_id: string }[]) => status.threads.flatMap((thread) => pick(thread).map((task) => task.task_id)).sort();
-  return { active: ids((thread) => thread.active_tasks), standby: ids((thread) => thread.standby_tasks) };
-}
-
-/** The counts the instance at `url` holds itself (no remote access), with whether every entry came from a local active task. */
-async function localCounts(url: string): Promise<{ status: string; counts: Record<string, number>; allLocalActive: boolean }> {
-  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ type: "key_value", query: { all: {} } }),
-  });
-  assert.is(response.status, 200, response.text);
-  const answer = response.json() as { status: string; result?: { success?: { remote: boolean; standby?: boolean; records: { key: string; value: number }[] }[] } };
-  const entries = answer.result?.success ?? [];
-  const counts: Record<string, number> = {};
-  for (const entry of entries) for (const record of entry.records) counts[record.key] = record.value;
-  return { status: answer.status, counts, allLocalActive: entries.every((entry) => !entry.remote && entry.standby !== true) };
-}
 
 /** `get` of `word` in `counts`, asked of the instance at `url` alone: its status, value, and whether a local active task answered. */
 async function localCount(url: string, word: string): Promise<{ word: string; status: string; value?: number; localActive: boolean }> {

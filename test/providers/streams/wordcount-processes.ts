@@ -187,6 +187,31 @@ export async function activeTasks(url: string, application = "wordcount"): Promi
   return status.state === "RUNNING" ? status.threads.flatMap((thread) => thread.active_tasks.map((task) => task.task_id)).sort() : undefined;
 }
 
+/** The instance's active and standby task ids, also while it rebalances; undefined unless `running` or it is RUNNING. */
+export async function tasksOf(url: string, running = true): Promise<{ active: string[]; standby: string[] } | undefined> {
+  const response = await http(`${url}/api/v1/streams/wordcount/status`);
+  if (response.status !== 200) return undefined;
+  const status = response.json() as { state: string; threads: { active_tasks: { task_id: string }[]; standby_tasks: { task_id: string }[] }[] };
+  if (running && status.state !== "RUNNING") return undefined;
+  const ids = (pick: (thread: (typeof status.threads)[number]) => { task_id: string }[]) => status.threads.flatMap((thread) => pick(thread).map((task) => task.task_id)).sort();
+  return { active: ids((thread) => thread.active_tasks), standby: ids((thread) => thread.standby_tasks) };
+}
+
+/** The counts the instance at `url` holds itself (no remote access), with whether every entry came from a local active task. */
+export async function localCounts(url: string): Promise<{ status: string; counts: Record<string, number>; allLocalActive: boolean }> {
+  const response = await http(`${url}/api/v1/applications/wordcount/stores/counts`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "key_value", query: { all: {} } }),
+  });
+  if (response.status !== 200) throw new Error(`the counts query answered ${response.status}: ${response.text}`);
+  const answer = response.json() as { status: string; result?: { success?: { remote: boolean; standby?: boolean; records: { key: string; value: number }[] }[] } };
+  const entries = answer.result?.success ?? [];
+  const counts: Record<string, number> = {};
+  for (const entry of entries) for (const record of entry.records) counts[record.key] = record.value;
+  return { status: answer.status, counts, allLocalActive: entries.every((entry) => !entry.remote && entry.standby !== true) };
+}
+
 /** wordcount's tasks on a `words` of two partitions, as activeTasks lists them. */
 export const ALL_TASKS = "0_0,0_1,1_0,1_1";
 

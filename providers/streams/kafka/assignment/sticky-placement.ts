@@ -5,8 +5,10 @@
  * so a rebalance restores only what had to move.
  *
  * A member that keeps only part of its previous tasks keeps them spread over the sub-topologies, so that each
- * sub-topology's tasks stay spread over the members. A task no member had before goes, where there is room, to a
- * member that keeps its state on disk (a restarted instance), so that it restores only what that state lacks.
+ * sub-topology's tasks stay spread over the members; of a sub-topology's tasks it gives up first those whose state
+ * another member keeps on disk. A task no member had before goes, where there is room, to a member that keeps its
+ * state on disk (a restarted instance, whose tasks were taken over meanwhile), so that it restores only what that
+ * state lacks, and a warm-up is not needed for a state that is current.
  *
  * A pure function of the tasks and each member's previous tasks: every member's assignor computes the same answer.
  */
@@ -35,7 +37,8 @@ export function placeTasks(tasks: readonly string[], members: readonly Placement
   const kept = new Map<string, string[]>();
   for (const member of sorted) {
     const mine = [...new Set(member.previousTasks)].filter((task) => unplaced.delete(task));
-    kept.set(member.memberId, interleaved(mine, order));
+    const onDiskElsewhere = (task: string) => sorted.some((other) => other !== member && other.localTasks?.includes(task));
+    kept.set(member.memberId, interleaved(mine, order, onDiskElsewhere));
   }
   for (const task of tasks) unplaced.add(task);
   // n % m members hold one task more than the others: those that kept the most, so that the fewest tasks move.
@@ -82,11 +85,14 @@ export function placeTasks(tasks: readonly string[], members: readonly Placement
   return placement;
 }
 
-/** `tasks` in task order, each sub-topology's first task before any one's second, and so on. */
-function interleaved(tasks: readonly string[], order: ReadonlyMap<string, number>): string[] {
+/**
+ * `tasks` in task order, each sub-topology's first task before any one's second, and so on; within a sub-topology,
+ * those `last` holds come after the others.
+ */
+function interleaved(tasks: readonly string[], order: ReadonlyMap<string, number>, last: (task: string) => boolean): string[] {
   const taken = new Map<number, number>();
   return [...tasks]
-    .sort((a, b) => order.get(a)! - order.get(b)!)
+    .sort((a, b) => Number(last(a)) - Number(last(b)) || order.get(a)! - order.get(b)!)
     .map((task) => {
       const sub = parseTaskId(task).subTopologyId;
       const rank = taken.get(sub) ?? 0;

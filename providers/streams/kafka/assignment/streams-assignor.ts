@@ -22,9 +22,9 @@ import type { GroupAssignor, GroupMemberDescription } from "../../../kafka-clien
 import { decodeAssignment, decodeAssignmentUserData, decodeSubscription, encodeAssignment, encodeSubscription } from "../../../kafka-protocol";
 import { parseTaskId, taskIdOf, type CompiledTopology } from "../../engine/compiled-topology";
 import { placeStandbys } from "./standby-placement";
-import { placeTasks, withholdOwned } from "./sticky-placement";
+import { placeTasks, withholdOwned, type PlacementMember } from "./sticky-placement";
 import { clientsOf, placeOverThreads } from "./process-placement";
-import { lagOf, LATEST_OFFSET, placeWarmups, type WarmupSettings } from "./warmup-placement";
+import { isCaughtUp, lagOf, LATEST_OFFSET, placeWarmups, type WarmupSettings } from "./warmup-placement";
 
 export const STREAMS_ASSIGNOR_NAME = "sluice-streams";
 
@@ -106,12 +106,13 @@ export function streamsAssignor(
         previousTasks: threads.flatMap((thread) => placementMember(thread).previousTasks),
         localTasks: threads.flatMap((thread) => placementMember(thread).localTasks ?? []),
       }));
-      const desired = placeTasks(tasks, clientMembers);
       const stateful = (task: string) => topology.loggedStoresOf(parseTaskId(task).subTopologyId).length > 0;
       const lagsKnown = highAvailability !== undefined && [...infos.values()].every((info) => info.taskOffsetSums !== undefined);
-      const { active: byClient, warmups } = lagsKnown
-        ? await withWarmups(desired, clients, infos, clientMembers, tasks.filter(stateful), highAvailability)
-        : { active: desired, warmups: new Map<string, string[]>() };
+      const lag = lagsKnown ? await clientLags(clients, infos, tasks.filter(stateful), highAvailability) : undefined;
+      const { active: byClient, warmups } =
+        lag === undefined
+          ? { active: placeTasks(tasks, clientMembers), warmups: new Map<string, string[]>() }
+          : placeWarmups(placeTasks(tasks, withCurrentState(clientMembers, lag, highAvailability!)), lag, previousOwners(clientMembers), highAvailability!);
       const placement = withholdOwned(
         placeOverThreads(clients, byClient, placementMember),
         new Map(members.map(({ memberId, metadata }) => [memberId, ownedTasksOf(topology, metadata)])),
@@ -145,30 +146,41 @@ export function streamsAssignor(
 }
 
 /**
- * The clients' tasks with warm-ups: `desired` (the sticky placement, client → tasks) with every stateful task kept on a
- * client caught up on it. A client's offset sum of a task is its threads' best: LATEST_OFFSET when one runs it.
+ * Each client's lag on each stateful task (see warmup-placement lagOf): its offset sum is its threads' best, LATEST_OFFSET
+ * when one runs the task; undefined (no lag known) when the changelogs' ends cannot be read now, and the sticky placement
+ * stands, as for a group with older members.
  */
-async function withWarmups(
-  desired: ReadonlyMap<string, readonly string[]>,
+async function clientLags(
   clients: ReadonlyMap<string, readonly string[]>,
   infos: ReadonlyMap<string, MemberInfo>,
-  clientMembers: readonly { memberId: string; previousTasks: readonly string[] }[],
   statefulTasks: readonly string[],
   settings: HighAvailability,
-): Promise<{ active: Map<string, string[]>; warmups: Map<string, string[]> }> {
+): Promise<((client: string, task: string) => number | undefined) | undefined> {
   const ends = await settings.changelogEnds(statefulTasks);
-  // Without the ends no lag is known: the sticky placement stands, as for a group with older members.
-  if (ends === undefined) return { active: new Map([...desired].map(([client, tasks]) => [client, [...tasks]])), warmups: new Map() };
+  if (ends === undefined) return undefined;
   const sums = new Map<string, Map<string, number>>();
   for (const [client, threads] of clients) {
     const best = new Map<string, number>();
     for (const [task, sum] of threads.flatMap((thread) => Object.entries(infos.get(thread)!.taskOffsetSums ?? {}))) best.set(task, furthest(best.get(task), sum));
     sums.set(client, best);
   }
+  return (client, task) => (ends.has(task) ? lagOf(sums.get(client)!.get(task), ends.get(task)!) : undefined);
+}
+
+/** The client that ran each task before (the first to claim it). */
+function previousOwners(clientMembers: readonly PlacementMember[]): Map<string, string> {
   const previousOwner = new Map<string, string>();
   for (const { memberId, previousTasks } of clientMembers) for (const task of previousTasks) if (!previousOwner.has(task)) previousOwner.set(task, memberId);
-  const lag = (client: string, task: string) => (ends.has(task) ? lagOf(sums.get(client)!.get(task), ends.get(task)!) : undefined);
-  return placeWarmups(desired, lag, previousOwner, settings);
+  return previousOwner;
+}
+
+/**
+ * The clients with only the state on disk they have caught up on: that state draws a task to its client (a restarted
+ * instance gets back the tasks whose state it kept); stale state, such as that left by a brief assignment long ago,
+ * would only earn its client a warm-up in place of the task, and cost another client's current state its turn.
+ */
+function withCurrentState(clientMembers: readonly PlacementMember[], lag: (client: string, task: string) => number | undefined, settings: WarmupSettings): PlacementMember[] {
+  return clientMembers.map((member) => ({ ...member, localTasks: member.localTasks?.filter((task) => isCaughtUp(lag(member.memberId, task), settings)) }));
 }
 
 /** Of two offset sums of one task, the one further along: LATEST_OFFSET is as far as a sum goes. */

@@ -50,6 +50,11 @@ export function lagOf(offsetSum: number | undefined, endSum: number): number {
   return sum > endSum ? endSum : endSum - sum;
 }
 
+/** Whether a lag (undefined: a stateless task's) is within `acceptable.recovery.lag`. */
+export function isCaughtUp(lag: number | undefined, settings: WarmupSettings): boolean {
+  return (lag ?? 0) <= settings.acceptableRecoveryLag;
+}
+
 /**
  * Moves the stateful tasks of `desired` (client → tasks, from the sticky placement) that would go to a client not
  * caught up on them onto a caught-up client, and gives the desired client a warm-up of each, up to the cap.
@@ -65,7 +70,7 @@ export function placeWarmups(
   const clients = [...desired.keys()];
   const active = new Map(clients.map((client) => [client, [...desired.get(client)!]]));
   const warmups = new Map<string, string[]>(clients.map((client) => [client, []]));
-  const caughtUp = (client: string, task: string) => (lag(client, task) ?? 0) <= settings.acceptableRecoveryLag;
+  const caughtUp = (client: string, task: string) => isCaughtUp(lag(client, task), settings);
   let granted = 0;
   const placed = clients.flatMap((client) => desired.get(client)!.map((task) => ({ task, client }))).sort((a, b) => byTaskId(a.task, b.task));
   for (const { task, client } of placed) {

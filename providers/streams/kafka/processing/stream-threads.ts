@@ -22,6 +22,7 @@ import { processIdOf } from "../../state/process-id";
 import { InstanceGlobals } from "./instance-globals";
 import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
 import { StreamThread, type StreamThreadOptions } from "./stream-thread";
+import { recoverCrashedTasks } from "./task-offset-sums";
 import type { ConfigValue } from "../../../../kernel/contracts/streams/topology-provider";
 import type { LocalEventStreamHub } from "../../events/event-stream-hub";
 import type { ThreadPlacement, ThreadSource } from "./worker/thread-source";
@@ -73,6 +74,8 @@ export class StreamThreads implements RunView {
   async start(count: number): Promise<void> {
     const { options } = this;
     this.process = await processIdOf(options.stateDir, options.topology.applicationId);
+    const recovered = await recoverCrashedTasks(options.topology, options.stateDir);
+    if (recovered.length > 0) options.logger.info("tasks a dead process left open report the changelog positions of their databases", { applicationId: options.topology.applicationId, tasks: recovered });
     const created = Array.from({ length: count }, () => this.create(count));
     await Promise.all(created.map((thread) => thread.start()));
   }

@@ -2,15 +2,16 @@
  * The changelog offset sums a member reports as it joins (Kafka Streams' SubscriptionInfo taskOffsetSums, see
  * assignment/warmup-placement), and the changelog ends the leader measures them against. A running active task reports
  * LATEST_OFFSET; a restoring one and a standby what their state has applied; a task whose state is on disk but not
- * open what its state left when it was closed (see state/task-state closedChangelogPositions). One whose state was not
- * closed cleanly (a crash) reports nothing: the leader counts it as not caught up.
+ * open what its state left when it was closed (see state/task-state closedChangelogPositions). The state a dead process
+ * left open (killed, crashed) is read back from its database before the next run joins (recoverCrashedTasks): the
+ * task resumes from that state's checkpoint, so it reports that, not nothing, and a restart does not cost it a warm-up.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { CompiledTopology } from "../../engine/compiled-topology";
 import { parseTaskId } from "../../engine/compiled-topology";
 import { LATEST_OFFSET, offsetSumOf } from "../assignment/warmup-placement";
 import { TopicEnds } from "../topics/topic-ends";
-import { closedChangelogPositions } from "../../state/task-state";
+import { closedChangelogPositions, recoverClosedChangelogPositions, tasksWithState } from "../../state/task-state";
 
 /** A task's state as the sums need it: its sub-topology, and store → offset of the last changelog record it applied. */
 export interface ChangelogProgress {
@@ -45,8 +46,13 @@ export class TaskOffsetSums {
   }
 
   private stateful(subTopologyId: number): boolean {
-    return this.topology.loggedStoresOf(subTopologyId).length > 0;
+    return stateful(this.topology, subTopologyId);
   }
+}
+
+/** Whether a sub-topology has logged stores; false for one the topology no longer has (state left by an older version). */
+function stateful(topology: CompiledTopology, subTopologyId: number): boolean {
+  return subTopologyId < topology.subTopologies.length && topology.loggedStoresOf(subTopologyId).length > 0;
 }
 
 /** Each task's changelog end offsets (high watermarks) summed over its logged stores, by task id: the leader's side. */
@@ -60,4 +66,19 @@ export async function changelogEndSums(topology: CompiledTopology, admin: Cluste
     sums.set(task, sum);
   }
   return sums;
+}
+
+/**
+ * Before a run joins its group: its stateful tasks whose state a dead process left open get their closed positions
+ * from their databases; answers their ids. Tasks with in-memory stores are left out, as at a clean close: their
+ * contents did not outlive the process.
+ */
+export async function recoverCrashedTasks(topology: CompiledTopology, stateDir: string): Promise<string[]> {
+  const recovered: string[] = [];
+  for (const id of tasksWithState(stateDir, topology.applicationId)) {
+    const { subTopologyId } = parseTaskId(id);
+    if (!stateful(topology, subTopologyId) || topology.storeSpecsOf(subTopologyId).some((spec) => spec.inMemory === true)) continue;
+    if (await recoverClosedChangelogPositions(stateDir, topology.applicationId, id)) recovered.push(id);
+  }
+  return recovered;
 }

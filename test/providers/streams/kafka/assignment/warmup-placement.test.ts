@@ -86,10 +86,10 @@ function highAvailability(endSum: number, probed?: (at: number | undefined) => v
   };
 }
 
-/** A member as its own assignor subscribes: the tasks it ran, and its offset sums (undefined: an older Sluice). */
-const memberOf = (memberId: string, previousTasks: string[], taskOffsetSums?: Record<string, number>) => ({
+/** A member as its own assignor subscribes: the tasks it ran, its offset sums (undefined: an older Sluice), the other tasks it has state of. */
+const memberOf = (memberId: string, previousTasks: string[], taskOffsetSums?: Record<string, number>, localTasks?: string[]) => ({
   memberId,
-  metadata: streamsAssignor(topology, null, 0, undefined, () => ({ previousTasks, taskOffsetSums }), memberId, highAvailability(0)).subscription(),
+  metadata: streamsAssignor(topology, null, 0, undefined, () => ({ previousTasks, taskOffsetSums, localTasks }), memberId, highAvailability(0)).subscription(),
 });
 
 /** Member → its active task ids and its standbys (warm-ups), from the leader's assignments. */
@@ -127,6 +127,16 @@ test("the assignor: a new empty instance gets half the stateless tasks at once a
   leader.partitionsOf(assignments.get("a")!);
   leader.partitionsOf((await leader.assign([memberOf("a", next.a.active, running), memberOf("b", next.b.active, running)], () => 4)).get("a")!);
   assert.is(probe, undefined, "no warm-ups, no probing rebalance");
+});
+
+test("the assignor: an instance back from a crash gets the tasks its state is current on at once; stale state on disk draws no task", async () => {
+  // b ran 1_0 and 1_1 until it was killed; a took them over meanwhile. b also has the state of 1_2 and 1_3 on disk,
+  // closed empty when a brief first assignment moved them on long ago.
+  const leader = streamsAssignor(topology, null, 0, undefined, undefined, "a", highAvailability(50_000));
+  const back = { "1_0": 49_990, "1_1": 49_995, "1_2": 0, "1_3": 0 };
+  const placed = layoutOf(await leader.assign([memberOf("a", ALL, running), memberOf("b", [], back, ALL)], () => 4));
+  assert.equal(placed.b, { active: ["0_2", "0_3", "1_0", "1_1"], standby: [] });
+  assert.equal(placed.a, { active: ["0_0", "0_1", "1_2", "1_3"], standby: [] });
 });
 
 test("the assignor: small changelogs (within acceptable.recovery.lag) move at once; without offset sums, or ends, tasks are placed as before", async () => {
