@@ -53,6 +53,7 @@ export class StreamThreads implements RunView {
   /** What workers build the topology from; undefined: every thread runs on the main event loop. */
   private readonly workerSource: ThreadSource | undefined;
   private readonly mainLoopReason: string | undefined;
+  /** The main-loop threads' record cache budget: their share of `statestore.cache.max.bytes` (see resizeCaches). */
   private readonly cacheBudget: CacheBudget;
   private globals?: InstanceGlobals;
   private process?: string;
@@ -139,6 +140,7 @@ export class StreamThreads implements RunView {
     const thread: RunThread = threads > 1 && this.workerSource ? this.workerThread(index, this.workerSource, threads, callbacks) : this.mainLoopThread(index, callbacks);
     this.threads.push(thread);
     this.threads.sort((a, b) => a.index - b.index);
+    this.resizeCaches();
     return thread;
   }
 
@@ -152,7 +154,7 @@ export class StreamThreads implements RunView {
     return thread;
   }
 
-  /** A worker's record cache is its own: it gets its share of the instance's budget, as the instance has `threads` threads. */
+  /** A worker's record cache is its own: it gets its share of the instance's budget, as the instance is to have `threads` threads. */
   private workerThread(index: number, source: ThreadSource, threads: number, callbacks: ThreadCallbacks): WorkerStreamThread {
     const { options } = this;
     const { bootstrapServers, values } = options.workers;
@@ -163,7 +165,7 @@ export class StreamThreads implements RunView {
       clientIdPrefix: options.clientIdPrefix,
       index,
       processId: this.process!,
-      cacheMaxBytes: Math.floor(this.cacheBudget.maxBytes / threads),
+      cacheMaxBytes: this.cacheShare(threads),
       paused: this.paused,
       debug: options.logger.isLevelEnabled?.("debug") ?? true,
     };
@@ -196,7 +198,24 @@ export class StreamThreads implements RunView {
     await thread.stop();
     this.metrics.get(thread)?.removed();
     this.metrics.delete(thread);
+    this.resizeCaches();
     if (this.threads.length > 0 && this.threads.every((member) => this.running.has(member))) this.options.onRunning();
+  }
+
+  /** Each thread's share of `statestore.cache.max.bytes` when the instance has `threads` threads. */
+  private cacheShare(threads: number): number {
+    return Math.floor(this.options.settings.get("statestore.cache.max.bytes") / Math.max(1, threads));
+  }
+
+  /**
+   * As Kafka Streams resizes its thread caches when a thread is added or removed: every thread gets an equal share of
+   * the instance's budget. The main-loop threads share one budget (the sum of their shares), each worker has its own.
+   */
+  private resizeCaches(): void {
+    const share = this.cacheShare(this.threads.length);
+    const mainLoop = this.threads.filter((thread) => thread instanceof StreamThread).length;
+    this.cacheBudget.maxBytes = mainLoop === this.threads.length ? this.options.settings.get("statestore.cache.max.bytes") : share * mainLoop;
+    for (const thread of this.threads) if (thread instanceof WorkerStreamThread) thread.resizeCache(share);
   }
 
   private fatal(error: unknown): void {

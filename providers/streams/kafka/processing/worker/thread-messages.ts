@@ -59,6 +59,8 @@ export type MainToWorker =
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "subscribed"; types: string[] }
+  /** The thread's new share of the instance's record cache budget. */
+  | { kind: "cache"; maxBytes: number }
   | { kind: "call"; id: number; call: { store: StoreCall } | { next: number } | { close: number } | { statistics: true } };
 
 /** A page of an iteration: its entries, and the cursor to ask for the next page (undefined once it is done). */

@@ -40,6 +40,7 @@ function loadModule<T>({ file, exportName, construct }: ServiceModule): T {
 class ThreadWorker {
   private readonly thread: StreamThread;
   private readonly topology: CompiledTopology;
+  private readonly cacheBudget: CacheBudget;
   private readonly registry = new MetricsRegistry();
   private readonly metrics: RunMetrics;
   private readonly iterations = new Map<number, AsyncIterator<unknown>>();
@@ -51,6 +52,7 @@ class ThreadWorker {
 
   constructor(private readonly port: MessagePort, data: ThreadWorkerData) {
     this.subscribed = new Set(data.subscribed);
+    this.cacheBudget = new CacheBudget(data.cacheMaxBytes);
     const code = new NamedCodeRegistry(data.source.code.map((module) => ({ name: `${module.file}#${module.exportName}`, instance: loadModule<NamedCode>(module) })));
     const config = applicationConfig([{ values: data.values, source: "the application's configuration" }], code);
     const topology = buildTopology(loadModule<TopologyProvider>(data.source.provider), config);
@@ -71,7 +73,7 @@ class ThreadWorker {
       processId: data.processId,
       // Topologies with global stores keep their threads on the main event loop: this one has none.
       globals: new InstanceGlobals({ ...common, onFatal: (error) => this.post({ kind: "fatal", error: cloneError(error) }) }),
-      cacheBudget: new CacheBudget(data.cacheMaxBytes),
+      cacheBudget: this.cacheBudget,
       paused: data.paused,
       onRebalancing: () => this.report({ kind: "rebalancing" }),
       onRunning: () => this.report({ kind: "running" }),
@@ -105,6 +107,9 @@ class ThreadWorker {
         return;
       case "subscribed":
         this.subscribed = new Set(message.types);
+        return;
+      case "cache":
+        this.cacheBudget.maxBytes = message.maxBytes;
         return;
       case "call":
         this.answer(message.call).then(

@@ -118,6 +118,11 @@ export class WorkerStreamThread implements ThreadRunView {
     this.send({ kind: "resume" });
   }
 
+  /** Its share of the instance's record cache budget, as threads come and go. */
+  resizeCache(maxBytes: number): void {
+    this.send({ kind: "cache", maxBytes });
+  }
+
   private send(message: MainToWorker): void {
     if (!this.exited) this.worker?.postMessage(message);
   }
