@@ -76,7 +76,8 @@ const workers = suite<Context>("stream threads in worker threads");
 let workerAnswers: unknown[] = [];
 
 workers.before(async (context) => {
-  context.sluice = await threadIdsSluice({ "plugins.packages": PACKAGE });
+  context.lines = [];
+  context.sluice = await threadIdsSluice({ "plugins.packages": PACKAGE, "log.level": "info" }, undefined, (line) => context.lines.push(line));
   await untilRunning(context.sluice, 2);
 });
 workers.after(async ({ sluice }) => {
@@ -136,7 +137,9 @@ workers("/metrics and /status show every worker thread's figures and tasks", asy
   assert.match(prometheus.text, /thread_id="thread-ids-StreamThread-2"/);
 });
 
-workers("a thread added at run time is a worker too; removing one moves its tasks to the others", async ({ sluice }) => {
+workers("a thread added at run time is a worker too; removing one moves its tasks to the others; the workers follow the log level", async ({ sluice, lines }) => {
+  const level = (body: string) => http(`${sluice.url}/api/v1/log/level`, { method: "PUT", headers: { "content-type": "application/json" }, body });
+  const takingOver = () => lines.filter((line) => line.includes('"level":"debug"') && line.includes("taking over partitions at their committed offsets")).length;
   const added = await http(url(sluice, "/threads"), { method: "POST" });
   assert.equal(added.json(), { thread: "thread-ids-StreamThread-3" });
   await untilRunning(sluice, 3);
@@ -144,8 +147,14 @@ workers("a thread added at run time is a worker too; removing one moves its task
   const threads = new Set(rows.map((row) => row.value));
   assert.is(threads.size, 3, JSON.stringify(rows));
   assert.ok([...threads].every((thread) => /^worker:\d+$/.test(thread)));
+  // The log level changes while every worker runs (each started at info): the remaining workers take the removed
+  // one's partitions over in the rebalance, and say so at debug level.
+  assert.is(takingOver(), 0, "no debug line at level info");
+  assert.is((await level('{"level":"debug"}')).status, 200);
   assert.is((await http(url(sluice, "/threads"), { method: "DELETE", body: JSON.stringify({ thread: "thread-ids-StreamThread-1" }), headers: { "content-type": "application/json" } })).status, 200);
   await untilRunning(sluice, 2);
+  await eventually(() => takingOver() >= 1, { timeoutMs: 10_000, what: "the workers' debug lines" });
+  assert.is((await level('{"level":"info"}')).status, 200);
   const after = await processAll(sluice, "once more", 3);
   assert.is(new Set(after.map((row) => row.value)).size, 2);
 });

@@ -59,6 +59,8 @@ export type MainToWorker =
   | { kind: "pause" }
   | { kind: "resume" }
   | { kind: "subscribed"; types: string[] }
+  /** Whether the main logger writes debug lines now (the log level was changed). */
+  | { kind: "debug"; on: boolean }
   /** The thread's new share of the instance's record cache budget. */
   | { kind: "cache"; maxBytes: number }
   | { kind: "call"; id: number; call: { store: StoreCall } | { next: number } | { close: number } | { statistics: true } };

@@ -41,6 +41,8 @@ class ThreadWorker {
   private readonly thread: StreamThread;
   private readonly topology: CompiledTopology;
   private readonly cacheBudget: CacheBudget;
+  /** Whether the main logger writes debug lines: the others are not sent. */
+  private debug: boolean;
   private readonly registry = new MetricsRegistry();
   private readonly metrics: RunMetrics;
   private readonly iterations = new Map<number, AsyncIterator<unknown>>();
@@ -58,7 +60,8 @@ class ThreadWorker {
     const topology = buildTopology(loadModule<TopologyProvider>(data.source.provider), config);
     this.topology = topology;
     const { settings } = config;
-    const logger = this.logger(data.debug);
+    this.debug = data.debug;
+    const logger = this.logger();
     const endpoint = clusterEndpoint(data.bootstrapServers, settings, code);
     const name = `${topology.applicationId}-StreamThread-${data.index}`;
     this.metrics = new RunMetrics(this.registry, name, `${data.clientIdPrefix}-StreamThread-${data.index}-consumer`, `${data.clientIdPrefix}-StreamThread-${data.index}-producer`);
@@ -107,6 +110,9 @@ class ThreadWorker {
         return;
       case "subscribed":
         this.subscribed = new Set(message.types);
+        return;
+      case "debug":
+        this.debug = message.on;
         return;
       case "cache":
         this.cacheBudget.maxBytes = message.maxBytes;
@@ -238,15 +244,16 @@ class ThreadWorker {
     };
   }
 
-  private logger(debug: boolean): ComponentLogger {
+  private logger(): ComponentLogger {
     const line = (level: LineLevel) => (message: string, fields?: LogFields) => {
+      if (level === "debug" && !this.debug) return;
       try {
         this.port.postMessage({ kind: "log", level, message, fields } satisfies WorkerToMain);
       } catch {
         this.port.postMessage({ kind: "log", level, message, fields: fields && cloneableFields(fields) } satisfies WorkerToMain);
       }
     };
-    return { debug: debug ? line("debug") : () => undefined, info: line("info"), warn: line("warn"), error: line("error"), isLevelEnabled: (level) => level !== "debug" || debug };
+    return { debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error"), isLevelEnabled: (level) => level !== "debug" || this.debug };
   }
 
   private post(message: WorkerToMain): void {

@@ -54,12 +54,15 @@ export class WorkerStreamThread implements ThreadRunView {
   private exited = false;
   private readonly calls: StoreCalls;
   private unsubscribe?: () => void;
+  /** Whether the worker sends debug lines. */
+  private debug: boolean;
 
   constructor(private readonly options: WorkerStreamThreadOptions) {
     const { data, topology } = options;
     this.index = data.index;
     this.name = `${topology.applicationId}-StreamThread-${data.index}`;
     this.clientIds = { consumer: `${data.clientIdPrefix}-StreamThread-${data.index}-consumer`, producer: `${data.clientIdPrefix}-StreamThread-${data.index}-producer`, admin: `${data.clientIdPrefix}-admin` };
+    this.debug = data.debug;
     this.calls = {
       store: (call) => this.call({ store: call }),
       next: (cursor) => this.call({ next: cursor }) as Promise<Page>,
@@ -118,6 +121,14 @@ export class WorkerStreamThread implements ThreadRunView {
     this.send({ kind: "resume" });
   }
 
+  /** A change of the log level (PUT /api/v1/log/level) reaches the worker with its next snapshot's answer. */
+  private followLogLevel(): void {
+    const debug = this.options.logger.isLevelEnabled?.("debug") ?? true;
+    if (debug === this.debug) return;
+    this.debug = debug;
+    this.send({ kind: "debug", on: debug });
+  }
+
   /** Its share of the instance's record cache budget, as threads come and go. */
   resizeCache(maxBytes: number): void {
     this.send({ kind: "cache", maxBytes });
@@ -150,6 +161,7 @@ export class WorkerStreamThread implements ThreadRunView {
       case "snapshot":
         this.snapshot = message.snapshot;
         this.partitionCounts = new Map(message.snapshot.partitionCounts);
+        this.followLogLevel();
         return;
       case "rebalancing":
         options.onRebalancing();
