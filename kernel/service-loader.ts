@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import type { ServiceModule } from "./contracts/plugin";
 import type { Token } from "./contracts/token";
 import { StartupError } from "./errors";
 
@@ -75,7 +76,11 @@ export class ServiceLoader {
     return (await this.load<T>(contract)).map(({ entry, exported }) => {
       try {
         // A descriptor line names a class to instantiate or a ready object.
-        return { name: describeEntry(entry), instance: typeof exported === "function" ? create(exported as new () => T) : exported };
+        const construct = typeof exported === "function";
+        const instance = construct ? create(exported as new () => T) : exported;
+        // A class whose constructor takes arguments gets injected components, which only this thread has.
+        const reloadable = !construct || (exported as new () => T).length === 0;
+        return { name: describeEntry(entry), instance, module: reloadable ? { file: moduleFile(entry), exportName: entry.exportName, construct } : undefined };
       } catch (error) {
         throw new StartupError(`${entry.file}:${entry.line}: cannot create ${entry.exportName}: ${(error as Error).message}`, { cause: error });
       }
@@ -87,6 +92,8 @@ export interface NamedService<T> {
   /** `module#export`, or how the program that gave it is named. */
   name: string;
   instance: T;
+  /** How another thread loads it again; undefined when it cannot (given in-process, or made with injected components). */
+  module?: ServiceModule;
 }
 
 /** `module#Export`: how logs and messages name an implementation. */
@@ -108,11 +115,15 @@ function parseDescriptor(contract: string, file: string, packageRoot: string): D
   return entries;
 }
 
+function moduleFile(entry: DescriptorEntry): string {
+  return require.resolve(path.resolve(entry.packageRoot, entry.modulePath));
+}
+
 async function loadEntry<T>(entry: DescriptorEntry): Promise<T | (new () => T)> {
   let moduleExports: Record<string, unknown>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    moduleExports = require(require.resolve(path.resolve(entry.packageRoot, entry.modulePath)));
+    moduleExports = require(moduleFile(entry));
   } catch (error) {
     throw new StartupError(`${entry.file}:${entry.line}: cannot load module '${entry.modulePath}': ${(error as Error).message}`, { cause: error });
   }

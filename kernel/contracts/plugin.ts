@@ -26,8 +26,24 @@ export interface KernelInfo {
 
 /** Loads the implementations listed in descriptors of any contract, the way the kernel loads plugins. */
 export interface ServiceDiscovery {
-  /** Instances in discovery order, each named by its descriptor file, line and `module#export`. */
-  load<T>(contract: Token<T>): Promise<{ name: string; instance: T }[]>;
+  /**
+   * Instances in discovery order, each named by its descriptor file, line and `module#export`; `module` says how
+   * another thread loads the same one again, when it can (see ServiceModule).
+   */
+  load<T>(contract: Token<T>): Promise<{ name: string; instance: T; module?: ServiceModule }[]>;
+}
+
+/**
+ * Where a discovered service came from, so that a worker thread can load its own copy (functions do not cross
+ * threads): the module file and its export, a ready object or a class made with no constructor argument. Absent
+ * for services given in-process (Sluice.register) and for classes whose constructor takes injected components.
+ */
+export interface ServiceModule {
+  /** The module file, absolute. */
+  file: string;
+  exportName: string;
+  /** The export is a class to instantiate (with no argument), not a ready object. */
+  construct: boolean;
 }
 
 export interface PluginContext {

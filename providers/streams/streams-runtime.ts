@@ -9,6 +9,7 @@ import { silentLogger, type ComponentLogger } from "../../kernel/logger";
 import { applicationConfig, AUTOSTART_KEY } from "./streams-config";
 import type { NamedCodeLookup } from "../../kernel/contracts/streams/named-code";
 import type { FailedDeployment } from "./application/failed-deployment";
+import type { ThreadPlacement } from "./kafka/processing/worker/thread-source";
 
 export interface StreamsRuntimeOptions {
   bootstrapServers: string[];
@@ -23,6 +24,8 @@ export interface StreamsRuntimeOptions {
   code?: NamedCodeLookup;
   /** Where a provider was found (its descriptor line), for messages that name it; undefined when not known. */
   originOf?: (provider: TopologyProvider) => string | undefined;
+  /** Where a provider's stream threads may run (see thread-source); undefined: on the main event loop. */
+  threadPlacement?: (provider: TopologyProvider) => ThreadPlacement | undefined;
 }
 
 export class StreamsRuntime {
@@ -56,7 +59,8 @@ export class StreamsRuntime {
       ...(deployed ? [{ values: deployed, source: "the deploy request" }] : []),
       { values: overrides, source: `applications.${providerId}.*` },
     ], this.options.code);
-    const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger });
+    const threads = this.options.threadPlacement?.(provider) ?? { mainLoop: "its topology provider was added in-process" };
+    const app = new StreamsApplication({ provider, config, bootstrapServers: this.options.bootstrapServers, logger: this.logger, threads });
     const existing = this.apps.get(app.id) ?? this.failed.get(app.id);
     if (existing) {
       const first = existing instanceof StreamsApplication ? this.describe(existing.provider) : `'${existing.name}' ${existing.version}`;

@@ -34,6 +34,19 @@ loader("descriptors are read in order: application, Sluice, packages by name (sc
   assert.is(services[3].entry.line, 2);
 });
 
+loader("each instance says how another thread loads it again: the module file and export; none for a class that takes injected components", async ({ dir }) => {
+  writePackage(dir, "app", "m#Ready\nm#Plain\nm#Injected\n", {
+    "m.js": "exports.Ready = { id: 1 }; exports.Plain = class { constructor() { this.id = 2; } }; exports.Injected = class { constructor(components) { this.id = 3; } };",
+  });
+  const services = await new ServiceLoader({ root: dir, sluiceRoot: dir }).instances<{ id: number }>("test.Contract" as never, (type) => new type());
+  const file = fs.realpathSync(path.join(dir, "m.js"));
+  assert.equal(services.map(({ module }) => module && { ...module, file: fs.realpathSync(module.file) }), [
+    { file, exportName: "Ready", construct: false },
+    { file, exportName: "Plain", construct: true },
+    undefined,
+  ]);
+});
+
 loader("a line that is not module#export is an error naming the file and line", async ({ dir }) => {
   writePackage(dir, "app", "ok#A\nnot a descriptor line\n", { "ok.js": "exports.A = {};" });
   assert.throws(() => new ServiceLoader({ root: dir, sluiceRoot: dir }).discover("test.Contract"), /test\.Contract:2: descriptor line 'not a descriptor line' is not '<module path>#<export>'/);

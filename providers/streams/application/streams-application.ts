@@ -29,9 +29,10 @@ import { BrokerConnectionError, isFencedInstance, type KafkaEndpoint } from "../
 import { backoffMs } from "../../kafka-client/backoff";
 import { LocalEventStreamHub } from "../events/event-stream-hub";
 import { StreamThreads } from "../kafka/processing/stream-threads";
+import type { ThreadPlacement } from "../kafka/processing/worker/thread-source";
 import { ApplicationLifecycle } from "../lifecycle/application-lifecycle";
 import { RestartOnError } from "../lifecycle/restart-on-error";
-import { clusterSecurity } from "../kafka/cluster/cluster-security";
+import { clusterEndpoint } from "../kafka/cluster/cluster-security";
 import { withApplicationLogFile } from "../logging/rotating-file-log";
 import type { ComponentLogger } from "../../../kernel/logger";
 import { MetricsRegistry } from "../metrics/metrics-registry";
@@ -46,6 +47,8 @@ export interface ApplicationOptions {
   config: ApplicationConfig;
   bootstrapServers: string[];
   logger: ComponentLogger;
+  /** Where its stream threads may run (see thread-source). */
+  threads: ThreadPlacement;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -99,7 +102,7 @@ export class StreamsApplication implements ApplicationHandle {
     }
     const setter = settings.get("leveldb.config.setter");
     if (setter) this.configSetter = namedCode("leveldb.config.setter", setter, options.config.code);
-    this.endpoint = { bootstrapServers: options.bootstrapServers, ...clusterSecurity(settings, options.config.code), metadataMaxAgeMs: settings.get("metadata.max.age.ms") };
+    this.endpoint = clusterEndpoint(options.bootstrapServers, settings, options.config.code);
     this.lifecycle.onChange((change) => this.logger.info("application state changed", { ...change }));
     this.views = new ApplicationViews({
       id: this.id,
@@ -311,6 +314,11 @@ export class StreamsApplication implements ApplicationHandle {
       logger: this.logger,
       clientIdPrefix: `${this.id}-${process.pid}`,
       paused: this.pausedFlag,
+      workers: {
+        placement: this.options.threads,
+        bootstrapServers: this.options.bootstrapServers,
+        values: { ...this.options.config.values },
+      },
       onRebalancing: () => {
         if (this.run === run) this.lifecycle.moveTo("REBALANCING");
       },

@@ -26,6 +26,7 @@ export class EventStreamQueueFullError extends Error {
 export class LocalEventStreamHub implements EventStreamHub {
   private readonly streams = new Map<string, EventStream>();
   private readonly closeListeners = new Set<() => void>();
+  private readonly subscriberChanges = new Set<() => void>();
   private drainScheduled = false;
 
   constructor(
@@ -53,7 +54,25 @@ export class LocalEventStreamHub implements EventStreamHub {
     const stream = this.streams.get(type);
     if (!stream) throw new Error(`unknown event stream '${type}'`);
     stream.listeners.add(listener);
-    return () => stream.listeners.delete(listener);
+    if (stream.listeners.size === 1) this.subscribersChanged();
+    return () => {
+      if (stream.listeners.delete(listener) && stream.listeners.size === 0) this.subscribersChanged();
+    };
+  }
+
+  /** The types that have a subscriber now: records sent to the others go nowhere. */
+  subscribedTypes(): string[] {
+    return [...this.streams].filter(([, stream]) => stream.listeners.size > 0).map(([type]) => type);
+  }
+
+  /** Calls `listener` whenever a type gets its first subscriber or loses its last; returns the unsubscribe. */
+  onSubscribersChange(listener: () => void): () => void {
+    this.subscriberChanges.add(listener);
+    return () => this.subscriberChanges.delete(listener);
+  }
+
+  private subscribersChanged(): void {
+    for (const listener of this.subscriberChanges) listener();
   }
 
   onClose(listener: () => void): () => void {

@@ -29,6 +29,8 @@ const metricKey = (group: string, name: string, tags: Tags) => `${group}\u0000${
 
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Registered>();
+  /** The keys of the metrics mirrored for each owner (see mirror). */
+  private readonly mirrored = new Map<string, Set<string>>();
 
   gauge(group: string, name: string, description: string, tags: Tags, read: () => number | string | null): void {
     this.metrics.set(metricKey(group, name, tags), { group, name, description, tags, read });
@@ -67,6 +69,30 @@ export class MetricsRegistry {
     for (const [key, metric] of this.metrics) {
       if (Object.entries(tags).every(([tag, value]) => metric.tags[tag] === value)) this.metrics.delete(key);
     }
+  }
+
+  /**
+   * Sets the metrics `owner` read elsewhere (a worker thread's registry), with the values they had there, and
+   * forgets those of its earlier ones it no longer reports.
+   */
+  mirror(owner: string, groups: readonly MetricGroup[]): void {
+    const previous = this.mirrored.get(owner);
+    const current = new Set<string>();
+    for (const group of groups) {
+      for (const { name, description, tags, value } of group.metrics) {
+        const key = metricKey(group.name, name, tags);
+        current.add(key);
+        this.metrics.set(key, { group: group.name, name, description, tags, read: () => value });
+      }
+    }
+    for (const key of previous ?? []) if (!current.has(key)) this.metrics.delete(key);
+    this.mirrored.set(owner, current);
+  }
+
+  /** Forgets every metric mirrored for `owner`. */
+  unmirror(owner: string): void {
+    this.mirror(owner, []);
+    this.mirrored.delete(owner);
   }
 
   snapshot(): MetricGroup[] {

@@ -23,6 +23,7 @@ import { DeploymentFile } from "../deployment/deployment-file";
 import { SecretSealer } from "../deployment/sealed-secrets";
 import { RuntimeDeployments } from "../deployment/runtime-deployments";
 import { TopologyCatalogue } from "../deployment/topology-catalogue";
+import { threadPlacement, type ThreadPlacement } from "../kafka/processing/worker/thread-source";
 import { StreamsRuntime } from "../index";
 import { APPLICATIONS_CONFIG, AUTOSTART_KEY, DEPLOYMENTS_KEY_LOCATION, STREAMS_CONFIG } from "../streams-config";
 
@@ -41,6 +42,8 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
   private code!: NamedCodeRegistry;
   /** Each provider's descriptor line (or how the program that registered it is named). */
   private origins = new Map<TopologyProvider, string>();
+  /** Where each provider's stream threads may run (worker threads when it and the named code load from modules). */
+  private placements = new Map<TopologyProvider, ThreadPlacement>();
   private closing = false;
 
   async configure({ config, components, kernel, logger, services }: PluginContext): Promise<void> {
@@ -52,7 +55,9 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
     const providers = loaded.map(({ instance }) => instance);
     this.origins = new Map(loaded.map(({ name, instance }) => [instance, name]));
     const catalogue = new TopologyCatalogue(providers, (provider) => this.autostarts(provider));
-    this.code = new NamedCodeRegistry(await services.load(NAMED_CODE_CONTRACT));
+    const code = await services.load(NAMED_CODE_CONTRACT);
+    this.code = new NamedCodeRegistry(code);
+    this.placements = new Map(loaded.map(({ instance, module }) => [instance, threadPlacement(module, code)]));
     const streams = config.of(STREAMS_CONFIG);
     this.stateDir = path.resolve(kernel.root, streams.get("state.dir"));
     const logDir = streams.get("log.dir") === "" ? this.stateDir : path.resolve(kernel.root, streams.get("log.dir"));
@@ -83,6 +88,7 @@ export class StreamsRuntimePlugin implements Plugin, ApplicationRegistry, Health
       logger: this.logger,
       code: this.code,
       originOf: (provider) => this.origins.get(provider),
+      threadPlacement: (provider) => this.placements.get(provider),
     });
     this.deployments.boot();
     await this.runtime.start();

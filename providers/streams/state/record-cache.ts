@@ -29,11 +29,14 @@ export interface CachedStore {
   flushRecord(record: CachedRecord): void;
 }
 
-/** The bytes every task cache of one run shares. */
+/**
+ * The bytes every task cache of one run shares (of a thread in a worker: its own). `maxBytes` changes as threads come
+ * and go (see StreamThreads); a smaller budget evicts at the next put.
+ */
 export class CacheBudget {
   usedBytes = 0;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(public maxBytes: number) {}
 }
 
 /** What a cached record costs beyond its key, its value and its store's overhead: the entry and its map slot. */

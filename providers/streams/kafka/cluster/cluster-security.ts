@@ -14,13 +14,18 @@
 import fs from "node:fs";
 import type { ConnectionOptions as TlsOptions } from "node:tls";
 import type { StreamsSettings } from "../../streams-config";
-import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type SaslSettings } from "../../../kafka-client";
+import { clientCredentialsToken, OAuthBearerTokens, type BearerToken, type BrokerSecurity, type KafkaEndpoint, type SaslSettings } from "../../../kafka-client";
 import { checkExtension, isSaslMechanism, SASL_MECHANISMS } from "../../../kafka-protocol";
 import type { NamedCodeLookup } from "../../../../kernel/contracts/streams/named-code";
 import { namedCode } from "../../code/named-code-registry";
 import { resolveSecret } from "./secret-references";
 
 /** Validated against its declared choices when loaded. */
+/** Where the cluster is and how an application's clients reach it (TLS, SASL, metadata.max.age.ms). */
+export function clusterEndpoint(bootstrapServers: string[], config: StreamsSettings, code?: NamedCodeLookup): KafkaEndpoint {
+  return { bootstrapServers, ...clusterSecurity(config, code), metadataMaxAgeMs: config.get("metadata.max.age.ms") };
+}
+
 export function clusterSecurity(config: StreamsSettings, code?: NamedCodeLookup): BrokerSecurity {
   const protocol = config.get("security.protocol");
   return {

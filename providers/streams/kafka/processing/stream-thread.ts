@@ -47,7 +47,8 @@ export interface StreamThreadOptions {
   server: string | null;
   stateDir: string;
   configSetter?: LevelDbConfigSetter;
-  hub: LocalEventStreamHub;
+  /** Where the tasks' events go (a worker-hosted thread's forwards them to the main thread's hub). */
+  hub: Pick<LocalEventStreamHub, "send">;
   metrics: RunMetrics;
   logger: ComponentLogger;
   clientIdPrefix: string;
@@ -322,6 +323,11 @@ export class StreamThread implements ThreadRunView {
 
   partitionCount(topic: string): number | undefined {
     return this.partitionCounts.get(topic);
+  }
+
+  /** Every topic's partition count this thread knows. */
+  knownPartitionCounts(): [string, number][] {
+    return [...this.partitionCounts];
   }
 
   activeTasks(): { id: string; subTopologyId: number; partition: number }[] {

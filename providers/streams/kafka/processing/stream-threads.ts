@@ -6,7 +6,12 @@
  * The run is RUNNING once every thread has its assignment, REBALANCING while any thread rebalances. It answers the
  * views for all its threads at once (RunView): a partition's store is read from the thread whose task owns it.
  *
- * The threads share the process's one event loop: they are more group members and transactions, not more cores.
+ * Where threads run: an instance of more than one thread runs each in a worker thread of its own (WorkerStreamThread),
+ * so that its threads use as many cores, when a worker can build the topology again — its provider and the named code
+ * load from modules (see thread-source) — and the topology has no global stores (a worker cannot read the main
+ * thread's; one GlobalStreamThread per worker would read every global topic once per thread). Otherwise, and for a
+ * lone thread (a worker would only add copies and messages), threads run on the process's main event loop, as more
+ * group members and transactions but not more cores. A thread's kind is chosen as it is created and never changes.
  */
 import type { ClusterAdmin } from "../../../kafka-client";
 import type { ReadOnlyStore, StoreStats } from "../../../../kernel/contracts/streams/stores";
@@ -18,29 +23,52 @@ import { InstanceGlobals } from "./instance-globals";
 import type { PositionFigures, RunView, StorePartitionFigures, ThreadView } from "./run-view";
 import { StreamThread, type StreamThreadOptions } from "./stream-thread";
 import { recoverCrashedTasks } from "./task-offset-sums";
+import type { ConfigValue } from "../../../../kernel/contracts/streams/topology-provider";
+import type { LocalEventStreamHub } from "../../events/event-stream-hub";
+import type { ThreadPlacement, ThreadSource } from "./worker/thread-source";
+import { WorkerStreamThread } from "./worker/worker-stream-thread";
 
 /** A thread's options, but for what the run gives each thread itself: its metrics, index, process id and shared parts. */
-export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget"> & {
+export type StreamThreadsOptions = Omit<StreamThreadOptions, "metrics" | "index" | "processId" | "globals" | "cacheBudget" | "hub"> & {
+  /** The application's event streams: a worker sends its events only while a type has subscribers. */
+  hub: LocalEventStreamHub;
   /** The application's metrics registry: each thread records its metrics there, tagged with its name. */
   registry: MetricsRegistry;
+  /** Where threads may run, and what a worker builds the topology from. */
+  workers: { placement: ThreadPlacement; bootstrapServers: string[]; values: Record<string, ConfigValue> };
 };
 
+/** A thread of the run: on the main event loop, or in a worker thread. */
+type RunThread = StreamThread | WorkerStreamThread;
+
 type Task = { id: string; subTopologyId: number; partition: number };
+type ThreadCallbacks = Pick<StreamThreadOptions, "onRebalancing" | "onRunning" | "onFatal">;
 
 export class StreamThreads implements RunView {
-  private readonly threads: StreamThread[] = [];
+  private readonly threads: RunThread[] = [];
   /** Threads that have their assignment and are not rebalancing. */
-  private readonly running = new Set<StreamThread>();
-  private readonly metrics = new Map<StreamThread, RunMetrics>();
+  private readonly running = new Set<RunThread>();
+  /** The main-loop threads' metrics (a worker's are mirrored into the registry by its WorkerStreamThread). */
+  private readonly metrics = new Map<RunThread, RunMetrics>();
+  /** What workers build the topology from; undefined: every thread runs on the main event loop. */
+  private readonly workerSource: ThreadSource | undefined;
+  private readonly mainLoopReason: string | undefined;
+  /** The main-loop threads' record cache budget: their share of `statestore.cache.max.bytes` (see resizeCaches). */
   private readonly cacheBudget: CacheBudget;
   private globals?: InstanceGlobals;
   private process?: string;
   private paused: boolean;
   private stopped = false;
+  /** Whether the run said why its threads share the main event loop. */
+  private explained = false;
 
   constructor(private readonly options: StreamThreadsOptions) {
     this.cacheBudget = new CacheBudget(options.settings.get("statestore.cache.max.bytes"));
     this.paused = options.paused;
+    const { placement } = options.workers;
+    if (options.topology.globalStoreSpecs().length > 0) this.mainLoopReason = "its topology has global stores, which a worker thread cannot read";
+    else if ("mainLoop" in placement) this.mainLoopReason = placement.mainLoop;
+    else this.workerSource = placement.source;
   }
 
   /** Starts `count` threads together; resolves once each is under way (joining the group). */
@@ -49,13 +77,13 @@ export class StreamThreads implements RunView {
     this.process = await processIdOf(options.stateDir, options.topology.applicationId);
     const recovered = await recoverCrashedTasks(options.topology, options.stateDir);
     if (recovered.length > 0) options.logger.info("tasks a dead process left open report the changelog positions of their databases", { applicationId: options.topology.applicationId, tasks: recovered });
-    const created = Array.from({ length: count }, () => this.create());
+    const created = Array.from({ length: count }, () => this.create(count));
     await Promise.all(created.map((thread) => thread.start()));
   }
 
   /** A new thread, started; its name. */
   async add(): Promise<string> {
-    const thread = this.create();
+    const thread = this.create(this.threads.length + 1);
     try {
       await thread.start();
     } catch (error) {
@@ -101,47 +129,93 @@ export class StreamThreads implements RunView {
     for (const thread of this.threads) thread.resume();
   }
 
-  private create(): StreamThread {
-    const { options } = this;
+  /** A new thread, of an instance that is to have `threads` threads: in a worker when that is more than one, and it can. */
+  private create(threads: number): RunThread {
     const index = this.freeIndex();
+    const callbacks = this.callbacks(() => thread);
+    if (threads > 1 && !this.workerSource && !this.explained) {
+      this.explained = true;
+      this.options.logger.info("the stream threads run on the main event loop, sharing one core", { applicationId: this.options.topology.applicationId, reason: this.mainLoopReason });
+    }
+    const thread: RunThread = threads > 1 && this.workerSource ? this.workerThread(index, this.workerSource, threads, callbacks) : this.mainLoopThread(index, callbacks);
+    this.threads.push(thread);
+    this.threads.sort((a, b) => a.index - b.index);
+    this.resizeCaches();
+    return thread;
+  }
+
+  private mainLoopThread(index: number, callbacks: ThreadCallbacks): StreamThread {
+    const { options } = this;
     const prefix = options.clientIdPrefix;
     const metrics = new RunMetrics(options.registry, `${options.topology.applicationId}-StreamThread-${index}`, `${prefix}-StreamThread-${index}-consumer`, `${prefix}-StreamThread-${index}-producer`);
     this.globals ??= new InstanceGlobals({ ...options, metrics, onFatal: (error) => this.fatal(error) });
-    const thread: StreamThread = new StreamThread({
-      ...options,
-      metrics,
-      index,
-      processId: this.process!,
-      globals: this.globals,
-      cacheBudget: this.cacheBudget,
-      paused: this.paused,
-      onRebalancing: () => {
-        this.running.delete(thread);
-        if (this.threads.includes(thread)) options.onRebalancing();
-      },
-      onRunning: () => {
-        if (!this.threads.includes(thread)) return;
-        this.running.add(thread);
-        if (this.threads.every((member) => this.running.has(member))) options.onRunning();
-      },
-      onFatal: (error) => {
-        if (this.threads.includes(thread)) this.fatal(error);
-      },
-    });
-    this.threads.push(thread);
-    this.threads.sort((a, b) => a.index - b.index);
+    const thread = new StreamThread({ ...options, ...callbacks, metrics, index, processId: this.process!, globals: this.globals, cacheBudget: this.cacheBudget, paused: this.paused });
     this.metrics.set(thread, metrics);
     return thread;
   }
 
+  /** A worker's record cache is its own: it gets its share of the instance's budget, as the instance is to have `threads` threads. */
+  private workerThread(index: number, source: ThreadSource, threads: number, callbacks: ThreadCallbacks): WorkerStreamThread {
+    const { options } = this;
+    const { bootstrapServers, values } = options.workers;
+    const data = {
+      source,
+      values,
+      bootstrapServers,
+      clientIdPrefix: options.clientIdPrefix,
+      index,
+      processId: this.process!,
+      cacheMaxBytes: this.cacheShare(threads),
+      paused: this.paused,
+      debug: options.logger.isLevelEnabled?.("debug") ?? true,
+    };
+    return new WorkerStreamThread({ ...options, ...callbacks, data });
+  }
+
+  /** What a thread tells the run; nothing once the thread is no longer one of the run's. */
+  private callbacks(thread: () => RunThread): ThreadCallbacks {
+    const { options } = this;
+    return {
+      onRebalancing: () => {
+        this.running.delete(thread());
+        if (this.threads.includes(thread())) options.onRebalancing();
+      },
+      onRunning: () => {
+        if (!this.threads.includes(thread())) return;
+        this.running.add(thread());
+        if (this.threads.every((member) => this.running.has(member))) options.onRunning();
+      },
+      onFatal: (error) => {
+        if (this.threads.includes(thread())) this.fatal(error);
+      },
+    };
+  }
+
   /** Stops a thread and forgets it and its metrics; the others may be RUNNING then. */
-  private async discard(thread: StreamThread): Promise<void> {
+  private async discard(thread: RunThread): Promise<void> {
     this.threads.splice(this.threads.indexOf(thread), 1);
     this.running.delete(thread);
     await thread.stop();
     this.metrics.get(thread)?.removed();
     this.metrics.delete(thread);
+    this.resizeCaches();
     if (this.threads.length > 0 && this.threads.every((member) => this.running.has(member))) this.options.onRunning();
+  }
+
+  /** Each thread's share of `statestore.cache.max.bytes` when the instance has `threads` threads. */
+  private cacheShare(threads: number): number {
+    return Math.floor(this.options.settings.get("statestore.cache.max.bytes") / Math.max(1, threads));
+  }
+
+  /**
+   * As Kafka Streams resizes its thread caches when a thread is added or removed: every thread gets an equal share of
+   * the instance's budget. The main-loop threads share one budget (the sum of their shares), each worker has its own.
+   */
+  private resizeCaches(): void {
+    const share = this.cacheShare(this.threads.length);
+    const mainLoop = this.threads.filter((thread) => thread instanceof StreamThread).length;
+    this.cacheBudget.maxBytes = mainLoop === this.threads.length ? this.options.settings.get("statestore.cache.max.bytes") : share * mainLoop;
+    for (const thread of this.threads) if (thread instanceof WorkerStreamThread) thread.resizeCache(share);
   }
 
   private fatal(error: unknown): void {
@@ -170,7 +244,7 @@ export class StreamThreads implements RunView {
   }
 
   /** The first thread's: it is the instance's member for the views' questions about the group. */
-  private get first(): StreamThread | undefined {
+  private get first(): RunThread | undefined {
     return this.threads[0];
   }
 
