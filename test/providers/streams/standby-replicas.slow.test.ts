@@ -148,6 +148,44 @@ test("allow_stale: a local standby answers, saying so and its lag; a dead owner'
   await Promise.all([standby, other].map((instance) => stopProcess(instance.process, "SIGTERM")));
 });
 
+test("with two stream threads per instance, each in a worker thread, a standby copy answers allow_stale queries from its worker", async () => {
+  const flags = ["--streams.num.standby.replicas=1", "--streams.num.stream.threads=2", "--log.level=info"];
+  const instances = await Promise.all([0, 1].map(() => cluster.start(undefined, undefined, flags)));
+  // Four members (two per process), four tasks; each counting task's standby on the other process.
+  await eventually(async () => {
+    const tasks = await Promise.all(instances.flatMap((instance) => [activeTasks(instance.url), standbyTasks(instance.url)]));
+    if (tasks.some((list) => list === undefined)) return false;
+    const [firstActive, firstStandby, secondActive, secondStandby] = tasks as string[][];
+    const active = [...firstActive, ...secondActive].sort().join();
+    const standby = [...firstStandby, ...secondStandby].sort().join();
+    const elsewhere = firstStandby.every((task) => !firstActive.includes(task)) && secondStandby.every((task) => !secondActive.includes(task));
+    return active === "0_0,0_1,1_0,1_1" && standby === "1_0,1_1" && elsewhere;
+  }, { timeoutMs: 60_000, what: "the tasks over four worker threads, each counting task's standby on the other process" });
+  for (const instance of instances) {
+    assert.ok(instance.process.logs().some((line) => line.msg === "application state changed"), "the application's info lines are in the process's log");
+    const onMainLoop = instance.process.logs().filter((line) => line.msg === "the stream threads run on the main event loop, sharing one core");
+    assert.equal(onMainLoop, [], "the wordcount example loads from its package: its threads run in worker threads");
+  }
+  for (let batch = 0; batch < 10; batch++) await feeder.produce(20);
+  const truth = trueCounts(feeder.lines);
+  await untilExactCounts(instances[0].url, "wordcount", feeder.lines);
+
+  // Asked locally only, the word answers on both processes: from its owner's worker (active) and from the other's (standby).
+  const word = "word3";
+  let answers: QueryAnswer[] = [];
+  await eventually(async () => {
+    answers = await Promise.all(instances.map((instance) => getCount(instance.url, word, { allow_stale: true })));
+    if (answers.some((answer) => answer.status !== "SUCCESS")) return false;
+    const entries = answers.map((answer) => answer.result.success[0]);
+    return entries.every((entry) => entry.lag === 0 && entry.records[0]?.value === truth[word]) && entries.map((entry) => entry.standby).sort().join() === "false,true";
+  }, { timeoutMs: 30_000, what: `${word} answered by its owner's worker and by the other process's caught-up standby` }).catch((error: Error) => {
+    throw new Error(`${error.message}; last answers: ${JSON.stringify(answers)}`);
+  });
+  const standbyHolder = instances[answers.findIndex((answer) => answer.result.success[0].standby === true)];
+  assert.is((await getCount(standbyHolder.url, word, {})).status, "NO_RESULT", "without allow_stale a standby does not answer");
+  await Promise.all(instances.map((instance) => stopProcess(instance.process, "SIGTERM")));
+});
+
 // Last: the at_least_once runs of this group come before it (going back from exactly_once_v2 is not this file's subject).
 test("under exactly_once_v2 too, the survivor's warm standby restores nothing and the counts stay exact", async () => {
   const flags = ["--streams.num.standby.replicas=1", "--streams.processing.guarantee=exactly_once_v2"];
