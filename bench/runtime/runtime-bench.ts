@@ -35,7 +35,7 @@ import { timeDecodingConsumer } from "./decoding-consumer";
 import { median, metricValue, rate, seconds, startup, steadyRate, timeRuntime, type Timing } from "./runtime-timing";
 import { STATELESS_INPUT, statelessRuntime } from "./stateless-topology";
 import { windowedCountRuntime } from "./windowed-topology";
-import { printStreamThreads, timeStreamThreads } from "./stream-threads-bench";
+import { printStreamThreads, STEADY_STATE_RECORDS, timeStreamThreads } from "./stream-threads-bench";
 import { timeWorkerMembers } from "./worker-members";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   await broker.close();
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
-  const streamThreads = await timeStreamThreads(records, ROUNDS);
+  const streamThreads = await timeStreamThreads(Math.max(records, STEADY_STATE_RECORDS), ROUNDS);
   console.log(`broker: worker thread, ${storage} store, ${PARTITIONS} partitions per input topic`);
   const words = lines * 10;
   const ratios: number[] = [];
