@@ -20,12 +20,12 @@ import type { NamedCodeLookup } from "../../../../kernel/contracts/streams/named
 import { namedCode } from "../../code/named-code-registry";
 import { resolveSecret } from "./secret-references";
 
-/** Validated against its declared choices when loaded. */
 /** Where the cluster is and how an application's clients reach it (TLS, SASL, metadata.max.age.ms). */
 export function clusterEndpoint(bootstrapServers: string[], config: StreamsSettings, code?: NamedCodeLookup): KafkaEndpoint {
   return { bootstrapServers, ...clusterSecurity(config, code), metadataMaxAgeMs: config.get("metadata.max.age.ms") };
 }
 
+/** Validated against its declared choices when loaded. */
 export function clusterSecurity(config: StreamsSettings, code?: NamedCodeLookup): BrokerSecurity {
   const protocol = config.get("security.protocol");
   return {
